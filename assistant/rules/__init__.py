@@ -1,0 +1,1 @@
+"""Rule systems: data (TOML) plus small pure functions handed their dice."""

@@ -1,0 +1,1 @@
+"""Camera intrinsics, table registration (image px <-> table inches), table profiles, printables."""

@@ -1,0 +1,244 @@
+"""Table profiles: the TOML contract of DESIGN.md, loaded into frozen values and validated.
+
+Every problem raises `ProfileError` with one line naming the key and what is wrong with it.
+"""
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+import cv2
+
+
+class ProfileError(ValueError):
+    """A table profile that cannot be used; the message names the key."""
+
+
+@dataclass(frozen=True)
+class Anchor:
+    id: int
+    x_in: float          # marker centre, table inches
+    y_in: float
+    size_in: float       # printed side of the black square
+
+    def corners_in(self):
+        """The four corners in table inches, in OpenCV's order TL, TR, BR, BL.
+
+        Anchors lie square to the table with their printed top edge toward y = 0.
+        """
+        h = self.size_in / 2.0
+        return ((self.x_in - h, self.y_in - h), (self.x_in + h, self.y_in - h),
+                (self.x_in + h, self.y_in + h), (self.x_in - h, self.y_in + h))
+
+
+@dataclass(frozen=True)
+class GridSpec:
+    kind: str                   # "square" or "hex"
+    pitch_in: float
+    orientation: str | None = None   # hex: "flat" or "pointy"; None = find out
+
+
+@dataclass(frozen=True)
+class ColourSpec:
+    name: str                   # a side's name, or a terrain kind
+    rgb: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class RulesSettings:
+    """Measuring numbers the rule texts do not give: visible, editable house defaults."""
+    ruler_edge_in: float = 0.125        # the ruler laid on its side
+    ruler_width_in: float = 1.25        # the ruler's full width
+    engage_gap_in: float = 0.1          # bases this close count as touching on an open table
+    tie_in: float = 0.25                # targets this close in distance tie
+
+
+@dataclass(frozen=True)
+class TableProfile:
+    name: str
+    width_in: float
+    depth_in: float
+    dictionary: str = "DICT_4X4_50"
+    figure_marker_size_in: float = 1.0
+    figure_marker_height_in: float = 0.0   # marker above the table (on a base); used with intrinsics
+    anchors: tuple[Anchor, ...] = ()
+    grid: GridSpec | None = None
+    sides: tuple[ColourSpec, ...] = ()
+    terrain: tuple[ColourSpec, ...] = ()
+    rules: RulesSettings = field(default_factory=RulesSettings)
+
+    @property
+    def anchor_ids(self) -> frozenset[int]:
+        return frozenset(a.id for a in self.anchors)
+
+    def anchor(self, marker_id: int) -> Anchor | None:
+        for a in self.anchors:
+            if a.id == marker_id:
+                return a
+        return None
+
+
+def aruco_dictionary(name: str):
+    """The cv2.aruco predefined dictionary called `name` (e.g. "DICT_4X4_50")."""
+    code = getattr(cv2.aruco, name, None) if name.startswith("DICT_") else None
+    if not isinstance(code, int):
+        raise ProfileError(f"markers.dictionary: unknown dictionary {name!r} "
+                           "(use a cv2.aruco name such as DICT_4X4_50 or DICT_APRILTAG_36h11)")
+    return cv2.aruco.getPredefinedDictionary(code)
+
+
+def _num(table: Mapping, key: str, where: str, default: Any = None, *,
+         positive: bool = False, nonneg: bool = False) -> float:
+    if key not in table:
+        if default is None:
+            raise ProfileError(f"{where}{key}: missing")
+        return default
+    value = table[key]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ProfileError(f"{where}{key}: expected a number, got {value!r}")
+    if positive and value <= 0:
+        raise ProfileError(f"{where}{key}: must be greater than 0, got {value!r}")
+    if nonneg and value < 0:
+        raise ProfileError(f"{where}{key}: must not be negative, got {value!r}")
+    return float(value)
+
+
+def _check_keys(table: Mapping, allowed: set[str], where: str) -> None:
+    for key in table:
+        if key not in allowed:
+            raise ProfileError(f"{where}{key}: unknown key (expected one of {', '.join(sorted(allowed))})")
+
+
+def parse_colour(value: Any, where: str) -> tuple[int, int, int]:
+    """'#c82828' -> (200, 40, 40)."""
+    if not isinstance(value, str) or len(value) != 7 or value[0] != "#":
+        raise ProfileError(f"{where}: expected a colour like \"#c82828\", got {value!r}")
+    try:
+        return (int(value[1:3], 16), int(value[3:5], 16), int(value[5:7], 16))
+    except ValueError:
+        raise ProfileError(f"{where}: expected a colour like \"#c82828\", got {value!r}") from None
+
+
+def _colours(items: Any, key: str, name_key: str) -> tuple[ColourSpec, ...]:
+    if not isinstance(items, list):
+        raise ProfileError(f"{key}: expected [[{key}]] tables")
+    out = []
+    for i, item in enumerate(items):
+        where = f"{key}[{i}]."
+        if not isinstance(item, Mapping):
+            raise ProfileError(f"{key}[{i}]: expected a table")
+        _check_keys(item, {name_key, "colour"}, where)
+        name = item.get(name_key)
+        if not isinstance(name, str) or not name:
+            raise ProfileError(f"{where}{name_key}: expected a non-empty string, got {name!r}")
+        out.append(ColourSpec(name=name, rgb=parse_colour(item.get("colour"), f"{where}colour")))
+    return tuple(out)
+
+
+def profile_from_dict(data: Mapping[str, Any]) -> TableProfile:
+    """Validate a parsed profile; raises ProfileError naming the key."""
+    _check_keys(data, {"name", "width", "depth", "markers", "anchors", "grid", "sides", "terrain", "rules"}, "")
+    width = _num(data, "width", "", positive=True)
+    depth = _num(data, "depth", "", positive=True)
+    name = data.get("name", "Table")
+    if not isinstance(name, str):
+        raise ProfileError(f"name: expected a string, got {name!r}")
+
+    markers = data.get("markers", {})
+    if not isinstance(markers, Mapping):
+        raise ProfileError("markers: expected a table")
+    _check_keys(markers, {"dictionary", "figure_marker_size", "figure_marker_height"}, "markers.")
+    dictionary = markers.get("dictionary", "DICT_4X4_50")
+    if not isinstance(dictionary, str):
+        raise ProfileError(f"markers.dictionary: expected a string, got {dictionary!r}")
+    aruco_dictionary(dictionary)
+    marker_size = _num(markers, "figure_marker_size", "markers.", 1.0, positive=True)
+    marker_height = _num(markers, "figure_marker_height", "markers.", 0.0, nonneg=True)
+
+    anchors_json = data.get("anchors", [])
+    if not isinstance(anchors_json, list) or not anchors_json:
+        raise ProfileError("anchors: at least one [[anchors]] table is needed")
+    anchors = []
+    for i, item in enumerate(anchors_json):
+        where = f"anchors[{i}]."
+        if not isinstance(item, Mapping):
+            raise ProfileError(f"anchors[{i}]: expected a table")
+        _check_keys(item, {"id", "x", "y", "size"}, where)
+        marker_id = item.get("id")
+        if isinstance(marker_id, bool) or not isinstance(marker_id, int) or marker_id < 0:
+            raise ProfileError(f"{where}id: expected a marker id (a whole number >= 0), got {marker_id!r}")
+        anchor = Anchor(id=marker_id, x_in=_num(item, "x", where), y_in=_num(item, "y", where),
+                        size_in=_num(item, "size", where, positive=True))
+        for cx, cy in anchor.corners_in():
+            if not (0 <= cx <= width and 0 <= cy <= depth):
+                raise ProfileError(f"{where}x/y: anchor {marker_id} at ({anchor.x_in}, {anchor.y_in}) "
+                                   f"lies partly outside the {width} x {depth} in table")
+        if any(a.id == marker_id for a in anchors):
+            raise ProfileError(f"{where}id: anchor id {marker_id} is listed twice")
+        anchors.append(anchor)
+
+    grid = None
+    if "grid" in data:
+        g = data["grid"]
+        if not isinstance(g, Mapping):
+            raise ProfileError("grid: expected a table")
+        _check_keys(g, {"kind", "pitch", "orientation"}, "grid.")
+        kind = g.get("kind")
+        if kind not in ("square", "hex"):
+            raise ProfileError(f"grid.kind: expected \"square\" or \"hex\", got {kind!r}")
+        orientation = g.get("orientation")
+        if orientation is not None and (kind != "hex" or orientation not in ("flat", "pointy")):
+            raise ProfileError(f"grid.orientation: expected \"flat\" or \"pointy\" for a hex grid, got {orientation!r}")
+        grid = GridSpec(kind=kind, pitch_in=_num(g, "pitch", "grid.", positive=True), orientation=orientation)
+
+    rules = RulesSettings()
+    if "rules" in data:
+        r = data["rules"]
+        if not isinstance(r, Mapping):
+            raise ProfileError("rules: expected a table")
+        _check_keys(r, {"ruler_edge", "ruler_width", "engage_gap", "tie"}, "rules.")
+        rules = RulesSettings(
+            ruler_edge_in=_num(r, "ruler_edge", "rules.", rules.ruler_edge_in, positive=True),
+            ruler_width_in=_num(r, "ruler_width", "rules.", rules.ruler_width_in, positive=True),
+            engage_gap_in=_num(r, "engage_gap", "rules.", rules.engage_gap_in, nonneg=True),
+            tie_in=_num(r, "tie", "rules.", rules.tie_in, nonneg=True),
+        )
+
+    return TableProfile(
+        name=name, width_in=width, depth_in=depth, dictionary=dictionary,
+        figure_marker_size_in=marker_size, figure_marker_height_in=marker_height,
+        anchors=tuple(anchors), grid=grid,
+        sides=_colours(data.get("sides", []), "sides", "name"),
+        terrain=_colours(data.get("terrain", []), "terrain", "kind"),
+        rules=rules,
+    )
+
+
+def load_profile(path: str | Path) -> TableProfile:
+    """Read and validate a table profile TOML file; raises ProfileError."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ProfileError(f"{path}: no such table profile") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ProfileError(f"{path}: cannot read the table profile ({exc.__class__.__name__})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(f"{path}: not valid TOML ({exc})") from None
+    try:
+        return profile_from_dict(data)
+    except ProfileError as exc:
+        raise ProfileError(f"{path}: {exc}") from None
+
+
+def standard_anchors(width_in: float, depth_in: float, size_in: float = 2.0,
+                     inset_in: float = 0.25) -> tuple[Anchor, ...]:
+    """Anchors 0-3 in the four corners: 0 at the origin, 1 along x, 2 opposite, 3 along y."""
+    c = inset_in + size_in / 2
+    return (Anchor(0, c, c, size_in), Anchor(1, width_in - c, c, size_in),
+            Anchor(2, width_in - c, depth_in - c, size_in), Anchor(3, c, depth_in - c, size_in))

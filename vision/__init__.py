@@ -1,0 +1,1 @@
+"""Frame -> detections: fiducial markers, colour bases, grid, terrain; tracking; overlays."""
