@@ -9,7 +9,7 @@ import importlib
 import sys
 
 # Each module under assistant/cli/ named here adds one subcommand.
-COMMANDS = ("analyze",)
+COMMANDS = ("analyze", "los", "targets")
 
 
 class CommandError(ValueError):

@@ -1,0 +1,194 @@
+"""`tablesight los SCENE A B`: lay one ruler from A's centre to B's centre and say what blocks it.
+
+Also holds what `los` and `targets` share: reading a Scene file, the measuring settings of a
+table profile, and the rule system (through assistant.rules, imported when first needed).
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from measure.defaults import fallback_shooter_spec, fallback_sight_policy
+from measure.los import line_of_sight
+from measure.scene import Figure, Scene, SceneError, scene_from_json
+from measure.sight import MeasureSettings, ShooterSpec, SightPolicy
+
+from assistant.cli import CommandError
+
+FALLBACK_NOTE = ("assistant.rules is not available: using measure's built-in KIMMIRIA fallback "
+                 "(archers and horse archers use the ruler's edge, wizards and artillery its full "
+                 "width, no ranges; see measure/house_defaults.toml)")
+
+
+# ------------------------------------------------------------------ shared by los and targets
+
+def load_scene(path: str) -> Scene:
+    """Read and validate a Scene JSON file; errors name the file and the item."""
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CommandError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    try:
+        return scene_from_json(data)
+    except SceneError as exc:
+        raise SceneError(f"{path}: {exc}") from None
+
+
+def load_settings(table: str | None) -> MeasureSettings:
+    """The [rules] numbers of a table profile, or measure's house defaults."""
+    if table is None:
+        return MeasureSettings()
+    from calibration.profile import load_profile
+    rules = load_profile(table).rules
+    return MeasureSettings(ruler_edge_in=rules.ruler_edge_in, ruler_width_in=rules.ruler_width_in,
+                           engage_gap_in=rules.engage_gap_in, tie_in=rules.tie_in)
+
+
+@dataclass(frozen=True)
+class Referee:
+    """What a rule system tells measure: its sight policy and how each figure shoots."""
+    name: str
+    title: str
+    policy: SightPolicy
+    spec_for: Callable[[Figure], ShooterSpec | None]
+    note: str | None = None        # said to the user, e.g. that the fallback is in use
+
+
+def referee_for(name: str | None) -> Referee:
+    """The rule system `name` (None: the default) from assistant.rules, or measure's fallback."""
+    try:
+        from assistant.rules import get_system
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("assistant.rules",):
+            raise
+        get_system = None
+    except ImportError:                 # the package exists but has no get_system yet
+        get_system = None
+    if get_system is None:
+        if name is not None and name.strip().lower() != "kimmiria":
+            raise CommandError(f"--system {name!r}: rule systems are not available; "
+                               f"only the built-in KIMMIRIA fallback can be used")
+        return Referee("kimmiria", "KIMMIRIA (built-in fallback)", fallback_sight_policy(),
+                       fallback_shooter_spec, FALLBACK_NOTE)
+    system = get_system(name)
+    return Referee(system.name, getattr(system, "title", "") or system.name, system.sight_policy(),
+                   system.shooter_spec)
+
+
+def shooter_specs(referee: Referee, scene: Scene) -> tuple[dict[str, ShooterSpec], list[str]]:
+    """Spec of every figure that can shoot, and a note for each figure the system cannot place."""
+    specs: dict[str, ShooterSpec] = {}
+    notes: list[str] = []
+    for fig in scene.figures:
+        try:
+            spec = referee.spec_for(fig)
+        except ValueError as exc:       # e.g. an unknown figure type: say so, do not guess
+            notes.append(f"{fig.id} is not treated as a shooter: {exc}")
+            continue
+        if spec is not None:
+            specs[fig.id] = spec
+    return specs, notes
+
+
+def parse_width(text: str) -> str | float:
+    if text in ("edge", "ruler"):
+        return text
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise CommandError(f"--width: expected edge, ruler or a positive number of inches, got {text!r}")
+    return value
+
+
+def figure_label(fig: Figure) -> str:
+    """'Archer m12', 'Horse archer Elwen (m40)', 'figure m7'."""
+    kind = (fig.type or "figure").replace("_", " ")
+    kind = kind[:1].upper() + kind[1:]
+    return f"{kind} {fig.name} ({fig.id})" if fig.name else f"{kind} {fig.id}"
+
+
+def blocker_label(scene: Scene, item_id: str) -> str:
+    """'woods t2', 'troop m7': a blocker as a referee says it."""
+    for piece in scene.terrain:
+        if piece.id == item_id:
+            return f"{piece.kind} {piece.id}"
+    for fig in scene.figures:
+        if fig.id == item_id:
+            return f"{(fig.type or 'figure').replace('_', ' ')} {fig.id}"
+    return item_id
+
+
+def join_words(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def width_words(width: str | float, width_in: float) -> str:
+    if width == "edge":
+        return f"the ruler's edge ({width_in:g} in)"
+    if width == "ruler":
+        return f"the full ruler width ({width_in:g} in)"
+    return f"a {width_in:g} in corridor"
+
+
+def add_common_options(parser) -> None:
+    parser.add_argument("--system", metavar="NAME", help="rule system (default: kimmiria)")
+    parser.add_argument("--table", metavar="TABLE.toml",
+                        help="table profile whose [rules] set ruler widths, engagement gap and tie")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of words")
+
+
+# ------------------------------------------------------------------ los
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "los", help="one ruler corridor: clear or not, what blocks it, distances",
+        description="Lay a ruler from figure A's centre to figure B's centre and report what blocks it.")
+    parser.add_argument("scene", metavar="SCENE", help="Scene JSON file")
+    parser.add_argument("a", metavar="A", help="shooter's figure id")
+    parser.add_argument("b", metavar="B", help="target's figure id")
+    parser.add_argument("--width", metavar="edge|ruler|INCHES",
+                        help="corridor width (default: what A's type needs in the rule system, else edge)")
+    add_common_options(parser)
+    parser.set_defaults(func=run)
+
+
+def los_json(result, a: str, b: str) -> dict[str, Any]:
+    return {"a": a, "b": b, "clear": result.clear, "width": round(result.width_in, 4),
+            "distance": round(result.distance_in, 4), "edge_distance": round(result.edge_distance_in, 4),
+            "blocked_by": list(result.blocked_by)}
+
+
+def run(args) -> int:
+    scene = load_scene(args.scene)
+    shooter, target = scene.figure(args.a), scene.figure(args.b)
+    settings = load_settings(args.table)
+    referee = referee_for(args.system)
+    if args.width is not None:
+        width: str | float = parse_width(args.width)
+    else:
+        try:
+            spec = referee.spec_for(shooter)
+        except ValueError:
+            spec = None
+        width = spec.width if spec is not None else "edge"
+    result = line_of_sight(scene, args.a, args.b, width, referee.policy, settings)
+    if args.json:
+        print(json.dumps(los_json(result, args.a, args.b)))
+        return 0
+    head = f"{figure_label(shooter)} to {figure_label(target)} along {width_words(width, result.width_in)}: "
+    if result.clear:
+        head += "clear"
+    else:
+        head += "blocked by " + join_words([blocker_label(scene, i) for i in result.blocked_by])
+    print(f"{head}. {result.distance_in:.2f} in centre to centre, {result.edge_distance_in:.2f} in edge to edge.")
+    if referee.note:
+        print(f"note: {referee.note}")
+    return 0
