@@ -48,6 +48,23 @@ class ColourSpec:
 
 
 @dataclass(frozen=True)
+class RosterEntry:
+    """What the camera cannot know about one figure: given by the players."""
+    figure: str                 # scene id: "m12" for marker 12, or a colour figure's id
+    name: str | None = None
+    side: str | None = None
+    type: str | None = None
+    painted: bool = True
+    base_in: float | None = None
+
+    def as_dict(self) -> dict:
+        out = {"name": self.name, "side": self.side, "type": self.type, "painted": self.painted}
+        if self.base_in is not None:
+            out["base"] = self.base_in
+        return {k: v for k, v in out.items() if v is not None}
+
+
+@dataclass(frozen=True)
 class RulesSettings:
     """Measuring numbers the rule texts do not give: visible, editable house defaults."""
     ruler_edge_in: float = 0.125        # the ruler laid on its side
@@ -69,6 +86,10 @@ class TableProfile:
     sides: tuple[ColourSpec, ...] = ()
     terrain: tuple[ColourSpec, ...] = ()
     rules: RulesSettings = field(default_factory=RulesSettings)
+    roster: tuple[RosterEntry, ...] = ()
+
+    def roster_by_figure(self) -> dict[str, dict]:
+        return {entry.figure: entry.as_dict() for entry in self.roster}
 
     @property
     def anchor_ids(self) -> frozenset[int]:
@@ -138,9 +159,40 @@ def _colours(items: Any, key: str, name_key: str) -> tuple[ColourSpec, ...]:
     return tuple(out)
 
 
+def _roster(items: Any) -> tuple[RosterEntry, ...]:
+    if not isinstance(items, list):
+        raise ProfileError("roster: expected [[roster]] tables")
+    out = []
+    for i, item in enumerate(items):
+        where = f"roster[{i}]."
+        if not isinstance(item, Mapping):
+            raise ProfileError(f"roster[{i}]: expected a table")
+        _check_keys(item, {"marker", "figure", "name", "side", "type", "painted", "base"}, where)
+        if "marker" in item:
+            marker = item["marker"]
+            if isinstance(marker, bool) or not isinstance(marker, int) or marker < 0:
+                raise ProfileError(f"{where}marker: expected a marker id, got {marker!r}")
+            figure = f"m{marker}"
+        elif isinstance(item.get("figure"), str) and item["figure"]:
+            figure = item["figure"]
+        else:
+            raise ProfileError(f"{where}marker: each roster entry names a marker id (or a figure id)")
+        for key in ("name", "side", "type"):
+            if key in item and not isinstance(item[key], str):
+                raise ProfileError(f"{where}{key}: expected a string, got {item[key]!r}")
+        painted = item.get("painted", True)
+        if not isinstance(painted, bool):
+            raise ProfileError(f"{where}painted: expected true or false, got {painted!r}")
+        out.append(RosterEntry(figure=figure, name=item.get("name"), side=item.get("side"),
+                               type=item.get("type"), painted=painted,
+                               base_in=_num(item, "base", where, None, positive=True) if "base" in item else None))
+    return tuple(out)
+
+
 def profile_from_dict(data: Mapping[str, Any]) -> TableProfile:
     """Validate a parsed profile; raises ProfileError naming the key."""
-    _check_keys(data, {"name", "width", "depth", "markers", "anchors", "grid", "sides", "terrain", "rules"}, "")
+    _check_keys(data, {"name", "width", "depth", "markers", "anchors", "grid", "sides", "terrain", "rules",
+                       "roster"}, "")
     width = _num(data, "width", "", positive=True)
     depth = _num(data, "depth", "", positive=True)
     name = data.get("name", "Table")
@@ -208,6 +260,7 @@ def profile_from_dict(data: Mapping[str, Any]) -> TableProfile:
         )
 
     return TableProfile(
+        roster=_roster(data.get("roster", [])),
         name=name, width_in=width, depth_in=depth, dictionary=dictionary,
         figure_marker_size_in=marker_size, figure_marker_height_in=marker_height,
         anchors=tuple(anchors), grid=grid,

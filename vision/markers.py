@@ -1,0 +1,109 @@
+"""Fiducial markers: anchors in the frame, then figure markers on a rectified top view.
+
+Small figure markers are the hard part: at 2.5-3.5 pixels a cell a detector tuned for the whole
+frame misses many. Once the anchors register the table, the frame is warped to a top view where
+every figure marker is an upright-ish square of a known size (`CELL_PX` pixels a cell), sharpened
+against the camera's blur, and searched with a detector tuned for exactly that size. The known
+size also throws out candidates that cannot be a figure marker, which keeps false ids out.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.profile import TableProfile, aruco_dictionary
+from calibration.registration import Registration
+from vision.detections import Detections
+
+CELL_PX = 6.0            # marker cell size in the rectified view
+SHARPEN = 3.0            # unsharp-mask gain in the rectified view
+SHARPEN_SIGMA_CELLS = 0.5
+SIZE_TOLERANCE = 0.2     # a figure marker's side must be within 20% of the profile's size
+
+
+def _parameters(**values) -> cv2.aruco.DetectorParameters:
+    params = cv2.aruco.DetectorParameters()
+    for name, value in values.items():
+        setattr(params, name, value)
+    return params
+
+
+@dataclass(frozen=True)
+class RectifiedView:
+    """The table seen from straight above: pixel (u, v) is table point (u, v) / px_per_in."""
+    image: np.ndarray
+    px_per_in: float
+    H_frame_to_view: np.ndarray     # 3x3
+
+    def to_table(self, points_view: np.ndarray) -> np.ndarray:
+        return np.asarray(points_view, np.float64) / self.px_per_in
+
+
+class MarkerFinder:
+    """Finds anchors and figure markers of one table profile. Build once, use for every frame."""
+
+    def __init__(self, profile: TableProfile):
+        self.profile = profile
+        self.dictionary = aruco_dictionary(profile.dictionary)
+        self.cells = self.dictionary.markerSize + 2
+        # Anchors are large: one threshold window and a perimeter floor skip most of the work.
+        self._frame_detector = cv2.aruco.ArucoDetector(self.dictionary, _parameters(
+            adaptiveThreshWinSizeMin=15, adaptiveThreshWinSizeMax=23, adaptiveThreshWinSizeStep=8,
+            minMarkerPerimeterRate=0.02,
+            cornerRefinementMethod=cv2.aruco.CORNER_REFINE_SUBPIX, cornerRefinementWinSize=4))
+        window = int(round(3 * CELL_PX)) | 1
+        self._view_detector = cv2.aruco.ArucoDetector(self.dictionary, _parameters(
+            adaptiveThreshWinSizeMin=window, adaptiveThreshWinSizeMax=window, adaptiveThreshWinSizeStep=10,
+            minMarkerPerimeterRate=0.005, polygonalApproxAccuracyRate=0.05,
+            perspectiveRemovePixelPerCell=8, perspectiveRemoveIgnoredMarginPerCell=0.35,
+            errorCorrectionRate=0.3, minCornerDistanceRate=0.05, minDistanceToBorder=1,
+            cornerRefinementMethod=cv2.aruco.CORNER_REFINE_SUBPIX, cornerRefinementWinSize=3))
+        self.view_px_per_in = self.cells * CELL_PX / profile.figure_marker_size_in
+
+    def find_anchors(self, gray: np.ndarray) -> dict[int, np.ndarray]:
+        """Anchor id -> (4, 2) sub-pixel corners in the frame (TL, TR, BR, BL)."""
+        corners, ids, _ = self._frame_detector.detectMarkers(gray)
+        if ids is None:
+            return {}
+        anchors = self.profile.anchor_ids
+        return {int(i): c.reshape(4, 2).astype(np.float64) for i, c in zip(ids.ravel(), corners)
+                if int(i) in anchors}
+
+    def rectify(self, gray: np.ndarray, registration: Registration) -> RectifiedView:
+        ppi = self.view_px_per_in
+        h = np.diag([ppi, ppi, 1.0]) @ registration.H_px_to_in
+        size = (int(np.ceil(self.profile.width_in * ppi)), int(np.ceil(self.profile.depth_in * ppi)))
+        view = cv2.warpPerspective(gray, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        blurred = cv2.GaussianBlur(view, (0, 0), CELL_PX * SHARPEN_SIGMA_CELLS)
+        view = cv2.addWeighted(view, 1 + SHARPEN, blurred, -SHARPEN, 0)
+        return RectifiedView(view, ppi, h)
+
+    def find_figures(self, gray: np.ndarray, registration: Registration) -> Detections:
+        """Figure markers (every marker that is not an anchor), positioned in table inches."""
+        view = self.rectify(gray, registration)
+        corners, ids, _ = self._view_detector.detectMarkers(view.image)
+        if ids is None:
+            return Detections.empty()
+        size_in = self.profile.figure_marker_size_in
+        best: dict[int, tuple[float, np.ndarray]] = {}
+        for marker_id, quad in zip(ids.ravel().tolist(), corners):
+            if marker_id in self.profile.anchor_ids:
+                continue
+            quad_in = view.to_table(quad.reshape(4, 2))
+            sides_in = np.linalg.norm(quad_in - np.roll(quad_in, 1, axis=0), axis=1)
+            error = float(np.max(np.abs(sides_in / size_in - 1)))
+            if error > SIZE_TOLERANCE:
+                continue                  # wrong size for a figure marker: not one of ours
+            if marker_id not in best or error < best[marker_id][0]:
+                best[marker_id] = (error, quad_in)   # a duplicate id keeps the best-shaped one
+        if not best:
+            return Detections.empty()
+        marker_ids = sorted(best)
+        quads_in = np.stack([best[i][1] for i in marker_ids])
+        # The centre of a square seen straight on is the mean of its corners.
+        xy_in = quads_in.mean(axis=1)
+        corners_px = registration.to_image(quads_in.reshape(-1, 2)).reshape(-1, 4, 2)
+        confidence = [round(1.0 - best[i][0], 3) for i in marker_ids]
+        return Detections.from_markers(marker_ids, xy_in, corners_px, confidence)
