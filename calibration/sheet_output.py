@@ -34,7 +34,7 @@ def _n(value: float) -> str:
 def to_svg(page: Page) -> str:
     w, h = page.width_in * PT_PER_IN, page.height_in * PT_PER_IN
     out = [f'<?xml version="1.0" encoding="UTF-8"?>',
-           f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(page.width_in)}in" height="{_n(page.height_in)}in" '
+           f'<svg xmlns="http://www.w3.org/2000/svg" width="{page.width_in:.6g}in" height="{page.height_in:.6g}in" '
            f'viewBox="0 0 {_n(w)} {_n(h)}">',
            f"<title>{escape(page.title)}</title>",
            f'<rect x="0" y="0" width="{_n(w)}" height="{_n(h)}" fill="#ffffff"/>']
@@ -128,8 +128,11 @@ def rasterise(page: Page, dpi: float) -> np.ndarray:
     for item in page.items:
         bgr = tuple(int(v) for v in item.rgb[::-1])
         if isinstance(item, Box):
+            # Edges are rounded outward by a hair, so cells that share an edge (up to float noise
+            # that would straddle a half pixel) overlap by a pixel instead of leaving a white crack.
             for x, y, bw, bh in item.rects:
-                img[round(y * dpi):round((y + bh) * dpi), round(x * dpi):round((x + bw) * dpi)] = bgr
+                img[round(y * dpi - 0.01):round((y + bh) * dpi + 0.01),
+                    round(x * dpi - 0.01):round((x + bw) * dpi + 0.01)] = bgr
         elif isinstance(item, Line):
             thick = max(1, round(item.width_in * dpi))
             pts = list(item.points) + ([item.points[0]] if item.closed else [])
