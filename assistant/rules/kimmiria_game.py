@@ -1,0 +1,236 @@
+"""A KIMMIRIA game played through the log: state is a fold over the events in force.
+
+Phases of a turn (the text's order of play): missile -> initiative -> groups -> move -> melee
+-> (free_move) -> victory -> next turn's missile ... until someone wins ("over").
+
+    game = KimmiriaGame.start(GameLog("game.db"), scene, condition="A")
+    game.prompt()                        # what to do now, in plain words
+    game.play("missile", dice)           # resolve + append; returns the StepResult
+    game.play("initiative", dice) ...
+    game.play("move", ScriptedDice(), moves=[...])
+    game.play("melee", ScriptedDice({"A": 5, ...}))
+    game.free_move({"D": "W"})           # or game.free_move({}) to decline
+    game.play("victory", ScriptedDice())
+    game.see(scene)                      # the camera's (or tablet's) newer view of the table
+    game.undo()                          # takes back the last step; the undo is appended too
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from measure.scene import Scene, scene_from_json, scene_to_json
+
+from assistant.rules import get_system
+from assistant.rules.dice import Dice
+from assistant.rules.events import StepResult
+from assistant.rules.kimmiria import Kimmiria
+from assistant.rules.log import GameLog, Record
+
+PHASES = ("missile", "initiative", "groups", "move", "melee", "free_move", "victory", "over")
+
+PHASE_TEXT = {
+    "missile": "Missile fire: both sides shoot at their closest legal targets.",
+    "initiative": "Initiative: each player rolls one d6; high roll goes first, ties roll again.",
+    "groups": "The attacker rolls one d6: the number of groups that may move (never more than 6).",
+    "move": "The attacker moves up to that many groups; figures that move next to an enemy stop.",
+    "melee": "Melee: every figure touching an enemy rolls a d6 and places it; highest goes first.",
+    "free_move": "The attacker may move one figure one space into each space left by a defeated enemy.",
+    "victory": "Check the victory condition.",
+    "over": "The game is over.",
+}
+
+
+class GameError(ValueError):
+    """A step out of turn, or a game log that is not a KIMMIRIA game; the message says which."""
+
+
+@dataclass(frozen=True)
+class GameState:
+    started: bool = False
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    condition: str = "A"
+    turn: int = 0
+    phase: str = "setup"
+    scene: Mapping[str, Any] | None = None          # Scene JSON, the fallen left out
+    start_counts: Mapping[str, int] = field(default_factory=dict)
+    attacker: str | None = None
+    groups_allowed: int | None = None
+    locked: tuple[tuple[str, str], ...] = ()
+    removed: tuple[str, ...] = ()
+    free_moves: tuple[Mapping[str, Any], ...] = ()  # the open free-move prompts
+    wizard_last_attack: Mapping[str, int] = field(default_factory=dict)
+    wizard_last_flight: Mapping[str, int] = field(default_factory=dict)
+    winner: str | None = None
+    steps: int = 0
+
+
+def _without(scene_json: Mapping[str, Any], removed: set[str]) -> dict[str, Any]:
+    out = dict(scene_json)
+    out["figures"] = [f for f in scene_json.get("figures", []) if f["id"] not in removed]
+    return out
+
+
+def _next_phase(phase: str) -> str:
+    return PHASES[PHASES.index(phase) + 1]
+
+
+def apply(state: GameState, rec: Record) -> GameState:
+    """One record folded into the state."""
+    p = rec.payload
+    if rec.kind == "game_started":
+        scene = p["scene"]
+        counts: dict[str, int] = {}
+        for f in scene.get("figures", []):
+            counts[f["side"]] = counts.get(f["side"], 0) + 1
+        return GameState(started=True, overrides=p.get("overrides", {}), condition=p.get("condition", "A"),
+                         turn=1, phase="missile", scene=scene, start_counts=counts, steps=1)
+    if not state.started:
+        raise GameError(f"record {rec.seq}: the log does not start with game_started")
+    state = replace(state, steps=state.steps + 1)
+    if rec.kind == "scene":
+        return replace(state, scene=_without(p["scene"], set(state.removed)))
+    if rec.kind == "free_move":
+        return replace(state, scene=p["scene"], free_moves=(), phase="victory")
+    if rec.kind != "step":
+        return state
+    result = p["result"]
+    step = result["step"]
+    removed = state.removed + tuple(result.get("removed", ()))
+    scene = _without(state.scene or {}, set(removed))
+    state = replace(state, removed=removed, scene=scene)
+    if step == "missile":
+        attacks = dict(state.wizard_last_attack)
+        for fid in result.get("fired", ()):
+            attacks[fid] = state.turn
+        return replace(state, wizard_last_attack=attacks, phase="initiative")
+    if step == "initiative":
+        return replace(state, attacker=result["attacker_side"], phase="groups")
+    if step == "groups":
+        return replace(state, groups_allowed=result["groups_allowed"], phase="move")
+    if step == "move":
+        if not result.get("legal"):
+            return state                                    # a rejected plan changes nothing
+        flights = dict(state.wizard_last_flight)
+        for fid in result.get("flights", ()):
+            flights[fid] = state.turn
+        return replace(state, scene=_without(result["scene"], set(removed)), wizard_last_flight=flights,
+                       phase="melee")
+    if step == "melee":
+        prompts = tuple(pr for pr in result.get("prompts", ()) if pr["kind"] == "free_move")
+        return replace(state, locked=tuple(tuple(x) for x in result.get("locked", ())),
+                       free_moves=prompts, phase="free_move" if prompts else "victory")
+    if step == "victory":
+        if result.get("winner") is not None or any(e["kind"] == "draw" for e in result["events"]):
+            return replace(state, winner=result.get("winner"), phase="over")
+        return replace(state, turn=state.turn + 1, phase="missile", attacker=None, groups_allowed=None)
+    return state
+
+
+def fold(records: list[Record]) -> GameState:
+    state = GameState()
+    for rec in records:
+        state = apply(state, rec)
+    return state
+
+
+class KimmiriaGame:
+    """Drives one KIMMIRIA game on a GameLog; every call that changes the game appends to it."""
+
+    def __init__(self, log: GameLog) -> None:
+        self.log = log
+        st = self.state()
+        self.system: Kimmiria = get_system("kimmiria", overrides=dict(st.overrides))  # type: ignore[assignment]
+
+    @classmethod
+    def start(cls, log: GameLog, scene: Scene, condition: str = "A",
+              overrides: Mapping[str, Any] | None = None) -> "KimmiriaGame":
+        if log.live_records():
+            raise GameError("this log already holds a game; open it with KimmiriaGame(log) to resume")
+        system = get_system("kimmiria", overrides=overrides)
+        if condition not in system.values["victory"]["conditions"]:
+            raise GameError(f"victory condition: expected A, B or C, got {condition!r}")
+        system.fighters(scene)                               # every figure has a side and a known type
+        log.append("game_started", {"system": "kimmiria", "scene": scene_to_json(scene),
+                                    "condition": condition, "overrides": dict(overrides or {})})
+        return cls(log)
+
+    def state(self) -> GameState:
+        return fold(self.log.live_records())
+
+    def scene(self) -> Scene:
+        st = self.state()
+        if st.scene is None:
+            raise GameError("no game has started in this log")
+        return scene_from_json(st.scene)
+
+    def prompt(self) -> dict[str, Any]:
+        """What the table must do now: the phase, plain words, and what the step needs."""
+        st = self.state()
+        out: dict[str, Any] = {"turn": st.turn, "phase": st.phase, "text": PHASE_TEXT.get(st.phase, ""),
+                               "attacker": st.attacker}
+        if st.phase == "move":
+            out["groups_allowed"] = st.groups_allowed
+        if st.phase == "free_move":
+            out["free_moves"] = list(st.free_moves)
+        if st.phase == "melee":
+            out["locked"] = [list(p) for p in st.locked]
+        if st.phase == "over":
+            out["winner"] = st.winner
+        return out
+
+    def options_for(self, step: str, st: GameState) -> dict[str, Any]:
+        """What the log knows that a step needs (the players' own options are added on top)."""
+        rest = int(self.system.values["play"]["wizard_fly_rest_turns"])
+        if step == "missile":
+            return {"resting": [w for w, t in st.wizard_last_flight.items() if 0 <= st.turn - t <= rest]}
+        if step == "move":
+            return {"groups_allowed": st.groups_allowed, "turn": st.turn,
+                    "wizard_last_attack": dict(st.wizard_last_attack)}
+        if step == "melee":
+            return {"locked": [list(p) for p in st.locked]}
+        if step == "victory":
+            return {"start_counts": dict(st.start_counts), "condition": st.condition}
+        return {}
+
+    def play(self, step: str, dice: Dice, **options: Any) -> StepResult:
+        st = self.state()
+        if st.phase != step:
+            raise GameError(f"it is the {st.phase} phase of turn {st.turn}, not {step}")
+        opts = {**self.options_for(step, st), **options}
+        result = self.system.resolve(step, scene_from_json(st.scene), st.attacker, dice, opts)
+        self.log.append("step", {"turn": st.turn, "options": opts, "result": result.to_json()})
+        return result
+
+    def free_move(self, moves: Mapping[str, str]) -> dict[str, Any]:
+        """Apply the attacker's free moves {figure id: fallen enemy id}; {} declines them all."""
+        st = self.state()
+        if st.phase != "free_move":
+            raise GameError(f"it is the {st.phase} phase, not free_move")
+        offers = {pr["into"]: pr for pr in st.free_moves}
+        used: set[str] = set()
+        figures = {f["id"]: dict(f) for f in st.scene["figures"]}
+        for fid, into in moves.items():
+            if into not in offers:
+                raise GameError(f"free move {fid} -> {into}: {into}'s space is not on offer")
+            if fid not in offers[into]["options"]:
+                raise GameError(f"free move {fid} -> {into}: only {', '.join(offers[into]['options'])} may move there")
+            if into in used:
+                raise GameError(f"free move into {into}: only one figure may move into a space")
+            used.add(into)
+            at = offers[into].get("at", {})
+            figures[fid].update({"x": at["x"], "y": at["y"]})
+            if "cell" in at:
+                figures[fid]["cell"] = at["cell"]
+        scene = dict(st.scene)
+        scene["figures"] = [figures[f["id"]] for f in st.scene["figures"]]
+        self.log.append("free_move", {"moves": dict(moves), "scene": scene})
+        return scene
+
+    def see(self, scene: Scene) -> None:
+        """A newer view of the table (camera or tablet); the fallen stay off it."""
+        self.log.append("scene", {"scene": scene_to_json(scene)})
+
+    def undo(self) -> int:
+        return self.log.undo()
