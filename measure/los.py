@@ -7,8 +7,13 @@ figures and pieces block them under a `SightPolicy`:
 - figures' bases (round, diameter `base_in`) block when they touch or cross the corridor,
   except the shooter's and the target's own;
 - soft terrain (woods, rocks): take the stretch of the ruler's axis that the corridor's
-  overlap with the piece covers; it is allowed when it starts at the shooter's centre or
-  ends at the target's centre and is at most `soft_depth_in` long; any other overlap blocks;
+  overlap with the piece covers; it is allowed when it lies within `soft_depth_in` of the
+  shooter's centre or within `soft_depth_in` of the target's centre (missiles go half an
+  inch into and out of trees); any other overlap blocks. For a piece the shooter or the
+  target stands in this is exactly "starts at the shooter's / ends at the target's centre
+  and is at most 0.5 in long"; for a piece grazed near an end without reaching the centre
+  it allows what lies inside that half inch, which keeps a narrower ruler never more
+  blocked than a wider one (see docs/measuring.md);
 - hills: a figure is on a hill when its centre is on the hill's polygon. When neither end
   is on the hill, a hill the corridor touches blocks (the target is behind it). When an end
   is on the hill, the hill blocks only if it has a `crest` polygon, the corridor touches the
@@ -133,10 +138,9 @@ def _soft_blocks(corr, polys, a_xy, b_xy, depth_in: float) -> np.ndarray:
     t_max = np.full(len(corr), -np.inf)
     np.minimum.at(t_min, which, t)
     np.maximum.at(t_max, which, t)
-    short = t_max - t_min <= depth_in + EPS_IN
-    into_target = t_max >= length - EPS_IN
-    out_of_shooter = t_min <= EPS_IN
-    return ~(short & (into_target | out_of_shooter))
+    near_shooter = t_max <= depth_in + EPS_IN
+    near_target = t_min >= length - depth_in - EPS_IN
+    return ~(near_shooter | near_target)
 
 
 def _hill_blocks(corr, polys, crests, a_pts, b_pts) -> np.ndarray:
