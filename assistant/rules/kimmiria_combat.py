@@ -205,9 +205,12 @@ def engaged_fighters(contacts: Mapping[str, Mapping[str, str]]) -> list[str]:
 
 
 def melee_candidates(fid: str, contacts: Mapping[str, Mapping[str, str]], alive: set[str],
-                     gang: Mapping[str, int], rules: CombatRules) -> tuple[list[str], str | None]:
+                     gang: Mapping[str, int], rules: CombatRules,
+                     exclude: Iterable[str] = ()) -> tuple[list[str], str | None]:
     """"you attack the figure across from you first. If there is no figure across, you may attack one a-corner"."""
-    touching = {t: k for t, k in contacts.get(fid, {}).items() if t in alive and gang.get(t, 0) < rules.max_gang}
+    excluded = set(exclude)
+    touching = {t: k for t, k in contacts.get(fid, {}).items()
+                if t in alive and t not in excluded and gang.get(t, 0) < rules.max_gang}
     across = [t for t, k in touching.items() if k == ACROSS]
     if across:
         return across, ACROSS
@@ -271,7 +274,15 @@ def resolve_melee(fighters: Mapping[str, Fighter], contacts: Mapping[str, Mappin
         if forced is not None and forced in alive:
             candidates, contact = [forced], contacts[fid][forced]
         else:
-            candidates, contact = melee_candidates(fid, contacts, alive, gang, rules)
+            # A pair that tied this turn fights again next turn, not twice now ("Y and G are locked in
+            # melee for next round", and Y attacks F instead).
+            tied_now = {b if a == fid else a for a, b in new_locks if fid in (a, b)}
+            candidates, contact = melee_candidates(fid, contacts, alive, gang, rules, tied_now)
+            if not candidates and tied_now & alive:
+                events.append(event("melee_locked", f"{fid} ({placed[fid]}) is locked with "
+                                    f"{', '.join(sorted(tied_now & alive))} until next turn.",
+                                    figure=fid, die=placed[fid], locked_with=sorted(tied_now & alive)))
+                continue
         if not candidates:
             events.append(event("melee_no_target", f"{fid} ({placed[fid]}) has no target left.",
                                 figure=fid, die=placed[fid]))
