@@ -118,3 +118,18 @@ def test_non_convex_piece_uses_the_whole_stretch():
     # a U-shaped wood whose two arms cross the ruler near each end: the stretch spans both
     u = Polygon([(2.2, 3), (9.8, 3), (9.8, 7), (9.5, 7), (9.5, 4), (2.5, 4), (2.5, 7), (2.2, 7)])
     assert los([Terrain("u", "woods", u)]).blocked_by == ("u",)
+
+
+def test_a_wood_grazed_near_the_target_never_blocks_the_edge_more_than_the_full_ruler():
+    # The edge only clips the wood's tip 0.4 in before the target; the full ruler's overlap runs on to
+    # the target's centre. Read literally ("ends at the target's centre"), the edge would be blocked
+    # while the full width is clear; the half-inch window keeps both clear.
+    s = scene([Figure("s", 0, 0), Figure("t", 10, 0)],
+              [Terrain("w", "woods", Polygon([(9.6, 0.05), (10.2, 0.65), (9.6, 2)]))])
+    assert line_of_sight(s, "s", "t", "ruler").clear
+    assert line_of_sight(s, "s", "t", "edge").clear
+    # the same tip 0.6 in before the target is outside the half inch: both blocked
+    s2 = scene([Figure("s", 0, 0), Figure("t", 10, 0)],
+               [Terrain("w", "woods", Polygon([(9.4, 0.05), (10.0, 0.65), (9.4, 2)]))])
+    assert not line_of_sight(s2, "s", "t", "ruler").clear
+    assert not line_of_sight(s2, "s", "t", "edge").clear
