@@ -1,0 +1,94 @@
+"""`tablesight analyze PHOTO --table TABLE.toml`: a photo becomes a Scene in table inches."""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+
+from calibration.profile import load_profile
+from measure.distance import distance_matrices
+from measure.scene import Scene, scene_to_json
+from vision.imageio import read_image
+from vision.pipeline import FramePipeline
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("analyze", help="photo -> Scene JSON (figure positions in table inches)",
+                                   description="Find the anchors and the figures in a photo of the table.")
+    parser.add_argument("photo", nargs="?", help="the photo (JPEG, PNG, ...)")
+    parser.add_argument("--table", metavar="TABLE.toml", help="the table profile")
+    parser.add_argument("--camera", metavar="CAMERA.json", help="camera intrinsics from `tablesight calibrate`")
+    parser.add_argument("--json", action="store_true", help="print the Scene JSON")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="process the photo N times and report the median ms per frame (benchmarking)")
+    parser.add_argument("--demo", action="store_true", help="analyse the bundled demo photo and table")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from assistant.cli import CommandError
+
+    if args.demo:
+        from assistant.demo import DEMO_PHOTO, DEMO_TABLE
+        photo_path, table_path = args.photo or DEMO_PHOTO, args.table or DEMO_TABLE
+    else:
+        if not args.photo:
+            raise CommandError("analyze: give a PHOTO (or --demo for the bundled demo table)")
+        if not args.table:
+            raise CommandError("analyze: give the table profile with --table TABLE.toml")
+        photo_path, table_path = args.photo, args.table
+    if args.repeat < 1:
+        raise CommandError(f"--repeat: must be 1 or more, got {args.repeat}")
+    profile = load_profile(table_path)
+    camera = None
+    if args.camera:
+        from calibration.intrinsics import CameraModel
+        camera = CameraModel.load(args.camera)
+    frame = read_image(photo_path)
+
+    pipeline = FramePipeline(profile, camera)
+    times_ms = []
+    for _ in range(args.repeat):
+        t0 = time.perf_counter()
+        result = pipeline.process(frame)
+        times_ms.append((time.perf_counter() - t0) * 1e3)
+    out = scene_to_json(result.scene)
+    out["registration"] = result.registration.as_json()
+    if args.repeat > 1:
+        out["timing"] = {"frames": args.repeat, "median_ms": round(statistics.median(times_ms), 2),
+                         "stages_ms": {k: round(v, 2) for k, v in result.timing_ms.items()}}
+    if args.json:
+        json.dump(out, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(describe(result.scene, out))
+    return 0
+
+
+def describe(scene: Scene, out: dict) -> str:
+    """A readable report: registration, the figures, and the distances between them."""
+    reg = out["registration"]
+    lines = [f"Table {scene.table.width_in:g} x {scene.table.depth_in:g} in; anchors seen "
+             f"{', '.join(map(str, reg['anchors_seen']))} ({reg['method']}, reprojection RMS {reg['rms_px']:.2f} px)"]
+    if reg.get("anchors_rejected"):
+        lines.append(f"  anchors left out (they disagree with the others; moved?): {reg['anchors_rejected']}")
+    if "timing" in out:
+        lines.append(f"  {out['timing']['frames']} runs, median {out['timing']['median_ms']:.1f} ms per frame")
+    if not scene.figures:
+        lines.append("No figures found.")
+        return "\n".join(lines) + "\n"
+    lines.append("")
+    lines.append(f"{'figure':<8} {'name':<12} {'side':<6} {'type':<13} {'x in':>7} {'y in':>7}  found by")
+    for f in scene.figures:
+        lines.append(f"{f.id:<8} {f.name or '-':<12} {f.side or '-':<6} {f.type or '-':<13} "
+                     f"{f.x:7.2f} {f.y:7.2f}  {f.detected_by}" + (" (hidden)" if f.hidden else ""))
+    centre, _edge = distance_matrices(scene)
+    ids = [f.id for f in scene.figures]
+    lines.append("")
+    lines.append("Centre-to-centre distances, inches:")
+    lines.append(" " * 8 + "".join(f"{i:>7}" for i in ids))
+    for k, i in enumerate(ids):
+        lines.append(f"{i:<8}" + "".join("      -" if k == j else f"{centre[k, j]:7.1f}" for j in range(len(ids))))
+    return "\n".join(lines) + "\n"
