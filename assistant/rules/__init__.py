@@ -17,6 +17,7 @@ DEFAULT_SYSTEM = "kimmiria"
 SYSTEMS: dict[str, str] = {
     "kimmiria": "assistant.rules.kimmiria:Kimmiria",
     "anyminis": "assistant.rules.anyminis:AnyMinis",
+    "smart": "assistant.rules.smart:Smart",
 }
 
 
