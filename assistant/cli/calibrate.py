@@ -4,10 +4,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from pathlib import Path
+
+import cv2
 
 from assistant.cli import CommandError
 from calibration.intrinsics import calibrate_charuco, calibrate_chessboard
+from calibration.shots import BoardSpec, ShotPicker
 from calibration.units import parse_length_in, parse_pair
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
@@ -26,7 +30,11 @@ def register(subparsers) -> None:
     p.add_argument("--square", required=True, help="printed square side, e.g. 25mm or 1.1in")
     p.add_argument("--marker", help="ChArUco marker side, e.g. 20mm or 0.8in")
     p.add_argument("--dict", default="DICT_6X6_250", help="ChArUco dictionary (default DICT_6X6_250)")
-    p.add_argument("photos", nargs="+", metavar="PHOTO", help="photos of the board, or folders of them")
+    p.add_argument("photos", nargs="*", metavar="PHOTO", help="photos of the board, or folders of them")
+    p.add_argument("--source", help="take the shots from a camera instead: 0 (USB camera), a stream URL, "
+                                    "a video file")
+    p.add_argument("--shots", type=int, default=15, help="with --source: how many views to take (default 15)")
+    p.add_argument("--save-dir", help="with --source: keep the shots taken in this folder")
     p.add_argument("--out", help="camera file to write, e.g. camera.json")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=run)
@@ -49,23 +57,58 @@ def expand_photos(paths: list[str]) -> list[str]:
     return out
 
 
+def take_shots(spec: BoardSpec, source_spec: str, count: int, save_dir: str | None) -> list[tuple[str, object]]:
+    """Frames from a camera where the board is found, still and seen from a new place."""
+    from vision.sources import open_source     # only this mode needs a camera
+    if count < 3:
+        raise CommandError("--shots: at least 3 views are needed")
+    source = open_source(source_spec)
+    picker = ShotPicker(spec, still_px=2.0 if source.live else None)
+    shots: list[tuple[str, object]] = []
+    if save_dir:
+        Path(save_dir).mkdir(parents=True, exist_ok=True)
+    print(f"move the board around in front of {source.name}: near, far, tilted, in every corner "
+          "(Ctrl-C to stop early)", file=sys.stderr)
+    try:
+        while len(shots) < count:
+            frame = source.read()
+            if frame is None:
+                break
+            if picker.offer(frame):
+                name = f"shot_{len(shots) + 1:02d}.png"
+                shots.append((name, frame))
+                if save_dir:
+                    cv2.imwrite(str(Path(save_dir) / name), frame)
+                print(f"  shot {len(shots)} of {count}", file=sys.stderr)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        source.close()
+    return shots
+
+
 def run(args: argparse.Namespace) -> int:
     square = parse_length_in(args.square, "--square")
-    photos = expand_photos(args.photos)
+    if bool(args.photos) == bool(args.source):
+        raise CommandError("give either photos of the board or --source to take them from a camera")
     if args.chessboard:
         if args.marker:
             raise CommandError("--marker is for --charuco boards only")
-        pattern = parse_pair(args.chessboard, "--chessboard")
-        result = calibrate_chessboard(photos, pattern, square)
-        board = {"kind": "chessboard", "inner_corners": list(pattern), "square_in": square}
+        spec = BoardSpec("chessboard", parse_pair(args.chessboard, "--chessboard"), square)
+        board = {"kind": "chessboard", "inner_corners": list(spec.pattern), "square_in": square}
     else:
-        squares = parse_pair(args.charuco, "--charuco")
         if not args.marker:
             raise CommandError("--charuco needs --marker, the printed marker side (e.g. --marker 20mm)")
-        marker = parse_length_in(args.marker, "--marker")
-        result = calibrate_charuco(photos, squares, square, marker, args.dict)
-        board = {"kind": "charuco", "squares": list(squares), "square_in": square, "marker_in": marker,
-                 "dictionary": args.dict}
+        spec = BoardSpec("charuco", parse_pair(args.charuco, "--charuco"), square,
+                         parse_length_in(args.marker, "--marker"), args.dict)
+        board = {"kind": "charuco", "squares": list(spec.pattern), "square_in": square,
+                 "marker_in": spec.marker_in, "dictionary": args.dict}
+    photos = expand_photos(args.photos) if args.photos else take_shots(spec, args.source, args.shots,
+                                                                       args.save_dir)
+    if spec.kind == "chessboard":
+        result = calibrate_chessboard(photos, spec.pattern, square)
+    else:
+        result = calibrate_charuco(photos, spec.pattern, square, spec.marker_in, spec.dictionary)
     summary = result.summary()
     if args.out:
         # Write beside and rename, so a failed write never leaves half a camera file behind.
