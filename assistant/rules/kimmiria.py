@@ -319,10 +319,15 @@ class Kimmiria(RuleSystem):
                 if length > 1 + 1e-6 or not np.any(gap[-1] <= 1e-6):
                     return MoveCheck(False, cost, "an engaged figure may only slide one unit around the enemy")
             else:
-                touching = np.nonzero(np.any(gap <= 1e-6, axis=1))[0]
-                if len(touching) and touching[0] < len(along) - 1 and (len(along) - 1 - touching[0]) * seg > 2 * step_in:
+                # Bases first touch where the gap (less the engage tolerance) reaches 0; the move must end
+                # there, give or take one sample.
+                touch = np.nonzero(np.any(gap + self.values["play"]["open_table_engage_gap_in"] <= 1e-3, axis=1))[0]
+                if len(touch) and (len(along) - 1 - touch[0]) * seg > 2 * step_in:
                     return MoveCheck(False, cost, "moving next to an enemy stops the move", flew=bool(water))
-        stopped = end_kind in self.stop_kinds()
+            stopped = bool(np.any(gap[-1] <= 1e-6))
+        else:
+            stopped = False
+        stopped = stopped or end_kind in self.stop_kinds()
         return MoveCheck(True, cost, "", flew=bool(water), stopped=stopped)
 
     # ------------------------------------------------------------ 5 melee

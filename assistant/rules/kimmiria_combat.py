@@ -243,9 +243,12 @@ def resolve_melee(fighters: Mapping[str, Fighter], contacts: Mapping[str, Mappin
         a, b = pair
         if a in placed and b in placed and b in contacts.get(a, {}):
             partner[a], partner[b] = b, a
-    for fid in choices:
+    for fid, target_id in choices.items():
         if fid not in placed:
             raise MeleeChoiceError(f"melee choice for {fid!r}: that figure is not in a fight")
+        if target_id not in contacts.get(fid, {}):
+            raise MeleeChoiceError(f"melee choice {fid} -> {target_id}: {fid} does not touch {target_id!r} "
+                                   f"(it touches {', '.join(sorted(contacts[fid]))})")
 
     alive = set(fighters)
     kills: dict[str, int] = {}
