@@ -188,7 +188,7 @@ def anchors_sheet(paper: str = "a4", ids: tuple[int, ...] = (0, 1, 2, 3), size_i
     return _marker_grid(
         paper, "tablesight anchors",
         f"{dictionary}, {size_in:g} in squares. Cut on the dashed lines, keep the white border. Lay them square "
-        "to the table edges, the label side toward you.",
+        "to the table edges, printed top edge toward the y = 0 edge.",
         list(ids), size_in, dictionary, "anchor")
 
 

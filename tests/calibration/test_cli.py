@@ -145,3 +145,17 @@ def test_print_anchors_from_a_table_profile(capsys, tmp_path):
 def test_print_bad_input_is_one_line_and_status_2(capsys, tmp_path, argv, message):
     code, _, err = run(capsys, "print", *[a.format(d=tmp_path) for a in argv])
     assert code == 2 and err.startswith("tablesight: error: ") and message in err and err.count("\n") == 1
+
+
+def test_the_print_commands_in_the_setup_guide_work(capsys, tmp_path):
+    guide = Path(__file__).parents[2] / "docs" / "setup.md"
+    lines = [line.split("#")[0].split() for line in guide.read_text().splitlines()
+             if line.startswith("tablesight print")]
+    assert len(lines) >= 5
+    for words in lines:
+        words = [str(tmp_path / Path(w).name) if i > 0 and words[i - 1] == "--out" else w
+                 for i, w in enumerate(words)]
+        if "--table" in words:
+            continue
+        code, _, err = run(capsys, *words[1:])
+        assert code == 0, (words, err)
