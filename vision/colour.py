@@ -1,0 +1,193 @@
+"""Colour classes in a top view, and figures on bases rimmed in a side's colour.
+
+Colours are compared as chromaticity (each channel over their sum), which a lighting gradient or a
+soft shadow leaves alone (they scale all three channels). A pixel belongs to a colour of the
+profile when that colour is its nearest among the profile's side and terrain colours and the mat
+(the view's median chromaticity), and near enough (`CHROMA_TOL`). Dark pixels (noisy chromaticity)
+belong to nothing.
+
+A colour base is found in a top view of the plane of the bases' top faces (`colour_base_height_in`
+above the table), where the rim is a circle of the base's true size at the figure's true position.
+The base's side wall, seen on the camera's side, has the rim's hue but is darker: pixels much darker
+than the brightest rim pixels around them are left out. The figure standing on the base hides the
+middle and, tilted away, a strip of the rim; so a base is a peak of "how much of a disc is rim",
+between a floor (`MIN_DISC_FILL`) and a ceiling (a big patch of the colour, such as felt of a
+similar hue, fills the disc and its surroundings), with little of the colour just outside. The
+centre is then a circle fitted to the rim's outer edge.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import cv2
+import numpy as np
+
+CHROMA_TOL = 0.06         # chromaticity distance (channels sum to 1) from the mat-to-colour segment
+MIN_BRIGHTNESS = 60.0     # B + G + R below this: chromaticity too noisy to trust
+MIN_DISC_FILL, MAX_DISC_FILL = 0.28, 0.98
+MAX_OUTER_FILL = 0.3      # fraction of the ring just outside the base that may have the colour
+COLOUR_PPI = 20.0
+
+
+def chromaticity(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(H, W, 3) chromaticity (B, G, R over their sum) and (H, W) brightness B + G + R."""
+    f = bgr.astype(np.float32)
+    s = f.sum(axis=2)
+    return f / np.maximum(s, 1.0)[..., None], s
+
+
+def rgb_chroma(rgb: Sequence[int]) -> np.ndarray:
+    bgr = np.array(rgb[::-1], np.float32)
+    return bgr / max(float(bgr.sum()), 1.0)
+
+
+def classify(chroma: np.ndarray, brightness: np.ndarray, targets: Sequence[np.ndarray], mat: np.ndarray,
+             min_alpha: float = 0.4) -> np.ndarray:
+    """(H, W) int: which target colour each pixel shows, else -1.
+
+    A pixel that mixes a target colour with the mat (a blurred rim, a felt edge) lies on the segment
+    from the mat's chromaticity to the target's, at `alpha` = the target's share. A pixel shows the
+    target whose segment it lies nearest (within CHROMA_TOL), with a share of at least `min_alpha`.
+    Choosing by distance to the segment, not by share, keeps a half-blue rim from being taken for
+    a bluish felt whose segment points almost the same way."""
+    label = np.full(chroma.shape[:2], -1, np.int32)
+    best = np.full(chroma.shape[:2], CHROMA_TOL, np.float32)
+    diff = chroma - np.asarray(mat, np.float32)
+    bright = brightness >= MIN_BRIGHTNESS
+    for k, target in enumerate(targets):
+        axis = np.asarray(target, np.float32) - np.asarray(mat, np.float32)
+        norm2 = float(axis @ axis)
+        if norm2 < 1e-6:
+            continue              # a colour the same as the mat cannot be told apart
+        alpha = (diff @ axis) / norm2
+        off = np.linalg.norm(diff - alpha[..., None] * axis, axis=2)
+        take = bright & (alpha >= min_alpha) & (alpha <= 1.6) & (off < best)
+        label[take] = k
+        best[take] = off[take]
+    return label
+
+
+def mat_chroma(chroma: np.ndarray) -> np.ndarray:
+    """The mat's colour: the median chromaticity of the view (the mat covers most of a table)."""
+    step = max(1, int(math.sqrt(chroma.shape[0] * chroma.shape[1] / 20000)))
+    sample = chroma[::step, ::step].reshape(-1, 3)
+    return np.median(sample, axis=0)
+
+
+@dataclass(frozen=True)
+class BaseHit:
+    xy_view: np.ndarray      # (2,) sub-pixel centre in the view
+    side_index: int
+    fill: float              # fraction of the disc that is rim
+
+
+def _disc(radius_px: float) -> np.ndarray:
+    n = int(math.ceil(radius_px)) * 2 + 1
+    yy, xx = np.mgrid[:n, :n] - n // 2
+    return (np.hypot(xx, yy) <= radius_px).astype(np.float32)
+
+
+def _ring(inner_px: float, outer_px: float) -> np.ndarray:
+    n = int(math.ceil(outer_px)) * 2 + 1
+    yy, xx = np.mgrid[:n, :n] - n // 2
+    r = np.hypot(xx, yy)
+    return ((r >= inner_px) & (r <= outer_px)).astype(np.float32)
+
+
+def _fit_circle(points: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """Algebraic (Kasa) circle fit: centre (2,), radius."""
+    if len(points) < 8:
+        return None
+    x, y = points[:, 0], points[:, 1]
+    a = np.column_stack([x, y, np.ones_like(x)])
+    b = x * x + y * y
+    sol, *_ = np.linalg.lstsq(a, b, rcond=None)
+    cx, cy = sol[0] / 2, sol[1] / 2
+    r2 = sol[2] + cx * cx + cy * cy
+    if r2 <= 0:
+        return None
+    return np.array([cx, cy]), math.sqrt(r2)
+
+
+def find_bases(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[int]], base_in: float,
+               other_rgbs: Sequence[Sequence[int]] = (), mat: np.ndarray | None = None,
+               wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None) -> list[BaseHit]:
+    """Colour bases in a top view of the bases' top plane. `other_rgbs`: terrain colours, so that a
+    pixel nearer a terrain colour is not taken for a rim. `wall_shift_px(centre)`: where the bottom
+    of a base centred there shows in the view, relative to its top (towards the camera)."""
+    if not side_rgbs:
+        return []
+    chroma, brightness = chromaticity(view_bgr)
+    if mat is None:
+        mat = mat_chroma(chroma)
+    targets = [rgb_chroma(c) for c in side_rgbs] + [rgb_chroma(c) for c in other_rgbs]
+    label = classify(chroma, brightness, targets, mat)
+    r_px = base_in / 2 * ppi
+    disc = _disc(r_px)
+    disc /= disc.sum()
+    ring = _ring(1.25 * r_px, 1.55 * r_px)
+    ring /= ring.sum()
+    hits: list[BaseHit] = []
+    for k in range(len(side_rgbs)):
+        colour = (label == k)
+        if colour.sum() < disc.size * 0.2:
+            continue
+        top = colour.astype(np.float32)
+        size = int(2 * r_px) | 1
+        fill = cv2.filter2D(top, -1, disc, borderType=cv2.BORDER_CONSTANT)
+        outer = cv2.filter2D(colour.astype(np.float32), -1, ring, borderType=cv2.BORDER_CONSTANT)
+        peak = (fill == cv2.dilate(fill, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))))
+        good = peak & (fill >= MIN_DISC_FILL) & (fill <= MAX_DISC_FILL) & (outer <= MAX_OUTER_FILL)
+        ys, xs = np.nonzero(good)
+        order = np.argsort(-fill[ys, xs])
+        taken: list[np.ndarray] = []
+        edges = top.astype(np.uint8) - cv2.erode(top.astype(np.uint8), np.ones((3, 3), np.uint8))
+        for idx in order:
+            c0 = np.array([xs[idx], ys[idx]], np.float64)
+            if any(np.hypot(*(c0 - t)) < 1.2 * r_px for t in taken):
+                continue          # a plateau of equal maxima, or a second peak of the same base
+            shift = np.zeros(2) if wall_shift_px is None else np.asarray(wall_shift_px(c0), np.float64)
+            centre = _refine_centre(edges, c0, r_px, shift)
+            if centre is None:
+                continue
+            taken.append(c0)
+            hits.append(BaseHit(centre, k, float(fill[ys[idx], xs[idx]])))
+    return hits
+
+
+def _refine_centre(edges: np.ndarray, c0: np.ndarray, r_px: float, wall_px: np.ndarray) -> np.ndarray | None:
+    """Fit a circle to the rim's outer edge pixels around a first guess; None if they do not make one.
+
+    On the camera's side the outline is the bottom edge of the side wall, `wall_px` away from the
+    top's edge: those points are moved back by it before fitting."""
+    reach = int(math.ceil(1.4 * r_px + np.hypot(*wall_px)))
+    xa, ya = max(0, int(c0[0]) - reach), max(0, int(c0[1]) - reach)
+    patch = edges[ya:int(c0[1]) + reach + 1, xa:int(c0[0]) + reach + 1]
+    ys, xs = np.nonzero(patch)
+    raw = np.column_stack([xs + xa, ys + ya]).astype(np.float64)
+    wall_len = float(np.hypot(*wall_px))
+    centre = c0
+    for lo, hi in ((0.7, 1.35), (0.85, 1.2), (0.85, 1.2)):
+        points = raw
+        if wall_len > 0.2:
+            near = (raw - centre) @ (wall_px / wall_len) > 0.2 * r_px
+            points = raw - np.where(near[:, None], wall_px, 0.0)
+        d = np.hypot(*(points - centre).T)
+        fit = _fit_circle(points[(d >= lo * r_px) & (d <= hi * r_px)])
+        if fit is None or not 0.75 * r_px <= fit[1] <= 1.25 * r_px:
+            return None
+        if np.hypot(*(fit[0] - c0)) > 0.5 * r_px:
+            return None
+        centre = fit[0]
+    return centre
+
+
+def wall_shift(pose, view, height_in: float) -> Callable[[np.ndarray], np.ndarray]:
+    """For a view of the plane `height_in` up (a `TopView`): the offset, in view pixels, from a
+    base's top centre to where its bottom centre shows (the ray to the table crosses that plane)."""
+    def shift(c_view: np.ndarray) -> np.ndarray:
+        xy = view.to_table(np.asarray(c_view, np.float64)[None])
+        return view.to_view(pose.lift(xy, height_in))[0] - np.asarray(c_view, np.float64)
+    return shift

@@ -1,0 +1,244 @@
+"""A printed square or hex grid, found in a top view of the table by its spatial frequencies.
+
+Thin dark lines are picked out with a black-hat filter; a lattice of lines puts sharp peaks in the
+2-D spectrum of that picture: two at right angles for squares (at 1 / pitch), three at 60 degrees
+for hexes (at 2 / (sqrt(3) pitch), pointing at the hexes' corners). Nothing else on a table does:
+felt edges, markers and figures spread their energy over the spectrum. A grid is reported only when
+every peak its kind needs stands well clear of the spectrum's background (`MIN_PEAK_SNR`).
+
+Each peak is then refined by a zoomed DFT (sub-bin frequency), which gives pitch and angle, and the
+phases of the peaks give the origin: a line crossing for squares, a hex centre for hexes (a
+honeycomb centred on the origin has real negative first-order coefficients: the centre is a hole
+between lines).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from measure.scene import Grid
+
+GRID_PPI = 20.0            # top view resolution for the grid search
+MIN_PITCH_IN, MAX_PITCH_IN = 0.5, 3.0
+MIN_PEAK_SNR = 12.0        # every peak's magnitude over the spectrum's median in the search band
+PROFILE_PITCH_SLACK = 0.15 # with a profile pitch, search within +-15% of it
+_SQRT3 = math.sqrt(3.0)
+
+
+@dataclass(frozen=True)
+class GridFit:
+    grid: Grid
+    snr: float                 # weakest peak's magnitude over the band's median
+
+
+def line_evidence(view_gray: np.ndarray) -> np.ndarray:
+    """Thin dark lines -> bright, everything wider than ~1/4 inch -> 0 (float32)."""
+    size = int(round(GRID_PPI * 0.25)) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    return cv2.morphologyEx(view_gray, cv2.MORPH_BLACKHAT, kernel).astype(np.float32)
+
+
+def _hann(h: int, w: int) -> np.ndarray:
+    return np.outer(np.hanning(h), np.hanning(w)).astype(np.float32)
+
+
+def _zoom_dft(weighted: np.ndarray, f: np.ndarray, step: float, n: int = 7) -> np.ndarray:
+    """|DFT| on an n x n grid of frequencies (cycles/px) around f, spacing `step`."""
+    h, w = weighted.shape
+    offsets = (np.arange(n) - n // 2) * step
+    ex = np.exp(-2j * np.pi * np.outer(np.arange(w), f[0] + offsets))     # (w, n)
+    ey = np.exp(-2j * np.pi * np.outer(np.arange(h), f[1] + offsets))     # (h, n)
+    return ey.T @ (weighted @ ex)                                          # [fy, fx]
+
+
+def _refine_peak(weighted: np.ndarray, f: np.ndarray, bin_px: float) -> np.ndarray:
+    """Sub-bin peak frequency by two zooms and a parabola on the log magnitude."""
+    f = np.asarray(f, np.float64)
+    for step in (bin_px / 3, bin_px / 12):
+        mag = np.log(np.abs(_zoom_dft(weighted, f, step)) + 1e-9)
+        j, i = np.unravel_index(int(np.argmax(mag)), mag.shape)
+        j, i = min(max(j, 1), mag.shape[0] - 2), min(max(i, 1), mag.shape[1] - 2)
+        dx = _vertex(mag[j, i - 1], mag[j, i], mag[j, i + 1])
+        dy = _vertex(mag[j - 1, i], mag[j, i], mag[j + 1, i])
+        n = mag.shape[0] // 2
+        f = f + (np.array([i - n, j - n]) + (dx, dy)) * step
+    return f
+
+
+def _vertex(a: float, b: float, c: float) -> float:
+    d = a - 2 * b + c
+    return 0.0 if d >= 0 else float(np.clip(0.5 * (a - c) / d, -0.5, 0.5))
+
+
+def _coefficient(weighted: np.ndarray, f: np.ndarray) -> complex:
+    return complex(_zoom_dft(weighted, f, 0.0, n=1)[0, 0])
+
+
+def _rotate(v: np.ndarray, deg: float) -> np.ndarray:
+    a = math.radians(deg)
+    return np.array([v[0] * math.cos(a) - v[1] * math.sin(a), v[0] * math.sin(a) + v[1] * math.cos(a)])
+
+
+class _Spectrum:
+    """Magnitude spectrum of the windowed evidence, looked up by frequency vector (cycles/px)."""
+
+    def __init__(self, weighted: np.ndarray):
+        self.h, self.w = weighted.shape
+        self.mag = np.abs(np.fft.fft2(weighted))
+        fy = np.fft.fftfreq(self.h)[:, None]
+        fx = np.fft.fftfreq(self.w)[None, :]
+        self.radius = np.hypot(fx, fy)
+        self.fx, self.fy = np.broadcast_to(fx, self.mag.shape), np.broadcast_to(fy, self.mag.shape)
+
+    def at(self, f: np.ndarray) -> float:
+        """Largest magnitude within one bin of f."""
+        i, j = int(round(f[0] * self.w)), int(round(f[1] * self.h))
+        best = 0.0
+        for dj in (-1, 0, 1):
+            for di in (-1, 0, 1):
+                best = max(best, float(self.mag[(j + dj) % self.h, (i + di) % self.w]))
+        return best
+
+
+def find_grid(view_gray: np.ndarray, ppi: float = GRID_PPI, *, kind: str | None = None,
+              pitch_in: float | None = None, orientation: str | None = None) -> GridFit | None:
+    """The printed grid in a top view of the whole table (pixel (u, v) = table (u, v) / ppi), or None.
+
+    `kind`, `pitch_in` and `orientation` narrow the search when the table profile gives them."""
+    evidence = line_evidence(view_gray)
+    evidence -= evidence.mean()
+    weighted = evidence * _hann(*evidence.shape)
+    spectrum = _Spectrum(weighted)
+    kinds = (kind,) if kind else ("square", "hex")
+    best: GridFit | None = None
+    for k in kinds:
+        fit = _fit_kind(weighted, spectrum, k, ppi, pitch_in, orientation)
+        if fit is not None and (best is None or fit.snr > best.snr):
+            best = fit
+    return best
+
+
+def _band(kind: str, ppi: float, pitch_in: float | None) -> tuple[float, float]:
+    """Frequency band (cycles/px) of the first-order peaks."""
+    lo_p, hi_p = ((pitch_in * (1 - PROFILE_PITCH_SLACK), pitch_in * (1 + PROFILE_PITCH_SLACK))
+                  if pitch_in else (MIN_PITCH_IN, MAX_PITCH_IN))
+    factor = 1.0 if kind == "square" else 2.0 / _SQRT3
+    return factor / (hi_p * ppi), factor / (lo_p * ppi)
+
+
+def _fit_kind(weighted, spectrum: _Spectrum, kind: str, ppi: float, pitch_in: float | None,
+              orientation: str | None) -> GridFit | None:
+    lo, hi = _band(kind, ppi, pitch_in)
+    in_band = (spectrum.radius >= lo) & (spectrum.radius <= hi) & (spectrum.fy >= 0)
+    if not in_band.any():
+        return None
+    background = float(np.median(spectrum.mag[in_band])) + 1e-9
+    masked = np.where(in_band, spectrum.mag, 0.0)
+    j, i = np.unravel_index(int(np.argmax(masked)), masked.shape)
+    strongest = np.array([spectrum.fx[j, i], spectrum.fy[j, i]])
+    turns = (90.0,) if kind == "square" else (60.0, 120.0)
+    # The strongest peak may be a harmonic of the lattice (thin lines have strong ones): the
+    # fundamental is the lowest-frequency candidate whose whole set of peaks stands out.
+    skew = (45.0, math.sqrt(2.0)) if kind == "square" else (30.0, _SQRT3)
+    candidates = [strongest / d for d in (1, 2, 3)]
+    candidates += [_rotate(strongest, skew[0]) / (skew[1] * d) for d in (1, 2)]
+    candidates.sort(key=lambda f: -np.hypot(*f))
+    chosen, snr = None, 0.0
+    for f1 in candidates:
+        if not lo * 0.98 <= np.hypot(*f1) <= hi * 1.02:
+            continue
+        peaks = [f1] + [_rotate(f1, t) for t in turns]
+        s = min(spectrum.at(p) for p in peaks) / background
+        if s >= MIN_PEAK_SNR:
+            chosen, snr = peaks, s      # candidates go from high to low frequency: keep the lowest
+    if chosen is None:
+        return None
+    peaks = chosen
+    bin_px = 1.0 / max(spectrum.w, spectrum.h)
+    refined = [_refine_peak(weighted, p, bin_px) for p in peaks]
+    radii = np.array([np.hypot(*p) for p in refined])
+    if radii.max() / radii.min() > 1.02:
+        return None                   # not one lattice: the peaks disagree on the pitch
+    # Angles of the peaks, each brought back to the first peak's frame; their mean is the grid's.
+    angles = [math.degrees(math.atan2(p[1], p[0])) - t for p, t in zip(refined, (0.0,) + turns)]
+    base = angles[0]
+    spread = [((a - base + 180) % 360) - 180 for a in angles]
+    if max(abs(s) for s in spread) > 1.0:
+        return None
+    peak_deg = base + float(np.mean(spread))
+    g_px = float(radii.mean())
+    if kind == "square":
+        pitch = 1.0 / (g_px * ppi)
+        angle = ((peak_deg + 45) % 90) - 45
+        grid = Grid("square", pitch, (0.0, 0.0), angle)
+        origin = _square_origin(weighted, refined, ppi, grid)
+    else:
+        pitch = 2.0 / (_SQRT3 * g_px * ppi)
+        # Peaks point at hex corners: flat-topped hexes have corners at 0 deg (mod 60), pointy at 30.
+        flat_angle = ((peak_deg + 30) % 60) - 30
+        pointy_angle = (peak_deg % 60) - 30
+        if orientation is None:
+            orientation = "flat" if abs(flat_angle) <= abs(pointy_angle) else "pointy"
+        angle = flat_angle if orientation == "flat" else pointy_angle
+        grid = Grid("hex", pitch, (0.0, 0.0), angle, orientation)
+        origin = _hex_origin(weighted, refined, ppi, grid)
+    return GridFit(Grid(grid.kind, pitch, origin, angle, grid.orientation), snr)
+
+
+def _phases(weighted, peaks: list[np.ndarray]) -> np.ndarray:
+    return np.array([np.angle(_coefficient(weighted, p)) for p in peaks])
+
+
+def _square_origin(weighted, peaks, ppi: float, grid: Grid) -> tuple[float, float]:
+    # Lines at x0 + n p give a coefficient with phase -2 pi f x0: solve both directions for the crossing.
+    g = np.array(peaks[:2])                                  # cycles/px
+    phases = _phases(weighted, peaks[:2])
+    origin_px = np.linalg.solve(g, -phases / (2 * np.pi))
+    return _canonical(origin_px / ppi, grid)
+
+
+def _hex_origin(weighted, peaks, ppi: float, grid: Grid) -> tuple[float, float]:
+    g = np.array(peaks[:2])
+    phases = _phases(weighted, peaks[:2]) - np.pi          # sign: centred honeycomb has c < 0
+    origin_px = np.linalg.solve(g, -phases / (2 * np.pi))
+    return _canonical(origin_px / ppi, grid)
+
+
+def lattice_vectors(grid: Grid) -> np.ndarray:
+    """(2, 2) rows: the two basis steps between neighbouring corners (square) or centres (hex)."""
+    p = grid.pitch_in
+    if grid.kind == "square":
+        local = np.array([[p, 0.0], [0.0, p]])
+    elif (grid.orientation or "flat") == "flat":
+        s = p / _SQRT3
+        local = np.array([[1.5 * s, _SQRT3 / 2 * s], [0.0, p]])
+    else:
+        local = np.array([[p, 0.0], [p / 2, 1.5 * p / _SQRT3]])
+    a = math.radians(grid.angle_deg)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    return local @ rot.T
+
+
+def _canonical(origin_in: np.ndarray, grid: Grid) -> tuple[float, float]:
+    """The lattice point nearest the table's corner from the positive side: coefficients in [0, 1)."""
+    basis = lattice_vectors(grid)
+    coeff = np.linalg.solve(basis.T, origin_in)
+    coeff = coeff - np.floor(coeff)
+    point = coeff @ basis
+    return float(point[0]), float(point[1])
+
+
+def phase_error_in(found: Grid, truth: Grid) -> float:
+    """Distance from the found origin to the nearest lattice point of the truth grid, inches."""
+    basis = lattice_vectors(truth)
+    coeff = np.linalg.solve(basis.T, np.asarray(found.origin) - np.asarray(truth.origin))
+    best = math.inf
+    base = np.floor(coeff)
+    for di in (0, 1):
+        for dj in (0, 1):
+            d = (coeff - (base + (di, dj))) @ basis
+            best = min(best, float(np.hypot(*d)))
+    return best
