@@ -208,6 +208,11 @@ class Kimmiria(RuleSystem):
             for f in figs:
                 if attacker_side and f.side != attacker_side:
                     raise ScenarioError(f"moves[{n}]: {f.id} is not on the moving side {attacker_side}")
+            if not self._one_group(scene, ids):
+                legal = False
+                events.append(event("move_illegal", f"{', '.join(ids)} are not one group: a group's figures are "
+                                    "close to one another (bases touching or very close).",
+                                    group=n + 1, figures=list(ids), reason="not one group"))
             rates = {f.id: int(self.figure_type(f.type)["move"]) for f in figs}
             rate = group_rate(rates)
             for f in figs:
@@ -231,6 +236,18 @@ class Kimmiria(RuleSystem):
         if legal:
             extra["scene"] = scene_to_json(moved_scene(scene, moves))
         return StepResult("move", tuple(events), extra=extra)
+
+    def _one_group(self, scene: Scene, ids: list[str]) -> bool:
+        """"A bunch of figures, all close to one another ... is a group" (checked before the move)."""
+        near = contacts(scene, float(self.values["play"]["group_gap_in"]))
+        members = set(ids)
+        reached, frontier = {ids[0]}, [ids[0]]
+        while frontier:
+            for other in near[frontier.pop()]:
+                if other in members and other not in reached:
+                    reached.add(other)
+                    frontier.append(other)
+        return reached == members
 
     def _check_figure_move(self, scene: Scene, fig: Figure, move: Mapping[str, Any], rate: int,
                            group: set[str], n: int):

@@ -89,6 +89,8 @@ def apply(state: GameState, rec: Record) -> GameState:
     if not state.started:
         raise GameError(f"record {rec.seq}: the log does not start with game_started")
     state = replace(state, steps=state.steps + 1)
+    if rec.kind == "overrides":
+        return replace(state, overrides={**state.overrides, **p["overrides"]})
     if rec.kind == "scene":
         return replace(state, scene=_without(p["scene"], set(state.removed)))
     if rec.kind == "free_move":
@@ -140,8 +142,16 @@ class KimmiriaGame:
 
     def __init__(self, log: GameLog) -> None:
         self.log = log
-        st = self.state()
-        self.system: Kimmiria = get_system("kimmiria", overrides=dict(st.overrides))  # type: ignore[assignment]
+
+    @property
+    def system(self) -> Kimmiria:
+        """KIMMIRIA with the house defaults the players set (at the start or since)."""
+        return get_system("kimmiria", overrides=dict(self.state().overrides))  # type: ignore[return-value]
+
+    def set_overrides(self, overrides: Mapping[str, Any]) -> None:
+        """The players change house defaults mid-game (checked first; logged like everything else)."""
+        get_system("kimmiria", overrides={**self.state().overrides, **overrides})
+        self.log.append("overrides", {"overrides": dict(overrides)})
 
     @classmethod
     def start(cls, log: GameLog, scene: Scene, condition: str = "A",
@@ -180,9 +190,9 @@ class KimmiriaGame:
             out["winner"] = st.winner
         return out
 
-    def options_for(self, step: str, st: GameState) -> dict[str, Any]:
+    def options_for(self, step: str, st: GameState, system: Kimmiria) -> dict[str, Any]:
         """What the log knows that a step needs (the players' own options are added on top)."""
-        rest = int(self.system.values["play"]["wizard_fly_rest_turns"])
+        rest = int(system.values["play"]["wizard_fly_rest_turns"])
         if step == "missile":
             return {"resting": [w for w, t in st.wizard_last_flight.items() if 0 <= st.turn - t <= rest]}
         if step == "move":
@@ -198,8 +208,9 @@ class KimmiriaGame:
         st = self.state()
         if st.phase != step:
             raise GameError(f"it is the {st.phase} phase of turn {st.turn}, not {step}")
-        opts = {**self.options_for(step, st), **options}
-        result = self.system.resolve(step, scene_from_json(st.scene), st.attacker, dice, opts)
+        system = self.system
+        opts = {**self.options_for(step, st, system), **options}
+        result = system.resolve(step, scene_from_json(st.scene), st.attacker, dice, opts)
         self.log.append("step", {"turn": st.turn, "options": opts, "result": result.to_json()})
         return result
 

@@ -45,6 +45,10 @@ class HouseDefault:
     note: str           # why this number, in plain words
     changed: bool = False   # the players replaced the default with their own number
 
+    def __iter__(self):
+        """Unpacks as (key, value, note), the shape agreed in notes/interfaces.md."""
+        return iter((self.key, self.value, self.note))
+
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "value": self.value, "note": self.note, "changed": self.changed}
 

@@ -150,6 +150,16 @@ def test_move_step_wizard_flight_and_its_rest():
     assert not rested.extra["legal"] and "turn after he attacks" in rested.events[0].data["reason"]
 
 
+def test_a_group_is_figures_close_to_one_another():
+    # "A bunch of figures, all close to one another (bases touching, or very close to each other or next
+    # to each others grid or hex if playing on a gridded map sheet) is a group."
+    apart = move([{"figures": ["t1", "w"], "paths": {"t1": [[2, 0]], "w": [[1, 5]]}}])
+    assert not apart.extra["legal"] and apart.events[0].data["reason"] == "not one group"
+    # "A player can split off figures from groups without any problem." t1 and g leave t2 behind.
+    split = move([{"figures": ["t1", "g"], "paths": {"t1": [[0, 1]], "g": [[0, 2]]}}])
+    assert split.extra["legal"] and split.events[0].data["rate"] == 2
+
+
 def test_move_step_rejects_bad_requests():
     with pytest.raises(ScenarioError, match="not next to"):
         move([{"figures": ["t1"], "paths": {"t1": [[5, 5]]}}])

@@ -156,3 +156,14 @@ def test_start_checks(tmp_path):
     with pytest.raises(GameError, match="already holds a game"):
         KimmiriaGame.start(log, grid_scene(LAYOUT))
     log.close()
+
+
+def test_house_defaults_changed_mid_game_are_logged(tmp_path):
+    game = start(tmp_path / "h.db")
+    assert game.system.value("figure_types.troop.fv") == 1
+    game.set_overrides({"figure_types.troop.fv": 2})
+    assert game.system.value("figure_types.troop.fv") == 2
+    with pytest.raises(ValueError, match="no such setting"):
+        game.set_overrides({"figure_types.troop.speed": 9})
+    game.undo()
+    assert game.system.value("figure_types.troop.fv") == 1

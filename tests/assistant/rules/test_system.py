@@ -72,6 +72,11 @@ def test_house_defaults_listed_and_overridden():
             toy.with_overrides(bad)
 
 
+def test_house_default_unpacks_as_key_value_note():
+    key, value, note = Toy(TOY_DATA).house_defaults()[0]
+    assert (key, value, note) == ("figure_types.gun.range", 24.0, "lost")
+
+
 def test_unknown_sight_key_is_named():
     with pytest.raises(RulesDataError, match="soft_dept"):
         Toy({**TOY_DATA, "sight": {"soft_dept": 1}}).sight_policy()
