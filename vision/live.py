@@ -210,7 +210,10 @@ class LiveLoop:
             stop_source()           # ends a reconnect wait at once
         for thread in self._threads:
             thread.join(timeout)
-        self.source.close()
+        # Closing a capture while another thread sits in its read() is unsafe: if the reader is
+        # still stuck in a driver call, it closes the source itself when that call returns.
+        if not any(t.is_alive() for t in self._threads[:1]):
+            self.source.close()
 
     def __enter__(self) -> "LiveLoop":
         return self.start()
@@ -245,6 +248,9 @@ class LiveLoop:
         with self._cond:
             self._ended = True
             self._cond.notify_all()
+            stopping = self._stopping
+        if stopping:
+            self.source.close()
 
     def _work_loop(self) -> None:
         shown_fault = None

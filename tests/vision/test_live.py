@@ -135,6 +135,7 @@ def test_a_live_camera_that_outruns_processing_drops_old_frames():
     loop.stop()
     assert processed == [0, 9]                # the newest frame, not a backlog of old ones
     assert snap.frames_read == 10 and snap.frames_dropped == 8 and snap.seq == 2
+    assert camera.closed
 
 
 def test_a_dropping_camera_is_reported_and_comes_back():
