@@ -18,6 +18,7 @@ SYSTEMS: dict[str, str] = {
     "kimmiria": "assistant.rules.kimmiria:Kimmiria",
     "anyminis": "assistant.rules.anyminis:AnyMinis",
     "smart": "assistant.rules.smart:Smart",
+    "kremlin": "assistant.rules.kremlin:Kremlin",
 }
 
 
