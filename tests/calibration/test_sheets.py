@@ -3,7 +3,9 @@ markers with cv2.aruco and check ids and printed sizes to within 1%, the 2-inch 
 from __future__ import annotations
 
 import math
+import shutil
 import struct
+import subprocess
 
 import cv2
 import numpy as np
@@ -206,3 +208,21 @@ def test_a_marker_is_one_seamless_path_of_cells():
         cell = m.size_in / 6
         assert all(math.isclose(h, cell) for _, _, _, h in box.rects)
         assert cell ** 2 * 20 <= area <= m.size_in ** 2 - cell ** 2   # border (20 cells) plus some bits
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler's pdftoppm is not installed")
+@pytest.mark.parametrize("sheet", ["anchors", "markers-1-rim", "charuco"])
+def test_an_independent_pdf_renderer_agrees(tmp_path, sheet):
+    """Poppler (when present) reads our PDF writer's files to the same markers at the same sizes."""
+    make, dictionary = SHEETS[sheet]
+    page = make()
+    (tmp_path / "s.pdf").write_bytes(to_pdf(page))
+    subprocess.run(["pdftoppm", "-r", str(DPI), "-png", "-singlefile", str(tmp_path / "s.pdf"),
+                    str(tmp_path / "s")], check=True)
+    img = cv2.imread(str(tmp_path / "s.png"))
+    assert np.allclose(img.shape[:2], (page.height_in * DPI, page.width_in * DPI), atol=1)
+    found = _decode(img, dictionary)
+    assert set(found) == {m.marker_id for m in page.markers}
+    for m in page.markers:
+        c = found[m.marker_id] / DPI
+        assert np.linalg.norm(np.roll(c, -1, axis=0) - c, axis=1) == pytest.approx(m.size_in, rel=0.01)
