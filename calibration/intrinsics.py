@@ -26,6 +26,8 @@ MIN_CHARUCO_CORNERS = 6
 # Chessboard search runs on a copy no wider than this (phone photos are slow to search at full size);
 # the corners are then refined on the full-size picture.
 DETECT_MAX_WIDTH_PX = 1280
+# An undistorted picture may grow by at most this factor per side to keep its rim (see output_geometry).
+MAX_GROWTH = 1.5
 
 ImageInput = Union[str, Path, tuple[str, np.ndarray]]
 
@@ -68,23 +70,54 @@ class CameraModel:
         k[1, :] *= sy
         return k
 
+    def output_geometry(self, width: int, height: int) -> tuple[np.ndarray, tuple[int, int]]:
+        """The camera matrix and size (w, h) of the undistorted picture of a width x height frame.
+
+        Undistorting with the same matrix would push the picture's rim out of the frame (a fifth of
+        it for a typical webcam), and the anchors sit near that rim. So the output keeps the
+        centre's scale and grows (or shrinks) to hold every source pixel; growth is capped at
+        MAX_GROWTH per side for extreme lenses, where the scale gives way instead.
+        """
+        k = self.matrix_for(width, height)
+        n = 64
+        t = np.linspace(0.0, 1.0, n)
+        rim = np.vstack([np.column_stack([t * (width - 1), np.zeros(n)]),
+                         np.column_stack([t * (width - 1), np.full(n, height - 1.0)]),
+                         np.column_stack([np.zeros(n), t * (height - 1)]),
+                         np.column_stack([np.full(n, width - 1.0), t * (height - 1)])])
+        out = cv2.undistortPoints(rim.reshape(-1, 1, 2), k, self.dist, P=k).reshape(-1, 2)
+        lo, hi = out.min(axis=0), out.max(axis=0)
+        span = np.maximum(hi - lo, 1.0)
+        scale = min(1.0, MAX_GROWTH * width / span[0], MAX_GROWTH * height / span[1])
+        new_k = k.copy()
+        new_k[0, 0] *= scale
+        new_k[1, 1] *= scale
+        new_k[0, 1] *= scale
+        new_k[0, 2] = (k[0, 2] - lo[0]) * scale
+        new_k[1, 2] = (k[1, 2] - lo[1]) * scale
+        size = (int(math.ceil(span[0] * scale)) + 1, int(math.ceil(span[1] * scale)) + 1)
+        return new_k, size
+
     def undistort(self, frame: np.ndarray) -> np.ndarray:
-        """The frame with lens distortion removed (same size, same camera matrix)."""
+        """The frame with lens distortion removed, every source pixel kept (see `output_geometry`)."""
         h, w = frame.shape[:2]
         maps = self._maps.get((w, h))
         if maps is None:
-            k = self.matrix_for(w, h)
-            maps = cv2.initUndistortRectifyMap(k, self.dist, None, k, (w, h), cv2.CV_16SC2)
+            new_k, size = self.output_geometry(w, h)
+            maps = cv2.initUndistortRectifyMap(self.matrix_for(w, h), self.dist, None, new_k, size,
+                                               cv2.CV_16SC2)
             self._maps[(w, h)] = maps   # a camera runs at one size: compute the tables once
         return cv2.remap(frame, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
 
     def undistort_points(self, points_px, image_size: tuple[int, int] | None = None) -> np.ndarray:
-        """(N, 2) pixel points of a distorted frame -> where `undistort` puts them, (N, 2) float64."""
+        """(N, 2) pixel points of a distorted frame of `image_size` (default: the calibration's) ->
+        where `undistort` puts them, (N, 2) float64."""
         pts = np.asarray(points_px, dtype=np.float64).reshape(-1, 2)
         if len(pts) == 0:
             return pts.copy()
-        k = self.matrix_for(*(image_size or self.image_size))
-        out = cv2.undistortPoints(pts.reshape(-1, 1, 2), k, self.dist, P=k)
+        w, h = image_size or self.image_size
+        new_k, _size = self.output_geometry(w, h)
+        out = cv2.undistortPoints(pts.reshape(-1, 1, 2), self.matrix_for(w, h), self.dist, P=new_k)
         return out.reshape(-1, 2)
 
     def to_dict(self) -> dict:

@@ -125,7 +125,8 @@ def _synthetic_camera() -> CameraModel:
 def test_undistort_points_inverts_the_lens_model():
     rng = np.random.default_rng(5)
     world = np.column_stack([rng.uniform(-0.3, 0.3, 60), rng.uniform(-0.22, 0.22, 60), np.ones(60)])
-    ideal = world[:, :2] * [K[0, 0], K[1, 1]] + K[:2, 2]
+    new_k, _size = _synthetic_camera().output_geometry(640, 480)
+    ideal = world[:, :2] * [new_k[0, 0], new_k[1, 1]] + new_k[:2, 2]
     distorted, _ = cv2.projectPoints(world, np.zeros(3), np.zeros(3), K, DIST)
     got = _synthetic_camera().undistort_points(distorted.reshape(-1, 2))
     assert np.abs(got - ideal).max() < 0.01
@@ -137,16 +138,45 @@ def test_undistort_moves_a_dot_to_its_ideal_place(scale):
     camera = _synthetic_camera()
     world = np.array([[0.25, 0.18, 1.0]])
     distorted, _ = cv2.projectPoints(world, np.zeros(3), np.zeros(3), K, DIST)
-    ideal = world[0, :2] * [K[0, 0], K[1, 1]] + K[:2, 2]
+    new_k, size = camera.output_geometry(640, 480)
+    ideal = world[0, :2] * [new_k[0, 0], new_k[1, 1]] + new_k[:2, 2]
     frame = np.zeros((480 * scale, 640 * scale), np.uint8)
     cv2.circle(frame, tuple(int(round(v * scale * 16)) for v in distorted.ravel()), 4 * scale * 16, 255, -1,
                cv2.LINE_AA, 4)
     out = camera.undistort(frame)
-    assert out.shape == frame.shape
+    assert abs(out.shape[1] - size[0] * scale) <= scale and abs(out.shape[0] - size[1] * scale) <= scale
     m = cv2.moments(out, binaryImage=False)
     centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]]) / scale
     assert np.abs(centre - ideal).max() < 0.5
     assert (640 * scale, 480 * scale) in camera._maps      # the remap tables are kept for the next frame
+
+
+@pytest.mark.parametrize("which", ["left", "charuco"])
+def test_undistortion_keeps_every_source_pixel_at_the_centre_scale(which):
+    camera = CameraModel.from_dict(PUBLISHED[which])
+    new_k, (w, h) = camera.output_geometry(640, 480)
+    assert new_k[0, 0] == camera.fx and new_k[1, 1] == camera.fy      # same scale: no detail lost
+    xs, ys = np.meshgrid(np.linspace(0, 639, 33), np.linspace(0, 479, 25))
+    out = camera.undistort_points(np.column_stack([xs.ravel(), ys.ravel()]))
+    assert out.min() >= -0.5 and (out[:, 0] <= w - 0.5).all() and (out[:, 1] <= h - 0.5).all()
+    # The canvas is no bigger than it needs to be: the rim touches it on every side.
+    assert out[:, 0].min() < 1 and out[:, 1].min() < 1 and out[:, 0].max() > w - 3 and out[:, 1].max() > h - 3
+    # A white frame stays white to its rim once undistorted: nothing of it fell off the edge.
+    white = camera.undistort(np.full((480, 640), 255, np.uint8))
+    assert white.shape == (h, w)
+    rim = cv2.undistortPoints(np.array([[[0.0, 0.0]], [[639.0, 479.0]], [[320.0, 0.0]]]),
+                              camera.camera_matrix, camera.dist, P=new_k).reshape(-1, 2)
+    for x, y in rim:
+        assert white[min(int(round(y)) + 2, h - 1), min(int(round(x)) + 2, w - 1)] > 0 or \
+            white[max(int(round(y)) - 2, 0), max(int(round(x)) - 2, 0)] > 0
+
+
+def test_an_extreme_lens_gives_up_scale_rather_than_grow_without_end():
+    wide = np.array([[300.0, 0, 320], [0, 300, 240], [0, 0, 1]])
+    fisheye = CameraModel(wide, np.array([-0.4, 0.12, 0, 0, -0.01]), (640, 480))
+    new_k, (w, h) = fisheye.output_geometry(640, 480)
+    assert w <= 640 * 1.5 + 2 and h <= 480 * 1.5 + 2
+    assert new_k[0, 0] < 300 and new_k[0, 0] == new_k[1, 1]
 
 
 def test_frames_of_another_shape_are_refused():
