@@ -227,9 +227,13 @@ class Kimmiria(RuleSystem):
                     flights.append(f.id)
                 legal &= ok
                 kind = "move_ok" if ok else "move_illegal"
-                text = (f"{f.id} moves for {check.cost:g} of the group's {rate}"
-                        + (" and must stop there" if check.stopped else "") + "." if ok
-                        else f"{f.id} cannot move there: {check.reason}.")
+                if not ok:
+                    text = f"{f.id} cannot move there: {check.reason}."
+                elif check.flew:
+                    text = f"{f.id} flies over the water: {check.cost:g} moves, and may not attack next turn."
+                else:
+                    text = (f"{f.id} moves for {check.cost:g} of the group's {rate}"
+                            + (" and must stop there." if check.stopped else "."))
                 events.append(event(kind, text, figure=f.id, group=n + 1, rate=rate, cost=round(check.cost, 3),
                                     reason=check.reason, stopped=check.stopped, flew=check.flew))
         extra: dict[str, Any] = {"legal": legal, "flights": flights}

@@ -176,8 +176,8 @@ def resolve_missiles(shots: Sequence[Shot], fighters: Mapping[str, Fighter],
                 if hit and not already:
                     fallen.append(tid)
                 text = (f"{shot.shooter} ({shooter.type}) rolls {a_total} against {tid}'s {d_total}: "
-                        + (f"{tid} falls{tie_note}." if hit and not already else
-                           f"{tid} was already hit." if hit else f"{tid} survives."))
+                        + (f"{tid} has already fallen." if already else
+                           f"{tid} falls{tie_note}." if hit else f"{tid} survives."))
                 events.append(event("missile_hit" if hit else "missile_miss", text,
                                     shooter=shot.shooter, target=tid, attack=attack + 1,
                                     attack_die=a_die, attack_mods=a_mods, attack_total=a_total,
