@@ -1,0 +1,72 @@
+"""`tablesight serve`: the tablet app on waitress (a production WSGI server), with a join PIN."""
+from __future__ import annotations
+
+import argparse
+import socket
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("serve", help="the tablet app (open the printed address on a tablet)",
+                              description="Serve the tablet app. --demo serves the bundled demo table "
+                                          "with no camera. Use --host 0.0.0.0 so tablets on the LAN can join.")
+    p.add_argument("--camera", metavar="INDEX|URL|FILE", help="live camera: a USB index, a stream URL or a file")
+    p.add_argument("--table", metavar="TABLE.toml", type=Path, help="the table profile")
+    p.add_argument("--system", metavar="NAME", help="rule system (default: kimmiria)")
+    p.add_argument("--demo", action="store_true", help="the bundled demo table and photo, no camera needed")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole LAN)")
+    p.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    p.add_argument("--pin", help="the join PIN (default: a new random 4-digit PIN)")
+    p.add_argument("--instance", type=Path, help="folder for the game logs (default: the app's instance folder)")
+    p.add_argument("--threads", type=int, default=16, help="server threads (each open tablet keeps one for live updates)")
+    p.set_defaults(func=run)
+
+
+def lan_address() -> str | None:
+    """This machine's address on the LAN (no packet is sent: a UDP socket only picks a route)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            return s.getsockname()[0]
+    except OSError:
+        return None
+
+
+def build_app(args: argparse.Namespace):
+    from assistant.cli import CommandError
+    from assistant.web import create_app
+
+    if not args.demo and args.table is None:
+        raise CommandError("serve: give --table TABLE.toml (or --demo for the bundled demo table)")
+    if not 1 <= args.port <= 65535:
+        raise CommandError(f"--port: expected 1-65535, got {args.port}")
+    if args.pin is not None and not (args.pin.isdigit() and 4 <= len(args.pin) <= 8):
+        raise CommandError("--pin: expected 4 to 8 digits")
+    config = {"DEMO": args.demo, "TABLE": str(args.table) if args.table else None, "SYSTEM": args.system,
+              "CAMERA": args.camera, "TABLE_PIN": args.pin}
+    if args.instance:
+        config["INSTANCE_PATH"] = str(args.instance.resolve())
+    return create_app(config)
+
+
+def run(args: argparse.Namespace) -> int:
+    import waitress
+
+    app = build_app(args)
+    if args.camera:
+        app.extensions["tablesight"]["table"].start_live(args.camera)
+    shown = args.host
+    if args.host in ("0.0.0.0", "::"):
+        shown = lan_address() or args.host
+    print(f"tablesight is ready: open http://{shown}:{args.port}/ on a tablet")
+    print(f"join PIN: {app.config['TABLE_PIN']}")
+    if args.host in ("127.0.0.1", "localhost"):
+        print("(only this computer can connect; use --host 0.0.0.0 to let tablets on the LAN join)")
+    try:
+        waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="tablesight",
+                       channel_timeout=120, _quiet=True)
+    finally:
+        table = app.extensions["tablesight"]["table"]
+        if table.live is not None:
+            table.stop_live()
+    return 0

@@ -1,0 +1,217 @@
+"""The JSON API behind the pages (documented in docs/api.md). Viewing is open; changes need the PIN."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from measure.scene import scene_to_json
+
+from assistant.rules import system_names, get_system
+from assistant.web import context, game
+from assistant.web.images import UploadError, decode_upload
+from assistant.web.measuring import los_json, targets_json
+from assistant.web.words import calibration_words
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+class NoScene(ValueError):
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("no table picture yet: take a photo of the table or start the camera")
+
+
+def _scene():
+    scene = context.scene()
+    if scene is None:
+        raise NoScene()
+    return scene
+
+
+def _json_body() -> dict[str, Any]:
+    if not request.data:
+        return {}
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise UploadError("expected a JSON object in the request body", 400)
+    return data
+
+
+@bp.get("/status")
+def status():
+    t = context.table()
+    version, scene, picture, cal = t.snapshot()
+    s = context.settings()
+    system = get_system(s.system)
+    return jsonify({"version": version, "source": t.source, "system": system.name, "system_title": system.title,
+                    "table": {"name": t.profile.name, "width": t.profile.width_in, "depth": t.profile.depth_in},
+                    "calibration": cal.to_json(), "calibration_words": calibration_words(cal, t.source),
+                    "live_available": bool(_camera()), "live_running": t.live is not None,
+                    "figures": 0 if scene is None else len(scene.figures)})
+
+
+def _camera():
+    from flask import current_app
+    return current_app.config.get("CAMERA")
+
+
+@bp.get("/scene")
+def scene():
+    t = context.table()
+    version, _, picture, _ = t.snapshot()
+    current = context.scene()
+    if current is None:
+        return jsonify({"version": version, "source": t.source, "scene": None, "picture": None, "removed": []})
+    everything = context.scene(with_removed=True)
+    gone = sorted({f.id for f in everything.figures} - {f.id for f in current.figures})
+    return jsonify({"version": version, "source": t.source, "scene": scene_to_json(current),
+                    "removed": gone, "picture": None if picture is None else picture.meta(version)})
+
+
+@bp.get("/frame.jpg")
+def frame():
+    _, _, picture, _ = context.table().snapshot()
+    if picture is None:
+        return jsonify({"error": "no picture yet", "status": 404}), 404
+    return Response(picture.jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/targets")
+def targets():
+    return jsonify(targets_json(_scene(), context.system(), context.table().profile, request.args.get("shooter")))
+
+
+@bp.get("/los")
+def los():
+    return jsonify(los_json(_scene(), request.args.get("a"), request.args.get("b"), request.args.get("width"),
+                            context.system(), context.table().profile))
+
+
+@bp.get("/systems")
+def systems():
+    settings = context.settings()
+    current = settings.system
+    out = []
+    for name in system_names():
+        try:
+            s = get_system(name, overrides=settings.system_overrides(name))
+        except (ImportError, ValueError):      # a system still being written is listed, not offered
+            continue
+        out.append({"name": s.name, "title": s.title, "current": s.name == current,
+                    "house_defaults": [h.to_json() for h in s.house_defaults()],
+                    "types": sorted(s.values.get("figure_types", {}))})
+    return jsonify({"systems": out, "current": current})
+
+
+@bp.post("/setup/system")
+def set_system():
+    name = context.settings_store().set_system(_json_body().get("name") or request.form.get("name"))
+    context.table().bump()
+    return jsonify({"system": name})
+
+
+@bp.put("/setup/house")
+def set_house():
+    body = _json_body()
+    overrides = context.settings_store().set_house(body.get("key"), body.get("value"))
+    context.table().bump()
+    return jsonify({"overrides": overrides})
+
+
+@bp.get("/roster")
+def roster():
+    current = context.scene(with_removed=True)
+    edits = context.settings().roster
+    figures = [] if current is None else [
+        {"id": f.id, "marker": f.marker, "name": f.name, "side": f.side, "type": f.type, "painted": f.painted,
+         "edited": f.id in edits} for f in current.figures]
+    return jsonify({"figures": figures})
+
+
+@bp.put("/roster/<figure_id>")
+def put_roster(figure_id: str):
+    current = context.scene(with_removed=True)
+    if current is not None:
+        current.figure(figure_id)           # SceneError: unknown figure
+    fields = context.settings_store().set_roster(figure_id, _json_body())
+    context.table().bump()
+    return jsonify({"figure": figure_id, "fields": fields})
+
+
+@bp.delete("/roster/<figure_id>")
+def delete_roster(figure_id: str):
+    context.settings_store().clear_roster(figure_id)
+    context.table().bump()
+    return jsonify({"figure": figure_id, "cleared": True})
+
+
+@bp.post("/photo")
+def photo():
+    upload = request.files.get("photo")
+    if upload is None:
+        raise UploadError("photo: send the picture as the multipart field 'photo'", 400)
+    image = decode_upload(upload.read(), upload.filename or "photo")
+    version, problem = context.table().analyze(image, source="photo")
+    current = context.scene()
+    return jsonify({"version": version, "problem": problem,
+                    "figures": 0 if current is None or problem else len(current.figures),
+                    "scene": None if current is None or problem else scene_to_json(current)}), (200 if not problem else 422)
+
+
+@bp.post("/live")
+def live():
+    on = _json_body().get("on", True)
+    t = context.table()
+    camera = _camera()
+    if on and not camera:
+        raise UploadError("no camera: start the server with --camera INDEX, URL or FILE", 409)
+    if on and t.live is None:
+        t.start_live(camera)
+    elif not on and t.live is not None:
+        t.stop_live()
+    t.bump()
+    return jsonify({"live_running": t.live is not None})
+
+
+# ------------------------------------------------------------ the game (kids' mode)
+
+@bp.get("/game")
+def game_prompt():
+    return jsonify(game.current_prompt(context.games()))
+
+
+@bp.post("/game/new")
+def game_new():
+    body = _json_body()
+    system = context.system()
+    if system.name != "kimmiria":
+        raise game.PlayError(f"kids' mode plays KIMMIRIA; {system.title} is for the referee page for now", 409)
+    game.start_game(context.games(), _scene(), overrides=context.settings().system_overrides("kimmiria"),
+                    condition=str(body.get("condition", "A")))
+    context.table().bump()
+    return jsonify(game.current_prompt(context.games()))
+
+
+@bp.post("/game/roll")
+def game_roll():
+    body = _json_body()
+    value = body.get("value")
+    rolled = game.enter_roll(context.games(), value, "typed" if value is not None else "virtual")
+    context.table().bump()
+    return jsonify({"rolled": rolled, "prompt": game.current_prompt(context.games())})
+
+
+@bp.post("/game/next")
+def game_next():
+    game.acknowledge(context.games(), context.scene(with_removed=True))
+    context.table().bump()
+    return jsonify(game.current_prompt(context.games()))
+
+
+@bp.post("/game/undo")
+def game_undo():
+    game.undo_roll(context.games())
+    context.table().bump()
+    return jsonify(game.current_prompt(context.games()))

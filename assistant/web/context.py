@@ -1,0 +1,63 @@
+"""Accessors for the app's resources (tests swap them through app.extensions)."""
+from __future__ import annotations
+
+from flask import current_app
+
+from measure.scene import Scene
+
+from assistant.rules import get_system as _get_system
+from assistant.rules.system import RuleSystem
+from assistant.web.game import Games
+from assistant.web.settings import Settings, TableSettings, apply_roster
+from assistant.web.table import TableState
+
+
+def table() -> TableState:
+    return current_app.extensions["tablesight"]["table"]
+
+
+def settings_store() -> TableSettings:
+    return current_app.extensions["tablesight"]["settings"]
+
+
+def games() -> Games:
+    return current_app.extensions["tablesight"]["games"]
+
+
+def settings() -> Settings:
+    return settings_store().read()
+
+
+def system() -> RuleSystem:
+    """The chosen rule system with the players' own house numbers."""
+    s = settings()
+    return _get_system(s.system, overrides=s.system_overrides())
+
+
+def removed_ids() -> set[str]:
+    """Figures taken off the table in the current game (a still photo keeps showing them)."""
+    from assistant.rules.kimmiria_game import KimmiriaGame
+    g = games()
+    with g.lock:
+        log = g.open_current()
+        if log is None:
+            return set()
+        try:
+            return set(KimmiriaGame(log).state().removed)
+        except ValueError:
+            return set()
+        finally:
+            log.close()
+
+
+def scene(*, with_removed: bool = False) -> Scene | None:
+    """The latest Scene with the roster edits, the fallen of the current game left out."""
+    _, current, _, _ = table().snapshot()
+    if current is None:
+        return None
+    current = apply_roster(current, settings().roster)
+    if not with_removed:
+        gone = removed_ids()
+        if gone:
+            current = current.with_figures([f for f in current.figures if f.id not in gone])
+    return current

@@ -1,0 +1,448 @@
+"""Kids' mode: one big prompt at a time, driven by the rules engineer's KIMMIRIA game on its log.
+
+The rules resolve a whole step at once, handed a Dice source. The tablet asks for one die at a
+time instead: each die a child enters (or the virtual die rolls) is appended to the game log as a
+`web_roll` record, and the step is re-run with the dice entered so far. When it asks for one more
+die than there is, `NeedRoll` says which (sides, purpose, who) and that becomes the next prompt.
+When it needs no more, the step is played for real (KimmiriaGame.play appends its `step` record)
+and its outcome is shown until someone taps Next (`web_ack`). Undo takes back the last die.
+"""
+from __future__ import annotations
+
+import inspect
+import itertools
+import secrets
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from measure.scene import Scene, scene_from_json, scene_to_json
+
+from assistant.rules.dice import DiceError, Roll, ScriptedDice
+from assistant.rules.kimmiria_game import GameError, GameState, KimmiriaGame
+from assistant.rules.log import GameLog, Record
+from assistant.web.words import figure_names, name_list, side_word, with_names
+
+ROLL, ACK = "web_roll", "web_ack"
+
+
+class PlayError(ValueError):
+    """An action that does not fit the game right now; `status` is the HTTP status (409 or 400)."""
+
+    def __init__(self, message: str, status: int = 409):
+        super().__init__(message)
+        self.status = status
+
+
+class NeedRoll(Exception):
+    """The step asked for a die nobody has entered yet."""
+
+    def __init__(self, sides: int, purpose: str, who: str | None, before: list[Roll]):
+        super().__init__(f"d{sides} for {purpose}")
+        self.sides, self.purpose, self.who, self.before = sides, purpose, who, before
+
+
+class PromptingDice:
+    """The dice entered so far, in order; one more is a NeedRoll."""
+
+    def __init__(self, values: list[int]):
+        self._values = list(values)
+        self.rolls: list[Roll] = []
+
+    def roll(self, sides: int, purpose: str, who: str | None = None) -> int:
+        if not self._values:
+            raise NeedRoll(sides, purpose, who, list(self.rolls))
+        value = self._values.pop(0)
+        if not 1 <= value <= sides:
+            raise DiceError(f"d{sides} for {purpose}: {value} cannot be rolled")
+        self.rolls.append(Roll(sides, value, purpose, who))
+        return value
+
+
+class PaddedDice(PromptingDice):
+    """The dice entered so far, then made-up ones: to see who will shoot whom before anyone rolls."""
+
+    def __init__(self, values: list[int]):
+        super().__init__(values)
+        self._pad = itertools.cycle((1, 6, 2, 5, 3, 4))
+
+    def roll(self, sides: int, purpose: str, who: str | None = None) -> int:
+        if not self._values:
+            self._values.append(min(next(self._pad), sides))
+        return super().roll(sides, purpose, who)
+
+
+# ---------------------------------------------------------------- the games folder
+
+class Games:
+    """Every game of this table in its own log file under `folder`; the newest is the current one."""
+
+    def __init__(self, folder: str | Path):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.lock = threading.RLock()       # one change at a time across waitress threads
+
+    def _files(self) -> list[Path]:
+        return sorted(self.folder.glob("game-*.sqlite"))
+
+    def current_path(self) -> Path | None:
+        files = self._files()
+        return files[-1] if files else None
+
+    def open_current(self) -> GameLog | None:
+        path = self.current_path()
+        return None if path is None else GameLog(path)
+
+    def new_path(self) -> Path:
+        files = self._files()
+        n = int(files[-1].stem.split("-")[1]) + 1 if files else 1
+        return self.folder / f"game-{n:04d}.sqlite"
+
+
+def start_game(games: Games, scene: Scene, overrides: Mapping[str, Any] | None = None,
+               condition: str = "A") -> None:
+    with games.lock:
+        path = games.new_path()
+        log = GameLog(path)
+        try:
+            KimmiriaGame.start(log, scene, condition=condition, overrides=overrides)
+        except ValueError:
+            log.close()
+            path.unlink(missing_ok=True)
+            for extra in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+                extra.unlink(missing_ok=True)
+            raise
+        try:
+            advance(KimmiriaGame(log))
+        finally:
+            log.close()
+
+
+# ---------------------------------------------------------------- reading the log
+
+def _tail(records: list[Record]) -> tuple[list[int], Record | None, bool]:
+    """(dice entered since the last step, the last step record, whether its outcome was acknowledged)."""
+    rolls: list[int] = []
+    last_step = None
+    acked = True
+    for rec in records:
+        if rec.kind in ("step", "free_move", "game_started"):
+            rolls = []
+            last_step = rec if rec.kind != "game_started" else None
+            # Nothing to read after the start, a move or free moves: the players just did it.
+            acked = rec.kind != "step" or rec.payload["result"].get("step") == "move"
+        elif rec.kind == ACK:
+            acked = True
+        elif rec.kind == ROLL:
+            rolls.append(int(rec.payload["value"]))
+    return rolls, last_step, acked
+
+
+def _options(game: KimmiriaGame, st: GameState, system) -> dict[str, Any]:
+    # options_for gained a `system` argument (the players' house numbers); accept either form.
+    if len(inspect.signature(game.options_for).parameters) >= 3:
+        return game.options_for(st.phase, st, system)
+    return game.options_for(st.phase, st)
+
+
+def _try_step(game: KimmiriaGame, st: GameState, rolls: list[int], dice_cls=PromptingDice):
+    """Run the current step on the game's scene with these dice, exactly as KimmiriaGame.play will."""
+    dice = dice_cls(rolls)
+    system = game.system
+    opts = _options(game, st, system)
+    if st.phase == "move":
+        opts["moves"] = []
+    return system.resolve(st.phase, scene_from_json(st.scene), st.attacker, dice, opts), dice
+
+
+DICE_PHASES = ("missile", "initiative", "groups", "melee", "victory")
+
+
+def advance(game: KimmiriaGame) -> None:
+    """Play every step that needs nothing more from the players (all its dice are in)."""
+    for _ in range(20):
+        records = game.log.live_records()
+        st = game.state()
+        rolls, _, acked = _tail(records)
+        if st.phase not in DICE_PHASES or not acked:
+            return
+        try:
+            _try_step(game, st, rolls)
+        except NeedRoll:
+            return
+        except ValueError:
+            return              # shown as a problem by current_prompt
+        game.play(st.phase, ScriptedDice(rolls), **({"moves": []} if st.phase == "move" else {}))
+
+
+# ---------------------------------------------------------------- actions
+
+def _game(games: Games) -> tuple[GameLog, KimmiriaGame]:
+    log = games.open_current()
+    if log is None:
+        raise PlayError("no game yet: start a new game first", 409)
+    return log, KimmiriaGame(log)
+
+
+def pending_roll(game: KimmiriaGame) -> NeedRoll | None:
+    st = game.state()
+    rolls, _, acked = _tail(game.log.live_records())
+    if st.phase not in DICE_PHASES or not acked:
+        return None
+    try:
+        _try_step(game, st, rolls)
+    except NeedRoll as need:
+        return need
+    except ValueError:
+        return None
+    return None
+
+
+def enter_roll(games: Games, value: int | None, how: str) -> dict[str, Any]:
+    """A die for the roll the game is waiting for; value None rolls the virtual die."""
+    with games.lock:
+        log, game = _game(games)
+        try:
+            need = pending_roll(game)
+            if need is None:
+                raise PlayError("no die is needed right now", 409)
+            if value is None:
+                value = secrets.randbelow(need.sides) + 1
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= need.sides:
+                raise PlayError(f"a d{need.sides} shows 1 to {need.sides}, not {value!r}", 400)
+            log.append(ROLL, {"value": value, "sides": need.sides, "purpose": need.purpose, "who": need.who,
+                              "how": how})
+            advance(game)
+            return {"value": value, "sides": need.sides}
+        finally:
+            log.close()
+
+
+def acknowledge(games: Games, scene: Scene | None = None) -> None:
+    """Next: the outcome was read (or the figures were moved); take the table's newest view along."""
+    with games.lock:
+        log, game = _game(games)
+        try:
+            st = game.state()
+            _, last_step, acked = _tail(log.live_records())
+            if not acked:
+                log.append(ACK, {})
+            elif st.phase == "move":
+                _see_if_moved(game, st, scene)
+                game.play("move", ScriptedDice(), moves=[])
+            elif st.phase == "free_move":
+                _see_if_moved(game, st, scene)
+                game.free_move({})
+            else:
+                raise PlayError("the game is waiting for a die, not for Next", 409)
+            advance(game)
+        finally:
+            log.close()
+
+
+def _see_if_moved(game: KimmiriaGame, st: GameState, scene: Scene | None) -> None:
+    """Figures moved on the real table: the newest picture's Scene (without the fallen) joins the game."""
+    if scene is None:
+        return
+    keep = [f for f in scene.figures if f.id not in set(st.removed)]
+    new = scene_to_json(scene.with_figures(keep))
+    old = {f["id"]: (f["x"], f["y"]) for f in (st.scene or {}).get("figures", [])}
+    now = {f["id"]: (f["x"], f["y"]) for f in new["figures"]}
+    if old.keys() != now.keys() or any(abs(old[k][0] - now[k][0]) + abs(old[k][1] - now[k][1]) > 0.05
+                                       for k in now):
+        game.see(scene.with_figures(keep))
+
+
+def undo_roll(games: Games) -> None:
+    """Take back the last die entered (and the step it finished, if it did)."""
+    with games.lock:
+        log, game = _game(games)
+        try:
+            records = log.live_records()
+            if not any(r.kind == ROLL for r in records):
+                raise PlayError("no die to take back", 409)
+            while True:
+                last = log.live_records()[-1]
+                log.undo("tablet: take back the last die")
+                if last.kind == ROLL:
+                    break
+        finally:
+            log.close()
+
+
+# ---------------------------------------------------------------- the prompt
+
+ROLL_HOW = "Tap the number you rolled, or let the tablet roll for you."
+
+
+def _side_of(st: GameState, fid: str | None) -> str | None:
+    for f in (st.scene or {}).get("figures", []):
+        if f["id"] == fid:
+            return f.get("side")
+    return None
+
+
+def _roll_prompt(game: KimmiriaGame, st: GameState, need: NeedRoll, rolls: list[int],
+                 names: Mapping[str, str]) -> dict[str, Any]:
+    n = lambda fid: names.get(fid, fid or "")           # noqa: E731
+    who_side = _side_of(st, need.who) or need.who
+    player = f"{side_word(who_side)} player"
+    out: dict[str, Any] = {"kind": "roll", "sides": need.sides, "who": need.who, "purpose": need.purpose,
+                           "side": who_side, "help": ROLL_HOW}
+    if need.purpose == "missile attack":
+        try:
+            probe, _ = _try_step(game, st, rolls, PaddedDice)
+            targets = list(probe.to_json().get("shots", {}).get(need.who, []))
+        except ValueError:
+            targets = []
+        weapon = "magic" if "wizard" in str(game.system.type_name(_type_of(st, need.who))) else "arrows"
+        out.update(title=f"{n(need.who)} shoots at {name_list([n(t) for t in targets]) or 'the enemy'}!",
+                   text=f"{player}: roll a die for {n(need.who)}.",
+                   highlight={"from": need.who, "to": targets, "kind": "shot"}, weapon=weapon)
+    elif need.purpose == "missile defence":
+        shooter = next((r.who for r in reversed(need.before) if r.purpose == "missile attack"), None)
+        attack = next((r.value for r in reversed(need.before) if r.purpose == "missile attack"), None)
+        out.update(title=f"{n(need.who)} tries to dodge!",
+                   text=f"{n(shooter)} rolled {attack}. {player}: roll a die for {n(need.who)}.",
+                   highlight={"from": shooter, "to": [need.who], "kind": "shot"})
+    elif need.purpose == "closest-target tie":
+        try:
+            probe, _ = _try_step(game, st, rolls + [1], PaddedDice)
+            tie = next((e for e in probe.events if e.kind == "target_tie" and e.data.get("shooter") == need.who), None)
+            tied = list(tie.data["tied"]) if tie else []
+        except ValueError:
+            tied = []
+        parts = []
+        for i, fid in enumerate(tied):
+            lo, hi = i * 6 // len(tied) + 1, (i + 1) * 6 // len(tied)
+            parts.append(f"{lo}-{hi}: {n(fid)}")
+        out.update(title=f"{name_list([n(t) for t in tied])} are just as close to {n(need.who)}!",
+                   text=f"{player}: roll a die to choose. " + ", ".join(parts) + ".",
+                   highlight={"from": need.who, "to": tied, "kind": "tie"})
+    elif need.purpose == "initiative":
+        earlier = sum(1 for r in need.before if r.purpose == "initiative")
+        tie = earlier >= max(1, len(st.start_counts))
+        out.update(title="A tie! Roll again." if tie else "Who goes first?",
+                   text=f"{player}: roll a die. The highest roll goes first.")
+    elif need.purpose == "groups to move":
+        out.update(title=f"{side_word(who_side)} side attacks!",
+                   text=f"{player}: roll a die to see how many groups may move.")
+    elif need.purpose == "melee":
+        out.update(title=f"{n(need.who)} is fighting!", text=f"{player}: roll a die for {n(need.who)}.",
+                   highlight={"from": need.who, "to": [], "kind": "melee"})
+    else:
+        out.update(title=f"Roll a d{need.sides}", text=f"{player}: roll for {need.purpose}.")
+    return out
+
+
+def _type_of(st: GameState, fid: str | None) -> str | None:
+    for f in (st.scene or {}).get("figures", []):
+        if f["id"] == fid:
+            return f.get("type")
+    return None
+
+
+def _event_words(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    n = lambda fid: names.get(fid, fid)                 # noqa: E731
+    kind = e.get("kind")
+    if kind in ("missile_hit", "missile_miss"):
+        a, d = e.get("attack_total"), e.get("defence_total")
+        if kind == "missile_hit":
+            return f"{n(e['shooter'])} rolled {a}, {n(e['target'])} rolled {d}: a hit! {n(e['target'])} falls."
+        return f"{n(e['shooter'])} rolled {a}, {n(e['target'])} rolled {d}: {n(e['target'])} is safe."
+    if kind == "missile_no_target":
+        return f"{n(e['shooter'])} has no enemy in sight and in range."
+    return with_names(str(e.get("text", "")), names)
+
+
+REMOVE_WORDS = {"missile": "after all the arrows", "melee": "now the fight is over"}
+
+
+def _outcome_prompt(rec: Record, st: GameState, names: Mapping[str, str]) -> dict[str, Any]:
+    if rec.kind == "free_move":
+        return {"kind": "outcome", "title": "Figures moved", "lines": [], "remove": [], "button": "Next"}
+    result = rec.payload["result"]
+    step = result["step"]
+    lines = [_event_words(e, names) for e in result.get("events", [])
+             if e.get("kind") != "removed" and not (e.get("kind") == "melee_dice" and not result.get("dice"))]
+    removed = list(result.get("removed", []))
+    out: dict[str, Any] = {"kind": "outcome", "step": step, "lines": lines, "remove": removed, "button": "Next"}
+    if removed:
+        out["title"] = f"Take {name_list([names.get(r, r) for r in removed])} off the table " \
+                       f"{REMOVE_WORDS.get(step, '')}".strip() + "."
+    elif step == "missile":
+        out["title"] = "Nobody was hit." if lines else "Nobody can shoot this turn."
+    elif step == "initiative":
+        out["title"] = f"{side_word(result.get('attacker_side'))} goes first!"
+    elif step == "groups":
+        out["title"] = f"{side_word(st.attacker)} may move {result.get('groups_allowed')} group(s)."
+    elif step == "melee":
+        out["title"] = "Nobody is fighting." if not lines else "The fight is over."
+    elif step == "victory":
+        winner = result.get("winner")
+        draw = any(e.get("kind") == "draw" for e in result.get("events", []))
+        out["title"] = (f"{side_word(winner)} wins the game!" if winner else "It's a draw!" if draw
+                        else "No winner yet: on to the next turn!")
+    else:
+        out["title"] = "Done."
+    if not lines and step in ("missile", "melee"):
+        out["lines"] = []
+    return out
+
+
+def current_prompt(games: Games) -> dict[str, Any]:
+    """The one thing the table must do now, as JSON for the play page."""
+    with games.lock:
+        log = games.open_current()
+        if log is None:
+            return {"kind": "start", "title": "Ready to play?", "text": "Start a new game of KIMMIRIA.",
+                    "button": "New game", "game": None}
+        try:
+            game = KimmiriaGame(log)
+            st = game.state()
+            records = log.live_records()
+            rolls, last_step, acked = _tail(records)
+            names = {side: side_word(side) for side in st.start_counts}
+            names.update(figure_names(st.scene))
+            # Names of the fallen too: the outcome still speaks of them.
+            first = next((r for r in records if r.kind == "game_started"), None)
+            if first is not None:
+                names = {**names, **figure_names(first.payload["scene"]), **figure_names(st.scene)}
+            game_info = {"turn": st.turn, "phase": st.phase, "attacker": st.attacker,
+                         "removed": list(st.removed), "rolls": rolls,
+                         "file": Path(log.path).name, "can_undo": any(r.kind == ROLL for r in records)}
+            if last_step is not None and not acked:
+                prompt = _outcome_prompt(last_step, st, names)
+            elif st.phase == "over":
+                prompt = {"kind": "over", "title": f"{side_word(st.winner)} wins!" if st.winner else "A draw!",
+                          "text": "Well played! Start a new game when you are ready.", "button": "New game"}
+            elif st.phase == "move":
+                prompt = {"kind": "do", "title": f"{side_word(st.attacker)} side: move!",
+                          "text": f"Move up to {st.groups_allowed} group(s) of your figures on the table. "
+                                  "A figure that moves next to an enemy must stop. "
+                                  "Tap Done when they are all in place.", "button": "Done", "side": st.attacker}
+            elif st.phase == "free_move":
+                offers = [with_names(str(p.get("text", "")), names) for p in st.free_moves]
+                prompt = {"kind": "do", "title": "Free moves", "lines": offers,
+                          "text": "You may move a winner into the space of the figure it beat. Tap Done.",
+                          "button": "Done", "side": st.attacker}
+            else:
+                try:
+                    _try_step(game, st, rolls)
+                    prompt = {"kind": "problem", "title": "One moment...", "text": "Working it out."}
+                except NeedRoll as need:
+                    prompt = _roll_prompt(game, st, need, rolls, names)
+                except ValueError as exc:
+                    prompt = {"kind": "problem", "title": "A grown-up is needed",
+                              "text": with_names(str(exc), names) + " Fix it on the Setup page, "
+                              "then start a new game."}
+            prompt["game"] = game_info
+            prompt.setdefault("say", " ".join(str(prompt.get(k, "")) for k in ("title", "text")).strip())
+            return prompt
+        except (GameError, ValueError) as exc:
+            return {"kind": "problem", "title": "This game cannot go on", "text": str(exc),
+                    "button": "New game", "game": None, "say": str(exc)}
+        finally:
+            log.close()

@@ -1,0 +1,121 @@
+"""The join PIN, cross-site request protection and the error pages every area shares.
+
+Looking needs nothing. Every change (POST, PUT, PATCH, DELETE) needs the table's PIN: the header
+`X-Table-PIN`, or a session made by joining with it. A session request must also carry the
+session's CSRF token (header `X-CSRF-Token` or form field `csrf_token`), which a page on another
+site cannot read, so a cross-site form cannot act for a joined tablet. Too many wrong PINs lock
+joining for a while.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+import time
+from collections import deque
+
+from flask import Flask, current_app, jsonify, request, session
+from werkzeug.exceptions import HTTPException
+
+CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+OPEN_CHANGES = frozenset({"/join", "/leave"})      # these check the PIN / token themselves
+MAX_FAILURES = 10                                   # wrong PINs within FAILURE_WINDOW_S lock joining
+FAILURE_WINDOW_S = 300.0
+
+
+def new_pin() -> str:
+    return f"{secrets.randbelow(10_000):04d}"
+
+
+def pin_tag(pin: str) -> str:
+    """What a session keeps: a digest of the PIN, so a new PIN at restart ends old sessions."""
+    return hashlib.sha256(("tablesight-pin:" + pin).encode()).hexdigest()[:32]
+
+
+def csrf_token() -> str:
+    token = session.get("csrf")
+    if not token:
+        token = secrets.token_urlsafe(24)
+        session["csrf"] = token
+    return token
+
+
+def joined() -> bool:
+    tag = session.get("pin")
+    return bool(tag) and hmac.compare_digest(tag, pin_tag(current_app.config["TABLE_PIN"]))
+
+
+class Failures:
+    """Wrong PIN attempts, to slow down guessing the four digits."""
+
+    def __init__(self) -> None:
+        self._times: deque[float] = deque()
+        self._lock = threading.Lock()
+
+    def add(self) -> None:
+        with self._lock:
+            self._times.append(time.monotonic())
+
+    def locked(self) -> bool:
+        with self._lock:
+            cutoff = time.monotonic() - FAILURE_WINDOW_S
+            while self._times and self._times[0] < cutoff:
+                self._times.popleft()
+            return len(self._times) >= MAX_FAILURES
+
+
+def check_pin(given: str) -> tuple[bool, int, str]:
+    """(ok, status, message) for a PIN someone typed or sent."""
+    failures: Failures = current_app.extensions["tablesight_failures"]
+    if failures.locked():
+        return False, 429, "too many wrong PINs: wait a few minutes and try again"
+    if hmac.compare_digest(given.strip().encode(), current_app.config["TABLE_PIN"].encode()):
+        return True, 200, ""
+    failures.add()
+    return False, 403, "wrong PIN: the PIN is shown where the server was started"
+
+
+def error_response(status: int, message: str):
+    """JSON for the API and scripts, a short page for people."""
+    wants_json = request.path.startswith(("/api/", "/live/")) or request.accept_mimetypes.best == "application/json"
+    if wants_json:
+        return jsonify({"error": message, "status": status}), status
+    from flask import render_template
+    return render_template("error.html", status=status, message=message), status
+
+
+def guard_changes():
+    """before_request: every change needs the PIN (401 without one, 403 with a wrong one)."""
+    if request.method not in CHANGING or request.path in OPEN_CHANGES:
+        return None
+    header = request.headers.get("X-Table-PIN")
+    if header is not None:
+        ok, status, message = check_pin(header)
+        return None if ok else error_response(status, message)
+    if not joined():
+        return error_response(401, "join the table with its PIN first (header X-Table-PIN, or the Join page)")
+    sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token", "")
+    if not sent or not hmac.compare_digest(sent, session.get("csrf", "")):
+        return error_response(403, "this request did not come from a tablesight page (missing CSRF token)")
+    return None
+
+
+def install(app: Flask) -> None:
+    app.extensions["tablesight_failures"] = Failures()
+    app.before_request(guard_changes)
+
+    @app.context_processor
+    def _security_values():
+        return {"csrf_token": csrf_token(), "joined": joined()}
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException):
+        messages = {413: f"the upload is too big (at most {app.config['MAX_CONTENT_LENGTH'] // (1024 * 1024)} MB)",
+                    404: "no such page", 405: "this address does not take that kind of request"}
+        return error_response(exc.code or 500, messages.get(exc.code, exc.description or exc.name))
+
+    @app.errorhandler(ValueError)
+    def _value_error(exc: ValueError):
+        # Domain errors (SceneError, ProfileError, UnknownSystem, ...) name what is wrong: a 400.
+        return error_response(getattr(exc, "status", 400), str(exc) or exc.__class__.__name__)

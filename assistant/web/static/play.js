@@ -1,0 +1,99 @@
+/* Kids' mode: one big prompt at a time from /api/game. */
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const board = new TS.Board($("board"), {mode: "picture"});
+  let prompt = null;
+  let lastSaid = "";
+  let busy = false;
+  const autoSpeak = $("auto-speak");
+  autoSpeak.checked = localStorage.getItem("ts-auto-speak") === "1";
+  autoSpeak.addEventListener("change", () => localStorage.setItem("ts-auto-speak", autoSpeak.checked ? "1" : "0"));
+
+  function pips(n) {
+    const box = $("pips");
+    box.innerHTML = "";
+    for (let v = 1; v <= n; v++) {
+      const b = document.createElement("button");
+      b.type = "button"; b.className = "button pip"; b.dataset.value = v;
+      b.setAttribute("aria-label", `I rolled ${v}`);
+      b.textContent = v;
+      b.addEventListener("click", () => act("/api/game/roll", {value: v}));
+      box.appendChild(b);
+    }
+  }
+
+  function show(p) {
+    prompt = p;
+    const g = p.game;
+    $("turn").textContent = g ? `Turn ${g.turn}` + (g.phase && g.phase !== "over" ? ` · ${g.phase.replace("_", " ")}` : "") : "";
+    $("prompt-title").textContent = p.title || "";
+    $("prompt-text").textContent = p.text || "";
+    const lines = $("prompt-lines");
+    lines.innerHTML = "";
+    for (const line of p.lines || []) {
+      const li = document.createElement("li"); li.textContent = line; lines.appendChild(li);
+    }
+    const card = $("prompt");
+    card.dataset.kind = p.kind;
+    card.classList.toggle("remove", !!(p.remove && p.remove.length));
+    const rolling = p.kind === "roll";
+    $("dice").hidden = !rolling;
+    if (rolling) pips(p.sides || 6);
+    const canAct = TS.joined;
+    $("join-needed").hidden = canAct;
+    $("next").hidden = !(p.button && p.kind !== "start" && p.kind !== "over" && p.kind !== "problem");
+    $("next").textContent = p.button || "Next";
+    $("new-game").hidden = !(p.kind === "start" || p.kind === "over" || p.kind === "problem");
+    $("new-game").classList.toggle("primary", p.kind === "start" || p.kind === "over");
+    $("new-game").classList.toggle("big", p.kind === "start" || p.kind === "over");
+    $("undo").hidden = !(g && g.can_undo);
+    for (const b of document.querySelectorAll(".prompt button:not(#speak)")) b.disabled = !canAct;
+    let highlight = p.highlight || null;
+    const remove = p.remove || [];
+    board.update({highlight: highlight, selected: remove});
+    const say = p.say || "";
+    if (autoSpeak.checked && say && say !== lastSaid) TS.speak(say);
+    lastSaid = say;
+  }
+
+  async function refreshBoard() {
+    try {
+      const s = await TS.loadScene();
+      board.update({scene: s.scene, picture: s.picture});
+    } catch (e) { TS.problem(e); }
+  }
+
+  async function refresh() {
+    try { show(await TS.api("GET", "/api/game")); } catch (e) { TS.problem(e); }
+  }
+
+  async function act(url, body) {
+    if (busy) return;
+    busy = true;
+    try {
+      const out = await TS.api("POST", url, body === undefined ? {} : body);
+      if (out.rolled) {
+        const r = $("rolled");
+        r.hidden = false;
+        r.textContent = `${out.rolled.value}`;
+        r.classList.remove("spin"); void r.offsetWidth; r.classList.add("spin");
+        setTimeout(() => { r.hidden = true; }, 1400);
+      }
+      await refreshBoard();
+      show(out.prompt || out);
+    } catch (e) { TS.problem(e); }
+    finally { busy = false; }
+  }
+
+  $("roll-me").addEventListener("click", () => act("/api/game/roll", {}));
+  $("next").addEventListener("click", () => act("/api/game/next"));
+  $("undo").addEventListener("click", () => act("/api/game/undo"));
+  $("new-game").addEventListener("click", () => act("/api/game/new"));
+  $("speak").addEventListener("click", () => {
+    if (!TS.speak(prompt && prompt.say)) TS.toast("This browser cannot read aloud.");
+  });
+
+  refreshBoard().then(refresh);
+  TS.onChange(() => { refreshBoard(); refresh(); });
+})();

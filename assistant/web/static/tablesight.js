@@ -1,0 +1,231 @@
+/* tablesight: shared helpers for every page (no libraries, no build step). */
+"use strict";
+const TS = (() => {
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  const joined = document.body.dataset.joined === "yes";
+
+  async function api(method, url, body) {
+    const opts = {method, headers: {"X-CSRF-Token": csrf, "Accept": "application/json"}, credentials: "same-origin"};
+    if (body instanceof FormData) opts.body = body;
+    else if (body !== undefined) { opts.body = JSON.stringify(body); opts.headers["Content-Type"] = "application/json"; }
+    const res = await fetch(url, opts);
+    let data = null;
+    try { data = await res.json(); } catch (e) { data = {error: res.statusText}; }
+    if (!res.ok) {
+      const err = new Error((data && data.error) || res.statusText);
+      err.status = res.status; err.data = data;
+      throw err;
+    }
+    return data;
+  }
+
+  function toast(text, bad) {
+    const el = document.getElementById("toast");
+    el.textContent = text; el.hidden = false; el.classList.toggle("bad", !!bad);
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => { el.hidden = true; }, 4000);
+  }
+
+  function problem(err) {
+    if (err.status === 401) toast("Join this tablet with the PIN first (tap Join at the top).", true);
+    else toast(err.message || String(err), true);
+  }
+
+  /* Server-Sent Events: call back whenever the table or the game changed. */
+  function onChange(callback) {
+    if (!window.EventSource) { setInterval(callback, 5000); return; }
+    let last = null;
+    const es = new EventSource("/live/events");
+    es.addEventListener("change", (ev) => {
+      const v = JSON.parse(ev.data).version;
+      if (v !== last) { last = v; callback(v); }
+    });
+    return es;
+  }
+
+  /* Speech: read a prompt aloud with the tablet's own voice. */
+  function speak(text) {
+    if (!("speechSynthesis" in window) || !text) return false;
+    window.speechSynthesis.cancel();
+    const u = new SpeechSynthesisUtterance(text);
+    u.rate = 0.95; u.lang = "en";
+    window.speechSynthesis.speak(u);
+    return true;
+  }
+
+  const SIDE_COLOURS = {red: "#d63031", blue: "#2b6fd6", green: "#1e9e4a", yellow: "#e8b90c", white: "#f2f2f2",
+                        black: "#222", orange: "#e67e22", purple: "#8e44ad"};
+  const PALETTE = ["#d63031", "#2b6fd6", "#1e9e4a", "#e8b90c", "#8e44ad", "#e67e22"];
+  const TERRAIN_COLOURS = {woods: "#2f6b2a", rocks: "#8a8a90", hill: "#b59a62", water: "#3c78aa",
+                           wall: "#6b4f3a", building: "#7a5c48"};
+  function sideColour(side, sides) {
+    if (!side) return "#999";
+    if (SIDE_COLOURS[side.toLowerCase()]) return SIDE_COLOURS[side.toLowerCase()];
+    const i = sides.indexOf(side);
+    return PALETTE[(i < 0 ? 0 : i) % PALETTE.length];
+  }
+
+  const SVGNS = "http://www.w3.org/2000/svg";
+  function el(tag, attrs, parent) {
+    const e = document.createElementNS(SVGNS, tag);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+
+  /* A board draws the Scene over the picture (mode "picture") or as a top-down map ("map"). */
+  class Board {
+    constructor(container, options) {
+      this.container = container;
+      this.mode = (options && options.mode) || "picture";
+      this.onTap = (options && options.onTap) || null;
+      this.data = null;
+      this.view = {};
+      window.addEventListener("resize", () => this.render());
+    }
+    setMode(mode) { this.mode = mode; this.render(); }
+    update(data) { this.data = Object.assign({}, this.data || {}, data); this.render(); }
+
+    render() {
+      const d = this.data;
+      const c = this.container;
+      if (!d || !d.scene) {
+        c.innerHTML = '<p class="empty">No picture of the table yet. Take a photo on the Table page.</p>';
+        return;
+      }
+      const pic = d.picture;
+      const usePicture = this.mode === "picture" && pic && pic.H_in_to_px;
+      const scene = d.scene;
+      let w, h, project;
+      if (usePicture) {
+        w = pic.width; h = pic.height;
+        const H = pic.H_in_to_px;
+        project = (x, y) => {
+          const z = H[2][0] * x + H[2][1] * y + H[2][2];
+          return [(H[0][0] * x + H[0][1] * y + H[0][2]) / z, (H[1][0] * x + H[1][1] * y + H[1][2]) / z];
+        };
+      } else {
+        w = scene.table.width; h = scene.table.depth;
+        project = (x, y) => [x, y];
+      }
+      c.innerHTML = "";
+      c.classList.toggle("is-map", !usePicture);
+      const frame = document.createElement("div");
+      frame.className = "board-frame";
+      frame.style.aspectRatio = `${w} / ${h}`;
+      c.appendChild(frame);
+      if (usePicture) {
+        const img = document.createElement("img");
+        img.src = pic.url; img.alt = "The table as the camera sees it"; img.draggable = false;
+        frame.appendChild(img);
+      }
+      const svg = el("svg", {viewBox: `0 0 ${w} ${h}`, preserveAspectRatio: "none", role: "img",
+                             "aria-label": usePicture ? "Figures over the picture" : "Map of the table"}, frame);
+      const shownWidth = frame.clientWidth || c.clientWidth || 800;
+      const unit = w / shownWidth;              // svg units per CSS pixel
+      const px = (n) => n * unit;
+      const poly = (pts) => pts.map(([x, y]) => project(x, y).map((v) => v.toFixed(2)).join(",")).join(" ");
+      const radius = (f) => {
+        const [cx, cy] = project(f.x, f.y);
+        const [ex, ey] = project(f.x + (f.base || 1) / 2, f.y);
+        return Math.max(Math.hypot(ex - cx, ey - cy), px(6));
+      };
+
+      if (!usePicture) {
+        el("rect", {x: 0, y: 0, width: w, height: h, class: "felt"}, svg);
+        if (scene.grid && scene.grid.kind === "square") {
+          const g = el("g", {class: "grid"}, svg);
+          const p = scene.grid.pitch;
+          for (let x = 0; x <= w + 1e-6; x += p) el("line", {x1: x, y1: 0, x2: x, y2: h}, g);
+          for (let y = 0; y <= h + 1e-6; y += p) el("line", {x1: 0, y1: y, x2: w, y2: y}, g);
+        }
+      }
+      const terrainLayer = el("g", {class: "terrain"}, svg);
+      for (const t of scene.terrain || []) {
+        el("polygon", {points: poly(t.polygon), fill: TERRAIN_COLOURS[t.kind] || "#999",
+                       class: `terrain-${t.kind}` + (usePicture ? " over-picture" : ""),
+                       "stroke-width": px(2)}, terrainLayer);
+        if (!usePicture) {
+          const xs = t.polygon.map((p) => p[0]), ys = t.polygon.map((p) => p[1]);
+          const tx = xs.reduce((a, b) => a + b) / xs.length, ty = ys.reduce((a, b) => a + b) / ys.length;
+          const label = el("text", {x: tx, y: ty, class: "terrain-label", "font-size": px(13)}, terrainLayer);
+          label.textContent = t.kind;
+        }
+      }
+      // The ruler corridor, under the figures.
+      if (d.corridor && d.corridor.points && d.corridor.points.length) {
+        el("polygon", {points: poly(d.corridor.points), class: "corridor " + (d.corridor.clear ? "clear" : "blocked"),
+                       "stroke-width": px(2)}, svg);
+      }
+      const hl = d.highlight || null;
+      if (hl && hl.from && hl.to) {
+        const from = scene.figures.find((f) => f.id === hl.from);
+        for (const tid of hl.to) {
+          const to = scene.figures.find((f) => f.id === tid);
+          if (!from || !to) continue;
+          const [x1, y1] = project(from.x, from.y), [x2, y2] = project(to.x, to.y);
+          el("line", {x1, y1, x2, y2, class: "shot-line", "stroke-width": px(5), "stroke-dasharray": `${px(14)} ${px(8)}`}, svg);
+        }
+      }
+      const sides = [...new Set(scene.figures.map((f) => f.side).filter(Boolean))];
+      const selected = new Set(d.selected || []);
+      const blockers = new Set(d.blockers || []);
+      const figLayer = el("g", {class: "figures"}, svg);
+      const labels = [];
+      this.hit = [];
+      for (const f of scene.figures) {
+        const [cx, cy] = project(f.x, f.y);
+        const r = radius(f);
+        const colour = sideColour(f.side, sides);
+        const g = el("g", {class: "figure", "data-id": f.id, "data-name": f.name || f.id}, figLayer);
+        const roles = [];
+        if (hl && hl.from === f.id) roles.push("shooter");
+        if (hl && (hl.to || []).includes(f.id)) roles.push("target");
+        if (selected.has(f.id)) roles.push("selected");
+        if (blockers.has(f.id)) roles.push("blocker");
+        if (roles.length) g.setAttribute("class", "figure " + roles.join(" "));
+        if (roles.includes("target") || roles.includes("selected") || roles.includes("shooter")) {
+          el("circle", {cx, cy, r: r + px(10), class: "halo", "stroke-width": px(5)}, g);
+        }
+        el("circle", {cx, cy, r, fill: usePicture ? "none" : colour, stroke: usePicture ? colour : "#fff",
+                      "stroke-width": px(usePicture ? 4 : 2), class: "base"}, g);
+        labels.push({f, cx, cy, r, colour});
+        this.hit.push({id: f.id, cx, cy, r});
+      }
+      const labelLayer = el("g", {class: "labels"}, svg);
+      const fs = px(usePicture ? 15 : 14);
+      for (const {f, cx, cy, r, colour} of labels) {
+        const name = f.name || f.id;
+        const t = el("text", {x: cx, y: cy + r + fs * 1.05, "font-size": fs, class: "label"}, labelLayer);
+        t.textContent = name;
+        const bw = fs * 0.6 * name.length + px(8);
+        const bg = el("rect", {x: cx - bw / 2, y: cy + r + fs * 0.05, width: bw, height: fs * 1.35, rx: px(4),
+                               class: "label-bg", fill: colour}, labelLayer);
+        labelLayer.insertBefore(bg, t);
+      }
+      this.view = {w, h, unit};
+      if (this.onTap) {
+        svg.classList.add("tappable");
+        svg.addEventListener("click", (ev) => {
+          const pt = svg.createSVGPoint();
+          pt.x = ev.clientX; pt.y = ev.clientY;
+          const loc = pt.matrixTransform(svg.getScreenCTM().inverse());
+          let best = null, bestD = Infinity;
+          for (const hgt of this.hit) {
+            const dist = Math.hypot(hgt.cx - loc.x, hgt.cy - loc.y);
+            if (dist < bestD) { bestD = dist; best = hgt; }
+          }
+          const reach = best ? Math.max(best.r * 1.6, px(30)) : 0;
+          if (best && bestD <= reach) this.onTap(best.id);
+        });
+      }
+    }
+  }
+
+  /* The current scene plus picture, from the API. */
+  async function loadScene() {
+    return api("GET", "/api/scene");
+  }
+
+  return {api, toast, problem, onChange, speak, Board, loadScene, joined, csrf};
+})();

@@ -1,0 +1,191 @@
+"""What the tablets look at: the table profile, the latest picture and its Scene, and a version number.
+
+One `TableState` per app. A photo (uploaded or the bundled demo) or the live camera loop replaces
+the picture; every change bumps `version` and wakes the Server-Sent-Events streams, so every tablet
+at the table sees the same thing. Pixels stay here: pages get the picture as a JPEG plus the 3x3
+matrix that maps table inches to its pixels, and draw overlays in SVG themselves.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from calibration.profile import TableProfile
+from measure.scene import Scene, Table, Terrain, scene_from_json
+from vision.pipeline import FramePipeline
+
+from assistant.web.images import display_jpeg
+
+
+@dataclass(frozen=True)
+class Picture:
+    """The latest frame or photo, ready to send: JPEG bytes and the inches -> shown-pixels matrix."""
+    jpeg: bytes
+    width_px: int
+    height_px: int
+    H_in_to_px: np.ndarray | None       # None when the picture could not be registered
+
+    def meta(self, version: int) -> dict[str, Any]:
+        return {"url": f"/api/frame.jpg?v={version}", "width": self.width_px, "height": self.height_px,
+                "H_in_to_px": None if self.H_in_to_px is None else np.round(self.H_in_to_px, 9).tolist()}
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Registration facts for the setup page (plain words are made in words.py)."""
+    anchors_expected: tuple[int, ...]
+    anchors_seen: tuple[int, ...]
+    anchors_rejected: tuple[int, ...]
+    rms_px: float | None
+    grid_expected: bool
+    grid_found: bool
+    problem: str | None = None          # why the last picture gave no scene
+
+    def to_json(self) -> dict[str, Any]:
+        return {"anchors_expected": list(self.anchors_expected), "anchors_seen": list(self.anchors_seen),
+                "anchors_rejected": list(self.anchors_rejected),
+                "rms_px": None if self.rms_px is None else round(self.rms_px, 3),
+                "grid_expected": self.grid_expected, "grid_found": self.grid_found, "problem": self.problem}
+
+
+def terrain_from_json(items: list[dict[str, Any]], table: Table) -> tuple[Terrain, ...]:
+    """Terrain pieces (Scene JSON form) -> Terrain values, validated through scene_from_json."""
+    scene = scene_from_json({"units": "in", "table": {"width": table.width_in, "depth": table.depth_in},
+                             "grid": None, "figures": [], "terrain": items})
+    return scene.terrain
+
+
+class TableState:
+    """Thread-safe holder of the latest Scene and picture; `wait_change` serves the SSE streams."""
+
+    def __init__(self, profile: TableProfile, *, source: str = "none", fallback_terrain=()):
+        self.profile = profile
+        self.pipeline = FramePipeline(profile)
+        self.source = source                    # "demo", "photo", "live" or "none"
+        # Terrain used when vision gives none (the demo's known pieces, or pieces drawn on a tablet).
+        self.fallback_terrain: tuple[Terrain, ...] = tuple(fallback_terrain)
+        self._cond = threading.Condition()
+        self._version = 1
+        self._scene: Scene | None = None
+        self._picture: Picture | None = None
+        self._calibration = self._calibration_for(None, None, None)
+        self._updated_at = time.time()
+        self.live = None                        # a vision.live.LiveLoop when a camera is attached
+        self._live_thread: threading.Thread | None = None
+        self._live_stop = threading.Event()
+
+    # ------------------------------------------------------------ reading
+    @property
+    def version(self) -> int:
+        with self._cond:
+            return self._version
+
+    def snapshot(self) -> tuple[int, Scene | None, Picture | None, Calibration]:
+        with self._cond:
+            return self._version, self._scene, self._picture, self._calibration
+
+    def wait_change(self, after_version: int, timeout: float) -> int:
+        with self._cond:
+            self._cond.wait_for(lambda: self._version > after_version, timeout)
+            return self._version
+
+    def bump(self) -> int:
+        """Something the tablets show changed (the game log, the roster): wake every stream."""
+        with self._cond:
+            self._version += 1
+            self._cond.notify_all()
+            return self._version
+
+    # ------------------------------------------------------------ writing
+    def _calibration_for(self, result, scene: Scene | None, problem: str | None) -> Calibration:
+        reg = getattr(result, "registration", None)
+        return Calibration(
+            anchors_expected=tuple(sorted(self.profile.anchor_ids)),
+            anchors_seen=tuple(int(i) for i in getattr(reg, "anchors_seen", ())),
+            anchors_rejected=tuple(int(i) for i in getattr(reg, "anchors_rejected", ())),
+            rms_px=None if reg is None else float(reg.rms_px),
+            grid_expected=self.profile.grid is not None,
+            grid_found=scene is not None and scene.grid is not None,
+            problem=problem)
+
+    def _with_fallback_terrain(self, scene: Scene) -> Scene:
+        if scene.terrain or not self.fallback_terrain:
+            return scene
+        return replace(scene, terrain=self.fallback_terrain)
+
+    def publish(self, frame_bgr: np.ndarray, result, *, source: str, problem: str | None = None) -> int:
+        """A new picture and (when it could be read) its analysis; returns the new version."""
+        jpeg, scale = display_jpeg(np.ascontiguousarray(frame_bgr))
+        h, w = frame_bgr.shape[:2]
+        H = None
+        scene = None
+        if result is not None:
+            scene = self._with_fallback_terrain(result.scene)
+            H = np.diag([scale, scale, 1.0]) @ result.registration.H_in_to_px
+        picture = Picture(jpeg, round(w * scale), round(h * scale), H)
+        with self._cond:
+            self._picture = picture
+            if scene is not None:
+                self._scene = scene
+            self._calibration = self._calibration_for(result, scene if scene is not None else self._scene, problem)
+            self.source = source
+            self._version += 1
+            self._updated_at = time.time()
+            self._cond.notify_all()
+            return self._version
+
+    def analyze(self, frame_bgr: np.ndarray, *, source: str) -> tuple[int, str | None]:
+        """Run the pipeline on one photo and publish it; a photo it cannot read is still shown."""
+        try:
+            result = self.pipeline.process(frame_bgr)
+        except ValueError as exc:           # RegistrationError and friends: plain words already
+            return self.publish(frame_bgr, None, source=source, problem=str(exc)), str(exc)
+        return self.publish(frame_bgr, result, source=source), None
+
+    # ------------------------------------------------------------ live camera
+    def start_live(self, camera: str | int) -> None:
+        """Attach a camera (index, URL or file) through vision.live and follow its snapshots."""
+        from vision.live import LiveLoop
+        from vision.sources import ReconnectingSource, open_source
+
+        spec = str(camera)
+        if spec.isdigit() or "://" in spec:
+            source = ReconnectingSource(lambda: open_source(spec), f"camera {spec}")
+        else:
+            source = open_source(spec, loop=True, fps=2.0)
+        self.live = LiveLoop(source, self.pipeline.process, profile=self.profile).start()
+        self._live_stop.clear()
+        self._live_thread = threading.Thread(target=self._follow_live, name="tablesight-web-live", daemon=True)
+        self._live_thread.start()
+
+    def _follow_live(self) -> None:
+        seen = 0
+        while not self._live_stop.is_set():
+            snap = self.live.wait_next(seen, timeout=0.5)
+            if snap.version == seen or snap.frame is None:
+                seen = snap.version
+                continue
+            seen = snap.version
+            problem = "; ".join(s.text for s in snap.status) or None
+            self.publish(snap.frame, snap.result, source="live", problem=problem)
+
+    def stop_live(self) -> None:
+        self._live_stop.set()
+        if self.live is not None:
+            self.live.stop()
+        if self._live_thread is not None:
+            self._live_thread.join(2.0)
+        self.live = None
+        self._live_thread = None
+
+
+def load_truth_terrain(path: Path, table: Table) -> tuple[Terrain, ...]:
+    """The terrain pieces of a Scene JSON file (the bundled demo's known layout)."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    return terrain_from_json(data.get("terrain", []), table)
