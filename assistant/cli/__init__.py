@@ -9,7 +9,7 @@ import importlib
 import sys
 
 # Each module under assistant/cli/ named here adds one subcommand.
-COMMANDS = ("analyze", "los", "targets", "calibrate", "print_sheets", "resolve")
+COMMANDS = ("analyze", "los", "targets", "calibrate", "print_sheets", "resolve", "serve")
 
 
 class CommandError(ValueError):
