@@ -304,9 +304,6 @@ class AnyMinis(RuleSystem):
                 events.append(event("attack_miss", roll_text + (": a tie goes to the defender." if outcome.tie else
                                                                ": no hit."), **data))
                 continue
-            if by_leader:
-                events.append(event("leader_tie_break", f"{by_leader} spends an action point: the tied attack "
-                                    f"of {att.id} succeeds.", leader=by_leader, attacker=att.id, target=tgt.id))
             die_value = None
             if weapon.damage_die == "d6":
                 die_value = dice.roll(6, "damage", who=att.id)
@@ -316,10 +313,14 @@ class AnyMinis(RuleSystem):
             types = d.defence_types(behind)
             taken = damage_taken(raw, types)
             hp[tgt.id] -= taken
-            events.append(event("attack_hit", f"{roll_text}: a hit for {raw} damage, less {len(types)} for "
+            events.append(event("attack_hit", f"{roll_text}: {'a tie made a hit' if by_leader else 'a hit'} for {raw} damage, less {len(types)} for "
                                 f"{', '.join(types) or 'no defences'}: {taken}; {tgt.id} has {max(hp[tgt.id], 0)} "
                                 "hit points left.", **data, damage_roll=die_value, damage=raw,
                                 defence_types=list(types), damage_taken=taken, hp_left=hp[tgt.id]))
+            if by_leader:
+                events.append(event("leader_tie_break", f"The roll was a tie: {by_leader}, next to {att.id}, spends an "
+                                    "action point for the attack to succeed.", leader=by_leader, attacker=att.id,
+                                    target=tgt.id))
             if hp[tgt.id] <= 0:
                 removed.append(tgt.id)
                 events.append(event("dead", f"{tgt.id} is dead (removed at clean-up).", figure=tgt.id))

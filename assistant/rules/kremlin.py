@@ -31,6 +31,10 @@ def _need(obj: Mapping[str, Any], key: str, where: str = "scenario") -> Any:
     return obj[key]
 
 
+def _mods_text(mods: Mapping[str, int]) -> str:
+    return "".join(f" {v:+d} {k.replace('_', ' ')}" for k, v in mods.items())
+
+
 class Kremlin(RuleSystem):
     name = "kremlin"
     title = "KremlinMiniatures"
@@ -373,12 +377,12 @@ class Kremlin(RuleSystem):
         extra: dict[str, Any] = {"passed": passed}
         if left is not None:
             extra["tests_left"] = int(left) - 1
+        said = f"{unit.id} rolls {roll}{_mods_text(mods)} = {total}"
         if passed:
-            events = [event("morale_passed", f"{unit.id} rolls {roll} ({total} with modifiers), under {unit.size}: "
-                            "passes.", **data)]
+            events = [event("morale_passed", f"{said}, under {unit.size}: passes.", **data)]
         else:
-            events = [event("morale_failed", f"{unit.id} rolls {roll} ({total} with modifiers), not under {unit.size}: "
-                            "it routs off the table (counts as destroyed).", **data)]
+            events = [event("morale_failed", f"{said}, not under {unit.size}: it routs off the table "
+                            "(counts as destroyed).", **data)]
             if unit.generals:
                 prompts.append(Prompt("rally", f"{unit.generals[0]} is attached to {unit.id}: one attempt to rally them.",
                                       (unit.generals[0],)))
@@ -416,7 +420,7 @@ class Kremlin(RuleSystem):
         ok = recovery_passes(roll, mods, unit.size)
         total = roll + sum(mods.values())
         return StepResult("recover", (event("recovered" if ok else "still_disordered",
-                                            f"{unit.id} rolls {roll} ({total} with modifiers) against {unit.size} bases: "
+                                            f"{unit.id} rolls {roll}{_mods_text(mods)} = {total} against {unit.size} bases: "
                                             + ("recovers." if ok else "stays disordered."),
                                             unit=unit.id, roll=roll, mods=mods, total=total, size=unit.size,
                                             nearest_enemy_in=None if nearest == float("inf") else round(nearest, 3)),),

@@ -74,7 +74,7 @@ class Smart(RuleSystem):
         absorbs = self.absorbs(fig)
         if defeated(damage[fig.id], absorbs) and fig.id not in removed:
             removed.append(fig.id)
-            events.append(event("defeated", f"{fig.id} takes {points}: {damage[fig.id]} points against armour "
+            events.append(event("defeated", f"{fig.id} takes {points}: {damage[fig.id]} point(s) against armour "
                                 f"absorbing {absorbs}: defeated.", unit=fig.id, damage=damage[fig.id], absorbs=absorbs))
             if by is not None:
                 self._award(by, fig, xp, events)
