@@ -256,6 +256,8 @@ def resolve_melee(fighters: Mapping[str, Fighter], contacts: Mapping[str, Mappin
     new_locks: list[tuple[str, str]] = []
     removed: list[str] = []
     killed_by: dict[str, str] = {}
+    if not engaged:
+        return MeleeOutcome((event("melee_none", "No figure touches an enemy: there is no melee."),), (), (), {}, ())
     events: list[Event] = [event("melee_dice", "Dice placed: " + ", ".join(f"{f} {placed[f]}" for f in turn_order)
                                  + ".", dice=dict(placed), order=list(turn_order))]
 

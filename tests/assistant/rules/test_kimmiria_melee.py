@@ -257,3 +257,10 @@ def test_free_move_only_for_the_attacker():
     # spaces left empty by defeated enemy figures." A defender's win offers nothing.
     out = duel(F("a", "red"), F("b", "blue"), {"a": 1, "b": 6}, attacker="red")
     assert out.removed == ("a",) and out.prompts == ()
+
+
+def test_no_melee_when_nobody_touches():
+    # "After movement any figure touching (in base to base contact) an enemy figure MUST fight that figure."
+    scene = grid_scene({"a": (0, 0, "red"), "b": (3, 0, "blue")})
+    out = K.resolve("melee", scene, "red", ScriptedDice(), {})
+    assert [e.kind for e in out.events] == ["melee_none"] and out.rolls == () and out.removed == ()
