@@ -23,7 +23,7 @@ OPTIONS = {"anchors": {"ids", "size", "dict", "table"},
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "print", help="printable anchor, marker, ChArUco and grid sheets at exact scale",
-        description="Write a sheet to print at 100%% (actual size). Every sheet has a 2-inch check ruler.")
+        description="Write a sheet to print at 100 percent (actual size). Every sheet has a 2-inch check ruler.")
     p.add_argument("sheet", choices=sorted(OPTIONS), help="which sheet")
     p.add_argument("--out", required=True, help="file to write (.svg, .pdf or .png)")
     p.add_argument("--format", choices=FORMATS, help="default: from the file's extension")
