@@ -143,6 +143,8 @@ def open_source(spec: int | str, *, loop: bool = False, fps: float | None = None
         if path.suffix.lower() in PHOTO_SUFFIXES:
             return FolderSource([path], f"photo {path}", loop=loop, fps=fps)
         return CaptureSource(str(path), f"video {path}", live=False, fps=fps)
+    if path.exists():       # a device node such as /dev/video2
+        return CaptureSource(str(path), f"camera {path}", live=True)
     raise SourceError(f"{text}: no such camera, stream, video file or folder of photos")
 
 

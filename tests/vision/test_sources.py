@@ -100,6 +100,11 @@ def test_a_usb_camera_that_is_not_there(tmp_path):
         open_source("37")
 
 
+def test_a_device_node_that_is_no_camera():
+    with pytest.raises(SourceError, match="camera /dev/null cannot be opened"):
+        open_source("/dev/null")
+
+
 def test_a_file_that_is_not_a_video(tmp_path):
     (tmp_path / "x.mp4").write_bytes(b"nothing")
     with pytest.raises(SourceError, match="cannot be opened"):
