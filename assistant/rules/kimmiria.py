@@ -119,6 +119,8 @@ class Kimmiria(RuleSystem):
         events = []
         given = options.get("targets")
         shots: list[Shot] = []
+        settings = MeasureSettings(engage_gap_in=self.engage_gap_in(options),
+                                   tie_in=float(options.get("tie_in", MeasureSettings().tie_in)))
         if given is not None:
             if not isinstance(given, Mapping):
                 raise ScenarioError("targets: expected an object shooter id -> target id (or list of ids)")
@@ -130,11 +132,10 @@ class Kimmiria(RuleSystem):
                 targets = tuple(target) if isinstance(target, list) else (target,)
                 shots.append(self._shot(shooter, targets, fighters, mtypes, touching, engaged,
                                         explicit=isinstance(target, list)))
+            events.extend(self._target_warnings(scene, shots, engaged, settings))
         else:
             specs = {fid: spec for fid, spec in self.shooter_specs(scene).items()
                      if fid not in engaged or self.values["play"]["engaged_may_shoot"]}
-            settings = MeasureSettings(engage_gap_in=self.engage_gap_in(options),
-                                       tie_in=float(options.get("tie_in", MeasureSettings().tie_in)))
             for res in closest_targets(scene, specs, self.sight_policy(), settings):
                 if res.target is None:
                     events.append(event("missile_no_target", f"{res.shooter} has no legal target.",
@@ -142,7 +143,7 @@ class Kimmiria(RuleSystem):
                                         enemies={e.id: e.reason for e in res.enemies}))
                     continue
                 target = res.target
-                if res.ties:
+                if res.ties and res.shooter not in resting:
                     tied = (res.target,) + res.ties
                     roll = dice.roll(6, "closest-target tie", who=res.shooter)
                     target = tied[_tie_pick(roll, len(tied))]
@@ -155,6 +156,28 @@ class Kimmiria(RuleSystem):
         fired = [s.shooter for s in ordered if s.shooter not in resting]
         return StepResult("missile", tuple(events) + outcome.events, outcome.fallen,
                           extra={"shots": {s.shooter: list(s.targets) for s in ordered}, "fired": fired})
+
+    def _target_warnings(self, scene: Scene, shots: list[Shot], engaged: frozenset[str],
+                         settings: MeasureSettings) -> list:
+        """Targets the players named are used as named; say so where the ruler disagrees."""
+        specs = {s.shooter: self.shooter_spec(scene.figure(s.shooter)) for s in shots}
+        ranked = {r.shooter: r for r in closest_targets(scene, specs, self.sight_policy(), settings)}
+        warnings = []
+        for shot in shots:
+            res = ranked[shot.shooter]
+            legal = (res.target,) + res.ties if res.target else ()
+            if shot.targets[0] not in legal:
+                why = next((e.reason for e in res.enemies if e.id == shot.targets[0]), "not an enemy")
+                warnings.append(event("target_warning", f"{shot.shooter} was told to shoot {shot.targets[0]}, but the "
+                                      f"ruler says {shot.targets[0]} is {why.replace('_', ' ')}"
+                                      + (f" and {' or '.join(legal)} is the closest legal target." if legal else "."),
+                                      shooter=shot.shooter, target=shot.targets[0], reason=why,
+                                      closest=list(legal)))
+            if shot.shooter in engaged and not self.values["play"]["engaged_may_shoot"]:
+                warnings.append(event("target_warning", f"{shot.shooter} touches an enemy and may not shoot "
+                                      "(house default play.engaged_may_shoot).", shooter=shot.shooter,
+                                      reason="shooter_engaged"))
+        return warnings
 
     def _shot(self, shooter: str, targets: tuple[str, ...], fighters, mtypes, touching, engaged,
               explicit: bool = False) -> Shot:

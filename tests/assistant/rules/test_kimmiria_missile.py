@@ -169,3 +169,15 @@ def test_defence_bonus_against_missiles_is_a_house_default():
     fs = {"a": F("a", "red", "archer"), "t": F("t", "blue", terrain="woods")}
     assert fire([Shot("a", ("t",))], fs, {"a": 5, "t": 4}, rules).fallen == ()
     assert fire([Shot("a", ("t",))], fs, {"a": 5, "t": 4}, CombatRules()).fallen == ("t",)
+
+
+def test_named_targets_are_used_but_checked_against_the_ruler():
+    # "Rule number one is that you have to shoot at the closest enemy target." Players may name a
+    # target (the tablet lets them); tablesight resolves it and says where the ruler disagrees.
+    scene = grid_scene({"a": (0, 0, "red", "archer"), "near": (4, 0, "blue"), "far": (0, 7, "blue")}, width=12)
+    out = K.resolve("missile", scene, "red", ScriptedDice({"a": 6, "far": 1}), {"targets": {"a": "far"}})
+    warning = out.events[0]
+    assert warning.kind == "target_warning" and warning.data["reason"] == "farther"
+    assert warning.data["closest"] == ["near"] and out.removed == ("far",)
+    ok = K.resolve("missile", scene, "red", ScriptedDice({"a": 6, "near": 1}), {"targets": {"a": "near"}})
+    assert [e.kind for e in ok.events][0] == "missile_hit"
