@@ -192,6 +192,36 @@ class Kimmiria(RuleSystem):
             raise ScenarioError(f"targets: {exc}") from None
         return shot
 
+    def missile_plan(self, scene: Scene, options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Before any die: who shoots at whom (ties to roll off, blast figures, why not the others)."""
+        options = dict(options or {})
+        fighters = self.fighters(scene)
+        mtypes = self.missile_types()
+        gap = self.engage_gap_in(options)
+        touching, engaged = contacts(scene, gap), engaged_ids(scene, gap)
+        resting = set(options.get("resting", ()))
+        settings = MeasureSettings(engage_gap_in=gap, tie_in=float(options.get("tie_in", MeasureSettings().tie_in)))
+        specs = self.shooter_specs(scene)
+        plan = []
+        for res in closest_targets(scene, specs, self.sight_policy(), settings):
+            mtype = mtypes[fighters[res.shooter].type]
+            item: dict[str, Any] = {"shooter": res.shooter, "order": mtype.order, "target": res.target,
+                                    "ties": list(res.ties), "width_in": res.width_in, "range_in": res.range_in,
+                                    "others": {e.id: e.reason for e in res.others}}
+            if res.shooter in engaged and not self.values["play"]["engaged_may_shoot"]:
+                item.update(target=None, ties=[], reason="engaged")
+            elif res.shooter in resting:
+                item["reason"] = "wizard_flight"
+            if item["target"] and mtype.blast > 1:
+                item["blast"] = list(blast_extras(item["target"], fighters, touching, mtype.blast - 1, engaged))
+            plan.append(item)
+        return sorted(plan, key=lambda p: (p["order"], fighters[p["shooter"]].side, p["shooter"]))
+
+    def melee_plan(self, scene: Scene, options: Mapping[str, Any] | None = None) -> dict[str, dict[str, str]]:
+        """Before any die: every figure that must fight -> {enemy it touches: "across" | "corner"}."""
+        foes = enemy_contacts(scene, self.engage_gap_in(dict(options or {})))
+        return {fid: dict(touching) for fid, touching in foes.items() if touching}
+
     # ------------------------------------------------------------ 2 initiative, 3 groups
     def step_initiative(self, scene: Scene, attacker_side: str | None, dice: Dice,
                         options: dict[str, Any]) -> StepResult:

@@ -180,12 +180,15 @@ class KimmiriaGame:
         st = self.state()
         out: dict[str, Any] = {"turn": st.turn, "phase": st.phase, "text": PHASE_TEXT.get(st.phase, ""),
                                "attacker": st.attacker}
+        if st.phase == "missile":
+            out["plan"] = self.system.missile_plan(self.scene(), self.options_for("missile", st, self.system))
         if st.phase == "move":
             out["groups_allowed"] = st.groups_allowed
         if st.phase == "free_move":
             out["free_moves"] = list(st.free_moves)
         if st.phase == "melee":
             out["locked"] = [list(p) for p in st.locked]
+            out["engaged"] = self.system.melee_plan(self.scene())
         if st.phase == "over":
             out["winner"] = st.winner
         return out
@@ -238,6 +241,24 @@ class KimmiriaGame:
         scene["figures"] = [figures[f["id"]] for f in st.scene["figures"]]
         self.log.append("free_move", {"moves": dict(moves), "scene": scene})
         return scene
+
+    def history(self) -> list[dict[str, Any]]:
+        """Every event in force, oldest first, each with its turn and log step (for the tablet's story)."""
+        out = []
+        for rec in self.log.live_records():
+            if rec.kind == "step":
+                out += [{"turn": rec.payload["turn"], "log_step": rec.step, **e}
+                        for e in rec.payload["result"]["events"]]
+            elif rec.kind in ("free_move", "overrides", "scene", "game_started"):
+                out.append({"log_step": rec.step, "kind": rec.kind,
+                            "text": {"free_move": "Free moves: " + (", ".join(f"{k} into {v}'s space" for k, v in
+                                                                            rec.payload.get("moves", {}).items())
+                                                                  or "none taken") + ".",
+                                     "overrides": "House defaults changed: " + ", ".join(
+                                         f"{k} = {v}" for k, v in rec.payload.get("overrides", {}).items()) + ".",
+                                     "scene": "The table was seen again.",
+                                     "game_started": "The game begins."}[rec.kind]})
+        return out
 
     def see(self, scene: Scene) -> None:
         """A newer view of the table (camera or tablet); the fallen stay off it."""

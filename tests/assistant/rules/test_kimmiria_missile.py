@@ -181,3 +181,16 @@ def test_named_targets_are_used_but_checked_against_the_ruler():
     assert warning.data["closest"] == ["near"] and out.removed == ("far",)
     ok = K.resolve("missile", scene, "red", ScriptedDice({"a": 6, "near": 1}), {"targets": {"a": "near"}})
     assert [e.kind for e in ok.events][0] == "missile_hit"
+
+
+def test_missile_plan_before_the_dice():
+    # What the tablet shows before anyone rolls: archers first, then wizards ("then magic from
+    # WIZARDS"), each with its target, a wizard's second figure, and an engaged archer holding fire.
+    scene = grid_scene({"w": (0, 0, "red", "wizard"), "a": (0, 6, "red", "archer"), "x": (5, 0, "blue"),
+                        "y": (6, 0, "blue"), "e": (1, 6, "blue")}, width=12)
+    plan = K.missile_plan(scene)
+    assert [p["shooter"] for p in plan] == ["a", "w"]
+    assert plan[0]["target"] is None and plan[0]["reason"] == "engaged"
+    assert (plan[1]["target"], plan[1]["blast"]) == ("x", ["y"])
+    assert K.missile_plan(scene, {"resting": ["w"]})[1]["reason"] == "wizard_flight"
+    assert K.melee_plan(scene) == {"a": {"e": "across"}, "e": {"a": "across"}}

@@ -56,7 +56,9 @@ def start(path):
 def test_a_game_start_to_finish_with_restart_and_undo(tmp_path):
     path = tmp_path / "game.db"
     game = start(path)
-    assert game.prompt()["phase"] == "missile" and game.prompt()["turn"] == 1
+    first = game.prompt()
+    assert first["phase"] == "missile" and first["turn"] == 1
+    assert [(p["shooter"], p["target"]) for p in first["plan"]] == [("a", "b1")]
     # 1 Missile fire: the archer misses b1.
     out = game.play("missile", ScriptedDice({"a": 1, "b1": 6}))
     assert out.extra["shots"] == {"a": ["b1"]} and out.removed == ()
@@ -78,6 +80,7 @@ def test_a_game_start_to_finish_with_restart_and_undo(tmp_path):
     assert not bad.extra["legal"] and game.state().phase == "move"          # a rejected plan changes nothing
     game.play("move", ScriptedDice(), moves=[{"figures": ["r1"], "paths": {"r1": [[4, 3], [5, 3]]}}])
     assert game.state().phase == "melee"
+    assert game.prompt()["engaged"] == {"r1": {"b1": "across"}, "b1": {"r1": "across"}}
 
     # 5 Melee: a tie first ... which the referee undoes (wrong dice typed in) and plays again.
     tie = game.play("melee", ScriptedDice({"r1": 3, "b1": 3}))
@@ -100,6 +103,8 @@ def test_a_game_start_to_finish_with_restart_and_undo(tmp_path):
     assert out.extra["winner"] == "red"
     assert game.prompt()["phase"] == "over" and game.prompt()["winner"] == "red"
 
+    story = [e["kind"] for e in game.history()]
+    assert story[0] == "game_started" and "melee_tie" not in story and story[-1] == "victory"
     # Everything is still in the file, the undone melee included.
     game.log.close()
     with GameLog(path) as log:
