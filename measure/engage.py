@@ -20,9 +20,13 @@ from measure.grid import adjacent, cell_of
 from measure.scene import Scene
 
 
-def contact_matrix(scene: Scene, gap_in: float = 0.1) -> np.ndarray:
-    """(N, N) bool: figure i is in contact with figure j (never with itself)."""
-    _, edge = distance_matrices(scene)
+def contact_matrix(scene: Scene, gap_in: float = 0.1, *, edge: np.ndarray | None = None) -> np.ndarray:
+    """(N, N) bool: figure i is in contact with figure j (never with itself).
+
+    `edge`: the scene's edge-distance matrix when the caller already has it.
+    """
+    if edge is None:
+        _, edge = distance_matrices(scene)
     contact = edge <= gap_in + EPS_IN
     if scene.grid is not None and scene.figures:
         xy = np.array([f.xy for f in scene.figures], dtype=float)
@@ -74,13 +78,15 @@ def groups(scene: Scene, gap_in: float = 0.1) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(g) for g in out.values())
 
 
-def engaged_group_mask(scene: Scene, gap_in: float = 0.1) -> np.ndarray:
+def engaged_group_mask(scene: Scene, gap_in: float = 0.1, *, edge: np.ndarray | None = None,
+                       enemy: np.ndarray | None = None) -> np.ndarray:
     """(N,) bool: the figure belongs to a group that holds an engaged pair."""
-    contact = contact_matrix(scene, gap_in)
+    contact = contact_matrix(scene, gap_in, edge=edge)
     labels = group_labels(contact)
-    engaged = (contact & enemy_matrix(scene)).any(axis=1)
-    engaged_labels = np.unique(labels[engaged])
-    return np.isin(labels, engaged_labels)
+    engaged = (contact & (enemy_matrix(scene) if enemy is None else enemy)).any(axis=1)
+    group_engaged = np.zeros(len(labels), bool)
+    group_engaged[labels[engaged]] = True
+    return group_engaged[labels]
 
 
 def engaged_ids(scene: Scene, gap_in: float = 0.1) -> frozenset[str]:

@@ -1,8 +1,9 @@
 """Line of sight for many rulers at once: which bases and terrain pieces block each corridor.
 
 `SceneIndex` holds the scene's bases and terrain in two STRtrees; `find_blockers` lays
-N corridors and answers, for all of them in one pass of shapely array functions, which
-figures and pieces block them under a `SightPolicy`:
+N corridors and answers, for all of them in one pass (STRtree candidates, then exact numpy
+tests: closed-form distances to round bases, measure.clip for polygons), which figures and
+pieces block them under a `SightPolicy`:
 
 - figures' bases (round, diameter `base_in`) block when they touch or cross the corridor,
   except the shooter's and the target's own;
@@ -26,14 +27,14 @@ The verdict is symmetric: swapping shooter and target gives the same blockers.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import shapely
 
-from measure.corridor import corridors
+from measure.clip import PolygonEdges, Rulers, ruler_overlap
 from measure.distance import EPS_IN, figure_arrays
-from measure.scene import Scene
+from measure.scene import Scene, SceneError
 from measure.sight import LosResult, MeasureSettings, SightPolicy, resolve_width
 
 CLEAR, BLOCKING, SOFT, HILL = 0, 1, 2, 3
@@ -41,36 +42,65 @@ CLEAR, BLOCKING, SOFT, HILL = 0, 1, 2, 3
 
 @dataclass(frozen=True, eq=False)
 class SceneIndex:
-    """A scene's bases and terrain as parallel arrays plus STRtrees; build once, query often."""
+    """A scene's bases and terrain as parallel arrays; build once, query often.
+
+    The STRtrees hold the bases' and pieces' bounding boxes grown by half a ruler width, so a
+    ruler's centre line finds every base and piece its rectangle could touch; they are built
+    on first use for each width and kept.
+    """
     figure_ids: tuple[str, ...]
     xy: np.ndarray                  # (N, 2) base centres
+    x: np.ndarray                   # (N,) the same, one coordinate per array (fast gathers)
+    y: np.ndarray
     radius_in: np.ndarray           # (N,) base radii
-    points: np.ndarray              # (N,) shapely Points at the centres
-    figure_tree: shapely.STRtree
     terrain_ids: tuple[str, ...]
     terrain_kinds: tuple[str, ...]
-    polygons: np.ndarray            # (T,) terrain polygons
-    crests: np.ndarray              # (T,) crest polygons or None
-    terrain_tree: shapely.STRtree
+    polygons: np.ndarray            # (T,) terrain polygons (prepared)
+    crests: np.ndarray              # (T,) crest polygons or None (prepared)
+    bounds: tuple[np.ndarray, ...]  # terrain bounding boxes: xmin, ymin, xmax, ymax arrays
+    edges: PolygonEdges             # terrain polygon edges, for the exact ruler test
+    crest_edges: PolygonEdges
+    _cache: dict = field(default_factory=dict, repr=False)
 
     @classmethod
     def build(cls, scene: Scene) -> "SceneIndex":
         xy, base = figure_arrays(scene)
-        points = shapely.points(xy) if len(xy) else np.empty(0, dtype=object)
         polygons = np.array([t.polygon for t in scene.terrain] + [None], dtype=object)[:-1]
         crests = np.array([t.crest for t in scene.terrain] + [None], dtype=object)[:-1]
+        shapely.prepare(polygons)       # caches point-in-polygon structures on the (immutable) shapes
+        shapely.prepare(crests)
+        bounds = shapely.bounds(polygons).reshape(-1, 4)
         return cls(
-            figure_ids=tuple(f.id for f in scene.figures), xy=xy, radius_in=base / 2.0,
-            points=points, figure_tree=shapely.STRtree(points),
+            figure_ids=tuple(f.id for f in scene.figures), xy=xy, x=xy[:, 0].copy(), y=xy[:, 1].copy(),
+            radius_in=base / 2.0,
             terrain_ids=tuple(t.id for t in scene.terrain),
             terrain_kinds=tuple(t.kind for t in scene.terrain),
-            polygons=polygons, crests=crests, terrain_tree=shapely.STRtree(polygons))
+            polygons=polygons, crests=crests,
+            bounds=tuple(bounds[:, i].copy() for i in range(4)),
+            edges=PolygonEdges.of(polygons), crest_edges=PolygonEdges.of(crests))
+
+    def figure_tree(self, margin_in: float) -> shapely.STRtree:
+        """STRtree over base bounding boxes grown by `margin_in`."""
+        key = ("figures", margin_in)
+        if key not in self._cache:
+            grow = self.radius_in + margin_in
+            self._cache[key] = shapely.STRtree(shapely.box(self.x - grow, self.y - grow,
+                                                           self.x + grow, self.y + grow))
+        return self._cache[key]
+
+    def terrain_tree(self, margin_in: float) -> shapely.STRtree:
+        """STRtree over terrain bounding boxes grown by `margin_in`."""
+        key = ("terrain", margin_in)
+        if key not in self._cache:
+            x0, y0, x1, y1 = self.bounds
+            self._cache[key] = shapely.STRtree(shapely.box(x0 - margin_in, y0 - margin_in,
+                                                           x1 + margin_in, y1 + margin_in))
+        return self._cache[key]
 
     def position(self, figure_id: str) -> int:
         try:
             return self.figure_ids.index(figure_id)
         except ValueError:
-            from measure.scene import SceneError
             raise SceneError(f"unknown figure id {figure_id!r} (the scene has: "
                              f"{', '.join(self.figure_ids) or 'no figures'})") from None
 
@@ -83,7 +113,10 @@ class SceneIndex:
             if kind in policy.hill_kinds:
                 return HILL
             return BLOCKING                 # wall, building, and any kind we do not know
-        return np.array([klass(k) for k in self.terrain_kinds], dtype=np.int8)
+        key = ("kinds", policy)
+        if key not in self._cache:
+            self._cache[key] = np.array([klass(k) for k in self.terrain_kinds], dtype=np.int8)
+        return self._cache[key]
 
 
 @dataclass(frozen=True, eq=False)
@@ -104,52 +137,69 @@ class Blockers:
 
     def ids(self, scene_index: SceneIndex) -> list[tuple[str, ...]]:
         """Blocker ids per corridor (figures first, then terrain, each in scene order)."""
-        names = np.array(list(scene_index.figure_ids) + list(scene_index.terrain_ids) + [""],
-                         dtype=object)
-        flat = names[np.where(self.is_terrain, len(scene_index.figure_ids) + self.index, self.index)]
-        bounds = np.searchsorted(self.pair, np.arange(self.n_pairs + 1))
-        return [tuple(flat[bounds[i]:bounds[i + 1]]) for i in range(self.n_pairs)]
+        names = [*scene_index.figure_ids, *scene_index.terrain_ids]
+        flat = [names[i] for i in
+                np.where(self.is_terrain, len(scene_index.figure_ids) + self.index, self.index).tolist()]
+        out: list[tuple[str, ...]] = [()] * self.n_pairs
+        pair = self.pair.tolist()
+        start = 0
+        for end in (np.flatnonzero(np.diff(self.pair)) + 1).tolist() + [len(pair)]:
+            if end > start:
+                out[pair[start]] = tuple(flat[start:end])
+            start = end
+        return out
 
 
-def _figure_hits(idx: SceneIndex, corr, a_idx, b_idx) -> tuple[np.ndarray, np.ndarray]:
-    if len(idx.figure_ids) == 0:
-        return np.empty(0, np.int64), np.empty(0, np.int64)
-    reach = float(idx.radius_in.max()) + EPS_IN
-    ci, fi = idx.figure_tree.query(corr, predicate="dwithin", distance=reach)
-    own = (fi == a_idx[ci]) | (fi == b_idx[ci])
-    ci, fi = ci[~own], fi[~own]
-    hit = shapely.distance(corr[ci], idx.points[fi]) <= idx.radius_in[fi] + EPS_IN
+def _figure_hits(idx: SceneIndex, ci, fi, a_idx, b_idx, rulers: Rulers) -> tuple[np.ndarray, np.ndarray]:
+    """Of the candidate (ruler, base) pairs, the bases that touch or cross the ruler.
+
+    The exact test is the closed-form distance from a base centre to the ruler rectangle, so a
+    round base that exactly touches the ruler's edge counts (a polygon circle would fall short).
+    The ruler's own two bases never count.
+    """
+    keep = (fi != np.take(a_idx, ci)) & (fi != np.take(b_idx, ci))
+    ci, fi = ci[keep], fi[keep]
+    ux, uy = np.take(rulers.ux, ci), np.take(rulers.uy, ci)
+    rx, ry = np.take(idx.x, fi) - np.take(rulers.x, ci), np.take(idx.y, fi) - np.take(rulers.y, ci)
+    along = rx * ux + ry * uy
+    across = np.abs(ry * ux - rx * uy)
+    off_end = np.maximum(np.maximum(-along, along - np.take(rulers.length, ci)), 0.0)
+    off_side = np.maximum(across - np.take(rulers.half_in, ci), 0.0)
+    hit = np.hypot(off_end, off_side) <= np.take(idx.radius_in, fi) + EPS_IN
     return ci[hit], fi[hit]
 
 
-def _soft_blocks(corr, polys, a_xy, b_xy, depth_in: float) -> np.ndarray:
-    """For corridor/piece pairs that meet: does the piece block (more than in/out depth)?"""
-    d = b_xy - a_xy
-    length = np.hypot(d[:, 0], d[:, 1])
-    unit = d / np.where(length > EPS_IN, length, 1.0)[:, None]
-    overlap = shapely.intersection(corr, polys)
-    # A piece that only grazes the corridor can leave an empty overlap: use the touch point.
-    empty = shapely.is_empty(overlap)
-    if empty.any():
-        overlap[empty] = shapely.shortest_line(corr[empty], polys[empty])
-    coords, which = shapely.get_coordinates(overlap, return_index=True)
-    t = np.einsum("ij,ij->i", coords - a_xy[which], unit[which])
-    t_min = np.full(len(corr), np.inf)
-    t_max = np.full(len(corr), -np.inf)
-    np.minimum.at(t_min, which, t)
-    np.maximum.at(t_max, which, t)
-    near_shooter = t_max <= depth_in + EPS_IN
-    near_target = t_min >= length - depth_in - EPS_IN
-    return ~(near_shooter | near_target)
+def _box_may_meet(idx: SceneIndex, ti, r: Rulers) -> np.ndarray:
+    """Separating-axis test of each ruler rectangle against a piece's bounding box (cheap filter)."""
+    x0, y0, x1, y1 = (np.take(b, ti) for b in idx.bounds)
+    ex, ey = (x1 - x0) / 2, (y1 - y0) / 2
+    half_len, h = r.length / 2, r.half_in + EPS_IN
+    gx, gy = (x0 + ex) - (r.x + r.ux * half_len), (y0 + ey) - (r.y + r.uy * half_len)
+    aux, auy = np.abs(r.ux), np.abs(r.uy)
+    return ((np.abs(gx) <= ex + aux * half_len + auy * h + EPS_IN)
+            & (np.abs(gy) <= ey + auy * half_len + aux * h + EPS_IN)
+            & (np.abs(gx * r.ux + gy * r.uy) <= aux * ex + auy * ey + half_len + EPS_IN)
+            & (np.abs(gy * r.ux - gx * r.uy) <= auy * ex + aux * ey + h + EPS_IN))
 
 
-def _hill_blocks(corr, polys, crests, a_pts, b_pts) -> np.ndarray:
-    a_on = shapely.dwithin(polys, a_pts, EPS_IN)
-    b_on = shapely.dwithin(polys, b_pts, EPS_IN)
-    has_crest = ~shapely.is_missing(crests)
-    over_crest = (has_crest & shapely.intersects(crests, corr)
-                  & ~shapely.dwithin(crests, a_pts, EPS_IN) & ~shapely.dwithin(crests, b_pts, EPS_IN))
-    return (~a_on & ~b_on) | over_crest
+def _candidates(idx: SceneIndex, half: np.ndarray, lines: np.ndarray, figures: bool, terrain: bool):
+    """STRtree candidates: (ruler, base) and (ruler, piece) index pairs, one query per ruler width."""
+    fig, ter = [], []
+    for h in sorted(set(half.tolist())):           # usually two widths: the edge and the full ruler
+        sel = np.flatnonzero(half == h) if len(half) else half.astype(np.int64)
+        margin = h + 2 * EPS_IN
+        if figures:
+            ci, fi = idx.figure_tree(margin).query(lines[sel])
+            fig.append((sel[ci], fi))
+        if terrain:
+            ci, ti = idx.terrain_tree(margin).query(lines[sel])
+            ter.append((sel[ci], ti))
+
+    def join(parts):
+        if not parts:
+            return np.empty(0, np.int64), np.empty(0, np.int64)
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    return join(fig), join(ter)
 
 
 def find_blockers(idx: SceneIndex, a_idx, b_idx, width_in, policy: SightPolicy) -> Blockers:
@@ -157,26 +207,34 @@ def find_blockers(idx: SceneIndex, a_idx, b_idx, width_in, policy: SightPolicy) 
     a_idx = np.asarray(a_idx, dtype=np.int64)
     b_idx = np.asarray(b_idx, dtype=np.int64)
     n = len(a_idx)
-    a_xy, b_xy = idx.xy[a_idx], idx.xy[b_idx]
-    corr = corridors(a_xy, b_xy, width_in) if n else np.empty(0, dtype=object)
+    half = np.ascontiguousarray(np.broadcast_to(np.asarray(width_in, dtype=float), (n,))) / 2.0
+    ax, ay, bx, by = (np.take(v, i) for v, i in ((idx.x, a_idx), (idx.y, a_idx), (idx.x, b_idx), (idx.y, b_idx)))
+    rulers = Rulers.between(ax, ay, bx, by, half, EPS_IN)
+    lines = shapely.linestrings(np.stack([ax, ay, bx, by], axis=1).reshape(-1, 2, 2)) if n else np.empty(0, object)
+    with_figures = policy.figures_block and n > 0 and len(idx.figure_ids) > 0
+    with_terrain = n > 0 and len(idx.terrain_ids) > 0
+    (fci, ffi), (tci, tti) = _candidates(idx, half, lines, with_figures, with_terrain)
     pairs, terrain_flags, hits = [], [], []
 
-    if policy.figures_block and n:
-        ci, fi = _figure_hits(idx, corr, a_idx, b_idx)
+    if with_figures:
+        ci, fi = _figure_hits(idx, fci, ffi, a_idx, b_idx, rulers)
         pairs.append(ci), terrain_flags.append(np.zeros(len(ci), bool)), hits.append(fi)
 
-    if len(idx.terrain_ids) and n:
-        ci, ti = idx.terrain_tree.query(corr, predicate="dwithin", distance=EPS_IN)
-        klass = idx.kind_classes(policy)[ti]
-        blocks = klass == BLOCKING
+    if with_terrain:
+        klass = np.take(idx.kind_classes(policy), tti)
+        keep = (klass != CLEAR)
+        keep[keep] = _box_may_meet(idx, tti[keep], rulers.take(tci[keep]))
+        ci, ti, klass = tci[keep], tti[keep], klass[keep]
+        r = rulers.take(ci)
         soft = klass == SOFT
-        if soft.any():
-            blocks[soft] = _soft_blocks(corr[ci[soft]], idx.polygons[ti[soft]],
-                                        a_xy[ci[soft]], b_xy[ci[soft]], policy.soft_depth_in)
-        hill = klass == HILL
-        if hill.any():
-            blocks[hill] = _hill_blocks(corr[ci[hill]], idx.polygons[ti[hill]], idx.crests[ti[hill]],
-                                        idx.points[a_idx[ci[hill]]], idx.points[b_idx[ci[hill]]])
+        meets, t_min, t_max = ruler_overlap(idx.edges, ti, r, EPS_IN, stretch=soft)
+        # Soft: the overlap must lie within soft_depth_in of the shooter's or the target's centre.
+        reach = policy.soft_depth_in + EPS_IN
+        blocks = meets & ((klass == BLOCKING) | (soft & (t_max > reach) & (t_min < r.length - reach)))
+        hill = np.flatnonzero(meets & (klass == HILL))
+        if len(hill):
+            blocks[hill] = _hill_blocks(idx, ti[hill], np.take(a_idx, ci[hill]), np.take(b_idx, ci[hill]),
+                                        r.take(hill))
         pairs.append(ci[blocks]), terrain_flags.append(np.ones(int(blocks.sum()), bool))
         hits.append(ti[blocks])
 
@@ -188,6 +246,23 @@ def find_blockers(idx: SceneIndex, a_idx, b_idx, width_in, policy: SightPolicy) 
                     index=index[order].astype(np.int64), n_pairs=n)
 
 
+def _hill_blocks(idx: SceneIndex, ti, a, b, rulers: Rulers) -> np.ndarray:
+    """For rulers that meet a hill: hidden by it (see the module notes)?"""
+    polys, crests = np.take(idx.polygons, ti), np.take(idx.crests, ti)
+    ax, ay, bx, by = np.take(idx.x, a), np.take(idx.y, a), np.take(idx.x, b), np.take(idx.y, b)
+    on_hill = shapely.intersects_xy(polys, ax, ay) | shapely.intersects_xy(polys, bx, by)
+    blocks = ~on_hill
+    # An end on the hill: hidden only when the ruler goes over a crest neither end stands on.
+    check = np.flatnonzero(on_hill & ~shapely.is_missing(crests))
+    if len(check):
+        on_top = (shapely.intersects_xy(crests[check], ax[check], ay[check])
+                  | shapely.intersects_xy(crests[check], bx[check], by[check]))
+        crest_met, _, _ = ruler_overlap(idx.crest_edges, ti[check], rulers.take(check), EPS_IN,
+                                        stretch=np.zeros(len(check), bool))
+        blocks[check] = crest_met & ~on_top
+    return blocks
+
+
 def line_of_sight(scene: Scene, a_id: str, b_id: str, width_in: str | float = "edge",
                   policy: SightPolicy = SightPolicy(), settings: MeasureSettings = MeasureSettings(),
                   *, index: SceneIndex | None = None) -> LosResult:
@@ -195,7 +270,6 @@ def line_of_sight(scene: Scene, a_id: str, b_id: str, width_in: str | float = "e
     idx = index or SceneIndex.build(scene)
     a, b = idx.position(a_id), idx.position(b_id)
     if a == b:
-        from measure.scene import SceneError
         raise SceneError(f"figure {a_id!r}: a figure cannot sight itself")
     width = resolve_width(width_in, settings)
     blockers = find_blockers(idx, [a], [b], np.array([width]), policy)

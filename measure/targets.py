@@ -14,27 +14,57 @@ All shooter/enemy pairs are measured in one pass (measure.los.find_blockers).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Mapping, NamedTuple
 
 import numpy as np
 
 from measure.distance import EPS_IN, distance_matrices
 from measure.engage import engaged_group_mask, enemy_matrix
-from measure.los import SceneIndex, find_blockers
+from measure.los import Blockers, SceneIndex, find_blockers
 from measure.scene import Scene
 from measure.sight import MeasureSettings, ShooterSpec, SightPolicy, resolve_width
 
 REASONS = ("target", "tie", "engaged", "out_of_range", "blocked", "farther")
 
 
-@dataclass(frozen=True)
-class EnemyVerdict:
+class EnemyVerdict(NamedTuple):
+    """One enemy as one shooter sees it."""
     id: str
     distance_in: float              # centre to centre
     edge_distance_in: float
     reason: str                     # one of REASONS
     blocked_by: tuple[str, ...]     # what blocks the corridor (also given when another reason won)
+
+
+@dataclass(frozen=True, eq=False)
+class TargetTable:
+    """Every shooter/enemy pair's verdict as columns, rows grouped by shooter, nearest first.
+
+    Built in one vectorised pass; `ShooterResult.enemies` turns a shooter's rows into
+    EnemyVerdict values when they are read.
+    """
+    enemy: np.ndarray               # (P,) figure index of the enemy
+    distance_in: np.ndarray         # (P,) centre to centre
+    edge_distance_in: np.ndarray    # (P,)
+    reason: np.ndarray              # (P,) index into REASONS
+    pair: np.ndarray                # (P,) corridor number in `blockers`
+    blockers: Blockers
+    index: SceneIndex
+
+    @cached_property
+    def blocked_by(self) -> list[tuple[str, ...]]:
+        """Blocker ids per corridor, built once for the whole table on first read."""
+        return self.blockers.ids(self.index)
+
+    def verdicts(self, rows: slice) -> tuple[EnemyVerdict, ...]:
+        ids, blocked_by = self.index.figure_ids, self.blocked_by
+        return tuple(
+            EnemyVerdict(ids[b], d, e, REASONS[r], blocked_by[k])
+            for b, d, e, r, k in zip(self.enemy[rows].tolist(), self.distance_in[rows].tolist(),
+                                     self.edge_distance_in[rows].tolist(), self.reason[rows].tolist(),
+                                     self.pair[rows].tolist()))
 
 
 @dataclass(frozen=True)
@@ -45,7 +75,13 @@ class ShooterResult:
     target: str | None
     distance_in: float | None
     ties: tuple[str, ...]
-    enemies: tuple[EnemyVerdict, ...]   # every enemy, nearest first
+    table: TargetTable = field(repr=False, compare=False)
+    rows: slice = field(repr=False, compare=False)
+
+    @cached_property
+    def enemies(self) -> tuple[EnemyVerdict, ...]:
+        """Every enemy, nearest first (equal distances in scene order)."""
+        return self.table.verdicts(self.rows)
 
     @property
     def others(self) -> tuple[EnemyVerdict, ...]:
@@ -63,49 +99,51 @@ def closest_targets(scene: Scene, shooter_specs: Mapping[str, ShooterSpec],
     idx = index or SceneIndex.build(scene)
     positions = {fid: idx.position(fid) for fid in shooter_specs}      # unknown ids raise here
     shooters = np.array(sorted(positions.values()), dtype=np.int64)
-    specs = [shooter_specs[idx.figure_ids[s]] for s in shooters]
+    specs = [shooter_specs[idx.figure_ids[s]] for s in shooters.tolist()]
     widths = np.array([resolve_width(spec.width, settings) for spec in specs], dtype=float)
     ranges = np.array([np.inf if spec.range_in is None else float(spec.range_in) for spec in specs])
 
     # All shooter/enemy pairs at once.
-    enemy = enemy_matrix(scene)[shooters] if len(shooters) else np.zeros((0, len(idx.figure_ids)), bool)
-    row, b_idx = np.nonzero(enemy)
-    a_idx = shooters[row]
     centre, edge = distance_matrices(scene)
+    enemy_all = enemy_matrix(scene)
+    row, b_idx = np.nonzero(enemy_all[shooters]) if len(shooters) else (np.empty(0, np.int64),) * 2
+    a_idx = shooters[row]
     dist = centre[a_idx, b_idx]
     blockers = find_blockers(idx, a_idx, b_idx, widths[row], policy)
     blocked = blockers.blocked
-    engaged = engaged_group_mask(scene, settings.engage_gap_in)[b_idx]
+    engaged = engaged_group_mask(scene, settings.engage_gap_in, edge=edge, enemy=enemy_all)[b_idx]
     out_of_range = dist > ranges[row] + EPS_IN
     legal = ~engaged & ~out_of_range & ~blocked
 
-    # Nearest legal distance per shooter, then ties within tie_in of it.
+    # Per shooter: nearest first (then scene order); the first legal one is the target and the
+    # legal ones within tie_in of it tie.
+    order = np.lexsort((b_idx, dist, row))
+    row, b_idx, dist, legal = row[order], b_idx[order], dist[order], legal[order]
     best = np.full(len(shooters), np.inf)
     np.minimum.at(best, row[legal], dist[legal])
     near = legal & (dist <= best[row] + settings.tie_in + EPS_IN)
-    order = np.lexsort((b_idx, dist, row))           # per shooter: nearest first, then scene order
-    first = np.zeros(len(row), bool)
-    near_sorted = order[near[order]]
-    if len(near_sorted):
-        starts = np.r_[True, row[near_sorted][1:] != row[near_sorted][:-1]]
-        first[near_sorted[starts]] = True
-
-    reason = np.select([first, near, engaged, out_of_range, blocked],
+    first = near & (dist == best[row])
+    if first.any():                                  # equal nearest distances: scene order decides
+        first[first] = np.r_[True, row[first][1:] != row[first][:-1]]
+    reason = np.select([first, near, engaged[order], out_of_range[order], blocked[order]],
                        [0, 1, 2, 3, 4], default=5)
-    blocked_ids = blockers.ids(idx)
-    per_shooter: list[list[EnemyVerdict]] = [[] for _ in shooters]
-    for k in order.tolist():
-        per_shooter[row[k]].append(EnemyVerdict(
-            id=idx.figure_ids[b_idx[k]], distance_in=float(dist[k]), edge_distance_in=float(edge[a_idx[k], b_idx[k]]),
-            reason=REASONS[reason[k]], blocked_by=blocked_ids[k]))
+    table = TargetTable(enemy=b_idx, distance_in=dist, edge_distance_in=edge[a_idx[order], b_idx],
+                        reason=reason, pair=order, blockers=blockers, index=idx)
 
+    bounds = np.searchsorted(row, np.arange(len(shooters) + 1)).tolist()
+    target_rows = np.flatnonzero(first)
+    target_of = dict(zip(row[target_rows].tolist(), target_rows.tolist()))
+    tie_rows = np.flatnonzero(reason == 1)
+    ties_of: dict[int, list[str]] = {}
+    for r, k in zip(row[tie_rows].tolist(), b_idx[tie_rows].tolist()):
+        ties_of.setdefault(r, []).append(idx.figure_ids[k])
     results = []
     for i, s in enumerate(shooters.tolist()):
-        verdicts = tuple(per_shooter[i])
-        target = next((v for v in verdicts if v.reason == "target"), None)
+        t = target_of.get(i)
         results.append(ShooterResult(
             shooter=idx.figure_ids[s], width_in=float(widths[i]),
             range_in=None if np.isinf(ranges[i]) else float(ranges[i]),
-            target=target.id if target else None, distance_in=target.distance_in if target else None,
-            ties=tuple(v.id for v in verdicts if v.reason == "tie"), enemies=verdicts))
+            target=idx.figure_ids[int(b_idx[t])] if t is not None else None,
+            distance_in=float(dist[t]) if t is not None else None,
+            ties=tuple(ties_of.get(i, ())), table=table, rows=slice(bounds[i], bounds[i + 1])))
     return tuple(results)
