@@ -44,7 +44,7 @@ def rgb_chroma(rgb: Sequence[int]) -> np.ndarray:
 
 
 def classify(chroma: np.ndarray, brightness: np.ndarray, targets: Sequence[np.ndarray], mat: np.ndarray,
-             min_alpha: float = 0.4) -> np.ndarray:
+             min_alpha: float = 0.4, min_brightness: float = MIN_BRIGHTNESS) -> np.ndarray:
     """(H, W) int: which target colour each pixel shows, else -1.
 
     A pixel that mixes a target colour with the mat (a blurred rim, a felt edge) lies on the segment
@@ -52,20 +52,32 @@ def classify(chroma: np.ndarray, brightness: np.ndarray, targets: Sequence[np.nd
     target whose segment it lies nearest (within CHROMA_TOL), with a share of at least `min_alpha`.
     Choosing by distance to the segment, not by share, keeps a half-blue rim from being taken for
     a bluish felt whose segment points almost the same way."""
-    label = np.full(chroma.shape[:2], -1, np.int32)
-    best = np.full(chroma.shape[:2], CHROMA_TOL, np.float32)
-    diff = chroma - np.asarray(mat, np.float32)
-    bright = brightness >= MIN_BRIGHTNESS
-    for k, target in enumerate(targets):
-        axis = np.asarray(target, np.float32) - np.asarray(mat, np.float32)
+    shape = chroma.shape[:2]
+    label = np.full(shape[0] * shape[1], -1, np.int32)
+    mat = np.asarray(mat, np.float32)
+    diff = (chroma - mat).reshape(-1, 3)
+    d2 = np.einsum("ij,ij->i", diff, diff)
+    axes = [np.asarray(t, np.float32) - mat for t in targets]
+    shortest = min((float(a @ a) for a in axes if float(a @ a) >= 1e-6), default=None)
+    if shortest is None:
+        return label.reshape(shape)
+    # Only pixels far enough from the mat to be any target need the per-target test.
+    reach = max(0.0, min_alpha * np.sqrt(shortest) - CHROMA_TOL)
+    idx = np.flatnonzero((d2 >= reach * reach) & (brightness.reshape(-1) >= min_brightness))
+    sub, sub_d2 = diff[idx], d2[idx]
+    best = np.full(idx.size, CHROMA_TOL ** 2, np.float32)
+    sub_label = np.full(idx.size, -1, np.int32)
+    for k, axis in enumerate(axes):
         norm2 = float(axis @ axis)
         if norm2 < 1e-6:
             continue              # a colour the same as the mat cannot be told apart
-        alpha = (diff @ axis) / norm2
-        off = np.linalg.norm(diff - alpha[..., None] * axis, axis=2)
-        take = bright & (alpha >= min_alpha) & (alpha <= 1.6) & (off < best)
-        label[take] = k
-        best[take] = off[take]
+        alpha = (sub @ axis) / norm2
+        off2 = sub_d2 - alpha * alpha * norm2      # squared distance from the line through the segment
+        take = (alpha >= min_alpha) & (alpha <= 1.6) & (off2 < best)
+        sub_label[take] = k
+        best[take] = off2[take]
+    label[idx] = sub_label
+    label = label.reshape(shape)
     return label
 
 
@@ -125,20 +137,21 @@ def find_bases(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[in
     targets = [rgb_chroma(c) for c in side_rgbs] + [rgb_chroma(c) for c in other_rgbs]
     label = classify(chroma, brightness, targets, mat)
     r_px = base_in / 2 * ppi
-    disc = _disc(r_px)
-    disc /= disc.sum()
-    ring = _ring(1.25 * r_px, 1.55 * r_px)
-    ring /= ring.sum()
+    # Box filters (constant time a pixel) stand in for the disc and the ring around it.
+    inner = int(round(1.6 * r_px)) | 1          # a square of about the disc's area
+    ring_in, ring_out = int(round(2.5 * r_px)) | 1, int(round(3.1 * r_px)) | 1
+    size = int(2 * r_px) | 1
     hits: list[BaseHit] = []
     for k in range(len(side_rgbs)):
         colour = (label == k)
-        if colour.sum() < disc.size * 0.2:
+        if colour.sum() < r_px * r_px:
             continue
         top = colour.astype(np.float32)
-        size = int(2 * r_px) | 1
-        fill = cv2.filter2D(top, -1, disc, borderType=cv2.BORDER_CONSTANT)
-        outer = cv2.filter2D(colour.astype(np.float32), -1, ring, borderType=cv2.BORDER_CONSTANT)
-        peak = (fill == cv2.dilate(fill, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))))
+        fill = cv2.boxFilter(top, -1, (inner, inner), borderType=cv2.BORDER_CONSTANT)
+        a_in = cv2.boxFilter(top, -1, (ring_in, ring_in), normalize=False, borderType=cv2.BORDER_CONSTANT)
+        a_out = cv2.boxFilter(top, -1, (ring_out, ring_out), normalize=False, borderType=cv2.BORDER_CONSTANT)
+        outer = (a_out - a_in) / float(ring_out * ring_out - ring_in * ring_in)
+        peak = (fill == cv2.dilate(fill, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))))
         good = peak & (fill >= MIN_DISC_FILL) & (fill <= MAX_DISC_FILL) & (outer <= MAX_OUTER_FILL)
         ys, xs = np.nonzero(good)
         order = np.argsort(-fill[ys, xs])

@@ -65,6 +65,16 @@ class Detections:
                    side=[None] * n, detected_by=["marker"] * n, confidence=list(confidence),
                    corners_px=np.asarray(corners_px).reshape(n, 4, 2))
 
+    @classmethod
+    def from_colour(cls, figure_ids: Iterable[str], xy_in: np.ndarray, sides: Iterable[str],
+                    confidence: Iterable[float]) -> "Detections":
+        """Colour-base figures: no marker (-1), no corners (NaN)."""
+        ids = list(figure_ids)
+        n = len(ids)
+        return cls(figure_id=ids, xy_in=np.asarray(xy_in, np.float64).reshape(n, 2), marker_id=[-1] * n,
+                   side=list(sides), detected_by=["colour"] * n, confidence=list(confidence),
+                   corners_px=np.full((n, 4, 2), np.nan))
+
     def __getitem__(self, index) -> "Detections":
         """Rows by a boolean mask, an index array or a slice."""
         return Detections(**{name: getattr(self, name)[index] for name in _COLUMNS})

@@ -36,9 +36,10 @@ class RectifiedView:
     image: np.ndarray
     px_per_in: float
     H_frame_to_view: np.ndarray     # 3x3
+    origin_in: tuple[float, float] = (0.0, 0.0)   # table point of view pixel (0, 0) (a window)
 
     def to_table(self, points_view: np.ndarray) -> np.ndarray:
-        return np.asarray(points_view, np.float64) / self.px_per_in
+        return np.asarray(points_view, np.float64) / self.px_per_in + np.asarray(self.origin_in)
 
 
 class MarkerFinder:
@@ -82,14 +83,39 @@ class MarkerFinder:
         view = cv2.addWeighted(view, 1 + SHARPEN, blurred, -SHARPEN, 0)
         return RectifiedView(view, ppi, h)
 
+    def rectify_rect(self, gray: np.ndarray, registration: Registration,
+                     rect_in: tuple[float, float, float, float]) -> RectifiedView:
+        """Like `rectify`, for the table window (x0, y0, x1, y1) inches only."""
+        ppi = self.view_px_per_in
+        x0, y0, x1, y1 = rect_in
+        h = np.array([[ppi, 0, -x0 * ppi], [0, ppi, -y0 * ppi], [0, 0, 1.0]]) @ registration.H_px_to_in
+        size = (max(1, int(np.ceil((x1 - x0) * ppi))), max(1, int(np.ceil((y1 - y0) * ppi))))
+        view = cv2.warpPerspective(gray, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        blurred = cv2.GaussianBlur(view, (0, 0), CELL_PX * SHARPEN_SIGMA_CELLS)
+        view = cv2.addWeighted(view, 1 + SHARPEN, blurred, -SHARPEN, 0)
+        return RectifiedView(view, ppi, h, (x0, y0))
+
     def find_figures(self, gray: np.ndarray, registration: Registration) -> Detections:
         """Figure markers (every marker that is not an anchor), positioned in table inches."""
         view = self.rectify(gray, registration)
+        best: dict[int, tuple[float, np.ndarray]] = {}
+        self._collect(view, best)
+        return self._detections(best, registration)
+
+    def find_figures_in(self, gray: np.ndarray, registration: Registration,
+                        rects_in: list[tuple[float, float, float, float]]) -> Detections:
+        """Figure markers inside table windows only (around last known positions, a search tile);
+        the same size and id filters as `find_figures`."""
+        best: dict[int, tuple[float, np.ndarray]] = {}
+        for rect in rects_in:
+            self._collect(self.rectify_rect(gray, registration, rect), best)
+        return self._detections(best, registration)
+
+    def _collect(self, view: RectifiedView, best: dict[int, tuple[float, np.ndarray]]) -> None:
         corners, ids, _ = self._view_detector.detectMarkers(view.image)
         if ids is None:
-            return Detections.empty()
+            return
         size_in = self.profile.figure_marker_size_in
-        best: dict[int, tuple[float, np.ndarray]] = {}
         for marker_id, quad in zip(ids.ravel().tolist(), corners):
             if marker_id in self.profile.anchor_ids:
                 continue
@@ -100,6 +126,9 @@ class MarkerFinder:
                 continue                  # wrong size for a figure marker: not one of ours
             if marker_id not in best or error < best[marker_id][0]:
                 best[marker_id] = (error, quad_in)   # a duplicate id keeps the best-shaped one
+
+    @staticmethod
+    def _detections(best: dict[int, tuple[float, np.ndarray]], registration: Registration) -> Detections:
         if not best:
             return Detections.empty()
         marker_ids = sorted(best)

@@ -1,17 +1,45 @@
-"""frame (BGR) -> registration -> detections -> Scene, for one photo or a stream of frames."""
+"""frame (BGR) -> registration -> detections -> Scene, for one photo or a stream of frames.
+
+One photo (`analyze_image`, or a pipeline built with `track=False`): register the table, find the
+figure markers and the colour bases over the whole table, the grid (when the profile has one) and
+the terrain felt.
+
+A stream (`FramePipeline(profile, track=True)`): what a frame did not change is reused.
+- The registration holds while the anchors stay put: each frame looks for them only in small
+  windows where the registration puts them. An anchor that moved more than `bump_px` means the
+  camera was bumped: the table is registered again and everything is searched afresh. Anchors
+  hidden by a hand are no reason to drop a good registration.
+- The grid and the camera pose are worked out once per registration, the terrain every
+  `terrain_every_frames` frames.
+- Figures are looked for in windows around their last positions, plus one tile of the table in
+  turn (`search_tiles` tiles), so a new figure is found within that many frames.
+- A tracker (vision.tracking) keeps ids, hides what a hand covers, and holds jitter still.
+"""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from calibration.profile import TableProfile
 from calibration.registration import Registration, RegistrationError, register
-from measure.scene import Scene, Table
+from measure.grid import cell_of
+from measure.scene import Grid, Scene, Table, Terrain
+from vision.anchors import AnchorWindows
+from vision.colour import COLOUR_PPI, chromaticity, find_bases, mat_chroma, wall_shift
 from vision.detections import Detections
+from vision.grid import GRID_PPI, find_grid
+from vision.height import CameraPose, camera_pose
 from vision.markers import MarkerFinder
+from vision.settings import VISION_DEFAULTS
+from vision.terrain import TERRAIN_PPI, find_terrain
+from vision.topview import warp_top_view
+from vision.tracking import Tracker
+
+WINDOW_IN = 1.4          # half side of the window searched around a figure's last position
+TILE_PAD_IN = 1.0        # search tiles overlap so that a figure on a border lies whole in one
 
 
 @dataclass(frozen=True)
@@ -20,6 +48,7 @@ class FrameResult:
     registration: Registration
     detections: Detections
     timing_ms: dict[str, float] = field(default_factory=dict)
+    events: tuple[str, ...] = ()     # "registered", "bumped", "anchors-hidden", "terrain"
 
 
 def to_gray(frame: np.ndarray) -> np.ndarray:
@@ -34,14 +63,42 @@ def to_gray(frame: np.ndarray) -> np.ndarray:
     raise ValueError(f"unsupported frame shape {frame.shape}")
 
 
+def to_bgr(frame: np.ndarray) -> np.ndarray:
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    return frame
+
+
+@dataclass
+class _Held:
+    """What one registration lets us reuse from frame to frame."""
+    registration: Registration
+    pose: CameraPose
+    grid: Grid | None
+    grid_check: dict | None
+    mat: np.ndarray | None = None          # the mat's chromaticity (colour figures compare against it)
+    terrain: tuple[Terrain, ...] | None = None
+    terrain_frame: int = -10 ** 9
+
+
 class FramePipeline:
     """The per-frame work for one table profile (and optionally one calibrated camera)."""
 
-    def __init__(self, profile: TableProfile, camera=None):
+    def __init__(self, profile: TableProfile, camera=None, *, track: bool = False):
         self.profile = profile
         self.camera = camera
         self.markers = MarkerFinder(profile)
+        self.anchor_windows = AnchorWindows(profile)
         self._roster = profile.roster_by_figure()
+        self.track = track
+        self.tracker = Tracker() if track else None
+        self._held: _Held | None = None
+        self._frame = -1
+        self._tiles = _tiles(profile.width_in, profile.depth_in, int(VISION_DEFAULTS["search_tiles"]))
+
+    # ------------------------------------------------------------ registration
 
     def register(self, gray: np.ndarray) -> Registration:
         anchors = self.markers.find_anchors(gray)
@@ -49,23 +106,209 @@ class FramePipeline:
             names = ", ".join(str(a.id) for a in self.profile.anchors)
             raise RegistrationError(f"no anchor in view: none of the anchor markers {names} "
                                     f"({self.profile.dictionary}) was found in the photo")
-        return register(anchors, self.profile, (gray.shape[1], gray.shape[0]))
+        size = (gray.shape[1], gray.shape[0])
+        registration = register(anchors, self.profile, size)
+        missing = self.profile.anchor_ids - set(anchors)
+        if missing:
+            # Small or steeply seen anchors the whole-frame search missed: look where they must be.
+            more = self.anchor_windows.find(gray, registration.H_px_to_in, missing)
+            if more:
+                registration = register({**anchors, **more}, self.profile, size)
+        return registration
+
+    def _check_registration(self, gray: np.ndarray) -> tuple[Registration | None, str]:
+        """("ok" | "anchors-hidden", held registration) or (None, "bumped")."""
+        held = self._held.registration
+        found = self.anchor_windows.find(gray, held.H_px_to_in)
+        if not found:
+            return held, "anchors-hidden"
+        moved = self.anchor_windows.displacement_px(found, held.H_px_to_in)
+        if max(moved.values()) > VISION_DEFAULTS["bump_px"]:
+            return None, "bumped"
+        return held, "ok"
+
+    def _hold(self, registration: Registration, frame_bgr: np.ndarray, gray: np.ndarray) -> _Held:
+        k = self.camera.matrix_for(gray.shape[1], gray.shape[0]) if self.camera is not None else None
+        pose = camera_pose(registration.H_px_to_in, registration.image_size, k)
+        grid, check = None, None
+        spec = self.profile.grid
+        if spec is not None:
+            registration, grid, check = self._grid(gray, registration, spec)
+            if check and check.get("rescaled"):
+                pose = camera_pose(registration.H_px_to_in, registration.image_size, k)
+        mat = None
+        if self.profile.sides:
+            view = warp_top_view(frame_bgr, registration.H_in_to_px, TERRAIN_PPI, self._table_rect())
+            mat = mat_chroma(chromaticity(view.image)[0])
+        return _Held(registration, pose, grid, check, mat)
+
+    def _grid(self, gray, registration: Registration, spec):
+        view = warp_top_view(gray, registration.H_in_to_px, GRID_PPI, self._table_rect())
+        fit = find_grid(view.image, GRID_PPI, kind=spec.kind, pitch_in=spec.pitch_in, orientation=spec.orientation)
+        if fit is None:
+            return registration, None, None
+        grid = fit.grid
+        error = grid.pitch_in / spec.pitch_in - 1
+        check = {"measured_pitch_in": round(grid.pitch_in, 5), "profile_pitch_in": spec.pitch_in,
+                 "scale_error_pct": round(100 * error, 3), "rescaled": False}
+        if VISION_DEFAULTS["grid_scale_report"] < abs(error) <= VISION_DEFAULTS["grid_scale_max"]:
+            # The printed grid is the better ruler: rescale the table frame about the anchors' centre.
+            centre = np.mean([self.profile.anchor(i).corners_in() for i in registration.anchors_seen], axis=(0, 1))
+            f = 1.0 / (1 + error)
+            s = np.array([[f, 0, centre[0] * (1 - f)], [0, f, centre[1] * (1 - f)], [0, 0, 1.0]])
+            registration = replace(registration, H_px_to_in=s @ registration.H_px_to_in)
+            origin = tuple(float(v) for v in s[:2, :2] @ np.asarray(grid.origin) + s[:2, 2])
+            grid = replace(grid, pitch_in=spec.pitch_in, origin=origin)
+            check["rescaled"] = True
+        return registration, grid, check
+
+    def _table_rect(self) -> tuple[float, float, float, float]:
+        return (0.0, 0.0, self.profile.width_in, self.profile.depth_in)
+
+    # ------------------------------------------------------------ figures
+
+    def _search_rects(self, full: bool) -> tuple[list, list]:
+        """(marker windows, colour windows) in table inches."""
+        if full or self.tracker is None:
+            rect = self._table_rect()
+            return [rect], [rect]
+        tile = self._tiles[self._frame % len(self._tiles)]
+        marker_rects, colour_rects = [tile], [tile]
+        for t in self.tracker.tracks.values():
+            x, y = t.xy_in
+            rect = self._clip((x - WINDOW_IN, y - WINDOW_IN, x + WINDOW_IN, y + WINDOW_IN))
+            (marker_rects if t.detected_by == "marker" else colour_rects).append(rect)
+        return marker_rects, colour_rects
+
+    def _clip(self, rect):
+        x0, y0, x1, y1 = rect
+        return (max(0.0, x0), max(0.0, y0), min(self.profile.width_in, x1), min(self.profile.depth_in, y1))
+
+    def _markers(self, gray, registration: Registration, pose: CameraPose, rects, full: bool) -> Detections:
+        if full:
+            found = self.markers.find_figures(gray, registration)
+        else:
+            found = self.markers.find_figures_in(gray, registration, rects)
+        h = self.profile.figure_marker_height_in
+        if h > 0 and len(found):
+            # Markers on bases stand above the table: put them back under the camera's ray.
+            found = replace(found, xy_in=pose.lift(found.xy_in, h))
+        return found
+
+    def _colour(self, frame_bgr, pose: CameraPose, rects, mat: np.ndarray | None) -> Detections:
+        sides = self.profile.sides
+        if not sides:
+            return Detections.empty()
+        h = VISION_DEFAULTS["colour_base_height_in"]
+        base_in = VISION_DEFAULTS["colour_base_in"]
+        plane = pose.plane_homography(h)
+        others = [t.rgb for t in self.profile.terrain]
+        xy, side_names, conf = [], [], []
+        for rect in rects:
+            view = warp_top_view(frame_bgr, plane, COLOUR_PPI, rect)
+            if view.image.shape[0] < 8 or view.image.shape[1] < 8:
+                continue
+            hits = find_bases(view.image, COLOUR_PPI, [s.rgb for s in sides], base_in, others,
+                              mat=mat, wall_shift_px=wall_shift(pose, view, h))
+            for hit in hits:
+                p = view.to_table(hit.xy_view[None])[0]
+                if any(np.hypot(*(p - q)) < base_in * 0.6 for q in xy):
+                    continue           # the same base seen in two overlapping windows
+                xy.append(p)
+                side_names.append(sides[hit.side_index].name)
+                conf.append(round(min(1.0, hit.fill / 0.6), 3))
+        if not xy:
+            return Detections.empty()
+        order = sorted(range(len(xy)), key=lambda k: (round(xy[k][1], 3), xy[k][0]))
+        return Detections.from_colour([f"c{i + 1}" for i in range(len(order))], np.array([xy[k] for k in order]),
+                                      [side_names[k] for k in order], [conf[k] for k in order])
+
+    def _terrain(self, frame_bgr, registration: Registration, detections: Detections) -> tuple[Terrain, ...]:
+        kinds = [(t.name, t.rgb) for t in self.profile.terrain]
+        if not kinds:
+            return ()
+        view = warp_top_view(frame_bgr, registration.H_in_to_px, TERRAIN_PPI, self._table_rect())
+        base_in = VISION_DEFAULTS["colour_base_in"]
+        marker_r = self.profile.figure_marker_size_in * 0.75
+        footprints = [(float(x), float(y), base_in / 2 if by == "colour" else marker_r)
+                      for (x, y), by in zip(detections.xy_in, detections.detected_by)]
+        exclude = [(a.x_in - a.size_in * 0.7, a.y_in - a.size_in * 0.7, a.x_in + a.size_in * 0.7,
+                    a.y_in + a.size_in * 0.7) for a in self.profile.anchors]
+        return find_terrain(view.image, TERRAIN_PPI, kinds, [s.rgb for s in self.profile.sides], footprints,
+                            exclude_in=exclude)
+
+    # ------------------------------------------------------------ the frame
 
     def process(self, frame_bgr: np.ndarray) -> FrameResult:
         timing: dict[str, float] = {}
+        events: list[str] = []
         t0 = time.perf_counter()
+        self._frame += 1
         if self.camera is not None:
             frame_bgr = self.camera.undistort(frame_bgr)
         gray = to_gray(frame_bgr)
-        registration = self.register(gray)
+        bgr = to_bgr(frame_bgr)
+        held = self._held if self.track else None
+        if held is not None and held.registration.image_size != (gray.shape[1], gray.shape[0]):
+            held = None
+        if held is not None:
+            registration, status = self._check_registration(gray)
+            if status == "bumped":
+                events.append("bumped")
+                held = None
+            elif status == "anchors-hidden":
+                events.append("anchors-hidden")
+        full = held is None
+        if full:
+            registration = self.register(gray)
+            held = self._hold(registration, bgr, gray)
+            events.append("registered")
+            if self.track:
+                self._held = held
+        registration, pose = held.registration, held.pose
         t1 = time.perf_counter()
-        detections = self.markers.find_figures(gray, registration)
+        marker_rects, colour_rects = self._search_rects(full)
+        detections = self._markers(gray, registration, pose, marker_rects, full)
         t2 = time.perf_counter()
-        timing.update(register_ms=(t1 - t0) * 1e3, markers_ms=(t2 - t1) * 1e3)
-        scene = Scene(table=Table(self.profile.width_in, self.profile.depth_in),
-                      figures=detections.to_figures(self._roster),
-                      extra={"registration": registration.as_json()})
-        return FrameResult(scene=scene, registration=registration, detections=detections, timing_ms=timing)
+        detections = detections.concat(self._colour(bgr, pose, colour_rects, held.mat))
+        t3 = time.perf_counter()
+        if self.tracker is not None:
+            detections = self.tracker.update(detections)
+        every = int(VISION_DEFAULTS["terrain_every_frames"])
+        if held.terrain is None or (self.track and self._frame - held.terrain_frame >= every):
+            held.terrain = self._terrain(bgr, registration, detections)
+            held.terrain_frame = self._frame
+            events.append("terrain")
+        t4 = time.perf_counter()
+        timing.update(register_ms=(t1 - t0) * 1e3, markers_ms=(t2 - t1) * 1e3, colour_ms=(t3 - t2) * 1e3,
+                      track_terrain_ms=(t4 - t3) * 1e3)
+        figures = detections.to_figures(self._roster)
+        if held.grid is not None and figures:
+            cells = cell_of(held.grid, np.array([f.xy for f in figures]))
+            figures = tuple(replace(f, cell=(int(c[0]), int(c[1]))) for f, c in zip(figures, cells))
+        extra = {"registration": registration.as_json(),
+                 "camera_pose": {"focal": pose.focal_source, "height_in": round(pose.height_in, 2),
+                                 "tilt_deg": round(pose.tilt_deg, 2)}}
+        if held.grid_check is not None:
+            extra["grid_check"] = held.grid_check
+        scene = Scene(table=Table(self.profile.width_in, self.profile.depth_in), figures=figures,
+                      terrain=held.terrain, grid=held.grid, extra=extra)
+        return FrameResult(scene=scene, registration=registration, detections=detections, timing_ms=timing,
+                           events=tuple(events))
+
+
+def _tiles(width_in: float, depth_in: float, n: int) -> list[tuple[float, float, float, float]]:
+    """n search tiles (columns x rows as square as the table allows), padded so they overlap."""
+    cols = max(1, int(round(np.sqrt(n * width_in / depth_in))))
+    rows = max(1, int(np.ceil(n / cols)))
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            x0, x1 = width_in * c / cols, width_in * (c + 1) / cols
+            y0, y1 = depth_in * r / rows, depth_in * (r + 1) / rows
+            out.append((max(0.0, x0 - TILE_PAD_IN), max(0.0, y0 - TILE_PAD_IN),
+                        min(width_in, x1 + TILE_PAD_IN), min(depth_in, y1 + TILE_PAD_IN)))
+    return out
 
 
 def analyze_image(frame_bgr: np.ndarray, profile: TableProfile, camera=None) -> FrameResult:

@@ -41,7 +41,8 @@ def place_points(rng: np.random.Generator, n: int, width_in: float, depth_in: fl
 
 
 def _blob(rng: np.random.Generator, cx: float, cy: float, radius_in: float) -> tuple[tuple[float, float], ...]:
-    angles = np.sort(rng.uniform(0, 2 * math.pi, 9))
+    # Nine corners spread round the centre (jittered), so the outline is always a simple polygon.
+    angles = (np.arange(9) + (rng.uniform(0, 2 * math.pi, 9) / (2 * math.pi) - 0.5) * 0.7) * (2 * math.pi / 9)
     radii = radius_in * rng.uniform(0.7, 1.15, angles.size)
     return tuple((float(cx + r * math.cos(a)), float(cy + r * math.sin(a))) for a, r in zip(angles, radii))
 
