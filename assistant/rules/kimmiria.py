@@ -26,6 +26,7 @@ from assistant.rules.kimmiria_board import Fighter, contacts, enemy_contacts, fi
 from assistant.rules.kimmiria_combat import (CombatRules, MissileTargetError, MissileType, Shot, TerrainDefence,
                                              blast_extras, check_blast, order_shots, resolve_melee,
                                              resolve_missiles)
+from assistant.rules.kimmiria_paths import cheapest_path, group_moved, moved_figures, neighbours
 from assistant.rules.kimmiria_move import (IMPASSABLE, MoveError, Space, check_group_count, check_path,
                                            check_victory, group_rate, roll_groups, roll_initiative,
                                            wizard_may_fly)
@@ -39,6 +40,16 @@ class ScenarioError(ValueError):
 def _tie_pick(value: int, n: int) -> int:
     """A d6 splits n tied targets evenly: 2 targets -> 1-3 / 4-6, 3 -> 1-2 / 3-4 / 5-6."""
     return min(n - 1, (value - 1) * n // 6)
+
+
+def straight_cells(start, goal) -> list[tuple[int, int]]:
+    """Diagonal-then-straight steps from start to goal (a path for a move no rule allows)."""
+    cells, (c, r) = [], start
+    while (c, r) != tuple(goal):
+        c += (goal[0] > c) - (goal[0] < c)
+        r += (goal[1] > r) - (goal[1] < r)
+        cells.append((c, r))
+    return cells
 
 
 def moved_scene(scene: Scene, moves: list[Mapping[str, Any]]) -> Scene:
@@ -294,6 +305,50 @@ class Kimmiria(RuleSystem):
             extra["scene"] = scene_to_json(moved_scene(scene, moves))
         return StepResult("move", tuple(events), extra=extra)
 
+    def space_at(self, scene: Scene, cell, enemy_cells: np.ndarray) -> Space:
+        """The terrain under a grid space's centre, and whether it is next to an enemy."""
+        centre = shapely.points(cell_centre(scene.grid, cell))
+        kind = "clear"
+        for piece in scene.terrain:
+            if piece.polygon.covers(centre):
+                kind = terrain_kind(piece.kind, self.terrain_aliases())
+        near = bool(len(enemy_cells)) and bool(np.any(adjacent(scene.grid, np.array(cell), enemy_cells)))
+        return Space(kind, near)
+
+    def moves_seen(self, before: Scene, after: Scene, groups: list[list[str]] | None = None,
+                   side: str | None = None) -> list[dict[str, Any]]:
+        """The `moves` of the move step for what the camera saw between two scenes.
+
+        Groups: as given, else the moved figures that touched one another before (group gap).
+        Grid: each figure's cheapest legal-looking way to its new space (kimmiria_paths); a figure
+        with no way at all keeps the straight step list so the check names the problem.
+        """
+        ids = [fid for fid in moved_figures(before, after)
+               if side is None or before.figure(fid).side == side]
+        if groups is None:
+            groups = group_moved(ids, contacts(before, float(self.values["play"]["group_gap_in"])))
+        now = {f.id: f for f in after.figures}
+        moves = []
+        cells_before = figure_cells(before)
+        for group in groups:
+            if before.grid is None:
+                moves.append({"figures": list(group), "to": {fid: [now[fid].x, now[fid].y] for fid in group}})
+                continue
+            cells_after = figure_cells(after)
+            paths = {}
+            for fid in group:
+                fig = before.figure(fid)
+                enemies = [e for e in before.figures if e.side != fig.side]
+                enemy_cells = np.array([cells_before[e.id] for e in enemies], dtype=np.int64).reshape(-1, 2)
+                start, goal = tuple(cells_before[fid]), tuple(cells_after[fid])
+                found = cheapest_path(start, goal, lambda c: self.space_at(before, c, enemy_cells),
+                                      self.terrain_costs(), self.stop_kinds(), self.fly_kinds(),
+                                      bool(self.figure_type(fig.type).get("fly_over_water")), before.grid.kind,
+                                      bool(self.values["play"]["grid_diagonal_moves"]))
+                paths[fid] = [list(c) for c in (found or straight_cells(start, goal))]
+            moves.append({"figures": list(group), "paths": paths})
+        return moves
+
     def _one_group(self, scene: Scene, ids: list[str]) -> bool:
         """"A bunch of figures, all close to one another ... is a group" (checked before the move)."""
         near = contacts(scene, float(self.values["play"]["group_gap_in"]))
@@ -311,7 +366,6 @@ class Kimmiria(RuleSystem):
         wtype = self.figure_type(fig.type)
         fly = wtype.get("fly_over_water")
         enemies = [e for e in scene.figures if e.side != fig.side and e.id not in group]
-        aliases = self.terrain_aliases()
         if scene.grid is not None and "paths" in move:
             path = move["paths"].get(fig.id) if isinstance(move["paths"], Mapping) else None
             if not isinstance(path, list):
@@ -320,18 +374,14 @@ class Kimmiria(RuleSystem):
             enemy_cells = np.array([cells[e.id] for e in enemies], dtype=np.int64).reshape(-1, 2)
             prev = cells[fig.id]
             spaces = []
+            diagonals = bool(self.values["play"]["grid_diagonal_moves"])
             for cell in path:
                 if not (isinstance(cell, list) and len(cell) == 2 and all(isinstance(c, int) for c in cell)):
                     raise ScenarioError(f"moves[{n}].paths.{fig.id}: expected [col, row], got {cell!r}")
-                if not bool(adjacent(scene.grid, prev, cell)) or list(prev) == cell:
-                    raise ScenarioError(f"moves[{n}].paths.{fig.id}: {cell} is not next to {list(prev)}")
-                centre = shapely.points(cell_centre(scene.grid, cell))
-                kind = "clear"
-                for piece in scene.terrain:
-                    if piece.polygon.covers(centre):
-                        kind = terrain_kind(piece.kind, aliases)
-                near = bool(len(enemy_cells)) and bool(np.any(adjacent(scene.grid, np.array(cell), enemy_cells)))
-                spaces.append(Space(kind, near))
+                if tuple(cell) not in neighbours(tuple(prev), scene.grid.kind, diagonals):
+                    raise ScenarioError(f"moves[{n}].paths.{fig.id}: {cell} is not next to {list(prev)}"
+                                        + ("" if diagonals else " (no diagonal steps: play.grid_diagonal_moves)"))
+                spaces.append(self.space_at(scene, cell, enemy_cells))
                 prev = tuple(cell)
             start_engaged = bool(len(enemy_cells)) and bool(np.any(adjacent(scene.grid, np.array(cells[fig.id]),
                                                                              enemy_cells)))

@@ -23,7 +23,7 @@ from typing import Any
 from measure.scene import Scene, scene_from_json, scene_to_json
 
 from assistant.rules import get_system
-from assistant.rules.dice import Dice
+from assistant.rules.dice import Dice, ScriptedDice
 from assistant.rules.events import StepResult
 from assistant.rules.kimmiria import Kimmiria
 from assistant.rules.log import GameLog, Record
@@ -215,6 +215,26 @@ class KimmiriaGame:
         opts = {**self.options_for(step, st, system), **options}
         result = system.resolve(step, scene_from_json(st.scene), st.attacker, dice, opts)
         self.log.append("step", {"turn": st.turn, "options": opts, "result": result.to_json()})
+        return result
+
+    def play_seen_move(self, after: Scene, groups: list[list[str]] | None = None) -> StepResult:
+        """The move step for what the camera saw: moves inferred from the last scene to `after`.
+
+        When every move is legal the game goes on from `after` itself (where the figures really
+        stand); otherwise nothing changes and the events say what is wrong.
+        """
+        st = self.state()
+        if st.phase != "move":
+            raise GameError(f"it is the {st.phase} phase of turn {st.turn}, not move")
+        system = self.system
+        before = scene_from_json(st.scene)
+        moves = system.moves_seen(before, after, groups, side=st.attacker)
+        opts = {**self.options_for("move", st, system), "moves": moves}
+        result = system.resolve("move", before, st.attacker, ScriptedDice(), opts)
+        out = result.to_json()
+        if out.get("legal"):
+            out["scene"] = scene_to_json(after)
+        self.log.append("step", {"turn": st.turn, "options": opts, "result": out, "seen": True})
         return result
 
     def free_move(self, moves: Mapping[str, str]) -> dict[str, Any]:

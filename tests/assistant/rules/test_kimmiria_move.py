@@ -218,3 +218,45 @@ def test_victory_step_counts_the_scene():
         K.resolve("victory", scene, None, ScriptedDice(), {})
     with pytest.raises(ScenarioError, match="expected one of A, B, C"):
         K.resolve("victory", scene, None, ScriptedDice(), {"start_counts": {"red": 1}, "condition": "Z"})
+
+
+# ------------------------------------------------------------------ moves the camera saw
+
+def test_cheapest_path_goes_round_rocks_and_not_through_a_stream():
+    # A troop (rate 3) from (0,1) to (3,1) with rocks at (1,1) and (2,1): around them costs 3, through 6.
+    from assistant.rules.kimmiria_paths import cheapest_path
+    kinds = {(1, 1): "rocks", (2, 1): "rocks", (1, 0): "stream", (2, 0): "stream"}
+    space = lambda c: Space(kinds.get(c, "clear"))
+    path = cheapest_path((0, 1), (3, 1), space, COSTS, STOPS, FLY, can_fly=False)
+    assert path == [(1, 2), (2, 2), (3, 1)]
+    assert check_path([space(c) for c in path], 3, COSTS, STOPS).legal
+    assert cheapest_path((0, 1), (5, 1), lambda c: Space("water" if c[0] in (2, 3) else "clear"),
+                         COSTS, STOPS, FLY, can_fly=False, margin=0) is None
+
+
+def test_moves_seen_between_two_scenes():
+    before = grid_scene({"t1": (1, 1, "red"), "t2": (1, 2, "red"), "x": (6, 6, "red"), "e": (9, 1, "blue")},
+                        [{"kind": "woods", "cells": [[2, 1], [2, 2]]}])
+    after = grid_scene({"t1": (3, 0, "red"), "t2": (3, 2, "red"), "x": (6, 6, "red"), "e": (9, 1, "blue")},
+                       [{"kind": "woods", "cells": [[2, 1], [2, 2]]}])
+    moves = K.moves_seen(before, after)
+    assert [m["figures"] for m in moves] == [["t1", "t2"]]          # one group, x did not move
+    assert moves[0]["paths"]["t1"][-1] == [3, 0] and moves[0]["paths"]["t2"][-1] == [3, 2]
+    out = K.resolve("move", before, "red", ScriptedDice(), {"moves": moves})
+    assert out.extra["legal"], [e.text for e in out.events]
+
+
+def test_seen_move_through_the_game(tmp_path):
+    from assistant.rules.kimmiria_game import KimmiriaGame
+    from assistant.rules.log import GameLog
+    before = {"t": (1, 1, "red"), "e": (9, 1, "blue")}
+    game = KimmiriaGame.start(GameLog(tmp_path / "g.db"), grid_scene(before))
+    game.play("missile", ScriptedDice())
+    game.play("initiative", ScriptedDice({"red": 6, "blue": 1}))
+    game.play("groups", ScriptedDice([1]))
+    too_far = game.play_seen_move(grid_scene({"t": (5, 1, "red"), "e": (9, 1, "blue")}))
+    assert not too_far.extra["legal"] and game.state().phase == "move"
+    seen = grid_scene({"t": (4, 1, "red"), "e": (9, 1, "blue")})
+    assert game.play_seen_move(seen).extra["legal"]
+    t = next(f for f in game.state().scene["figures"] if f["id"] == "t")
+    assert (t["x"], t["y"]) == (4.5, 1.5) and game.state().phase == "melee"
