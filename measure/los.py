@@ -157,29 +157,27 @@ def _figure_hits(idx: SceneIndex, ci, fi, a_idx, b_idx, rulers: Rulers) -> tuple
     round base that exactly touches the ruler's edge counts (a polygon circle would fall short).
     The ruler's own two bases never count.
     """
-    keep = (fi != np.take(a_idx, ci)) & (fi != np.take(b_idx, ci))
-    ci, fi = ci[keep], fi[keep]
     ux, uy = np.take(rulers.ux, ci), np.take(rulers.uy, ci)
     rx, ry = np.take(idx.x, fi) - np.take(rulers.x, ci), np.take(idx.y, fi) - np.take(rulers.y, ci)
     along = rx * ux + ry * uy
-    across = np.abs(ry * ux - rx * uy)
     off_end = np.maximum(np.maximum(-along, along - np.take(rulers.length, ci)), 0.0)
-    off_side = np.maximum(across - np.take(rulers.half_in, ci), 0.0)
-    hit = np.hypot(off_end, off_side) <= np.take(idx.radius_in, fi) + EPS_IN
-    return ci[hit], fi[hit]
+    off_side = np.maximum(np.abs(ry * ux - rx * uy) - np.take(rulers.half_in, ci), 0.0)
+    hit = np.flatnonzero(np.hypot(off_end, off_side) <= np.take(idx.radius_in, fi) + EPS_IN)
+    ci, fi = ci[hit], fi[hit]
+    own = (fi == np.take(a_idx, ci)) | (fi == np.take(b_idx, ci))   # few rows left: filter last
+    return ci[~own], fi[~own]
 
 
 def _box_may_meet(idx: SceneIndex, ti, r: Rulers) -> np.ndarray:
-    """Separating-axis test of each ruler rectangle against a piece's bounding box (cheap filter)."""
+    """Separating-axis test of each ruler rectangle against a piece's bounding box, on the ruler's
+    own two axes (the STRtree has already compared the boxes on the table's axes): a cheap filter."""
     x0, y0, x1, y1 = (np.take(b, ti) for b in idx.bounds)
     ex, ey = (x1 - x0) / 2, (y1 - y0) / 2
-    half_len, h = r.length / 2, r.half_in + EPS_IN
+    half_len = r.length / 2
     gx, gy = (x0 + ex) - (r.x + r.ux * half_len), (y0 + ey) - (r.y + r.uy * half_len)
     aux, auy = np.abs(r.ux), np.abs(r.uy)
-    return ((np.abs(gx) <= ex + aux * half_len + auy * h + EPS_IN)
-            & (np.abs(gy) <= ey + auy * half_len + aux * h + EPS_IN)
-            & (np.abs(gx * r.ux + gy * r.uy) <= aux * ex + auy * ey + half_len + EPS_IN)
-            & (np.abs(gy * r.ux - gx * r.uy) <= auy * ex + aux * ey + h + EPS_IN))
+    return ((np.abs(gx * r.ux + gy * r.uy) <= aux * ex + auy * ey + half_len + EPS_IN)
+            & (np.abs(gy * r.ux - gx * r.uy) <= auy * ex + aux * ey + r.half_in + 2 * EPS_IN))
 
 
 def _candidates(idx: SceneIndex, half: np.ndarray, lines: np.ndarray, figures: bool, terrain: bool):
