@@ -8,8 +8,8 @@ kimmiria_combat.py and kimmiria_move.py as pure functions.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -27,7 +27,7 @@ from assistant.rules.kimmiria_combat import (CombatRules, MissileTargetError, Mi
                                              blast_extras, check_blast, order_shots, resolve_melee,
                                              resolve_missiles)
 from assistant.rules.kimmiria_paths import cheapest_path, group_moved, moved_figures, neighbours
-from assistant.rules.kimmiria_move import (IMPASSABLE, MoveError, Space, check_group_count, check_path,
+from assistant.rules.kimmiria_move import (IMPASSABLE, MoveCheck, MoveError, Space, check_group_count, check_path,
                                            check_victory, group_rate, roll_groups, roll_initiative,
                                            wizard_may_fly)
 from assistant.rules.system import RuleSystem, RulesDataError
@@ -285,8 +285,8 @@ class Kimmiria(RuleSystem):
                 if ok and check.flew and not wizard_may_fly(turn, last_attack.get(f.id),
                                                            int(self.values["play"]["wizard_fly_rest_turns"])):
                     ok = False
-                    check = type(check)(False, check.cost, "a wizard may not fly the turn after he attacks",
-                                        flew=True)
+                    check = MoveCheck(False, check.cost, "a wizard may not fly the turn after he attacks",
+                                      flew=True)
                 if check.flew and ok:
                     flights.append(f.id)
                 legal &= ok
@@ -396,7 +396,6 @@ class Kimmiria(RuleSystem):
     def _check_table_move(self, scene: Scene, fig: Figure, to_xy: tuple[float, float], rate: int,
                           enemies: list[Figure], fly: int | None, step_in: float = 0.05):
         """Open table: the straight path, costed inch by inch through the terrain it crosses."""
-        from assistant.rules.kimmiria_move import MoveCheck
         aliases = self.terrain_aliases()
         costs = self.terrain_costs()
         length = math.dist(fig.xy, to_xy)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -55,6 +56,7 @@ class GameLog:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        self._lock = threading.RLock()      # one connection shared by the web app's threads
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             if self.path != ":memory:":
@@ -84,16 +86,17 @@ class GameLog:
                         for kind, payload in records]
         except (TypeError, ValueError) as exc:
             raise GameLogError(f"a record cannot be stored as JSON: {exc}") from None
-        cur = self._db.cursor()
-        cur.execute("BEGIN IMMEDIATE")
-        try:
-            step = cur.execute("SELECT COALESCE(MAX(step), 0) + 1 FROM events").fetchone()[0]
-            cur.executemany("INSERT INTO events(step, kind, payload, at) VALUES (?, ?, ?, ?)",
-                            [(step, kind, payload, at) for kind, payload in payloads])
-            cur.execute("COMMIT")
-        except BaseException:
-            cur.execute("ROLLBACK")
-            raise
+        with self._lock:
+            cur = self._db.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                step = cur.execute("SELECT COALESCE(MAX(step), 0) + 1 FROM events").fetchone()[0]
+                cur.executemany("INSERT INTO events(step, kind, payload, at) VALUES (?, ?, ?, ?)",
+                                [(step, kind, payload, at) for kind, payload in payloads])
+                cur.execute("COMMIT")
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
         return step
 
     def append(self, kind: str, payload: Mapping[str, Any]) -> int:
@@ -101,16 +104,18 @@ class GameLog:
 
     def undo(self, note: str = "") -> int:
         """Take back the last step still in force; returns the step undone."""
-        live = self.live_steps()
-        if not live:
-            raise NothingToUndo("nothing to undo")
-        target = live[-1]
-        self.append(UNDO, {"undoes": target, "note": note})
+        with self._lock:                    # two referees pressing undo at once undo two steps, not one twice
+            live = self.live_steps()
+            if not live:
+                raise NothingToUndo("nothing to undo")
+            target = live[-1]
+            self.append(UNDO, {"undoes": target, "note": note})
         return target
 
     # ------------------------------------------------------------ reading
     def records(self) -> list[Record]:
-        rows = self._db.execute("SELECT seq, step, kind, payload, at FROM events ORDER BY seq").fetchall()
+        with self._lock:
+            rows = self._db.execute("SELECT seq, step, kind, payload, at FROM events ORDER BY seq").fetchall()
         return [Record(seq, step, kind, json.loads(payload), at) for seq, step, kind, payload, at in rows]
 
     def undone_steps(self, records: Iterable[Record] | None = None) -> set[int]:

@@ -172,3 +172,15 @@ def test_house_defaults_changed_mid_game_are_logged(tmp_path):
         game.set_overrides({"figure_types.troop.speed": 9})
     game.undo()
     assert game.system.value("figure_types.troop.fv") == 1
+
+
+def test_threads_share_one_log(tmp_path):
+    # The tablet app serves from several threads; appends and undos must not interleave.
+    from concurrent.futures import ThreadPoolExecutor
+    with GameLog(tmp_path / "t.db") as log:
+        with ThreadPoolExecutor(4) as pool:
+            steps = list(pool.map(lambda i: log.append("e", {"i": i}), range(40)))
+        assert sorted(steps) == list(range(1, 41))
+        with ThreadPoolExecutor(4) as pool:
+            undone = list(pool.map(lambda _: log.undo(), range(10)))
+        assert len(set(undone)) == 10 and len(log.live_records()) == 30
