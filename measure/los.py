@@ -88,13 +88,15 @@ class SceneIndex:
                                                            self.x + grow, self.y + grow))
         return self._cache[key]
 
-    def terrain_tree(self, margin_in: float) -> shapely.STRtree:
-        """STRtree over terrain bounding boxes grown by `margin_in`."""
-        key = ("terrain", margin_in)
+    def terrain_tree(self, margin_in: float, policy: SightPolicy) -> tuple[shapely.STRtree, np.ndarray]:
+        """STRtree over the bounding boxes, grown by `margin_in`, of the pieces that can block
+        under `policy` (not its clear kinds), and those pieces' terrain indices."""
+        key = ("terrain", margin_in, policy)
         if key not in self._cache:
-            x0, y0, x1, y1 = self.bounds
-            self._cache[key] = shapely.STRtree(shapely.box(x0 - margin_in, y0 - margin_in,
-                                                           x1 + margin_in, y1 + margin_in))
+            pieces = np.flatnonzero(self.kind_classes(policy) != CLEAR)
+            x0, y0, x1, y1 = (np.take(b, pieces) for b in self.bounds)
+            tree = shapely.STRtree(shapely.box(x0 - margin_in, y0 - margin_in, x1 + margin_in, y1 + margin_in))
+            self._cache[key] = (tree, pieces)
         return self._cache[key]
 
     def position(self, figure_id: str) -> int:
@@ -180,7 +182,8 @@ def _box_may_meet(idx: SceneIndex, ti, r: Rulers) -> np.ndarray:
             & (np.abs(gy * r.ux - gx * r.uy) <= auy * ex + aux * ey + r.half_in + 2 * EPS_IN))
 
 
-def _candidates(idx: SceneIndex, half: np.ndarray, lines: np.ndarray, figures: bool, terrain: bool):
+def _candidates(idx: SceneIndex, half: np.ndarray, lines: np.ndarray, figures: bool, terrain: bool,
+                policy: SightPolicy):
     """STRtree candidates: (ruler, base) and (ruler, piece) index pairs, one query per ruler width."""
     fig, ter = [], []
     for h in sorted(set(half.tolist())):           # usually two widths: the edge and the full ruler
@@ -190,8 +193,9 @@ def _candidates(idx: SceneIndex, half: np.ndarray, lines: np.ndarray, figures: b
             ci, fi = idx.figure_tree(margin).query(lines[sel])
             fig.append((sel[ci], fi))
         if terrain:
-            ci, ti = idx.terrain_tree(margin).query(lines[sel])
-            ter.append((sel[ci], ti))
+            tree, pieces = idx.terrain_tree(margin, policy)
+            ci, ti = tree.query(lines[sel])
+            ter.append((sel[ci], pieces[ti]))
 
     def join(parts):
         if not parts:
@@ -211,7 +215,7 @@ def find_blockers(idx: SceneIndex, a_idx, b_idx, width_in, policy: SightPolicy) 
     lines = shapely.linestrings(np.stack([ax, ay, bx, by], axis=1).reshape(-1, 2, 2)) if n else np.empty(0, object)
     with_figures = policy.figures_block and n > 0 and len(idx.figure_ids) > 0
     with_terrain = n > 0 and len(idx.terrain_ids) > 0
-    (fci, ffi), (tci, tti) = _candidates(idx, half, lines, with_figures, with_terrain)
+    (fci, ffi), (tci, tti) = _candidates(idx, half, lines, with_figures, with_terrain, policy)
     pairs, terrain_flags, hits = [], [], []
 
     if with_figures:
@@ -219,10 +223,9 @@ def find_blockers(idx: SceneIndex, a_idx, b_idx, width_in, policy: SightPolicy) 
         pairs.append(ci), terrain_flags.append(np.zeros(len(ci), bool)), hits.append(fi)
 
     if with_terrain:
-        klass = np.take(idx.kind_classes(policy), tti)
-        keep = (klass != CLEAR)
-        keep[keep] = _box_may_meet(idx, tti[keep], rulers.take(tci[keep]))
-        ci, ti, klass = tci[keep], tti[keep], klass[keep]
+        keep = np.flatnonzero(_box_may_meet(idx, tti, rulers.take(tci)))
+        ci, ti = tci[keep], tti[keep]
+        klass = np.take(idx.kind_classes(policy), ti)
         r = rulers.take(ci)
         soft = klass == SOFT
         meets, t_min, t_max = ruler_overlap(idx.edges, ti, r, EPS_IN, stretch=soft)
@@ -239,7 +242,9 @@ def find_blockers(idx: SceneIndex, a_idx, b_idx, width_in, policy: SightPolicy) 
     pair = np.concatenate(pairs) if pairs else np.empty(0, np.int64)
     is_terrain = np.concatenate(terrain_flags) if pairs else np.empty(0, bool)
     index = np.concatenate(hits) if pairs else np.empty(0, np.int64)
-    order = np.lexsort((index, is_terrain, pair))
+    # Sort by pair, then figures before terrain, each in scene order: one integer key.
+    order = np.argsort(pair * (len(idx.figure_ids) + len(idx.terrain_ids) + 1)
+                       + np.where(is_terrain, len(idx.figure_ids), 0) + index, kind="stable")
     return Blockers(pair=pair[order].astype(np.int64), is_terrain=is_terrain[order],
                     index=index[order].astype(np.int64), n_pairs=n)
 
