@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 import shapely
-from measure.scene import Scene
+from measure.scene import Figure, Scene
+from measure.sight import ShooterSpec
 
 from assistant.rules.dice import Dice
 from assistant.rules.events import Event, Prompt, StepResult, event
@@ -82,6 +83,13 @@ class Kremlin(RuleSystem):
                             unit=unit.id, figures=kills, bases_removed=gone, destroyed=cas.destroyed,
                             lost_on_next_base=cas.figures_left_on_partial))
         return cas.destroyed
+
+    def shooter_spec(self, figure: Figure) -> ShooterSpec | None:
+        """A base of a missile-armed type shoots as far as its type's range (a thin ruler)."""
+        rng = self.figure_type(figure.type).get("range", "none")
+        if rng in ("none", None):
+            return None
+        return ShooterSpec(width="edge", range_in=float(self.values["missile_ranges"].get(rng, rng)))
 
     def _dice_for(self, unit: Unit) -> int:
         n = unit.fight_dice if unit.monster else len(unit.bases)
@@ -171,7 +179,10 @@ class Kremlin(RuleSystem):
         tally: dict[str, int] = {}
         destroyed = self._take(scene, target, kills, list(shooter.all_bases), events, removed, "shooting", tally)
         if not destroyed and not target.monster:
-            _, _, rank = front_line(scene, target) if target.facing_deg is not None else (None, None, len(target.bases))
+            if target.front_rank is not None:
+                rank = int(target.front_rank)
+            else:
+                rank = front_line(scene, target)[2] if target.facing_deg is not None else len(target.bases)
             if heavy_fire(kills, rank):
                 events.append(event("disordered", f"Heavy fire: {target.id} lost {kills} figures, more than the "
                                     f"{rank} stand(s) in its front rank: disordered.", unit=target.id, reason="heavy_fire"))
