@@ -109,16 +109,16 @@ def ruler_overlap(edges: PolygonEdges, poly_idx, rulers: Rulers, eps: float = 0.
         dt = t1 - t0
         ta, tb = t0 + dt * enter, t0 + dt * leave      # NaN only where not ok, masked below
     if len(row):
-        # rows are grouped by pair: reduce each pair's run of edges
-        starts = np.minimum(np.cumsum(counts) - counts, len(row) - 1)
-        lo = np.minimum.reduceat(np.where(ok, np.minimum(ta, tb), np.inf), starts)
-        hi = np.maximum.reduceat(np.where(ok, np.maximum(ta, tb), -np.inf), starts)
-        t_min = np.where(counts > 0, lo, np.inf)
-        t_max = np.where(counts > 0, hi, -np.inf)
+        # Rows are grouped by pair: reduce each pair's run of edges (pairs with no edges, e.g.
+        # a missing crest, have no run and keep +-inf).
+        some = np.flatnonzero(counts > 0)
+        starts = (np.cumsum(counts) - counts)[some]
+        t_min[some] = np.minimum.reduceat(np.where(ok, np.minimum(ta, tb), np.inf), starts)
+        t_max[some] = np.maximum.reduceat(np.where(ok, np.maximum(ta, tb), -np.inf), starts)
 
     # Rectangle corners inside the polygon: needed for the stretch, and to see a ruler lying
     # wholly inside a polygon (no edge crosses it).
-    need = (t_min > t_max) if stretch is None else (stretch | (t_min > t_max))
+    need = np.ones(k, bool) if stretch is None else (stretch | (t_min > t_max))
     rows = np.flatnonzero(need)
     if len(rows):
         r = rulers.take(rows)
