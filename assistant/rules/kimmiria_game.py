@@ -106,7 +106,10 @@ def apply(state: GameState, rec: Record) -> GameState:
         attacks = dict(state.wizard_last_attack)
         for fid in result.get("fired", ()):
             attacks[fid] = state.turn
-        return replace(state, wizard_last_attack=attacks, phase="initiative")
+        # "Check for winning victory conditions during the game": missiles can leave a side with no
+        # figure, and then there is nobody to roll for initiative.
+        wiped = any(not any(f["side"] == side for f in scene.get("figures", [])) for side in state.start_counts)
+        return replace(state, wizard_last_attack=attacks, phase="victory" if wiped else "initiative")
     if step == "initiative":
         return replace(state, attacker=result["attacker_side"], phase="groups")
     if step == "groups":

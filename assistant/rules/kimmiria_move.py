@@ -158,6 +158,15 @@ def check_victory(start: Mapping[str, int], now: Mapping[str, int], condition: s
     sides = list(start)
     lost = {s: start[s] - now.get(s, 0) for s in sides}
     events: list[Event] = []
+    standing = [s for s in sides if now.get(s, 0) > 0]
+    if len(standing) <= 1:
+        # Whatever the condition, a side with no figure left cannot fight on.
+        if standing:
+            events.append(event("victory", f"{standing[0]} wins: no enemy figure is left.",
+                                winner=standing[0], condition=condition, lost=lost))
+            return standing[0], events
+        events.append(event("draw", "No figure is left on the table: a draw.", condition=condition, lost=lost))
+        return None, events
     winners = []
     for side in sides:
         enemies = [s for s in sides if s != side]

@@ -260,3 +260,11 @@ def test_seen_move_through_the_game(tmp_path):
     assert game.play_seen_move(seen).extra["legal"]
     t = next(f for f in game.state().scene["figures"] if f["id"] == "t")
     assert (t["x"], t["y"]) == (4.5, 1.5) and game.state().phase == "melee"
+
+
+@pytest.mark.parametrize("condition", ["A", "B", "C"])
+def test_last_side_standing_wins_whatever_the_condition(condition):
+    # "Check for winning victory conditions during the game": with no enemy left there is no game.
+    assert check_victory({"red": 3, "blue": 2}, {"red": 1, "blue": 0}, condition)[0] == "red"
+    winner, events = check_victory({"red": 3, "blue": 2}, {"red": 0, "blue": 0}, condition)
+    assert winner is None and events[-1].kind == "draw"

@@ -184,3 +184,13 @@ def test_threads_share_one_log(tmp_path):
         with ThreadPoolExecutor(4) as pool:
             undone = list(pool.map(lambda _: log.undo(), range(10)))
         assert len(set(undone)) == 10 and len(log.live_records()) == 30
+
+
+def test_missiles_that_leave_a_side_with_nobody_end_the_game(tmp_path):
+    # "Check for winning victory conditions during the game": no initiative with one side left.
+    game = KimmiriaGame.start(GameLog(tmp_path / "m.db"),
+                              grid_scene({"a": (0, 0, "red", "archer"), "b": (5, 0, "blue")}), condition="C")
+    game.play("missile", ScriptedDice({"a": 6, "b": 1}))
+    assert game.prompt()["phase"] == "victory"
+    assert game.play("victory", ScriptedDice()).extra["winner"] == "red"
+    assert game.prompt()["phase"] == "over"
