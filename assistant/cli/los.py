@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -38,14 +38,26 @@ def load_scene(path: str) -> Scene:
         raise SceneError(f"{path}: {exc}") from None
 
 
-def load_settings(table: str | None) -> MeasureSettings:
-    """The [rules] numbers of a table profile, or measure's house defaults."""
+def load_table(table: str | None, scene: Scene) -> tuple[MeasureSettings, Scene]:
+    """The [rules] numbers of a table profile (else measure's house defaults), and the scene with
+    the profile's [[roster]] filling in what the scene leaves empty (name, side, type, base)."""
     if table is None:
-        return MeasureSettings()
+        return MeasureSettings(), scene
     from calibration.profile import load_profile
-    rules = load_profile(table).rules
-    return MeasureSettings(ruler_edge_in=rules.ruler_edge_in, ruler_width_in=rules.ruler_width_in,
-                           engage_gap_in=rules.engage_gap_in, tie_in=rules.tie_in)
+    profile = load_profile(table)
+    rules = profile.rules
+    settings = MeasureSettings(ruler_edge_in=rules.ruler_edge_in, ruler_width_in=rules.ruler_width_in,
+                               engage_gap_in=rules.engage_gap_in, tie_in=rules.tie_in)
+    roster = {entry.figure: entry for entry in getattr(profile, "roster", ())}
+    figures = []
+    for fig in scene.figures:
+        entry = roster.get(fig.id)
+        if entry is not None:
+            fig = replace(fig, name=fig.name or entry.name, side=fig.side or entry.side,
+                          type=fig.type or entry.type,
+                          base_in=entry.base_in if entry.base_in is not None else fig.base_in)
+        figures.append(fig)
+    return settings, scene.with_figures(figures)
 
 
 @dataclass(frozen=True)
@@ -104,6 +116,12 @@ def parse_width(text: str) -> str | float:
     if not math.isfinite(value) or value <= 0:
         raise CommandError(f"--width: expected edge, ruler or a positive number of inches, got {text!r}")
     return value
+
+
+def enemy_label(scene: Scene, figure_id: str) -> str:
+    """'Goblin 2 (m21)' when the figure has a name, else 'm21'."""
+    name = scene.figure(figure_id).name
+    return f"{name} ({figure_id})" if name else figure_id
 
 
 def figure_label(fig: Figure) -> str:
@@ -168,8 +186,9 @@ def los_json(result, a: str, b: str) -> dict[str, Any]:
 
 def run(args) -> int:
     scene = load_scene(args.scene)
+    scene.figure(args.a), scene.figure(args.b)           # unknown ids: one line naming them
+    settings, scene = load_table(args.table, scene)
     shooter, target = scene.figure(args.a), scene.figure(args.b)
-    settings = load_settings(args.table)
     referee = referee_for(args.system)
     if args.width is not None:
         width: str | float = parse_width(args.width)

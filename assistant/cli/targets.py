@@ -11,8 +11,8 @@ from measure.scene import Scene
 from measure.targets import ShooterResult, closest_targets
 
 from assistant.cli import CommandError
-from assistant.cli.los import (add_common_options, blocker_label, figure_label, join_words, load_scene,
-                               load_settings, referee_for, shooter_specs)
+from assistant.cli.los import (add_common_options, blocker_label, enemy_label, figure_label, join_words,
+                               load_scene, load_table, referee_for, shooter_specs)
 
 
 def register(subparsers) -> None:
@@ -43,14 +43,15 @@ def result_json(result: ShooterResult) -> dict[str, Any]:
 def _why_not(scene: Scene, result: ShooterResult) -> list[str]:
     words = []
     for e in result.others:
+        who = enemy_label(scene, e.id)
         if e.reason == "blocked":
-            words.append(f"{e.id} is blocked by " + join_words([blocker_label(scene, i) for i in e.blocked_by]))
+            words.append(f"{who} is blocked by " + join_words([blocker_label(scene, i) for i in e.blocked_by]))
         elif e.reason == "engaged":
-            words.append(f"{e.id} is in an engaged group (no shooting into a melee)")
+            words.append(f"{who} is in an engaged group (no shooting into a melee)")
         elif e.reason == "out_of_range":
-            words.append(f"{e.id} is out of range ({e.distance_in:.1f} in, range {result.range_in:g} in)")
+            words.append(f"{who} is out of range ({e.distance_in:.1f} in, range {result.range_in:g} in)")
         else:
-            words.append(f"{e.id} is farther ({e.distance_in:.1f} in)")
+            words.append(f"{who} is farther ({e.distance_in:.1f} in)")
     return words
 
 
@@ -63,11 +64,11 @@ def describe(scene: Scene, result: ShooterResult, tie_in: float) -> str:
         text = f"{who} has no legal target"
     elif result.ties:
         tied = [result.target, *result.ties]
-        named = [f"{i} ({result.enemy(i).distance_in:.1f} in)" for i in tied]
+        named = [f"{enemy_label(scene, i)} ({result.enemy(i).distance_in:.2f} in)" for i in tied]
         text = (f"{who} must shoot {' or '.join(named)}: they are within {tie_in:g} in of each other, "
                 f"so roll a die between them")
     else:
-        text = f"{who} must shoot {result.target} ({result.distance_in:.1f} in)"
+        text = f"{who} must shoot {enemy_label(scene, result.target)} ({result.distance_in:.1f} in)"
     reasons = _why_not(scene, result)
     return text + ("; " + "; ".join(reasons) if reasons else "") + "."
 
@@ -75,8 +76,7 @@ def describe(scene: Scene, result: ShooterResult, tie_in: float) -> str:
 def run(args) -> int:
     if args.repeat < 1:
         raise CommandError(f"--repeat: expected a whole number of at least 1, got {args.repeat}")
-    scene = load_scene(args.scene)
-    settings = load_settings(args.table)
+    settings, scene = load_table(args.table, load_scene(args.scene))
     referee = referee_for(args.system)
     specs, notes = shooter_specs(referee, scene)
     start = time.perf_counter()

@@ -74,7 +74,7 @@ def test_los_text_names_what_blocks(run):
 
 def test_targets_text_reads_like_a_referee(run):
     _, out, _ = run("targets", SCENES / "tie.json")
-    assert "Archer a1 must shoot e1 (6.0 in) or e2 (6.2 in) or e3 (6.2 in)" in out
+    assert "Archer a1 must shoot e1 (6.00 in) or e2 (6.20 in) or e3 (6.25 in)" in out
     assert "roll a die" in out and "e4 is farther (6.3 in)" in out
     _, out, _ = run("targets", SCENES / "engaged_skipped.json")
     assert "Archer a1 must shoot e2 (6.3 in); e3 is in an engaged group" in out
@@ -97,6 +97,21 @@ def test_table_profile_sets_the_ruler_width(run, tmp_path):
     assert not json.loads(out)["clear"]
     _, out, _ = run("los", path, "a1", "t1", "--width", "ruler", "--json", "--table", table)
     assert json.loads(out)["clear"] and json.loads(out)["width"] == 0.5
+
+
+def test_table_roster_names_and_types_the_figures(run, tmp_path):
+    doc = golden("tie")
+    for fig in doc["figures"]:
+        fig["type"] = None
+    doc["figures"][0]["side"] = None
+    scene = tmp_path / "scene.json"
+    scene.write_text(json.dumps(doc))
+    table = tmp_path / "table.toml"
+    table.write_text('width = 48.0\ndepth = 36.0\n[[anchors]]\nid = 0\nx = 1.25\ny = 1.25\nsize = 2.0\n'
+                     '[[roster]]\nfigure = "a1"\nname = "Robin"\nside = "blue"\ntype = "archer"\n'
+                     '[[roster]]\nfigure = "e1"\nname = "Goblin 1"\ntype = "troop"\n')
+    _, out, _ = run("targets", scene, "--table", table)
+    assert "Archer Robin (a1) must shoot Goblin 1 (e1) (6.00 in)" in out
 
 
 def test_fallback_when_rule_systems_are_missing(run, monkeypatch):
