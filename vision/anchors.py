@@ -13,6 +13,7 @@ from calibration.profile import TableProfile, aruco_dictionary
 
 ANCHOR_CELL_PX = 8.0       # marker cell size in an anchor's window
 WINDOW_SIDES = 1.8         # window side, in anchor sides: the card plus room for a misplaced guess
+SEARCH_SIDES = 3.5         # for an anchor the first registration did not use: its guess is rougher
 
 
 class AnchorWindows:
@@ -29,7 +30,8 @@ class AnchorWindows:
             setattr(params, name, value)
         self._detector = cv2.aruco.ArucoDetector(dictionary, params)
 
-    def find(self, gray: np.ndarray, H_px_to_in: np.ndarray, ids=None) -> dict[int, np.ndarray]:
+    def find(self, gray: np.ndarray, H_px_to_in: np.ndarray, ids=None, window_sides: float = WINDOW_SIDES
+             ) -> dict[int, np.ndarray]:
         """Anchor id -> (4, 2) corners in the frame (TL, TR, BR, BL), for the anchors (all, or `ids`)
         found in a window around where `H_px_to_in` puts them."""
         H_in_to_px = np.linalg.inv(H_px_to_in)
@@ -38,7 +40,7 @@ class AnchorWindows:
         for anchor in self.profile.anchors:
             if ids is not None and anchor.id not in ids:
                 continue
-            half = anchor.size_in * WINDOW_SIDES / 2
+            half = anchor.size_in * window_sides / 2
             x0, y0 = anchor.x_in - half, anchor.y_in - half
             centre_px = cv2.perspectiveTransform(np.array([[[anchor.x_in, anchor.y_in]]], np.float64), H_in_to_px)[0, 0]
             if not (0 <= centre_px[0] < w_img and 0 <= centre_px[1] < h_img):

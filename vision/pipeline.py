@@ -27,7 +27,8 @@ from calibration.profile import TableProfile
 from calibration.registration import Registration, RegistrationError, register
 from measure.grid import cell_of
 from measure.scene import Grid, Scene, Table, Terrain
-from vision.anchors import AnchorWindows
+from vision.anchors import SEARCH_SIDES, AnchorWindows
+from vision.change import ChangeWatch
 from vision.colour import COLOUR_PPI, chromaticity, find_bases, mat_chroma, wall_shift
 from vision.detections import Detections
 from vision.grid import GRID_PPI, find_grid
@@ -39,6 +40,7 @@ from vision.topview import warp_top_view
 from vision.tracking import Tracker
 
 WINDOW_IN = 1.4          # half side of the window searched around a figure's last position
+FIGURE_WATCH_IN = 1.2    # half side of the region watched for change around a figure
 TILE_PAD_IN = 1.0        # search tiles overlap so that a figure on a border lies whole in one
 
 
@@ -96,6 +98,7 @@ class FramePipeline:
         self.tracker = Tracker() if track else None
         self._held: _Held | None = None
         self._frame = -1
+        self.watch = ChangeWatch()
         self._tiles = _tiles(profile.width_in, profile.depth_in, int(VISION_DEFAULTS["search_tiles"]))
 
     # ------------------------------------------------------------ registration
@@ -111,7 +114,7 @@ class FramePipeline:
         missing = self.profile.anchor_ids - set(anchors)
         if missing:
             # Small or steeply seen anchors the whole-frame search missed: look where they must be.
-            more = self.anchor_windows.find(gray, registration.H_px_to_in, missing)
+            more = self.anchor_windows.find(gray, registration.H_px_to_in, missing, SEARCH_SIDES)
             if more:
                 registration = register({**anchors, **more}, self.profile, size)
         return registration
@@ -166,19 +169,6 @@ class FramePipeline:
         return (0.0, 0.0, self.profile.width_in, self.profile.depth_in)
 
     # ------------------------------------------------------------ figures
-
-    def _search_rects(self, full: bool) -> tuple[list, list]:
-        """(marker windows, colour windows) in table inches."""
-        if full or self.tracker is None:
-            rect = self._table_rect()
-            return [rect], [rect]
-        tile = self._tiles[self._frame % len(self._tiles)]
-        marker_rects, colour_rects = [tile], [tile]
-        for t in self.tracker.tracks.values():
-            x, y = t.xy_in
-            rect = self._clip((x - WINDOW_IN, y - WINDOW_IN, x + WINDOW_IN, y + WINDOW_IN))
-            (marker_rects if t.detected_by == "marker" else colour_rects).append(rect)
-        return marker_rects, colour_rects
 
     def _clip(self, rect):
         x0, y0, x1, y1 = rect
@@ -251,13 +241,17 @@ class FramePipeline:
         held = self._held if self.track else None
         if held is not None and held.registration.image_size != (gray.shape[1], gray.shape[0]):
             held = None
-        if held is not None:
+        if self.track:
+            self.watch.new_frame(gray)
+        if held is not None and any(self.watch.changed(("anchor", a.id)) for a in self.profile.anchors):
             registration, status = self._check_registration(gray)
             if status == "bumped":
                 events.append("bumped")
                 held = None
             elif status == "anchors-hidden":
                 events.append("anchors-hidden")
+            else:
+                self._snapshot_anchors(held.registration)
         full = held is None
         if full:
             registration = self.register(gray)
@@ -265,20 +259,37 @@ class FramePipeline:
             events.append("registered")
             if self.track:
                 self._held = held
+                self.watch.clear()
+                self._snapshot_anchors(held.registration)
         registration, pose = held.registration, held.pose
         t1 = time.perf_counter()
-        marker_rects, colour_rects = self._search_rects(full)
-        detections = self._markers(gray, registration, pose, marker_rects, full)
-        t2 = time.perf_counter()
-        detections = detections.concat(self._colour(bgr, pose, colour_rects, held.mat))
+        if full:
+            table = [self._table_rect()]
+            detections = self._markers(gray, registration, pose, table, True)
+            t2 = time.perf_counter()
+            detections = detections.concat(self._colour(bgr, pose, table, held.mat))
+        else:
+            carried, marker_rects, colour_rects = self._plan_search()
+            detections = self._markers(gray, registration, pose, marker_rects, False) if marker_rects \
+                else Detections.empty()
+            t2 = time.perf_counter()
+            if colour_rects:
+                detections = detections.concat(self._colour(bgr, pose, colour_rects, held.mat))
+            detections = _merge_carried(detections, carried)
         t3 = time.perf_counter()
         if self.tracker is not None:
             detections = self.tracker.update(detections)
+            self._snapshot_figures(registration, detections)
         every = int(VISION_DEFAULTS["terrain_every_frames"])
-        if held.terrain is None or (self.track and self._frame - held.terrain_frame >= every):
+        due = self.track and self._frame - held.terrain_frame >= every and self.watch.changed("table")
+        if held.terrain is None or due:
             held.terrain = self._terrain(bgr, registration, detections)
             held.terrain_frame = self._frame
             events.append("terrain")
+            if self.track:
+                self.watch.snapshot("table", registration.to_image(np.array(
+                    [[0, 0], [self.profile.width_in, 0], [self.profile.width_in, self.profile.depth_in],
+                     [0, self.profile.depth_in]], float)))
         t4 = time.perf_counter()
         timing.update(register_ms=(t1 - t0) * 1e3, markers_ms=(t2 - t1) * 1e3, colour_ms=(t3 - t2) * 1e3,
                       track_terrain_ms=(t4 - t3) * 1e3)
@@ -296,6 +307,48 @@ class FramePipeline:
         return FrameResult(scene=scene, registration=registration, detections=detections, timing_ms=timing,
                            events=tuple(events))
 
+    # ------------------------------------------------------------ reuse between frames
+
+    def _snapshot_anchors(self, registration: Registration) -> None:
+        for a in self.profile.anchors:
+            half = a.size_in * 0.75
+            corners = np.array([[a.x_in - half, a.y_in - half], [a.x_in + half, a.y_in + half],
+                                [a.x_in - half, a.y_in + half], [a.x_in + half, a.y_in - half]])
+            self.watch.snapshot(("anchor", a.id), registration.to_image(corners))
+
+    def _figure_box_px(self, registration: Registration, xy) -> np.ndarray:
+        x, y = xy
+        r = FIGURE_WATCH_IN
+        return registration.to_image(np.array([[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]]))
+
+    def _snapshot_figures(self, registration: Registration, detections: Detections) -> None:
+        for fid, xy, hidden in zip(detections.figure_id, detections.xy_in, detections.hidden):
+            if hidden:
+                self.watch.forget(("fig", fid))
+            else:
+                self.watch.snapshot(("fig", fid), self._figure_box_px(registration, xy))
+
+    def _plan_search(self) -> tuple[list, list, list]:
+        """(figures carried over unchanged, marker windows, colour windows) for a tracked frame."""
+        carried, marker_rects, colour_rects = [], [], []
+        for t in self.tracker.tracks.values():
+            if not t.hidden and not self.watch.changed(("fig", t.figure_id)):
+                carried.append(t)
+                continue
+            x, y = t.xy_in
+            rect = self._clip((x - WINDOW_IN, y - WINDOW_IN, x + WINDOW_IN, y + WINDOW_IN))
+            (marker_rects if t.detected_by == "marker" else colour_rects).append(rect)
+        k = self._frame % len(self._tiles)
+        key = ("tile", k)
+        if self.watch.changed(key):
+            # New figures appear in a tile that changed; search it whole, then remember it.
+            tile = self._tiles[k]
+            marker_rects.append(tile)
+            colour_rects.append(tile)
+            x0, y0, x1, y1 = tile
+            self.watch.snapshot(key, self._held.registration.to_image(
+                np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
+        return carried, marker_rects, colour_rects
 
 def _tiles(width_in: float, depth_in: float, n: int) -> list[tuple[float, float, float, float]]:
     """n search tiles (columns x rows as square as the table allows), padded so they overlap."""
@@ -309,6 +362,38 @@ def _tiles(width_in: float, depth_in: float, n: int) -> list[tuple[float, float,
             out.append((max(0.0, x0 - TILE_PAD_IN), max(0.0, y0 - TILE_PAD_IN),
                         min(width_in, x1 + TILE_PAD_IN), min(depth_in, y1 + TILE_PAD_IN)))
     return out
+
+
+def _merge_carried(found: Detections, carried: list) -> Detections:
+    """This frame's detections plus the figures whose neighbourhood did not change (as they were)."""
+    if not carried:
+        return found
+    found_markers = {int(m) for m, by in zip(found.marker_id, found.detected_by) if by == "marker"}
+    colour_xy = found.xy_in[found.detected_by == "colour"]
+    keep_found = np.ones(len(found), bool)
+    rows = []
+    for t in carried:
+        if t.detected_by == "marker":
+            if t.marker_id in found_markers:
+                continue
+        elif len(colour_xy) and np.min(np.hypot(*(colour_xy - t.xy_in).T)) < 0.6:
+            # The same base, found again by a tile search: keep the carried one (its id).
+            near = (found.detected_by == "colour") & (np.hypot(*(found.xy_in - t.xy_in).T) < 0.6)
+            keep_found &= ~near
+        rows.append(t)
+    found = found[keep_found]
+    # Colour bases found this frame get their ids from the tracker; until then, ids that cannot clash.
+    found = replace(found, figure_id=np.array([fid if by == "marker" else f"new{k}" for k, (fid, by)
+                                               in enumerate(zip(found.figure_id, found.detected_by))], object))
+    ids = set(found.figure_id.tolist())
+    rows = [t for t in rows if t.figure_id not in ids]
+    if not rows:
+        return found
+    carried_det = Detections(figure_id=[t.figure_id for t in rows], xy_in=np.array([t.xy_in for t in rows]),
+                             marker_id=[t.marker_id for t in rows], side=[t.side for t in rows],
+                             detected_by=[t.detected_by for t in rows], confidence=[t.confidence for t in rows],
+                             corners_px=np.array([t.corners_px for t in rows]))
+    return found.concat(carried_det)
 
 
 def analyze_image(frame_bgr: np.ndarray, profile: TableProfile, camera=None) -> FrameResult:
