@@ -242,18 +242,23 @@ def defence_die(facts: HitFacts) -> int:
 def hit_roll(attack_d6: int, defence_die_value: int, facts: HitFacts, bonuses: Mapping[str, int]) -> HitOutcome:
     """Totals of the hit roll. `defence_die_value` is already read as a d3 when the defender
     spent no point. `bonuses` are the data's numbers (behind, stance bonuses, terrain)."""
+    # "For each additional action point spent on combat, add +1"; "For each figure that attacked the
+    # target already this turn, add +1"; "If attacking from behind ... add +2".
     a = {
-        "points": facts.extra_points,                   # "For each additional action point spent on combat, add +1"
-        "ganging_up": facts.prior_attackers,            # "For each figure that attacked the target already this turn, add +1"
+        "points": facts.extra_points,
+        "ganging_up": facts.prior_attackers,
         "from_behind": bonuses["from_behind"] if facts.from_behind else 0,   # "add +2"
         "attacking": bonuses["attacking"] if facts.attacker_stance == "attacking" else 0,
         "aiming": bonuses["aiming"] if facts.attacker_stance == "aiming" and facts.weapon_kind == "launched" else 0,
     }
+    # "Shields do not add their defense value to attacks from behind"; "For any additional action points
+    # allocated to defense, add +1"; "If the defender is in difficult terrain, and it is a ranged attack, add +1".
     d = {
         "armor": facts.armour,
-        "shield": 0 if facts.from_behind else facts.shield,  # "Shields do not add their defense value to attacks from behind"
-        "points": max(0, facts.defence_points - 1),     # "For any additional action points allocated to defense, add +1"
-        "terrain": bonuses["difficult_ranged"] if facts.defender_in_difficult and facts.weapon_kind != "melee" else 0,
+        "shield": 0 if facts.from_behind else facts.shield,
+        "points": max(0, facts.defence_points - 1),
+        "terrain": (bonuses["difficult_ranged"]
+                    if facts.defender_in_difficult and facts.weapon_kind != "melee" else 0),
         "defending": bonuses["defending"] if facts.defender_stance == "defending" else 0,
         "dodging": bonuses["dodging"] if facts.defender_stance == "dodging" and facts.defence_points >= 1 else 0,
     }

@@ -80,7 +80,8 @@ class Smart(RuleSystem):
                 self._award(by, fig, xp, events)
         else:
             events.append(event("absorbed", f"{fig.id} takes {points}: its armour absorbs it "
-                                f"({damage[fig.id]} of {absorbs}).", unit=fig.id, damage=damage[fig.id], absorbs=absorbs))
+                                f"({damage[fig.id]} of {absorbs}).", unit=fig.id, damage=damage[fig.id],
+                                absorbs=absorbs))
 
     def _award(self, victor: Figure, loser: Figure, xp: dict[str, int], events: list[Event]) -> None:
         """Experience is "only for human units (infantry, archers and knights)"."""
@@ -172,8 +173,8 @@ class Smart(RuleSystem):
                 continue
             roll = dice.roll(20, "projectile", who=shooter.id)
             if not combat_hit(roll, need):
-                events.append(event("missile_miss", f"{shooter.id} at {target.id} ({dist:.1f}\"): {roll}, needs {need}: miss.",
-                                    **data, roll=roll))
+                events.append(event("missile_miss", f"{shooter.id} at {target.id} ({dist:.1f}\"): {roll}, "
+                                    f"needs {need}: miss.", **data, roll=roll))
                 continue
             struck = target
             los = line_of_sight(scene, shooter.id, target.id, p["sight_width"], policy)
@@ -181,9 +182,9 @@ class Smart(RuleSystem):
             if obstacles:
                 o_roll = dice.roll(20, "obstacle", who=shooter.id)
                 if diverted(o_roll, p["diverted_up_to"]):
-                    events.append(event("missile_obstacle", f"{shooter.id} hits ({roll}) but {', '.join(obstacles)} is in "
-                                        f"the way: {o_roll}, the missile hits the obstacle.", **data, roll=roll,
-                                        obstacle_roll=o_roll, obstacles=obstacles))
+                    events.append(event("missile_obstacle", f"{shooter.id} hits ({roll}) but "
+                                        f"{', '.join(obstacles)} is in the way: {o_roll}, the missile hits the "
+                                        "obstacle.", **data, roll=roll, obstacle_roll=o_roll, obstacles=obstacles))
                     continue
             friends = [f for f in scene.figures if f.side == shooter.side and f.id not in removed
                        and touching[index[f.id], index[target.id]]]
@@ -191,11 +192,12 @@ class Smart(RuleSystem):
                 m_roll = dice.roll(20, "firing into hand-to-hand", who=shooter.id)
                 if diverted(m_roll, p["diverted_up_to"]):
                     struck = friends[0]
-                    events.append(event("missile_own_unit", f"{shooter.id} fires into hand-to-hand: {m_roll}, the missile "
-                                        f"hits its own {struck.id}.", **data, roll=roll, melee_roll=m_roll, struck=struck.id))
+                    events.append(event("missile_own_unit", f"{shooter.id} fires into hand-to-hand: {m_roll}, the "
+                                        f"missile hits its own {struck.id}.", **data, roll=roll, melee_roll=m_roll,
+                                        struck=struck.id))
             if struck is target:
-                events.append(event("missile_hit", f"{shooter.id} at {target.id} ({dist:.1f}\"): {roll}, needs {need}: hit.",
-                                    **data, roll=roll))
+                events.append(event("missile_hit", f"{shooter.id} at {target.id} ({dist:.1f}\"): {roll}, "
+                                    f"needs {need}: hit.", **data, roll=roll))
             if struck.id not in removed:
                 self._wound(struck, int(p["damage"]), damage, removed, events,
                             shooter if struck.side != shooter.side else None, xp)
@@ -221,7 +223,8 @@ class Smart(RuleSystem):
             for u in strikers:
                 roll = dice.roll(20, "hand-to-hand", who=u)
                 hit = combat_hit(roll, self.values["melee"]["to_hit"])
-                events.append(event("melee_roll", f"{u} ({self.weapon_length(scene.figure(u))[0]}) strikes at {foe[u]}: "
+                weapon = self.weapon_length(scene.figure(u))[0]
+                events.append(event("melee_roll", f"{u} ({weapon}) strikes at {foe[u]}: "
                                     f"{roll}, {'hit' if hit else 'miss'}.", unit=u, target=foe[u], roll=roll, hit=hit,
                                     weapon_length=lengths[u]))
                 if hit:
@@ -247,7 +250,8 @@ class Smart(RuleSystem):
         b = self.values["dragon_breath"]
         area = breath_area(dragon.x, dragon.y, dragon.base_in, face, b["width_in"], b["depth_in"])
         others = [f for f in scene.figures if f.id != dragon.id]
-        hit = [f for f, inside in zip(others, in_area(area, [f.xy for f in others], [f.base_in for f in others])) if inside]
+        inside = in_area(area, [f.xy for f in others], [f.base_in for f in others])
+        hit = [f for f, reached in zip(others, inside) if reached]
         damage = self._damage(scene, options)
         events: list[Event] = [event("breath", f"{dragon.id} breathes fire: {', '.join(f.id for f in hit) or 'nobody'} "
                                      f"in the {b['width_in']:g}\" x {b['depth_in']:g}\" area.", dragon=dragon.id,
@@ -259,9 +263,11 @@ class Smart(RuleSystem):
             if self.values["faith"]["enabled"]:
                 roll = dice.roll(20, "faith", who=fig.id)
                 if faith_saves(roll, self.values["faith"]["saves_on"]):
-                    events.append(event("faith_saved", f"{fig.id} rolls {roll} for FAITH: no damage.", unit=fig.id, roll=roll))
+                    events.append(event("faith_saved", f"{fig.id} rolls {roll} for FAITH: no damage.",
+                                        unit=fig.id, roll=roll))
                     continue
-                events.append(event("faith_failed", f"{fig.id} rolls {roll} for FAITH: no help.", unit=fig.id, roll=roll))
+                events.append(event("faith_failed", f"{fig.id} rolls {roll} for FAITH: no help.",
+                                    unit=fig.id, roll=roll))
             self._wound(fig, int(b["damage"]), damage, removed, events, dragon, xp)
         return StepResult("dragon_breath", tuple(events), tuple(removed), extra={"damage": damage})
 
@@ -281,8 +287,9 @@ class Smart(RuleSystem):
             gained = xp_award(self.level(loser))
             xp[victor.id] += gained
             after = level_for_xp(xp[victor.id], factor)
-            events.append(event("xp", f"{victor.id} gains {gained} xp for defeating {loser.id} (level {self.level(loser)}): "
-                                f"{xp[victor.id]} xp.", unit=victor.id, xp=gained, total=xp[victor.id], defeated=loser.id))
+            events.append(event("xp", f"{victor.id} gains {gained} xp for defeating {loser.id} "
+                                f"(level {self.level(loser)}): {xp[victor.id]} xp.", unit=victor.id, xp=gained,
+                                total=xp[victor.id], defeated=loser.id))
             if after > before:
                 events.append(event("level_up", f"{victor.id} rises to level {after}.", unit=victor.id, level=after))
         return StepResult("experience", tuple(events),
