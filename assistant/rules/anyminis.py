@@ -23,7 +23,8 @@ from measure.scene import Figure, Grid, Scene
 from measure.sight import ShooterSpec, SightPolicy
 
 from assistant.rules.anyminis_attack import AttackStep, ScenarioError, need
-from assistant.rules.anyminis_rules import (Assessment, MoveError, SquadError, Step, check_squad, initiative_winner,
+from assistant.rules.anyminis_rules import (Assessment, AssessmentError, MoveError, SquadError, Step,
+                                            check_assignment, check_spend_order, check_squad, initiative_winner,
                                             move_cost)
 from assistant.rules.anyminis_rules import assess as assess_figure
 from assistant.rules.dice import Dice
@@ -34,7 +35,7 @@ _SQUARE = Grid("square", 1.0)      # 1" spaces when the scene has no printed gri
 class AnyMinis(AttackStep, RuleSystem):
     name = "anyminis"
     title = "AnyMinis!"
-    steps = ("assess", "initiative", "move", "attack", "command")
+    steps = ("assess", "initiative", "plan", "move", "attack", "command")
 
     # ------------------------------------------------------------ data and geometry
     def assessment_data(self) -> dict[str, Any]:
@@ -173,6 +174,30 @@ class AnyMinis(AttackStep, RuleSystem):
                               blocking=any(c.get("blocks_movement") for c in cls)))
             here, here_kinds = cell, kinds
         return steps
+
+    def step_plan(self, scene: Scene, attacker_side: str | None, dice: Dice, options: dict) -> StepResult:
+        """"At the start of your turn, you designate how each member of your team is going spend their action
+        points" (`plans`: {id: {"move": 2, "attack": 2, ...}}), plus points a leader gave (`given`) and the
+        order they were spent in (`spent`: {id: ["move", "move", "attack"]}): "you must use all of one type
+        of action point assignment before moving on to the next"."""
+        events: list[Event] = []
+        given = options.get("given", {})
+        for fid, plan in need(options, "plans").items():
+            fig = scene.figure(fid)
+            a = self.assess(fig)
+            available = a.action_points + int(given.get(fid, 0))
+            try:
+                reserve = check_assignment(fid, plan, available, guarding=a.stance == "guarding")
+                if fid in options.get("spent", {}):
+                    check_spend_order(fid, options["spent"][fid])
+            except AssessmentError as exc:
+                events.append(event("plan_illegal", str(exc), figure=fid, available=available))
+                continue
+            parts = ", ".join(f"{n} {k}" for k, n in plan.items() if n and k != "reserve")
+            events.append(event("plan_ok", f"{fid} uses {sum(plan.values()) - plan.get('reserve', 0)} of "
+                                f"{available} action points ({parts or 'none'}); {reserve} in reserve.",
+                                figure=fid, available=available, reserve=reserve, plan=dict(plan)))
+        return StepResult("plan", tuple(events))
 
     def step_move(self, scene: Scene, attacker_side: str | None, dice: Dice, options: dict) -> StepResult:
         """Action points a path of spaces costs (options: `figure`, `path` [[col, row], ...], `points`)."""

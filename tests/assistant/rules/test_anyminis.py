@@ -3,6 +3,7 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 
 from assistant.rules import get_system
 from assistant.rules.anyminis_rules import (AssessmentError, HitFacts, MoveError, SquadError, Step, assess,
@@ -113,6 +114,15 @@ def test_spend_one_kind_before_the_next():
         check_spend_order("f", ["move", "attack", "move"])
 
 
+def test_plan_step_counts_points_a_leader_gave():
+    """"The action point assigned to the squaddie may be used by the recipient just as any other action point"."""
+    s = scene([("m", 1, 1, "red", "squad_member", {})])
+    plan = {"plans": {"m": {"move": 3, "attack": 2}}}
+    assert AM.resolve("plan", s, None, ScriptedDice(), plan).events[0].kind == "plan_illegal"
+    ok = AM.resolve("plan", s, None, ScriptedDice(), {**plan, "given": {"m": 1}}).events[0]
+    assert ok.kind == "plan_ok" and ok.data["available"] == 5 and ok.data["reserve"] == 0
+
+
 # ----------------------------------------------------------------- movement costs
 
 def test_worked_movement_example():
@@ -148,6 +158,28 @@ def test_elevation_is_a_diagonal_move_and_charging_is_free():
     assert move_cost("f", [Step((1, 0), elevation=True), Step((2, 0))]).total == 3
     assert move_cost("f", [Step((1, 0), elevation=True), Step((2, 1), diagonal=True)]).total == 3
     assert move_cost("f", [Step((1, 1), diagonal=True)], stance="charging").total == 1
+
+
+@given(st.lists(st.tuples(st.booleans(), st.booleans(), st.booleans()), min_size=1, max_size=8),
+       st.sampled_from([None, "charging", "walking"]))
+def test_move_cost_bounds(flags, stance):
+    """Each space costs 1, at most 1 more to enable diagonals and elevation, at most 1 more per difficult space."""
+    steps = [Step((i, 0), diagonal=d, difficult=f, elevation=e) for i, (d, f, e) in enumerate(flags)]
+    cost = move_cost("f", steps, stance)
+    n_difficult = sum(f for _, f, _ in flags)
+    assert len(steps) <= cost.total <= 2 * len(steps) + 1
+    assert cost.difficult_extra == (max(0, n_difficult - 1) if stance == "walking" else n_difficult)
+    assert cost.diagonal_enable == (0 if stance == "charging" else int(any(d or e for d, _, e in flags)))
+
+
+def test_hex_grid_moves_one_wherever():
+    """"if on a hex grid, move 1 wherever"."""
+    s = scene_from_json({"units": "in", "table": {"width": 12, "depth": 8},
+                         "grid": {"kind": "hex", "pitch": 1.0, "origin": [1.0, 1.0]},
+                         "figures": [{"id": "m", "side": "red", "type": "squad_member", "x": 1.0, "y": 1.0,
+                                      "cell": [0, 0]}]})
+    r = AM.resolve("move", s, None, ScriptedDice(), {"figure": "m", "path": [[1, 0], [1, 1], [0, 2]]})
+    assert (r.events[0].data["cost"], r.events[0].data["diagonal_enable"]) == (3, 0)
 
 
 def test_blocking_terrain_cannot_be_entered():

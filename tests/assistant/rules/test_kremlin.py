@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 
 from assistant.rules import get_system
 from assistant.rules.dice import ScriptedDice
@@ -118,6 +119,17 @@ def test_each_kill_is_a_figure_and_whole_bases_go(bases, fpb, before, kills, los
     """"Each successful hit kills one figure - If all the figures on a base are killed remove the base"."""
     c = apply_kills(bases, fpb, before, kills)
     assert (c.bases_lost, c.figures_left_on_partial, c.destroyed) == (lost, left, gone)
+
+
+@given(st.integers(1, 6), st.integers(1, 4), st.integers(0, 30), st.data())
+def test_kills_are_all_accounted_for(bases, fpb, kills, data):
+    """Every kill lands on a figure: whole bases lost plus the next base's dead make up all the dead."""
+    before = data.draw(st.integers(0, fpb - 1))
+    c = apply_kills(bases, fpb, before, kills)
+    if c.destroyed:
+        assert before + kills >= bases * fpb and c.bases_lost == bases
+    else:
+        assert c.bases_lost * fpb + c.figures_left_on_partial == before + kills
 
 
 def test_disorder_halves_hit_dice():
