@@ -91,6 +91,8 @@ class AttackStep:
         for n, spec in enumerate(need(options, "attacks")):
             att = scene.figure(need(spec, "attacker", f"attacks[{n}]"))
             tgt = scene.figure(need(spec, "target", f"attacks[{n}]"))
+            if att.side == tgt.side:
+                raise ScenarioError(f"attacks[{n}]: {att.id} and {tgt.id} are on the same side")
             a, d = self.assess(att), self.assess(tgt)
             if att.id in removed or tgt.id in removed:
                 events.append(event("attack_skipped", f"{att.id} -> {tgt.id}: a figure is already down.",

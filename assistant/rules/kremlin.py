@@ -148,6 +148,8 @@ class Kremlin(MeleeStep, MoraleSteps, RuleSystem):
         target = self._unit(units, need(options, "target"), "target")
         if shooter.range_in is None:
             raise KremlinError(f"shooter: {shooter.id} has no missile weapon")
+        if target.side == shooter.side:
+            raise KremlinError(f"target: {target.id} is on {shooter.id}'s own side")
         gap = gap_in(scene, shooter.all_bases, target.all_bases, play["measure_from"])
         base = dict(shooter=shooter.id, target=target.id, gap_in=round(gap, 3), range_in=shooter.range_in)
         if gap > shooter.range_in + 1e-9:

@@ -27,6 +27,8 @@ class MeleeStep:
         if not isinstance(ids, list) or len(ids) != 2:
             raise KremlinError("melee: expected [unit a, unit b]")
         a, b = self._unit(units, ids[0], "melee[0]"), self._unit(units, ids[1], "melee[1]")
+        if a.side == b.side:
+            raise KremlinError(f"melee: {a.id} and {b.id} are on the same side")
         charging = set(options.get("charging", []))
         drawn = bool(options.get("drawn_before", False))
         events: list[Event] = []

@@ -159,6 +159,8 @@ class Smart(RuleSystem):
         for n, shot in enumerate(_need(options, "shots")):
             shooter = scene.figure(_need(shot, "shooter", f"shots[{n}]"))
             target = scene.figure(_need(shot, "target", f"shots[{n}]"))
+            if shooter.side == target.side:
+                raise ScenarioError(f"shots[{n}]: {shooter.id} and {target.id} are on the same side")
             if self.shooter_spec(shooter) is None:
                 raise ScenarioError(f"shots[{n}]: {shooter.id} ({shooter.type}) has no projectile weapon")
             if shooter.id in removed:

@@ -253,7 +253,8 @@ def test_behind_from_facing_in_the_scene():
     """"If attacking from behind the figure, based on its facing, add +2"; the d3 reads 1-3 as 1."""
     s = scene([("T", 5, 3, "blue", "squad_member", {"facing": "north"}),
                ("A", 5, 4, "red", "squad_member", {"weapons": ["sword"]})])
-    r = AM.resolve("attack", s, "red", ScriptedDice({"A": [1, 1], "T": [3]}), {"attacks": [{"attacker": "A", "target": "T"}]})
+    r = AM.resolve("attack", s, "red", ScriptedDice({"A": [1, 1], "T": [3]}),
+                   {"attacks": [{"attacker": "A", "target": "T"}]})
     hit = r.events[0]
     assert hit.data["from_behind"] is True and hit.data["attack_total"] == 3 and hit.data["defence_total"] == 1
 
@@ -282,7 +283,8 @@ def test_the_dead_leave_at_clean_up():
     """"Clean up the battlefield - remove dead figures"."""
     s = scene([("A", 1, 1, "red", "squad_member", {"weapons": ["greatsword"]}),
                ("D", 2, 1, "blue", "squad_member", {"hp": 3})])
-    r = AM.resolve("attack", s, "red", ScriptedDice({"A": [6, 3], "D": [1]}), {"attacks": [{"attacker": "A", "target": "D"}]})
+    r = AM.resolve("attack", s, "red", ScriptedDice({"A": [6, 3], "D": [1]}),
+                   {"attacks": [{"attacker": "A", "target": "D"}]})
     assert r.removed == ("D",) and r.events[-1].kind == "dead"
 
 
@@ -294,7 +296,8 @@ def test_leader_tie_break_needs_adjacency_and_a_point():
     s = scene([("A", 2, 2, "red", "squad_member", {"weapons": ["dagger"]}), ("L", 1, 2, "red", "leader", {}),
                ("D", 3, 2, "blue", "squad_member", {})])
     attack = {"attacks": [{"attacker": "A", "target": "D"}]}
-    with_point = AM.resolve("attack", s, "red", ScriptedDice({"A": [2, 1], "D": [4]}), {**attack, "leader_points": {"L": 1}})
+    with_point = AM.resolve("attack", s, "red", ScriptedDice({"A": [2, 1], "D": [4]}),
+                            {**attack, "leader_points": {"L": 1}})
     assert [e.kind for e in with_point.events] == ["attack_hit", "leader_tie_break"]
     assert with_point.extra["leader_points"] == {"L": 0}
     without = AM.resolve("attack", s, "red", ScriptedDice({"A": [2], "D": [4]}), {**attack, "leader_points": {"L": 0}})
@@ -326,7 +329,8 @@ def test_terrain_kinds_and_line_of_sight(kind, sees):
     blocks movement and line of sight"."""
     s = scene([("R", 0, 1, "red", "squad_member", {"weapons": ["bow"]}), ("S", 6, 1, "blue", "squad_member", {})],
               terrain=[("t", kind, [(3, 1)])])
-    r = AM.resolve("attack", s, "red", ScriptedDice({"R": [1], "S": [6]}), {"attacks": [{"attacker": "R", "target": "S"}]})
+    r = AM.resolve("attack", s, "red", ScriptedDice({"R": [1], "S": [6]}),
+                   {"attacks": [{"attacker": "R", "target": "S"}]})
     assert (r.events[0].kind != "attack_illegal") is sees
 
 
@@ -362,5 +366,23 @@ def test_house_defaults_are_listed():
 
 
 def test_a_golden_scenario_per_step():
-    steps = {json.loads(p.read_text())["step"] for p in SCENARIOS.glob("*.json") if not p.name.endswith(".expected.json")}
+    steps = {json.loads(p.read_text())["step"] for p in SCENARIOS.glob("*.json")
+             if not p.name.endswith(".expected.json")}
     assert steps == set(AM.steps)
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"attacks": [{"attacker": "A", "target": "D", "weapon": "wand"}]}, "figure 'A' does not carry 'wand'"),
+    ({"attacks": [{"attacker": "A"}]}, "attacks[0]: missing key 'target'"),
+    ({"attacks": [{"attacker": "A", "target": "L"}]}, "attacks[0]: A and L are on the same side"),
+    ({"step": "command", "leader": "A", "give": {}}, "leader: A is a squad_member, not a leader"),
+    ({"step": "move", "figure": "A", "path": [[5]]}, "path[0]: expected [col, row]"),
+])
+def test_bad_scenarios_give_one_line(tmp_path, capsys, change, message):
+    from assistant.cli import main
+    base = json.loads((SCENARIOS / "attack_leader_tie_break.json").read_text())
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({**base, **change}))
+    assert main(["resolve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err

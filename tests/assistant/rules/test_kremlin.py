@@ -88,7 +88,8 @@ def test_movement_dice_modifiers():
 
 def test_failed_charge_disorders():
     """"A unit that declares a charge and fails to contact the enemy becomes disordered"."""
-    s = scene(unit("A", "red", "heavy_infantry", row(10, 3), [10] * 3), unit("B", "blue", "heavy_infantry", row(10, 3), [20] * 3))
+    s = scene(unit("A", "red", "heavy_infantry", row(10, 3), [10] * 3),
+              unit("B", "blue", "heavy_infantry", row(10, 3), [20] * 3))
     opts = {"unit": "A", "charge": True, "target": "B"}            # gap 8.5"
     short = KR.resolve("move", s, "red", ScriptedDice({"A": [3, 3, 2]}), opts)
     assert short.extra["disordered"] and short.events[-1].kind == "charge_failed"
@@ -199,7 +200,8 @@ def test_charge_and_second_turn_of_drawn_melee_add_one():
     melee all units that drew increase their chance of scoring a hit by +1"."""
     assert hit_needed(5, 1) == 4 and hit_needed(3, 2) == 2
     s = melee_scene("light_infantry", "light_infantry")
-    r = KR.resolve("melee", s, "red", ScriptedDice({"A": [4, 4], "B": [1, 1, 1, 1]}), {"melee": ["A", "B"], "charging": ["A"]})
+    r = KR.resolve("melee", s, "red", ScriptedDice({"A": [4, 4], "B": [1, 1, 1, 1]}),
+                   {"melee": ["A", "B"], "charging": ["A"]})
     assert r.events[0].data["hits"] == 2 and r.events[0].data["needs"] == 4 and r.events[1].data["needs"] == 5
     d = KR.resolve("melee", s, "red", ScriptedDice({"A": [4, 4, 1], "B": [1, 1, 4, 1]}),
                    {"melee": ["A", "B"], "drawn_before": True})
@@ -354,7 +356,8 @@ def test_no_recovery_in_contact_or_routing():
 
 # ----------------------------------------------------------------- woods and initiative
 
-@pytest.mark.parametrize("d6, nature", [(1, "evil"), (2, "good"), (3, "neutral"), (4, "neutral"), (5, "evil"), (6, "good")])
+@pytest.mark.parametrize("d6, nature", [(1, "evil"), (2, "good"), (3, "neutral"), (4, "neutral"), (5, "evil"),
+                                        (6, "good")])
 def test_unknown_woods_table(d6, nature):
     """"Unknown woods must be rolled for if a unit enters/touches them: 1 = evil, 2 = good, 3 or 4 = neutral,
     5 = evil, 6 = good"."""
@@ -384,5 +387,31 @@ def test_house_defaults_are_listed():
 
 
 def test_a_golden_scenario_per_step():
-    steps = {json.loads(p.read_text())["step"] for p in SCENARIOS.glob("*.json") if not p.name.endswith(".expected.json")}
+    steps = {json.loads(p.read_text())["step"] for p in SCENARIOS.glob("*.json")
+             if not p.name.endswith(".expected.json")}
     assert steps == set(KR.steps)
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"shooter": "T", "target": "S", "units": {"T": {"bases": ["T1", "T2", "T3"], "range": "none"}}},
+     "shooter: T has no missile weapon"),
+    ({"target": "S"}, "target: S is on S's own side"),
+    ({"step": "melee", "melee": ["S", "S"]}, "melee: S and S are on the same side"),
+    ({"target": "Z"}, "target: unknown unit 'Z'"),
+    ({"units": {"S": {"bases": ["S1"], "hit": "superb"}}}, "unit 'S': unknown hit chance 'superb'"),
+    ({"step": "melee", "melee": ["S"]}, "melee: expected [unit a, unit b]"),
+])
+def test_bad_scenarios_give_one_line(tmp_path, capsys, change, message):
+    from assistant.cli import main
+    base = json.loads((SCENARIOS / "shoot_heavy_fire.json").read_text())
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({**base, **change}))
+    assert main(["resolve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+
+
+def test_shooting_needs_a_facing():
+    s = scene(unit("S", "red", "light_infantry", [10], [10]), unit("T", "blue", "heavy_infantry", [12], [10]))
+    with pytest.raises(KremlinError, match="unit 'S': give its facing"):
+        KR.resolve("shoot", s, "red", ScriptedDice(), {"shooter": "S", "target": "T"})

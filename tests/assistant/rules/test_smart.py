@@ -116,9 +116,10 @@ def test_firing_into_hand_to_hand():
     unit instead of the target"."""
     figs = [("A", 1, 20, "red", "archer", {}), ("U", 21, 20, "blue", "infantry", {"armor": []}),
             ("F", 22, 20, "red", "infantry", {"armor": []})]
-    own = SM.resolve("missile", scene(figs), "red", ScriptedDice({"A": [15, 10]}), {"shots": [{"shooter": "A", "target": "U"}]})
+    shots = {"shots": [{"shooter": "A", "target": "U"}]}
+    own = SM.resolve("missile", scene(figs), "red", ScriptedDice({"A": [15, 10]}), shots)
     assert own.removed == ("F",) and own.events[0].kind == "missile_own_unit"
-    foe = SM.resolve("missile", scene(figs), "red", ScriptedDice({"A": [15, 11]}), {"shots": [{"shooter": "A", "target": "U"}]})
+    foe = SM.resolve("missile", scene(figs), "red", ScriptedDice({"A": [15, 11]}), shots)
     assert foe.removed == ("U",)
 
 
@@ -221,5 +222,25 @@ def test_house_defaults_are_listed():
 
 
 def test_a_golden_scenario_per_step():
-    steps = {json.loads(p.read_text())["step"] for p in SCENARIOS.glob("*.json") if not p.name.endswith(".expected.json")}
+    steps = {json.loads(p.read_text())["step"] for p in SCENARIOS.glob("*.json")
+             if not p.name.endswith(".expected.json")}
     assert steps == set(SM.steps)
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"shots": [{"shooter": "T", "target": "A"}]}, "shots[0]: T (infantry) has no projectile weapon"),
+    ({"shots": [{"shooter": "A", "target": "B"}]}, "shots[0]: A and B are on the same side"),
+    ({"step": "dragon_breath", "dragon": "A"}, "dragon: A (archer) has no breath attack"),
+    ({"overrides": {"projectiles.penalty_step_in": "one"}}, "override 'projectiles.penalty_step_in'"),
+    ({"step": "melee", "targets": {"A": "T"}, "scene": {"table": {"width": 9, "depth": 9}, "figures": [
+        {"id": "A", "side": "red", "type": "infantry", "weapon": "banana", "x": 1, "y": 1},
+        {"id": "T", "side": "blue", "type": "infantry", "x": 2, "y": 1}]}}, "unknown weapon 'banana'"),
+])
+def test_bad_scenarios_give_one_line(tmp_path, capsys, change, message):
+    from assistant.cli import main
+    base = json.loads((SCENARIOS / "missile_worked_example.json").read_text())
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({**base, **change}))
+    assert main(["resolve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
