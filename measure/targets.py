@@ -15,7 +15,7 @@ All shooter/enemy pairs are measured in one pass (measure.los.find_blockers).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Mapping, NamedTuple
 
 import numpy as np
@@ -54,17 +54,18 @@ class TargetTable:
     index: SceneIndex
 
     @cached_property
-    def blocked_by(self) -> list[tuple[str, ...]]:
-        """Blocker ids per corridor, built once for the whole table on first read."""
-        return self.blockers.ids(self.index)
+    def verdicts(self) -> tuple[EnemyVerdict, ...]:
+        """Every row as an EnemyVerdict, built in one go on first read."""
+        blocked_by = np.empty(self.blockers.n_pairs, dtype=object)
+        blocked_by[:] = self.blockers.ids(self.index)
+        names = np.array(self.index.figure_ids + ("",), dtype=object)[:-1]
+        reasons = np.array(REASONS, dtype=object)
+        return tuple(map(_verdict, zip(names[self.enemy].tolist(), self.distance_in.tolist(),
+                                       self.edge_distance_in.tolist(), reasons[self.reason].tolist(),
+                                       blocked_by[self.pair].tolist())))
 
-    def verdicts(self, rows: slice) -> tuple[EnemyVerdict, ...]:
-        ids, blocked_by = self.index.figure_ids, self.blocked_by
-        return tuple(
-            EnemyVerdict(ids[b], d, e, REASONS[r], blocked_by[k])
-            for b, d, e, r, k in zip(self.enemy[rows].tolist(), self.distance_in[rows].tolist(),
-                                     self.edge_distance_in[rows].tolist(), self.reason[rows].tolist(),
-                                     self.pair[rows].tolist()))
+
+_verdict = partial(tuple.__new__, EnemyVerdict)     # (fields...) -> EnemyVerdict without a Python call
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ class ShooterResult:
     @cached_property
     def enemies(self) -> tuple[EnemyVerdict, ...]:
         """Every enemy, nearest first (equal distances in scene order)."""
-        return self.table.verdicts(self.rows)
+        return self.table.verdicts[self.rows]
 
     @property
     def others(self) -> tuple[EnemyVerdict, ...]:
