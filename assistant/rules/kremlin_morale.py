@@ -14,7 +14,7 @@ from measure.scene import Scene
 from assistant.rules.dice import Dice
 from assistant.rules.events import Prompt, StepResult, event
 from assistant.rules.kremlin_rules import KremlinError, morale_allowance, morale_passes, recovery_passes
-from assistant.rules.kremlin_units import Unit, gap_in, mods_text, need
+from assistant.rules.kremlin_units import Unit, flank_or_rear_contacts, gap_in, mods_text, need
 
 
 class MoraleSteps:
@@ -61,7 +61,11 @@ class MoraleSteps:
         mods = {}
         if unit.disordered:
             mods["disordered"] = m["disordered"]
-        if options.get("flank_rear"):
+        flank = options.get("flank_rear")
+        if flank is None:
+            # From the table: an enemy base touching the unit behind its front line.
+            flank = bool(flank_or_rear_contacts(scene, unit, self._enemy_bases(units, unit)))
+        if flank:
             mods["flank_rear"] = m["flank_rear"]
         if "king" in unit.general_types or "ally_king" in unit.general_types:
             mods["king_attached"] = m["king_attached"]

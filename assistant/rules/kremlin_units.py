@@ -220,3 +220,18 @@ def need(obj: Mapping[str, Any], key: str, where: str = "scenario") -> Any:
 
 def mods_text(mods: Mapping[str, int]) -> str:
     return "".join(f" {v:+d} {k.replace('_', ' ')}" for k, v in mods.items())
+
+
+def flank_or_rear_contacts(scene: Scene, unit: Unit, enemy_ids: Sequence[str], gap_in: float = 0.1) -> list[str]:
+    """Enemy bases touching the unit anywhere but its front: their near edge is behind the unit's
+    front line (by more than a quarter of a base). Needs the unit's facing."""
+    if unit.facing_deg is None or not enemy_ids:
+        return []
+    xy, base = _arrays(scene, unit.all_bases)
+    exy, ebase = _arrays(scene, enemy_ids)
+    touching = (edge_distance(xy[:, None, :], base[:, None], exy[None, :, :], ebase[None, :]) <= gap_in).any(axis=0)
+    f = np.array([math.cos(math.radians(unit.facing_deg)), math.sin(math.radians(unit.facing_deg))])
+    front = float((xy @ f + base / 2).max())
+    near_edge = exy @ f - ebase / 2
+    return [e for e, t, n in zip(enemy_ids, touching.tolist(), near_edge.tolist())
+            if t and n < front - float(base.max()) / 4]

@@ -415,3 +415,15 @@ def test_shooting_needs_a_facing():
     s = scene(unit("S", "red", "light_infantry", [10], [10]), unit("T", "blue", "heavy_infantry", [12], [10]))
     with pytest.raises(KremlinError, match="unit 'S': give its facing"):
         KR.resolve("shoot", s, "red", ScriptedDice(), {"shooter": "S", "target": "T"})
+
+
+def test_flank_or_rear_melee_from_the_scene():
+    """"+3 Unit is in melee with enemy to it's flank/rear" (read from the bases when the unit has a facing)."""
+    u = unit("U", "red", "heavy_infantry", row(10, 3), [10] * 3, facing="north")
+    front = unit("E", "blue", "heavy_infantry", [11.5], [8.5])          # touching its front
+    flank = unit("E", "blue", "heavy_infantry", [14.5], [10])           # touching its right flank
+    rear = unit("E", "blue", "heavy_infantry", [10], [11.5])            # touching its rear
+    assert morale(scene(u, front), 1).events[0].data["mods"] == {}
+    assert morale(scene(u, flank), 1).events[0].data["mods"] == {"flank_rear": 3}
+    assert morale(scene(u, rear), 1).events[0].data["mods"] == {"flank_rear": 3}
+    assert morale(scene(u, rear), 1, flank_rear=False).events[0].data["mods"] == {}
