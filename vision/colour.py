@@ -29,6 +29,8 @@ MIN_BRIGHTNESS = 60.0     # B + G + R below this: chromaticity too noisy to trus
 MIN_DISC_FILL, MAX_DISC_FILL = 0.28, 0.98
 MAX_OUTER_FILL = 0.3      # fraction of the ring just outside the base that may have the colour
 COLOUR_PPI = 20.0
+MIN_RING_SHARE = 0.55     # of a circle at 0.8 of the base's radius that must show the rim colour
+MAX_MIDDLE_SHARE = 0.5    # of a circle at 0.25 of the radius that may (the figure stands there)
 
 
 def chromaticity(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -163,11 +165,23 @@ def find_bases(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[in
                 continue          # a plateau of equal maxima, or a second peak of the same base
             shift = np.zeros(2) if wall_shift_px is None else np.asarray(wall_shift_px(c0), np.float64)
             centre = _refine_centre(edges, c0, r_px, shift)
-            if centre is None:
+            if centre is None or not _ring_shaped(colour, centre, r_px):
                 continue
             taken.append(c0)
             hits.append(BaseHit(centre, k, float(fill[ys[idx], xs[idx]])))
     return hits
+
+
+def _ring_shaped(colour: np.ndarray, centre: np.ndarray, r_px: float) -> bool:
+    """A base shows its colour as a ring: all round at 0.8 of its radius (less a strip the figure may
+    hide), and hardly at its middle, where the figure stands. A red toy or a red patch is not."""
+    h, w = colour.shape
+    def share(radius: float) -> float:
+        t = np.linspace(0, 2 * math.pi, 32, endpoint=False)
+        x = np.clip(np.round(centre[0] + radius * np.cos(t)).astype(int), 0, w - 1)
+        y = np.clip(np.round(centre[1] + radius * np.sin(t)).astype(int), 0, h - 1)
+        return float(colour[y, x].mean())
+    return share(0.8 * r_px) >= MIN_RING_SHARE and share(0.25 * r_px) <= MAX_MIDDLE_SHARE
 
 
 def _refine_centre(edges: np.ndarray, c0: np.ndarray, r_px: float, wall_px: np.ndarray) -> np.ndarray | None:
