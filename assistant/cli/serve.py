@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         print("(only this computer can connect; use --host 0.0.0.0 to let tablets on the LAN join)")
     try:
         waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="tablesight",
-                       channel_timeout=120, _quiet=True)
+                       channel_timeout=120, channel_request_lookahead=1, _quiet=True)
     finally:
         table = app.extensions["tablesight"]["table"]
         if table.live is not None:

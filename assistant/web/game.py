@@ -131,8 +131,9 @@ def _tail(records: list[Record]) -> tuple[list[int], Record | None, bool]:
         if rec.kind in ("step", "free_move", "game_started"):
             rolls = []
             last_step = rec if rec.kind != "game_started" else None
-            # Nothing to read after the start, a move or free moves: the players just did it.
-            acked = rec.kind != "step" or rec.payload["result"].get("step") == "move"
+            # Nothing to read after the start, a legal move or free moves: the players just did it.
+            result = rec.payload.get("result", {}) if rec.kind == "step" else {}
+            acked = rec.kind != "step" or (result.get("step") == "move" and bool(result.get("legal")))
         elif rec.kind == ACK:
             acked = True
         elif rec.kind == ROLL:
@@ -230,8 +231,7 @@ def acknowledge(games: Games, scene: Scene | None = None) -> None:
             if not acked:
                 log.append(ACK, {})
             elif st.phase == "move":
-                _see_if_moved(game, st, scene)
-                game.play("move", ScriptedDice(), moves=[])
+                game.play("move", ScriptedDice(), moves=_moves_seen(game, st, scene))
             elif st.phase == "free_move":
                 _see_if_moved(game, st, scene)
                 game.free_move({})
@@ -240,6 +240,18 @@ def acknowledge(games: Games, scene: Scene | None = None) -> None:
             advance(game)
         finally:
             log.close()
+
+
+def _moves_seen(game: KimmiriaGame, st: GameState, scene: Scene | None) -> list[dict[str, Any]]:
+    """The attacker's moves as the newest picture shows them, for the rules to check."""
+    if scene is None:
+        return []
+    gone = set(st.removed)
+    after = scene.with_figures([f for f in scene.figures if f.id not in gone])
+    before = scene_from_json(st.scene)
+    if {f.id for f in before.figures} != {f.id for f in after.figures}:
+        return []           # a figure vanished or appeared: nothing to compare, the picture decides later
+    return game.system.moves_seen(before, after, side=st.attacker)
 
 
 def _see_if_moved(game: KimmiriaGame, st: GameState, scene: Scene | None) -> None:
@@ -344,14 +356,27 @@ def _type_of(st: GameState, fid: str | None) -> str | None:
     return None
 
 
+MOD_WORDS = {"armor_plus": "armour", "terrain": "cover", "unpainted": "unpainted"}
+
+
+def _die_words(die: Any, mods: Mapping[str, int] | None, total: Any) -> str:
+    """"2" or "2 +1 armour = 3": the die as it fell, then what the rules add."""
+    if not mods:
+        return f"{die}"
+    parts = " ".join(f"{v:+d} {MOD_WORDS.get(k, k.replace('_', ' '))}" for k, v in mods.items())
+    return f"{die} {parts} = {total}"
+
+
 def _event_words(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
     n = lambda fid: names.get(fid, fid)                 # noqa: E731
     kind = e.get("kind")
     if kind in ("missile_hit", "missile_miss"):
-        a, d = e.get("attack_total"), e.get("defence_total")
-        if kind == "missile_hit":
-            return f"{n(e['shooter'])} rolled {a}, {n(e['target'])} rolled {d}: a hit! {n(e['target'])} falls."
-        return f"{n(e['shooter'])} rolled {a}, {n(e['target'])} rolled {d}: {n(e['target'])} is safe."
+        a = _die_words(e.get("attack_die"), e.get("attack_mods"), e.get("attack_total"))
+        d = _die_words(e.get("defence_die"), e.get("defence_mods"), e.get("defence_total"))
+        end = (f"a hit! {n(e['target'])} falls." if kind == "missile_hit" and not e.get("already_fallen") else
+               f"a hit, but {n(e['target'])} had already fallen." if kind == "missile_hit" else
+               f"{n(e['target'])} is safe.")
+        return f"{n(e['shooter'])} rolled {a}, {n(e['target'])} rolled {d}: {end}"
     if kind == "missile_no_target":
         return f"{n(e['shooter'])} has no enemy in sight and in range."
     return with_names(str(e.get("text", "")), names)
@@ -378,6 +403,11 @@ def _outcome_prompt(rec: Record, st: GameState, names: Mapping[str, str]) -> dic
         out["title"] = f"{side_word(result.get('attacker_side'))} goes first!"
     elif step == "groups":
         out["title"] = f"{side_word(st.attacker)} may move {result.get('groups_allowed')} group(s)."
+    elif step == "move":
+        out["title"] = "That move is not allowed. Put the figures back and try again."
+        out["lines"] = [line for line, e in zip(lines, [e for e in result.get("events", [])
+                                                        if e.get("kind") != "removed"])
+                        if e.get("kind") == "move_illegal"] or lines
     elif step == "melee":
         out["title"] = "Nobody is fighting." if not lines else "The fight is over."
     elif step == "victory":
@@ -390,6 +420,13 @@ def _outcome_prompt(rec: Record, st: GameState, names: Mapping[str, str]) -> dic
     if not lines and step in ("missile", "melee"):
         out["lines"] = []
     return out
+
+
+def _say(prompt: Mapping[str, Any]) -> str:
+    """What the tablet reads aloud: the title, the text, and the outcome's lines."""
+    parts = [str(prompt.get("title") or ""), str(prompt.get("text") or "")] + [str(x) for x in prompt.get("lines", [])]
+    parts = [p.strip() for p in parts if p and p.strip()]
+    return " ".join(p if p[-1] in ".!?:" else p + "." for p in parts)
 
 
 def current_prompt(games: Games) -> dict[str, Any]:
@@ -439,7 +476,7 @@ def current_prompt(games: Games) -> dict[str, Any]:
                               "text": with_names(str(exc), names) + " Fix it on the Setup page, "
                               "then start a new game."}
             prompt["game"] = game_info
-            prompt.setdefault("say", " ".join(str(prompt.get(k, "")) for k in ("title", "text")).strip())
+            prompt.setdefault("say", _say(prompt))
             return prompt
         except (GameError, ValueError) as exc:
             return {"kind": "problem", "title": "This game cannot go on", "text": str(exc),

@@ -119,15 +119,40 @@ class TableState:
             return scene
         return replace(scene, terrain=self.fallback_terrain)
 
+    def _table_crop(self, registration, shape) -> tuple[int, int, int, int]:
+        """The part of the frame showing the table (plus a small margin): x0, y0, x1, y1 in pixels."""
+        h, w = shape[:2]
+        W, D = self.profile.width_in, self.profile.depth_in
+        corners = registration.to_image(np.array([[0, 0], [W, 0], [W, D], [0, D]], np.float64))
+        if not np.all(np.isfinite(corners)):
+            return 0, 0, w, h
+        margin = 0.04 * max(np.ptp(corners[:, 0]), np.ptp(corners[:, 1]))
+        x0 = int(max(0, np.floor(corners[:, 0].min() - margin)))
+        y0 = int(max(0, np.floor(corners[:, 1].min() - margin)))
+        x1 = int(min(w, np.ceil(corners[:, 0].max() + margin)))
+        y1 = int(min(h, np.ceil(corners[:, 1].max() + margin)))
+        if x1 - x0 < 16 or y1 - y0 < 16:
+            return 0, 0, w, h
+        return x0, y0, x1, y1
+
     def publish(self, frame_bgr: np.ndarray, result, *, source: str, problem: str | None = None) -> int:
-        """A new picture and (when it could be read) its analysis; returns the new version."""
-        jpeg, scale = display_jpeg(np.ascontiguousarray(frame_bgr))
-        h, w = frame_bgr.shape[:2]
+        """A new picture and (when it could be read) its analysis; returns the new version.
+
+        The picture sent to tablets is cropped to the table, so the figures are as big as the
+        screen allows; the matrix sent along maps table inches to the cropped, scaled pixels.
+        """
         H = None
         scene = None
+        x0, y0 = 0, 0
         if result is not None:
             scene = self._with_fallback_terrain(result.scene)
-            H = np.diag([scale, scale, 1.0]) @ result.registration.H_in_to_px
+            x0, y0, x1, y1 = self._table_crop(result.registration, frame_bgr.shape)
+            frame_bgr = frame_bgr[y0:y1, x0:x1]
+        jpeg, scale = display_jpeg(np.ascontiguousarray(frame_bgr))
+        h, w = frame_bgr.shape[:2]
+        if result is not None:
+            shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
+            H = np.diag([scale, scale, 1.0]) @ shift @ result.registration.H_in_to_px
         picture = Picture(jpeg, round(w * scale), round(h * scale), H)
         with self._cond:
             self._picture = picture

@@ -80,9 +80,9 @@ def calibration_words(cal: Calibration, source: str) -> list[str]:
     if cal.anchors_rejected:
         lines.append(f"Marker {', '.join(map(str, cal.anchors_rejected))} seems to have moved: put it back in its place.")
     if cal.rms_px is not None:
-        quality = ("very good" if cal.rms_px < 1.0 else "good" if cal.rms_px < 2.5 else
-                   "poor: check the markers lie flat")
-        lines.append(f"The picture fits the table {quality} (markers agree within {cal.rms_px:.1f} pixels).")
+        quality = ("very well" if cal.rms_px < 1.0 else "well" if cal.rms_px < 2.5 else
+                   "poorly: check the markers lie flat")
+        lines.append(f"The picture fits the table {quality} (the markers agree within {cal.rms_px:.1f} pixels).")
     if cal.grid_expected:
         lines.append("The printed grid was found." if cal.grid_found else
                      "The table profile has a grid, but it was not found in the picture.")

@@ -192,16 +192,36 @@ const TS = (() => {
         labels.push({f, cx, cy, r, colour});
         this.hit.push({id: f.id, cx, cy, r});
       }
+      // Name tags: below the base, else above, right or left, whichever overlaps nothing placed yet.
       const labelLayer = el("g", {class: "labels"}, svg);
-      const fs = px(usePicture ? 15 : 14);
+      const fs = px(shownWidth < 640 ? 13 : 15);
+      const placed = [];
+      const overlap = (a, b) => Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) *
+                                Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+      const circles = labels.map(({cx, cy, r}) => ({x: cx - r, y: cy - r, w: 2 * r, h: 2 * r}));
       for (const {f, cx, cy, r, colour} of labels) {
         const name = f.name || f.id;
-        const t = el("text", {x: cx, y: cy + r + fs * 1.05, "font-size": fs, class: "label"}, labelLayer);
+        const bw = fs * 0.6 * name.length + px(8), bh = fs * 1.35, gap = px(2);
+        const options = [
+          {x: cx - bw / 2, y: cy + r + gap}, {x: cx - bw / 2, y: cy - r - gap - bh},
+          {x: cx + r + gap, y: cy - bh / 2}, {x: cx - r - gap - bw, y: cy - bh / 2},
+          {x: cx + r * 0.7, y: cy + r * 0.7}, {x: cx - r * 0.7 - bw, y: cy - r * 0.7 - bh},
+          {x: cx + r * 0.7, y: cy - r * 0.7 - bh}, {x: cx - r * 0.7 - bw, y: cy + r * 0.7}];
+        // The first place that covers nothing, else the one that covers least.
+        let box = null, least = Infinity;
+        for (const o of options) {
+          const cand = {x: o.x, y: o.y, w: bw, h: bh};
+          let cover = 0;
+          for (const p of placed) cover += overlap(p, cand);
+          for (const c of circles) cover += overlap(c, cand) * 2;
+          if (cand.x < 0 || cand.y < 0 || cand.x + bw > w || cand.y + bh > h) cover += bw * bh * 0.5;
+          if (cover < least) { least = cover; box = cand; }
+          if (cover === 0) break;
+        }
+        placed.push(box);
+        el("rect", {x: box.x, y: box.y, width: bw, height: bh, rx: px(4), class: "label-bg", fill: colour}, labelLayer);
+        const t = el("text", {x: box.x + bw / 2, y: box.y + bh * 0.74, "font-size": fs, class: "label"}, labelLayer);
         t.textContent = name;
-        const bw = fs * 0.6 * name.length + px(8);
-        const bg = el("rect", {x: cx - bw / 2, y: cy + r + fs * 0.05, width: bw, height: fs * 1.35, rx: px(4),
-                               class: "label-bg", fill: colour}, labelLayer);
-        labelLayer.insertBefore(bg, t);
       }
       this.view = {w, h, unit};
       if (this.onTap) {

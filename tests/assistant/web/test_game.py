@@ -1,0 +1,182 @@
+"""Kids' mode through the API: one prompt at a time, dice typed in or rolled, checked against the rules."""
+from __future__ import annotations
+
+import pytest
+
+from assistant.rules import get_system
+from assistant.rules.dice import ScriptedDice
+from assistant.web import create_app
+from measure.scene import scene_from_json
+
+LONG_BOWS = {"key": "figure_types.archer.range", "value": 24.0}
+
+
+def prompt(client):
+    return client.get("/api/game").get_json()
+
+
+def roll(client, pin, value=None):
+    res = client.post("/api/game/roll", json={} if value is None else {"value": value}, headers=pin)
+    assert res.status_code == 200, res.get_json()
+    return res.get_json()
+
+
+@pytest.fixture
+def long_bows(client, pin):
+    """Archers reach 24" (a house number): on the demo table Marian and Goblin 3 then have targets."""
+    assert client.put("/api/setup/house", json=LONG_BOWS, headers=pin).status_code == 200
+    return client
+
+
+def test_before_a_game_the_prompt_offers_one(client):
+    p = prompt(client)
+    assert p["kind"] == "start" and p["game"] is None and "New game" in p["button"]
+
+
+def test_missile_step_prompts_use_names_and_match_the_rules(long_bows, pin):
+    client = long_bows
+    scene_json = client.get("/api/scene").get_json()["scene"]
+    assert client.post("/api/game/new", headers=pin).status_code == 200
+    dice = [6, 2, 3, 5]             # Marian 6 vs Goblin 1 2+1 armour: hit; Goblin 3 3 vs Ann 5+1: miss
+    seen = []
+    for value in dice:
+        p = prompt(client)
+        assert p["kind"] == "roll" and p["sides"] == 6
+        seen.append((p["title"], p["text"], p["highlight"]))
+        roll(client, pin, value)
+    assert seen[0][0] == "Marian shoots at Goblin 1!" and seen[0][1] == "Red player: roll a die for Marian."
+    assert seen[0][2] == {"from": "m11", "to": ["m20"], "kind": "shot"}
+    assert seen[1][0] == "Goblin 1 tries to dodge!" and "Marian rolled 6" in seen[1][1]
+    assert seen[1][1].startswith("Marian rolled 6. Blue player")
+    assert seen[2][0] == "Goblin 3 shoots at Ann!" and seen[3][0] == "Ann tries to dodge!"
+    # The same dice through the rules directly give the same fallen figures.
+    system = get_system("kimmiria", overrides={LONG_BOWS["key"]: LONG_BOWS["value"]})
+    expected = system.resolve("missile", scene_from_json(scene_json), None, ScriptedDice(dice), {})
+    out = prompt(client)
+    assert out["kind"] == "outcome" and out["step"] == "missile"
+    assert out["remove"] == list(expected.removed) == ["m20"]
+    assert out["title"] == "Take Goblin 1 off the table after all the arrows."
+    assert "Marian rolled 6, Goblin 1 rolled 2 +1 armour = 3: a hit! Goblin 1 falls." in out["lines"]
+    assert "Goblin 3 rolled 3, Ann rolled 5 +1 armour = 6: Ann is safe." in out["lines"]
+    assert out["say"].startswith("Take Goblin 1 off the table")
+    # The fallen leave the scene every page sees.
+    scene = client.get("/api/scene").get_json()
+    assert scene["removed"] == ["m20"] and "m20" not in {f["id"] for f in scene["scene"]["figures"]}
+    # Next: initiative, one die per side.
+    nxt = client.post("/api/game/next", headers=pin).get_json()
+    assert nxt["kind"] == "roll" and nxt["purpose"] == "initiative" and nxt["game"]["phase"] == "initiative"
+
+
+def test_virtual_die_rolls_for_the_player(long_bows, pin):
+    client = long_bows
+    client.post("/api/game/new", headers=pin)
+    out = roll(client, pin)
+    assert 1 <= out["rolled"]["value"] <= 6 and out["rolled"]["sides"] == 6
+    assert out["prompt"]["game"]["rolls"] == [out["rolled"]["value"]]
+
+
+def test_undo_takes_back_the_last_die_even_after_the_step_finished(long_bows, pin):
+    client = long_bows
+    client.post("/api/game/new", headers=pin)
+    first = prompt(client)
+    roll(client, pin, 4)
+    after = client.post("/api/game/undo", headers=pin).get_json()
+    assert after["title"] == first["title"] and after["game"]["rolls"] == [] and not after["game"]["can_undo"]
+    for v in (6, 2, 3, 5):
+        roll(client, pin, v)
+    assert prompt(client)["kind"] == "outcome"
+    back = client.post("/api/game/undo", headers=pin).get_json()
+    assert back["kind"] == "roll" and back["title"] == "Ann tries to dodge!" and back["game"]["rolls"] == [6, 2, 3]
+    roll(client, pin, 1)
+    assert prompt(client)["remove"] == ["m20", "m15"]
+
+
+@pytest.mark.parametrize("value, status, words", [(7, 400, "1 to 6"), (0, 400, "1 to 6"), ("six", 400, "1 to 6"),
+                                                  (True, 400, "1 to 6")])
+def test_impossible_dice_are_400(long_bows, pin, value, status, words):
+    long_bows.post("/api/game/new", headers=pin)
+    res = long_bows.post("/api/game/roll", json={"value": value}, headers=pin)
+    assert res.status_code == status and words in res.get_json()["error"]
+
+
+def test_actions_out_of_turn_are_409(client, pin):
+    assert client.post("/api/game/roll", json={"value": 3}, headers=pin).status_code == 409      # no game
+    assert client.post("/api/game/next", headers=pin).status_code == 409
+    assert client.post("/api/game/undo", headers=pin).status_code == 409
+    client.post("/api/game/new", headers=pin)
+    # With the house ranges nobody can shoot: the missile outcome shows, no die is wanted.
+    p = prompt(client)
+    assert p["kind"] == "outcome" and p["title"] == "Nobody was hit." and p["remove"] == []
+    res = client.post("/api/game/roll", json={"value": 3}, headers=pin)
+    assert res.status_code == 409 and "no die" in res.get_json()["error"]
+    assert client.post("/api/game/undo", headers=pin).status_code == 409
+    client.post("/api/game/next", headers=pin)
+    res = client.post("/api/game/next", headers=pin)                 # a die is wanted now
+    assert res.status_code == 409 and "waiting for a die" in res.get_json()["error"]
+
+
+def test_a_whole_turn_reaches_the_next_missile_fire(client, pin):
+    client.post("/api/game/new", headers=pin)
+    client.post("/api/game/next", headers=pin)                       # missile outcome read
+    roll(client, pin, 5)                                             # red initiative
+    roll(client, pin, 2)                                             # blue initiative
+    p = prompt(client)
+    assert p["kind"] == "outcome" and p["title"] == "Red goes first!"
+    client.post("/api/game/next", headers=pin)
+    p = prompt(client)
+    assert p["purpose"] == "groups to move" and p["title"] == "Red side attacks!"
+    roll(client, pin, 3)
+    client.post("/api/game/next", headers=pin)
+    p = prompt(client)
+    assert p["kind"] == "do" and p["title"] == "Red side: move!" and "3 group(s)" in p["text"]
+    client.post("/api/game/next", headers=pin)                       # nobody moved on the demo photo
+    # Sir Bors and Goblin 4 touch: melee, one die each, in scene order.
+    p = prompt(client)
+    assert p["purpose"] == "melee" and {p["who"]} <= {"m13", "m24"}
+    roll(client, pin, 6)
+    roll(client, pin, 1)
+    p = prompt(client)
+    assert p["kind"] == "outcome" and p["step"] == "melee" and len(p["remove"]) == 1
+    client.post("/api/game/next", headers=pin)
+    # The winner may step into the fallen figure's space.
+    p = prompt(client)
+    assert p["kind"] == "do" and p["title"] == "Free moves" and "into Goblin 4's empty space" in p["lines"][0]
+    client.post("/api/game/next", headers=pin)
+    p = prompt(client)
+    assert p["step"] == "victory" and p["kind"] == "outcome" and p["title"] == "No winner yet: on to the next turn!"
+    client.post("/api/game/next", headers=pin)
+    assert prompt(client)["game"]["turn"] == 2
+
+
+def test_the_game_survives_a_restart(tmp_path, pin):
+    config = {"DEMO": True, "INSTANCE_PATH": str(tmp_path), "TABLE_PIN": "2468", "SECRET_KEY": "k"}
+    c1 = create_app(config).test_client()
+    c1.put("/api/setup/house", json=LONG_BOWS, headers=pin)
+    c1.post("/api/game/new", headers=pin)
+    roll(c1, pin, 6)
+    roll(c1, pin, 2)
+    before = prompt(c1)
+    c2 = create_app(config).test_client()               # the plug was pulled; same instance folder
+    after = prompt(c2)
+    assert after == before and after["title"] == "Goblin 3 shoots at Ann!"
+
+
+def test_new_game_starts_a_new_log_file(client, pin):
+    client.post("/api/game/new", headers=pin)
+    first = prompt(client)["game"]["file"]
+    client.post("/api/game/new", headers=pin)
+    assert prompt(client)["game"]["file"] != first
+
+
+def test_new_game_with_a_figure_of_unknown_type_is_400(client, pin):
+    client.put("/api/roster/m14", json={"type": "dragon"}, headers=pin)
+    res = client.post("/api/game/new", headers=pin)
+    assert res.status_code == 400 and "dragon" in res.get_json()["error"]
+    assert prompt(client)["kind"] == "start"                          # no broken game left behind
+
+
+def test_new_game_needs_a_picture(tmp_path, pin):
+    from assistant.demo import DEMO_TABLE
+    c = create_app({"TABLE": str(DEMO_TABLE), "INSTANCE_PATH": str(tmp_path), "TABLE_PIN": "2468"}).test_client()
+    res = c.post("/api/game/new", headers=pin)
+    assert res.status_code == 409 and "photo" in res.get_json()["error"]

@@ -1,0 +1,113 @@
+"""Photo upload: a real photo's figures appear; anything else gets a clear 4xx, never a 500."""
+from __future__ import annotations
+
+import struct
+import zlib
+
+import cv2
+import numpy as np
+import pytest
+
+from assistant.demo import DEMO_PHOTO
+from assistant.web import create_app
+from assistant.web.images import MAX_PIXELS, UploadError, decode_upload, header_size, image_kind
+
+
+def _png(width: int, height: int, body: bytes | None = None) -> bytes:
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunk = lambda kind, data: struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))  # noqa: E731
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + (body if body is not None else chunk(b"IEND", b""))
+
+
+def _upload(client, data: bytes, headers, name="table.jpg", field="photo"):
+    # The multipart body is built here (the test client would spool a big one to an unclosed temp file).
+    boundary = "tablesight-test-boundary"
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{name}\"\r\n"
+            f"Content-Type: application/octet-stream\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+    return client.post("/api/photo", data=body, headers=headers,
+                       content_type=f"multipart/form-data; boundary={boundary}")
+
+
+@pytest.fixture
+def plain_table_app(tmp_path):
+    """The demo table's profile with no photo yet (as at a real table before the first picture)."""
+    from assistant.demo import DEMO_TABLE
+    return create_app({"TABLE": str(DEMO_TABLE), "INSTANCE_PATH": str(tmp_path), "TABLE_PIN": "2468",
+                       "SECRET_KEY": "s"})
+
+
+def test_uploaded_photo_makes_its_figures_appear(plain_table_app, pin):
+    c = plain_table_app.test_client()
+    assert c.get("/api/scene").get_json()["scene"] is None
+    assert c.get("/api/targets").status_code == 409                  # nothing to measure yet
+    assert c.get("/api/frame.jpg").status_code == 404
+    res = _upload(c, DEMO_PHOTO.read_bytes(), pin)
+    assert res.status_code == 200
+    out = res.get_json()
+    assert out["figures"] == 12 and out["problem"] is None
+    scene = c.get("/api/scene").get_json()
+    assert scene["source"] == "photo"
+    assert {f["name"] for f in scene["scene"]["figures"]} >= {"Robin", "Merlin", "Grak", "Snag"}
+    assert c.get("/api/status").get_json()["calibration"]["anchors_seen"] == [0, 1, 2, 3]
+
+
+def test_a_png_photo_works_too(plain_table_app, pin):
+    ok, png = cv2.imencode(".png", cv2.imread(str(DEMO_PHOTO)))
+    res = _upload(plain_table_app.test_client(), png.tobytes(), pin, "table.png")
+    assert res.status_code == 200 and res.get_json()["figures"] == 12
+
+
+def test_photo_without_the_table_is_422_and_still_shown(client, pin):
+    ok, jpg = cv2.imencode(".jpg", np.full((120, 160, 3), 128, np.uint8))
+    res = _upload(client, jpg.tobytes(), pin)
+    assert res.status_code == 422
+    assert "anchor" in res.get_json()["problem"]
+    st = client.get("/api/status").get_json()
+    assert st["source"] == "photo" and "anchor" in st["calibration"]["problem"]
+    # The last good scene stays, so the referee can still measure.
+    assert client.get("/api/los?a=m10&b=m11").status_code == 200
+
+
+@pytest.mark.parametrize("data, status, words", [
+    (b"", 400, "empty"),
+    (b"hello, this is text", 415, "not a photo"),
+    (b"%PDF-1.4 not a picture", 415, "not a photo"),
+    (_png(100_000, 100_000), 413, "too big"),
+    (_png(64, 48, b"garbage after the header"), 400, "damaged"),
+    (b"\xff\xd8\xff\xe0" + b"\x00" * 40, 400, "damaged"),
+])
+def test_bad_uploads_are_4xx(client, pin, data, status, words):
+    res = _upload(client, data, pin)
+    assert res.status_code == status
+    assert words in res.get_json()["error"]
+
+
+def test_missing_field_is_400(client, pin):
+    res = _upload(client, b"x", pin, field="picture")
+    assert res.status_code == 400 and "'photo'" in res.get_json()["error"]
+
+
+def test_upload_over_the_cap_is_413(tmp_path, pin):
+    app = create_app({"DEMO": True, "INSTANCE_PATH": str(tmp_path), "TABLE_PIN": "2468",
+                      "MAX_CONTENT_LENGTH": 50_000})
+    res = _upload(app.test_client(), DEMO_PHOTO.read_bytes(), pin)          # 90 kB > 50 kB
+    assert res.status_code == 413 and "too big" in res.get_json()["error"]
+
+
+def test_default_cap_is_25_mb(app):
+    assert app.config["MAX_CONTENT_LENGTH"] == 25 * 1024 * 1024
+
+
+def test_header_sizes_are_read_without_decoding():
+    jpg = DEMO_PHOTO.read_bytes()
+    assert image_kind(jpg) == "jpeg" and header_size(jpg, "jpeg") == (1920, 1080)
+    assert header_size(_png(640, 480), "png") == (640, 480)
+    ok, webp = cv2.imencode(".webp", np.zeros((30, 50, 3), np.uint8))
+    assert image_kind(webp.tobytes()) == "webp" and header_size(webp.tobytes(), "webp") == (50, 30)
+
+
+def test_pixel_cap_is_checked_before_decoding():
+    side = int(MAX_PIXELS ** 0.5) + 1
+    with pytest.raises(UploadError) as err:
+        decode_upload(_png(side, side))
+    assert err.value.status == 413

@@ -1,0 +1,119 @@
+"""The PIN guards every change; sessions need their CSRF token; debug is off; errors are 4xx."""
+from __future__ import annotations
+
+import pytest
+
+from assistant.web import create_app, security
+from tests.assistant.web.conftest import PIN, csrf_of
+
+CHANGES = [("post", "/api/game/new"), ("post", "/api/game/roll"), ("post", "/api/game/next"),
+           ("post", "/api/game/undo"), ("post", "/api/photo"), ("post", "/api/setup/system"),
+           ("put", "/api/setup/house"), ("put", "/api/roster/m10"), ("delete", "/api/roster/m10"),
+           ("post", "/api/live")]
+
+
+@pytest.mark.parametrize("method, path", CHANGES)
+def test_change_without_pin_is_401(client, method, path):
+    res = getattr(client, method)(path, json={})
+    assert res.status_code == 401
+    assert "PIN" in res.get_json()["error"]
+
+
+@pytest.mark.parametrize("method, path", CHANGES)
+def test_change_with_wrong_pin_is_403(client, method, path):
+    res = getattr(client, method)(path, json={}, headers={"X-Table-PIN": "0000"})
+    assert res.status_code == 403
+    assert "wrong PIN" in res.get_json()["error"]
+
+
+def test_viewing_needs_no_pin(client):
+    for path in ("/api/scene", "/api/status", "/api/targets", "/api/los?a=m10&b=m11", "/api/game",
+                 "/api/systems", "/api/roster", "/api/frame.jpg"):
+        assert client.get(path).status_code == 200, path
+
+
+def test_joined_session_may_change_with_its_csrf_token(joined):
+    c, token = joined
+    res = c.put("/api/roster/m10", json={"name": "Robin Hood"}, headers={"X-CSRF-Token": token})
+    assert res.status_code == 200
+    names = {f["id"]: f["name"] for f in c.get("/api/roster").get_json()["figures"]}
+    assert names["m10"] == "Robin Hood"
+
+
+def test_joined_session_without_csrf_token_is_403(joined):
+    c, _ = joined
+    res = c.put("/api/roster/m10", json={"name": "Mallory"})
+    assert res.status_code == 403 and "CSRF" in res.get_json()["error"]
+    res = c.put("/api/roster/m10", json={"name": "Mallory"}, headers={"X-CSRF-Token": "forged"})
+    assert res.status_code == 403
+
+
+def test_join_form_needs_its_token_and_the_right_pin(client):
+    token = csrf_of(client.get("/join").data)
+    assert client.post("/join", data={"pin": PIN}).status_code == 403                  # no token
+    res = client.post("/join", data={"pin": "1111", "csrf_token": token})
+    assert res.status_code == 403 and b"wrong PIN" in res.data
+    assert client.post("/api/game/new", headers={"X-CSRF-Token": token}).status_code == 401
+
+
+def test_join_never_redirects_off_site(client):
+    token = csrf_of(client.get("/join").data)
+    for target in ("https://evil.example/", "//evil.example/", "/\\evil.example"):
+        res = client.post("/join", data={"pin": PIN, "csrf_token": token, "next": target})
+        assert res.status_code == 302 and res.headers["Location"] == "/"
+
+
+def test_leave_ends_the_session(joined):
+    c, token = joined
+    assert c.post("/leave", data={"csrf_token": token}).status_code == 302
+    assert c.put("/api/roster/m10", json={"name": "x"}, headers={"X-CSRF-Token": token}).status_code == 401
+
+
+def test_a_new_pin_ends_old_sessions(tmp_path):
+    config = {"DEMO": True, "INSTANCE_PATH": str(tmp_path), "SECRET_KEY": "same", "TABLE_PIN": "1357"}
+    first = create_app(config).test_client()
+    token = csrf_of(first.get("/join").data)
+    first.post("/join", data={"pin": "1357", "csrf_token": token})
+    second = create_app({**config, "TABLE_PIN": "9753"})
+    c = second.test_client()
+    cookie = first.get_cookie("session")
+    c.set_cookie("session", cookie.value)
+    assert c.put("/api/roster/m10", json={"name": "x"}, headers={"X-CSRF-Token": token}).status_code == 401
+
+
+def test_too_many_wrong_pins_lock_joining(client, monkeypatch):
+    for _ in range(security.MAX_FAILURES):
+        assert client.post("/api/game/new", headers={"X-Table-PIN": "9999"}).status_code == 403
+    res = client.post("/api/game/new", headers={"X-Table-PIN": PIN})
+    assert res.status_code == 429 and "too many" in res.get_json()["error"]
+
+
+def test_debug_is_off_whatever_the_config(tmp_path):
+    app = create_app({"DEMO": True, "INSTANCE_PATH": str(tmp_path), "DEBUG": True})
+    assert app.debug is False
+
+
+def test_generated_pin_is_four_digits(tmp_path):
+    app = create_app({"DEMO": True, "INSTANCE_PATH": str(tmp_path)})
+    assert len(app.config["TABLE_PIN"]) == 4 and app.config["TABLE_PIN"].isdigit()
+
+
+def test_secret_key_is_kept_in_the_instance_folder(tmp_path):
+    a = create_app({"DEMO": True, "INSTANCE_PATH": str(tmp_path)})
+    b = create_app({"DEMO": True, "INSTANCE_PATH": str(tmp_path)})
+    assert a.config["SECRET_KEY"] == b.config["SECRET_KEY"] and len(a.config["SECRET_KEY"]) >= 32
+
+
+def test_wrong_method_is_405_json(client):
+    res = client.get("/api/photo")
+    assert res.status_code == 405 and "error" in res.get_json()
+
+
+def test_no_table_is_a_clear_error(tmp_path):
+    with pytest.raises(ValueError, match="no table profile"):
+        create_app({"INSTANCE_PATH": str(tmp_path)})
+
+
+def test_unknown_system_is_a_clear_error(tmp_path):
+    with pytest.raises(ValueError, match="unknown rule system"):
+        create_app({"DEMO": True, "INSTANCE_PATH": str(tmp_path), "SYSTEM": "chess"})
