@@ -12,7 +12,8 @@ import numpy as np
 
 SCALE = 4
 MEAN_DIFF = 2.5          # grey levels (mean absolute difference over the region)
-PEAK_DIFF = 24.0         # grey levels (the region's 98th percentile absolute difference)
+PEAK_DIFF = 24.0         # grey levels: a shrunk pixel changed by this much is a real change ...
+MIN_CHANGED_PX = 4       # ... and this many of them anywhere in the region (a figure in a large tile)
 
 
 def shrink(gray: np.ndarray) -> np.ndarray:
@@ -65,4 +66,4 @@ class ChangeWatch:
         diff = cv2.absdiff(now, patch)
         if float(diff.mean()) > MEAN_DIFF:
             return True
-        return float(np.percentile(diff, 98)) > PEAK_DIFF
+        return int(np.count_nonzero(diff > PEAK_DIFF)) >= MIN_CHANGED_PX

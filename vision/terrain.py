@@ -95,11 +95,12 @@ def _add_footprints(mask: np.ndarray, ppi: float, footprints_in, origin_in) -> n
         iu, iv = int(round(u)), int(round(v))
         if not (0 <= iu < w and 0 <= iv < h):
             continue
-        # The figure stands on the piece: its centre is on it, or most of its ring is.
+        # The figure stands on the piece when its centre is on it, or when the felt shows all round a
+        # good part of it (just outside its footprint, where the figure does not hide the felt).
         r = radius * ppi
         angles = np.linspace(0, 2 * math.pi, 16, endpoint=False)
-        ring = np.column_stack([u + 0.8 * r * np.cos(angles), v + 0.8 * r * np.sin(angles)]).round().astype(int)
-        inside = [(0 <= a < w and 0 <= b < h and near[b, a]) for a, b in ring]
+        ring = np.column_stack([u + 1.3 * r * np.cos(angles), v + 1.3 * r * np.sin(angles)]).round().astype(int)
+        inside = [(0 <= a < w and 0 <= b < h and mask[b, a]) for a, b in ring]
         if near[iv, iu] or sum(inside) >= 6:
             cv2.circle(out, (iu, iv), int(math.ceil(r + 0.1 * ppi)), 1, thickness=cv2.FILLED)
     return out

@@ -4,8 +4,8 @@
   and keep them: each frame's colour bases are matched to the tracks of their side, nearest pairs
   first, within `gate_in`.
 - A figure not seen in a frame (a hand over the table) stays at its last position, marked hidden,
-  for `keep_frames` frames. When a base of its side turns up again within `rematch_in` of where a
-  hidden figure was, it is that figure (it was picked up and put down).
+  for `keep_frames` frames. When a base of its side turns up within `rematch_in` of where a figure
+  not seen this frame was, it is that figure (it was picked up and put down).
 - A figure that moves less than `jitter_in` keeps its reported position, so detection noise does
   not flicker the page; any larger move is reported at once.
 """
@@ -82,7 +82,8 @@ class Tracker:
     def _match_colour(self, det: Detections, rows: list[int], side, seen: set[str]) -> None:
         tracks = [t for t in self.tracks.values() if t.detected_by == "colour" and t.side == side]
         unmatched = set(rows)
-        for gate, pool in ((self.gate_in, tracks), (self.rematch_in, [t for t in tracks if t.hidden])):
+        # Near pairs first; then a figure not seen this frame claims a base of its side farther off.
+        for gate, pool in ((self.gate_in, tracks), (self.rematch_in, tracks)):
             free = [t for t in pool if t.figure_id not in seen]
             pairs = sorted((float(np.hypot(*(det.xy_in[k] - t.xy_in))), k, t.figure_id)
                            for k in unmatched for t in free)

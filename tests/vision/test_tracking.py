@@ -1,0 +1,147 @@
+"""Steady across frames: stable ids, no flicker from jitter, hidden figures stay put, moved figures
+keep their ids, new ones are found, and a bumped camera is noticed and re-registered."""
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detections import Detections
+from vision.pipeline import FramePipeline
+from vision.settings import VISION_DEFAULTS
+from vision.synthetic import ColourFigure, MarkerFigure, PhotoSpec, TableSpec, profile_for, render_photo
+from vision.tracking import Tracker
+from calibration.profile import standard_anchors
+
+RED, BLUE = (200, 40, 40), (40, 80, 200)
+
+
+def _colour(xy, sides=None):
+    xy = np.asarray(xy, float).reshape(-1, 2)
+    sides = sides or ["red"] * len(xy)
+    return Detections.from_colour([f"x{k}" for k in range(len(xy))], xy, sides, [0.9] * len(xy))
+
+
+def test_ids_are_kept_and_jitter_does_not_move_figures():
+    tracker = Tracker(jitter_in=0.03)
+    first = tracker.update(_colour([[5, 5], [10, 5], [5, 12]]))
+    ids = dict(zip(first.figure_id, map(tuple, first.xy_in)))
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        wobble = np.array([[5, 5], [10, 5], [5, 12]]) + rng.uniform(-0.02, 0.02, (3, 2))
+        out = tracker.update(_colour(wobble[::-1]))            # order of detection does not matter
+        assert dict(zip(out.figure_id, map(tuple, out.xy_in))) == ids
+    out = tracker.update(_colour([[5.06, 5], [10, 5], [5, 12]]))
+    moved = dict(zip(out.figure_id, map(tuple, out.xy_in)))
+    assert sum(moved[k] != ids[k] for k in ids) == 1               # a real move is reported at once
+
+
+def test_hidden_figures_keep_their_place_then_expire():
+    tracker = Tracker(keep_frames=5)
+    tracker.update(_colour([[5, 5], [10, 5]]))
+    for _ in range(5):
+        out = tracker.update(_colour([[10, 5]]))
+        assert len(out) == 2 and out.hidden.sum() == 1
+        assert tuple(out.xy_in[out.hidden][0]) == (5.0, 5.0)
+    out = tracker.update(_colour([[10, 5]]))
+    assert len(out) == 1 and not out.hidden.any()
+
+
+def test_a_figure_put_down_elsewhere_keeps_its_id_and_sides_do_not_swap():
+    tracker = Tracker()
+    first = tracker.update(_colour([[5, 5], [6.2, 5]], ["red", "blue"]))
+    red_id = first.figure_id[list(first.side).index("red")]
+    tracker.update(_colour([[6.2, 5]], ["blue"]))                         # red picked up
+    out = tracker.update(_colour([[12, 9], [5.1, 5]], ["red", "blue"]))   # put down 8 in away
+    sides = dict(zip(out.figure_id, out.side))
+    assert sides[red_id] == "red" and tuple(out.xy_in[list(out.figure_id).index(red_id)]) == (12, 9)
+    assert len(out) == 2 and not out.hidden.any()
+
+
+# ---------------------------------------------------------------- a stream through the pipeline
+
+WIDTH, DEPTH = 36.0, 24.0
+SPEC = PhotoSpec(image_size=(1280, 720), tilt_deg=22, azimuth_deg=70, roll_deg=8, noise_sigma=2.0)
+
+
+def _table(colour, markers):
+    return TableSpec(WIDTH, DEPTH, standard_anchors(WIDTH, DEPTH), colour_figures=tuple(colour),
+                     marker_figures=tuple(markers))
+
+
+BASES = [ColourFigure("c1", "red", RED, 8, 8), ColourFigure("c2", "blue", BLUE, 14, 15),
+         ColourFigure("c3", "red", RED, 25, 9), ColourFigure("c4", "blue", BLUE, 28, 17)]
+MARKERS = [MarkerFigure(11, 12, 5, 1.0, 10), MarkerFigure(12, 20, 18, 1.0, 40)]
+
+
+def _noisy(image, seed):
+    noise = np.random.default_rng(seed).normal(0, 2.0, image.shape)
+    return np.clip(image + noise, 0, 255).astype(np.uint8)
+
+
+def _by_place(scene):
+    return {f.id: (round(f.x, 6), round(f.y, 6)) for f in scene.figures}
+
+
+def _nearest(scene, x, y):
+    return min(scene.figures, key=lambda f: np.hypot(f.x - x, f.y - y))
+
+
+@pytest.fixture(scope="module")
+def stream():
+    base = render_photo(_table(BASES, MARKERS), SPEC, rng=1)
+    profile = profile_for(_table(BASES, MARKERS))
+    return base, profile
+
+
+def test_stream_steady_hidden_moved_new_and_bumped(stream):
+    base, profile = stream
+    pipeline = FramePipeline(profile, track=True)
+    first = pipeline.process(base.image)
+    assert "registered" in first.events and len(first.scene.figures) == 6
+    places = _by_place(first.scene)
+
+    # Sensor noise frame after frame: nothing flickers, nothing is registered again.
+    for seed in range(4):
+        result = pipeline.process(_noisy(base.image, seed))
+        assert "registered" not in result.events
+        assert _by_place(result.scene) == places
+
+    # A hand over two bases and a marker: they stay where they were, marked hidden.
+    hand = base.image.copy()
+    covered = {_nearest(first.scene, 8, 8).id, _nearest(first.scene, 14, 15).id, "m11"}
+    for x, y in ((8, 8), (14, 15), (12, 5)):
+        c = base.camera.project(np.array([[x, y, -1.5]]))[0]
+        cv2.ellipse(hand, (int(c[0]), int(c[1])), (70, 50), 30, 0, 360, (140, 170, 205), -1)
+    for seed in range(3):
+        result = pipeline.process(_noisy(hand, seed))
+        hidden = {f.id for f in result.scene.figures if f.hidden}
+        assert hidden == covered
+        assert _by_place(result.scene) == places
+    result = pipeline.process(base.image)
+    assert not any(f.hidden for f in result.scene.figures) and _by_place(result.scene) == places
+
+    # One base nudged 0.6 in, another carried 10 in away, and a new one put down.
+    moved = [dataclasses.replace(BASES[0], x_in=8.6), BASES[1], dataclasses.replace(BASES[2], x_in=15, y_in=4),
+             BASES[3], ColourFigure("c5", "blue", BLUE, 30, 5)]
+    photo = render_photo(_table(moved, MARKERS), SPEC, rng=1)
+    ids = {k: _nearest(first.scene, b.x_in, b.y_in).id for k, b in enumerate(BASES)}
+    for _ in range(int(VISION_DEFAULTS["search_tiles"]) + 1):
+        result = pipeline.process(photo.image)
+    scene = result.scene
+    assert not any(f.hidden for f in scene.figures) and len(scene.figures) == 7
+    for k, b in enumerate(moved[:4]):
+        fig = _nearest(scene, b.x_in, b.y_in)
+        assert fig.id == ids[k] and np.hypot(fig.x - b.x_in, fig.y - b.y_in) <= 0.08
+    new = _nearest(scene, 30, 5)
+    assert new.id not in places and new.side == "blue"
+
+    # The camera is bumped: noticed, registered again, and the figures are still where they are.
+    bumped = render_photo(_table(moved, MARKERS), dataclasses.replace(SPEC, azimuth_deg=71.5, roll_deg=9), rng=1)
+    result = pipeline.process(bumped.image)
+    assert "bumped" in result.events and "registered" in result.events
+    for fig in bumped.truth.figures:
+        found = _nearest(result.scene, fig.x, fig.y)
+        assert np.hypot(found.x - fig.x, found.y - fig.y) <= 0.08 and not found.hidden
