@@ -9,7 +9,7 @@ from measure.scene import scene_to_json
 
 from assistant.rules import system_names, get_system
 from assistant.web import context, game
-from assistant.web.images import UploadError, decode_upload
+from assistant.web.images import UploadError, decode_upload, display_jpeg
 from assistant.web.measuring import los_json, targets_json
 from assistant.web.words import calibration_words
 
@@ -76,6 +76,28 @@ def frame():
     if picture is None:
         return jsonify({"error": "no picture yet", "status": 404}), 404
     return Response(picture.jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/overlay.jpg")
+def overlay():
+    """The picture with the Scene (and a ruler, given ?a=&b=) drawn in by vision.overlay: for a big screen."""
+    try:
+        from vision.overlay import Ruler, draw_scene
+    except ImportError:
+        return jsonify({"error": "drawn overlays are not available in this version", "status": 404}), 404
+    frame, registration, (x0, y0, x1, y1) = context.table().registered_frame()
+    if frame is None:
+        return jsonify({"error": "no measured picture yet", "status": 404}), 404
+    scene = _scene()
+    ruler = None
+    if request.args.get("a") or request.args.get("b"):
+        facts = los_json(scene, request.args.get("a"), request.args.get("b"), request.args.get("width"),
+                         context.system(), context.table().profile)
+        import shapely
+        ruler = Ruler(shapely.Polygon(facts["corridor"]), facts["clear"], tuple(b["id"] for b in facts["blocked_by"]))
+    drawn = draw_scene(frame, scene, registration, ruler=ruler)[y0:y1, x0:x1]
+    jpeg, _ = display_jpeg(drawn)
+    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
 @bp.get("/targets")

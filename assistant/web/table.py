@@ -74,6 +74,9 @@ class TableState:
         self._version = 1
         self._scene: Scene | None = None
         self._picture: Picture | None = None
+        self._frame: np.ndarray | None = None          # the last registered frame, full size
+        self._registration = None
+        self._crop = (0, 0, 0, 0)
         self._calibration = self._calibration_for(None, None, None)
         self._updated_at = time.time()
         self.live = None                        # a vision.live.LiveLoop when a camera is attached
@@ -144,6 +147,7 @@ class TableState:
         H = None
         scene = None
         x0, y0 = 0, 0
+        full_frame = frame_bgr
         if result is not None:
             scene = self._with_fallback_terrain(result.scene)
             x0, y0, x1, y1 = self._table_crop(result.registration, frame_bgr.shape)
@@ -156,6 +160,10 @@ class TableState:
         picture = Picture(jpeg, round(w * scale), round(h * scale), H)
         with self._cond:
             self._picture = picture
+            if result is not None:
+                self._frame = full_frame
+                self._registration = result.registration
+                self._crop = (x0, y0, x0 + w, y0 + h)
             if scene is not None:
                 self._scene = scene
             self._calibration = self._calibration_for(result, scene if scene is not None else self._scene, problem)
@@ -172,6 +180,11 @@ class TableState:
         except ValueError as exc:           # RegistrationError and friends: plain words already
             return self.publish(frame_bgr, None, source=source, problem=str(exc)), str(exc)
         return self.publish(frame_bgr, result, source=source), None
+
+    def registered_frame(self):
+        """(frame, registration, crop box) of the last picture that could be measured, or Nones."""
+        with self._cond:
+            return self._frame, self._registration, self._crop
 
     # ------------------------------------------------------------ live camera
     def start_live(self, camera: str | int) -> None:

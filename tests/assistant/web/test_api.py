@@ -195,3 +195,16 @@ def test_non_json_body_is_400(client, pin):
 def test_live_without_a_camera_is_409(client, pin):
     res = client.post("/api/live", json={"on": True}, headers=pin)
     assert res.status_code == 409 and "--camera" in res.get_json()["error"]
+
+
+def test_overlay_picture_is_drawn_by_vision(client):
+    pytest.importorskip("vision.overlay")
+    with client.get("/api/overlay.jpg?a=m10&b=m21") as res:
+        assert res.status_code == 200 and res.mimetype == "image/jpeg"
+        drawn = cv2.imdecode(np.frombuffer(res.data, np.uint8), cv2.IMREAD_COLOR)
+    with client.get("/api/frame.jpg") as res:
+        plain = cv2.imdecode(np.frombuffer(res.data, np.uint8), cv2.IMREAD_COLOR)
+    assert drawn.shape == plain.shape
+    changed = np.abs(drawn.astype(int) - plain.astype(int)).max(axis=2) > 40
+    assert changed.mean() > 0.002                                           # rings, outlines, the ruler
+    assert client.get("/api/overlay.jpg?a=m10").status_code == 400

@@ -1,0 +1,41 @@
+"""`tablesight serve`: bad options end in one line and exit 2; a good start prints the address and PIN."""
+from __future__ import annotations
+
+import pytest
+
+from assistant.cli import main
+from assistant.cli import serve
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["serve"], "give --table"),
+    (["serve", "--demo", "--port", "70000"], "--port"),
+    (["serve", "--demo", "--pin", "12"], "--pin"),
+    (["serve", "--table", "no/such/table.toml"], "no such table profile"),
+    (["serve", "--demo", "--system", "chess"], "unknown rule system"),
+])
+def test_bad_options_exit_2_with_one_line(argv, words, capsys, tmp_path):
+    assert main(argv + ["--instance", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tablesight: error:") and words in err and err.count("\n") == 1
+
+
+def test_demo_start_prints_address_and_pin(monkeypatch, capsys, tmp_path):
+    calls = {}
+    monkeypatch.setattr("waitress.serve", lambda app, **kw: calls.update(app=app, **kw))
+    assert main(["serve", "--demo", "--port", "8123", "--pin", "4321", "--instance", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "http://127.0.0.1:8123/" in out and "join PIN: 4321" in out and "--host 0.0.0.0" in out
+    assert calls["port"] == 8123 and calls["host"] == "127.0.0.1" and calls["threads"] >= 8
+    assert calls["app"].config["TABLE_PIN"] == "4321" and calls["app"].debug is False
+    assert calls["channel_request_lookahead"] >= 1          # closed tablets free their stream at once
+
+
+def test_lan_host_prints_a_reachable_address(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr("waitress.serve", lambda app, **kw: None)
+    monkeypatch.setattr(serve, "lan_address", lambda: "192.168.1.20")
+    assert main(["serve", "--demo", "--host", "0.0.0.0", "--instance", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "http://192.168.1.20:8080/" in out
+    pin = out.split("join PIN: ")[1].strip()
+    assert len(pin) == 4 and pin.isdigit()

@@ -1,0 +1,61 @@
+"""Plain words: names instead of ids, calibration status a grown-up can act on, dice with modifiers."""
+from __future__ import annotations
+
+import pytest
+
+from assistant.web.game import _die_words, _say
+from assistant.web.table import Calibration
+from assistant.web.words import calibration_words, name_list, with_names
+
+NAMES = {"m1": "Ann", "m10": "Robin", "m12": "Merlin", "red": "Red"}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("m10 shoots m1.", "Robin shoots Ann."),
+    ("m1, m10 and m12", "Ann, Robin and Merlin"),
+    ("m100 is not m10", "m100 is not Robin"),                 # whole ids only
+    ("red wins (6)", "Red wins (6)"),
+    ("tired troops", "tired troops"),                           # not inside a word
+    ("m10's arrow", "Robin's arrow"),
+])
+def test_with_names(text, expected):
+    assert with_names(text, NAMES) == expected
+
+
+@pytest.mark.parametrize("names, expected", [([], ""), (["A"], "A"), (["A", "B"], "A and B"),
+                                             (["A", "B", "C"], "A, B and C")])
+def test_name_list(names, expected):
+    assert name_list(names) == expected
+
+
+def _cal(**kw):
+    base = dict(anchors_expected=(0, 1, 2, 3), anchors_seen=(0, 1, 2, 3), anchors_rejected=(), rms_px=0.4,
+                grid_expected=False, grid_found=False)
+    return Calibration(**{**base, **kw})
+
+
+@pytest.mark.parametrize("cal, source, expected", [
+    (_cal(), "none", "No picture yet"),
+    (_cal(), "photo", "All 4 corner markers are in view."),
+    (_cal(anchors_seen=(0, 2)), "photo", "2 of 4 corner markers are in view (missing: 1, 3)"),
+    (_cal(anchors_rejected=(2,)), "live", "Marker 2 seems to have moved"),
+    (_cal(rms_px=0.4), "photo", "fits the table very well"),
+    (_cal(rms_px=3.2), "photo", "poorly: check the markers lie flat"),
+    (_cal(grid_expected=True, grid_found=True), "photo", "The printed grid was found."),
+    (_cal(grid_expected=True), "photo", "it was not found"),
+    (_cal(anchors_seen=(), rms_px=None, problem="no anchor in view"), "photo", "could not be measured: no anchor"),
+])
+def test_calibration_words(cal, source, expected):
+    assert any(expected in line for line in calibration_words(cal, source))
+
+
+@pytest.mark.parametrize("die, mods, total, expected", [
+    (4, {}, 4, "4"), (2, {"armor_plus": 1}, 3, "2 +1 armour = 3"),
+    (5, {"armor_plus": 2, "terrain": 1, "unpainted": -1}, 7, "5 +2 armour +1 cover -1 unpainted = 7")])
+def test_die_words(die, mods, total, expected):
+    assert _die_words(die, mods, total) == expected
+
+
+def test_say_reads_title_text_and_lines_as_sentences():
+    assert _say({"title": "Free moves", "text": "Tap Done.", "lines": ["Robin may move"]}) == \
+        "Free moves. Tap Done. Robin may move."
