@@ -22,7 +22,7 @@ from assistant.rules.kremlin_melee import MeleeStep
 from assistant.rules.kremlin_morale import MoraleSteps
 from assistant.rules.kremlin_rules import (KremlinError, apply_kills, arc_of_fire, heavy_fire, hit_dice, hit_needed,
                                            in_arc, movement_dice, roll_hits, roll_saves, woods_hostile, woods_nature)
-from assistant.rules.kremlin_units import Unit, build_units, front_line, gap_in, need, removal_order
+from assistant.rules.kremlin_units import Unit, behind_front, build_units, front_line, gap_in, need, removal_order
 from assistant.rules.system import RuleSystem
 
 
@@ -134,6 +134,10 @@ class Kremlin(MeleeStep, MoraleSteps, RuleSystem):
             if gap <= total + 1e-9:
                 events.append(event("charge_contact", f"{unit.id} charges {target.id} {gap:.1f}\" away and makes "
                                     "contact.", unit=unit.id, target=target.id, gap_in=round(gap, 3)))
+                if behind_front(scene, target, unit.all_bases):
+                    # Disorder: "Unit is charged in the flank or rear".
+                    events.append(event("disordered", f"{target.id} is charged in the flank or rear: disordered.",
+                                        unit=target.id, reason="charged_in_flank_or_rear"))
             else:
                 disordered = True
                 events.append(event("charge_failed", f"{unit.id} falls short of {target.id} ({gap:.1f}\" away): "

@@ -235,3 +235,14 @@ def flank_or_rear_contacts(scene: Scene, unit: Unit, enemy_ids: Sequence[str], g
     near_edge = exy @ f - ebase / 2
     return [e for e, t, n in zip(enemy_ids, touching.tolist(), near_edge.tolist())
             if t and n < front - float(base.max()) / 4]
+
+
+def behind_front(scene: Scene, unit: Unit, other_ids: Sequence[str]) -> bool:
+    """The other bases' centre is behind the unit's front line (it comes at a flank or the rear);
+    False when the unit has no facing."""
+    if unit.facing_deg is None or not other_ids:
+        return False
+    xy, base = _arrays(scene, unit.all_bases)
+    f = np.array([math.cos(math.radians(unit.facing_deg)), math.sin(math.radians(unit.facing_deg))])
+    front = float((xy @ f + base / 2).max())
+    return float(centroid(scene, other_ids) @ f) < front - float(base.max()) / 4

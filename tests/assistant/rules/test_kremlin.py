@@ -427,3 +427,15 @@ def test_flank_or_rear_melee_from_the_scene():
     assert morale(scene(u, flank), 1).events[0].data["mods"] == {"flank_rear": 3}
     assert morale(scene(u, rear), 1).events[0].data["mods"] == {"flank_rear": 3}
     assert morale(scene(u, rear), 1, flank_rear=False).events[0].data["mods"] == {}
+
+
+def test_charged_in_the_flank_or_rear_disorders():
+    """Disorder "Reasons: Unit is charged in the flank or rear"."""
+    target = unit("B", "blue", "heavy_infantry", row(10, 3), [20] * 3, facing="north")
+    ahead = unit("A", "red", "heavy_cavalry", row(10, 2), [14] * 2)
+    behind = unit("A", "red", "heavy_cavalry", row(10, 2), [26] * 2)
+    opts = {"unit": "A", "charge": True, "target": "B"}
+    front = KR.resolve("move", scene(ahead, target), "red", ScriptedDice({"A": [6, 6, 6, 6]}), opts)
+    rear = KR.resolve("move", scene(behind, target), "red", ScriptedDice({"A": [6, 6, 6, 6]}), opts)
+    assert [e.kind for e in front.events] == ["movement", "charge_contact"]
+    assert rear.events[-1].kind == "disordered" and rear.events[-1].data["reason"] == "charged_in_flank_or_rear"
