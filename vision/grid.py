@@ -197,14 +197,14 @@ def _square_origin(weighted, peaks, ppi: float, grid: Grid) -> tuple[float, floa
     g = np.array(peaks[:2])                                  # cycles/px
     phases = _phases(weighted, peaks[:2])
     origin_px = np.linalg.solve(g, -phases / (2 * np.pi))
-    return _canonical(origin_px / ppi, grid)
+    return canonical_origin(origin_px / ppi, grid)
 
 
 def _hex_origin(weighted, peaks, ppi: float, grid: Grid) -> tuple[float, float]:
     g = np.array(peaks[:2])
     phases = _phases(weighted, peaks[:2]) - np.pi          # sign: centred honeycomb has c < 0
     origin_px = np.linalg.solve(g, -phases / (2 * np.pi))
-    return _canonical(origin_px / ppi, grid)
+    return canonical_origin(origin_px / ppi, grid)
 
 
 def lattice_vectors(grid: Grid) -> np.ndarray:
@@ -222,10 +222,10 @@ def lattice_vectors(grid: Grid) -> np.ndarray:
     return local @ rot.T
 
 
-def _canonical(origin_in: np.ndarray, grid: Grid) -> tuple[float, float]:
+def canonical_origin(origin_in, grid: Grid) -> tuple[float, float]:
     """The lattice point nearest the table's corner from the positive side: coefficients in [0, 1)."""
     basis = lattice_vectors(grid)
-    coeff = np.linalg.solve(basis.T, origin_in)
+    coeff = np.linalg.solve(basis.T, np.asarray(origin_in, np.float64))
     coeff = coeff - np.floor(coeff)
     point = coeff @ basis
     return float(point[0]), float(point[1])

@@ -31,7 +31,7 @@ from vision.anchors import SEARCH_SIDES, AnchorWindows
 from vision.change import ChangeWatch
 from vision.colour import COLOUR_PPI, chromaticity, find_bases, mat_chroma, wall_shift
 from vision.detections import Detections
-from vision.grid import GRID_PPI, find_grid
+from vision.grid import GRID_PPI, canonical_origin, find_grid
 from vision.height import CameraPose, camera_pose
 from vision.markers import MarkerFinder
 from vision.settings import VISION_DEFAULTS
@@ -161,7 +161,8 @@ class FramePipeline:
             s = np.array([[f, 0, centre[0] * (1 - f)], [0, f, centre[1] * (1 - f)], [0, 0, 1.0]])
             registration = replace(registration, H_px_to_in=s @ registration.H_px_to_in)
             origin = tuple(float(v) for v in s[:2, :2] @ np.asarray(grid.origin) + s[:2, 2])
-            grid = replace(grid, pitch_in=spec.pitch_in, origin=origin)
+            grid = replace(grid, pitch_in=spec.pitch_in)
+            grid = replace(grid, origin=canonical_origin(origin, grid))
             check["rescaled"] = True
         return registration, grid, check
 

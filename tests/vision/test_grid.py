@@ -99,3 +99,27 @@ def test_phase_error_is_zero_modulo_the_lattice(grid):
     half = Grid(grid.kind, grid.pitch_in, tuple(np.asarray(grid.origin) + steps[0] / 2), grid.angle_deg,
                 grid.orientation)
     assert math.isclose(phase_error_in(half, grid), np.hypot(*steps[0]) / 2, rel_tol=1e-9)
+
+
+def test_a_grid_of_known_pitch_corrects_the_scale_of_misplaced_anchors():
+    """The profile puts the anchors 1% too close to the table's centre (a tape measure misread): the
+    printed 1 in grid shows the registration 1% off, and the table frame is rescaled by it."""
+    from dataclasses import replace
+
+    from vision.synthetic import profile_for, random_photo, random_table, render_photo
+
+    rng = np.random.default_rng(77)
+    table = random_table(rng, n_markers=12, grid="square")
+    photo = render_photo(table, random_photo(rng, tilt_deg=15), rng)
+    profile = profile_for(table)
+    cx, cy = table.width_in / 2, table.depth_in / 2
+    misplaced = replace(profile, anchors=tuple(Anchor(a.id, cx + (a.x_in - cx) * 0.99, cy + (a.y_in - cy) * 0.99,
+                                                      a.size_in) for a in profile.anchors))
+    scene = FramePipeline(misplaced).process(photo.image).scene
+    check = scene.extra["grid_check"]
+    assert check["rescaled"] and abs(check["scale_error_pct"] + 1.0) < 0.1
+    truth = {f.id: f for f in photo.truth.figures}
+    errors = [np.hypot(f.x - truth[f.id].x, f.y - truth[f.id].y) for f in scene.figures]
+    assert len(errors) >= 11 and max(errors) <= 0.06          # without the rescale: up to 0.2 in
+    assert scene.grid.pitch_in == 1.0 and phase_error_in(scene.grid, photo.truth.grid) <= 0.05
+    assert 0 <= scene.grid.origin[0] < 1 and 0 <= scene.grid.origin[1] < 1
