@@ -66,8 +66,10 @@ def scene():
         return jsonify({"version": version, "source": t.source, "scene": None, "picture": None, "removed": []})
     everything = context.scene(with_removed=True)
     gone = sorted({f.id for f in everything.figures} - {f.id for f in current.figures})
+    ghosts = [f for f in scene_to_json(everything)["figures"] if f["id"] in gone]
     return jsonify({"version": version, "source": t.source, "scene": scene_to_json(current),
-                    "removed": gone, "picture": None if picture is None else picture.meta(version)})
+                    "removed": gone, "removed_figures": ghosts,
+                    "picture": None if picture is None else picture.meta(version)})
 
 
 @bp.get("/frame.jpg")

@@ -390,8 +390,12 @@ def _outcome_prompt(rec: Record, st: GameState, names: Mapping[str, str]) -> dic
         return {"kind": "outcome", "title": "Figures moved", "lines": [], "remove": [], "button": "Next"}
     result = rec.payload["result"]
     step = result["step"]
-    lines = [_event_words(e, names) for e in result.get("events", [])
-             if e.get("kind") != "removed" and not (e.get("kind") == "melee_dice" and not result.get("dice"))]
+    events = [e for e in result.get("events", [])
+              if e.get("kind") != "removed" and not (e.get("kind") == "melee_dice" and not result.get("dice"))]
+    idle = [names.get(e["shooter"], e["shooter"]) for e in events if e.get("kind") == "missile_no_target"]
+    lines = [_event_words(e, names) for e in events if e.get("kind") != "missile_no_target"]
+    if idle:        # one line for everyone who had nothing to shoot at, after the shots
+        lines.append(f"{name_list(idle)} {'has' if len(idle) == 1 else 'have'} no enemy in sight and in range.")
     removed = list(result.get("removed", []))
     out: dict[str, Any] = {"kind": "outcome", "step": step, "lines": lines, "remove": removed, "button": "Next"}
     if removed:
@@ -405,9 +409,7 @@ def _outcome_prompt(rec: Record, st: GameState, names: Mapping[str, str]) -> dic
         out["title"] = f"{side_word(st.attacker)} may move {result.get('groups_allowed')} group(s)."
     elif step == "move":
         out["title"] = "That move is not allowed. Put the figures back and try again."
-        out["lines"] = [line for line, e in zip(lines, [e for e in result.get("events", [])
-                                                        if e.get("kind") != "removed"])
-                        if e.get("kind") == "move_illegal"] or lines
+        out["lines"] = [_event_words(e, names) for e in events if e.get("kind") == "move_illegal"] or lines
     elif step == "melee":
         out["title"] = "Nobody is fighting." if not lines else "The fight is over."
     elif step == "victory":

@@ -34,8 +34,10 @@ def parse_width(text: str | None, scene: Scene, shooter_id: str, system: RuleSys
         except ValueError:
             spec = None
         if spec is None:
-            return "edge", "edge of the ruler (this figure does not shoot)"
-        return spec.width, f"{spec.width} (as {system.title} says for this figure)"
+            return "edge", "edge (this figure does not shoot)"
+        fig_type = scene.figure(shooter_id).type or "figure"
+        width_word = spec.width if isinstance(spec.width, str) else f"{spec.width:g} in"
+        return spec.width, f"{width_word} ({system.title}, {fig_type.replace('_', ' ')})"
     if text in ("edge", "ruler"):
         return text, text
     try:

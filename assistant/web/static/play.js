@@ -6,6 +6,9 @@
   let prompt = null;
   let lastSaid = "";
   let busy = false;
+  const PHASES = {missile: "arrows and magic", initiative: "who goes first", groups: "how many groups move",
+                  move: "moving", melee: "fighting", free_move: "free moves", victory: "who is winning"};
+  let removedFigures = [];
   const autoSpeak = $("auto-speak");
   autoSpeak.checked = localStorage.getItem("ts-auto-speak") === "1";
   autoSpeak.addEventListener("change", () => localStorage.setItem("ts-auto-speak", autoSpeak.checked ? "1" : "0"));
@@ -26,7 +29,8 @@
   function show(p) {
     prompt = p;
     const g = p.game;
-    $("turn").textContent = g ? `Turn ${g.turn}` + (g.phase && g.phase !== "over" ? ` · ${g.phase.replace("_", " ")}` : "") : "";
+    const phase = p.kind === "outcome" && p.step ? p.step : g && g.phase;
+    $("turn").textContent = g ? `Turn ${g.turn}` + (PHASES[phase] ? ` · ${PHASES[phase]}` : "") : "";
     $("prompt-title").textContent = p.title || "";
     $("prompt-text").textContent = p.text || "";
     const lines = $("prompt-lines");
@@ -49,9 +53,8 @@
     $("new-game").classList.toggle("big", p.kind === "start" || p.kind === "over");
     $("undo").hidden = !(g && g.can_undo);
     for (const b of document.querySelectorAll(".prompt button:not(#speak)")) b.disabled = !canAct;
-    let highlight = p.highlight || null;
-    const remove = p.remove || [];
-    board.update({highlight: highlight, selected: remove});
+    const remove = new Set(p.remove || []);
+    board.update({highlight: p.highlight || null, ghosts: removedFigures.filter((f) => remove.has(f.id))});
     const say = p.say || "";
     if (autoSpeak.checked && say && say !== lastSaid) TS.speak(say);
     lastSaid = say;
@@ -60,6 +63,7 @@
   async function refreshBoard() {
     try {
       const s = await TS.loadScene();
+      removedFigures = s.removed_figures || [];
       board.update({scene: s.scene, picture: s.picture});
     } catch (e) { TS.problem(e); }
   }

@@ -56,7 +56,7 @@
       const p = document.createElement("p"); p.className = "words"; p.textContent = r.words;
       const dl = document.createElement("dl");
       for (const [k, v] of [["Centre to centre", fmt(r.distance_in)], ["Edge to edge", fmt(r.edge_distance_in)],
-                            ["Ruler", `${r.width_words} – ${r.width_in}" wide`]]) {
+                            ["Ruler", `${r.width_in}" wide: ${r.width_words}`]]) {
         const dt = document.createElement("dt"); dt.textContent = k;
         const dd = document.createElement("dd"); dd.textContent = v;
         dl.append(dt, dd);
@@ -82,7 +82,8 @@
       for (const e of s.enemies) {
         const tr = document.createElement("tr");
         tr.className = "reason-" + e.reason;
-        const why = e.reason === "blocked" && e.blocked_by.length ? `${e.reason_words} (${e.blocked_by.map((x) => x.name).join(", ")} in the way)` : e.reason_words;
+        const inWay = e.blocked_by.map((x) => x.name).join(", ");
+        const why = e.blocked_by.length ? `${e.reason_words} (${inWay} in the way)` : e.reason_words;
         for (const text of [e.name, fmt(e.distance_in), why]) {
           const td = document.createElement("td"); td.textContent = text; tr.appendChild(td);
         }

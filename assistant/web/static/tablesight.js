@@ -113,6 +113,8 @@ const TS = (() => {
       const frame = document.createElement("div");
       frame.className = "board-frame";
       frame.style.aspectRatio = `${w} / ${h}`;
+      // As wide as the card allows, but never taller than --board-max-h (the picture keeps its shape).
+      frame.style.maxWidth = `calc(var(--board-max-h) * ${(w / h).toFixed(4)})`;
       c.appendChild(frame);
       if (usePicture) {
         const img = document.createElement("img");
@@ -141,10 +143,12 @@ const TS = (() => {
         }
       }
       const terrainLayer = el("g", {class: "terrain"}, svg);
+      const blockers = new Set(d.blockers || []);
       for (const t of scene.terrain || []) {
+        const blocking = blockers.has(t.id);
         el("polygon", {points: poly(t.polygon), fill: TERRAIN_COLOURS[t.kind] || "#999",
-                       class: `terrain-${t.kind}` + (usePicture ? " over-picture" : ""),
-                       "stroke-width": px(2)}, terrainLayer);
+                       class: `terrain-${t.kind}` + (usePicture ? " over-picture" : "") + (blocking ? " blocker" : ""),
+                       "data-id": t.id, "stroke-width": px(blocking ? 5 : 2)}, terrainLayer);
         if (!usePicture) {
           const xs = t.polygon.map((p) => p[0]), ys = t.polygon.map((p) => p[1]);
           const tx = xs.reduce((a, b) => a + b) / xs.length, ty = ys.reduce((a, b) => a + b) / ys.length;
@@ -169,7 +173,6 @@ const TS = (() => {
       }
       const sides = [...new Set(scene.figures.map((f) => f.side).filter(Boolean))];
       const selected = new Set(d.selected || []);
-      const blockers = new Set(d.blockers || []);
       const figLayer = el("g", {class: "figures"}, svg);
       const labels = [];
       this.hit = [];
@@ -191,6 +194,16 @@ const TS = (() => {
                       "stroke-width": px(usePicture ? 4 : 2), class: "base"}, g);
         labels.push({f, cx, cy, r, colour});
         this.hit.push({id: f.id, cx, cy, r});
+      }
+      // Figures to take off the table: a red cross where they stand.
+      for (const f of d.ghosts || []) {
+        const [cx, cy] = project(f.x, f.y);
+        const r = radius(f) + px(4);
+        const g = el("g", {class: "ghost", "data-id": f.id}, figLayer);
+        el("circle", {cx, cy, r: r + px(8), class: "halo", "stroke-width": px(5)}, g);
+        el("path", {d: `M${cx - r},${cy - r}L${cx + r},${cy + r}M${cx + r},${cy - r}L${cx - r},${cy + r}`,
+                    class: "cross", "stroke-width": px(6)}, g);
+        labels.push({f, cx, cy, r, colour: "#c0392b"});
       }
       // Name tags: below the base, else above, right or left, whichever overlaps nothing placed yet.
       const labelLayer = el("g", {class: "labels"}, svg);

@@ -59,6 +59,7 @@ def test_missile_step_prompts_use_names_and_match_the_rules(long_bows, pin):
     assert "Marian rolled 6, Goblin 1 rolled 2 +1 armour = 3: a hit! Goblin 1 falls." in out["lines"]
     assert "Goblin 3 rolled 3, Ann rolled 5 +1 armour = 6: Ann is safe." in out["lines"]
     assert out["say"].startswith("Take Goblin 1 off the table")
+    assert out["lines"][-1] == "Robin, Merlin and Snag have no enemy in sight and in range."
     # The fallen leave the scene every page sees.
     scene = client.get("/api/scene").get_json()
     assert scene["removed"] == ["m20"] and "m20" not in {f["id"] for f in scene["scene"]["figures"]}

@@ -1,0 +1,242 @@
+"""Playwright drives Debian's chromium against the real server (waitress) on a tablet-sized screen.
+
+A kid plays a KIMMIRIA missile-fire step on the demo table; a referee checks a line of sight and
+sees what blocks it; a photo upload makes its figures appear. Screenshots go to tmp_path, or to
+$TABLESIGHT_SCREENSHOTS when set (to look at them).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+from assistant.demo import DEMO_PHOTO, DEMO_TABLE
+from assistant.web import create_app
+
+CHROMIUM = Path("/usr/bin/chromium")
+PIN = "2468"
+FLAGS = ["--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--no-first-run"]
+VIEWPORTS = {"landscape": {"width": 1024, "height": 768}, "portrait": {"width": 768, "height": 1024}}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium "
+                                                     "(apt-get install chromium)"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    args = FLAGS + (["--no-sandbox"] if os.geteuid() == 0 else [])
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=args)
+        yield b
+        b.close()
+
+
+def _serve(app):
+    from waitress.server import create_server
+    server = create_server(app, host="127.0.0.1", port=0, threads=8, channel_request_lookahead=1)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    return server, thread
+
+
+@pytest.fixture
+def server_for(tmp_path):
+    started = []
+
+    def start(**config):
+        app = create_app({"INSTANCE_PATH": str(tmp_path / f"instance{len(started)}"), "TABLE_PIN": PIN,
+                          "SECRET_KEY": "browser-test", **config})
+        server, thread = _serve(app)
+        started.append((server, thread))
+        return f"http://127.0.0.1:{server.effective_port}"
+
+    yield start
+    for server, thread in started:
+        server.close()
+        thread.join(5)
+
+
+@pytest.fixture
+def shots(tmp_path):
+    folder = Path(os.environ.get("TABLESIGHT_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _page(browser, viewport):
+    context = browser.new_context(viewport=viewport, has_touch=True, device_scale_factor=1)
+    # Speech synthesis is recorded, not spoken: headless chromium has no voice.
+    context.add_init_script("""
+        window.__said = [];
+        if (window.speechSynthesis) {
+            window.speechSynthesis.speak = (u) => window.__said.push(u.text);
+            window.speechSynthesis.cancel = () => {};
+        }""")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("request", lambda req: errors.append(f"left the table: {req.url}")
+            if not req.url.startswith(("http://127.0.0.1", "data:", "blob:")) else None)
+    return context, page, errors
+
+
+def _join(page, base, next_path):
+    page.goto(f"{base}/join?next={next_path}")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}{next_path}")
+
+
+def _tap_figure(page, board, figure_id):
+    """Tap where the figure is drawn (the board may redraw at any moment when a live update comes in)."""
+    base = page.locator(f'{board} .figure[data-id="{figure_id}"] .base')
+    for _ in range(20):
+        base.wait_for(state="attached")
+        box = base.bounding_box()
+        if box is not None:
+            page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{figure_id} is not drawn on {board}")
+
+
+def _min_touch(page, selector):
+    sizes = page.eval_on_selector_all(selector, "els => els.filter(e => e.offsetParent).map(e => "
+                                                "[e.getBoundingClientRect().width, e.getBoundingClientRect().height])")
+    return min(min(w, h) for w, h in sizes)
+
+
+@pytest.mark.parametrize("shape", VIEWPORTS)
+def test_kid_completes_a_missile_fire_step(browser, server_for, shots, shape):
+    from playwright.sync_api import expect
+    base = server_for(DEMO=True)
+    context, page, errors = _page(browser, VIEWPORTS[shape])
+    _join(page, base, "/setup/")
+    # A grown-up gives the archers longer bows (a house number), so the demo's first volley has targets.
+    page.click("#house-box summary")
+    field = page.locator('input[data-key="figure_types.archer.range"]')
+    field.fill("24")
+    field.dispatch_event("change")
+    expect(page.locator("#toast")).to_contain_text("Saved")
+    page.screenshot(path=shots / f"setup-{shape}.png", full_page=True)
+
+    page.goto(f"{base}/play/")
+    expect(page.locator("#prompt-title")).to_have_text("Ready to play?")
+    page.click("#new-game")
+    expect(page.locator("#prompt-title")).to_have_text("Marian shoots at Goblin 1!")
+    expect(page.locator("#prompt-text")).to_have_text("Red player: roll a die for Marian.")
+    expect(page.locator('#board .figure.target[data-id="m20"]')).to_have_count(1)
+    expect(page.locator('#board .figure.shooter[data-id="m11"]')).to_have_count(1)
+    assert _min_touch(page, ".prompt .button") >= 48
+    page.screenshot(path=shots / f"play-aim-{shape}.png")
+    page.click("#speak")
+    assert page.evaluate("window.__said") == ["Marian shoots at Goblin 1! Red player: roll a die for Marian."]
+
+    page.click('button[aria-label="I rolled 6"]')
+    expect(page.locator("#prompt-title")).to_have_text("Goblin 1 tries to dodge!")
+    page.click('button[aria-label="I rolled 2"]')
+    expect(page.locator("#prompt-title")).to_have_text("Goblin 3 shoots at Ann!")
+    page.click('button[aria-label="I rolled 3"]')
+    expect(page.locator("#prompt-title")).to_have_text("Ann tries to dodge!")
+    page.screenshot(path=shots / f"play-dodge-{shape}.png")
+    page.click('button[aria-label="I rolled 5"]')
+    expect(page.locator("#prompt-title")).to_have_text("Take Goblin 1 off the table after all the arrows.")
+    expect(page.locator("#prompt-lines")).to_contain_text("Marian rolled 6, Goblin 1 rolled 2 +1 armour = 3")
+    expect(page.locator("#prompt-lines")).to_contain_text("Ann is safe")
+    expect(page.locator("#dice")).to_be_hidden()
+    expect(page.locator('#board .ghost[data-id="m20"]')).to_have_count(1)         # a red cross on Goblin 1
+    page.screenshot(path=shots / f"play-outcome-{shape}.png")
+    page.click("#next")
+    expect(page.locator("#prompt-title")).to_have_text("Who goes first?")
+    page.click("#roll-me")
+    expect(page.locator("#prompt-text")).to_contain_text("Blue player")
+    expect(page.locator('#board .figure[data-id="m20"]')).to_have_count(0)      # Goblin 1 is off the table
+    page.screenshot(path=shots / f"play-initiative-{shape}.png")
+    assert errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("shape", VIEWPORTS)
+def test_referee_checks_line_of_sight_and_sees_the_blocker(browser, server_for, shots, shape):
+    from playwright.sync_api import expect
+    base = server_for(DEMO=True)
+    context, page, errors = _page(browser, VIEWPORTS[shape])
+    page.goto(f"{base}/referee/")                  # looking needs no PIN
+    expect(page.locator("#board .figure")).to_have_count(12)
+    _tap_figure(page, "#board", "m10")
+    expect(page.locator("#ref-help")).to_have_text("Robin picked. Now tap the target.")
+    expect(page.locator("#ranking h2")).to_have_text('Targets for Robin (range 12")')
+    _tap_figure(page, "#board", "m21")
+    result = page.locator("#los-result")
+    expect(result.locator(".verdict")).to_have_text("Blocked")
+    expect(result).to_contain_text("Robin cannot see Goblin 2: blocked by the woods.")
+    expect(result).to_contain_text("Centre to centre")
+    expect(page.locator("#board polygon.corridor.blocked")).to_have_count(1)
+    expect(page.locator("#board .terrain polygon.blocker.terrain-woods")).to_have_count(1)
+    page.screenshot(path=shots / f"referee-blocked-{shape}.png")
+    # The full ruler on the map from above.
+    page.click('button[data-width="ruler"]')
+    page.click('button[data-view="map"]')
+    expect(page.locator("#los-result")).to_contain_text('1.25" wide')
+    expect(page.locator("#board rect.felt")).to_have_count(1)
+    expect(page.locator("#board polygon.corridor")).to_have_count(1)
+    page.screenshot(path=shots / f"referee-map-{shape}.png")
+    # A clear line: Marian to Goblin 1.
+    page.click("#clear-pick")
+    _tap_figure(page, "#board", "m11")
+    _tap_figure(page, "#board", "m20")
+    expect(page.locator("#los-result .verdict")).to_have_text("Clear")
+    expect(page.locator("#board polygon.corridor.clear")).to_have_count(1)
+    assert errors == []
+    context.close()
+
+
+def test_photo_upload_makes_its_figures_appear(browser, server_for, shots, tmp_path):
+    from playwright.sync_api import expect
+    base = server_for(TABLE=str(DEMO_TABLE))          # a real table before its first picture
+    context, page, errors = _page(browser, VIEWPORTS["landscape"])
+    _join(page, base, "/table/")
+    expect(page.locator("#board-picture .empty")).to_be_visible()
+    photo = tmp_path / "table-photo.jpg"
+    shutil.copy(DEMO_PHOTO, photo)
+    page.set_input_files("#photo-input", str(photo))
+    expect(page.locator("#photo-status")).to_have_text("Found 12 figures.")
+    expect(page.locator("#board-picture .figure")).to_have_count(12)
+    expect(page.locator("#board-map .figure")).to_have_count(12)
+    expect(page.locator('#board-map .figure[data-name="Grak"]')).to_have_count(1)
+    expect(page.locator("#source")).to_contain_text("from a photo")
+    page.screenshot(path=shots / "table-after-photo.png", full_page=True)
+    # Not a photo: a clear message, nothing lost.
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a picture")
+    page.set_input_files("#photo-input", str(bad))
+    expect(page.locator("#photo-status")).to_contain_text("not a photo")
+    expect(page.locator("#board-picture .figure")).to_have_count(12)
+    context.close()
+    assert [e for e in errors if "415" not in e] == []
+
+
+def test_every_tablet_sees_the_same_game(browser, server_for):
+    """Server-Sent Events: a die entered on one tablet shows on another at once."""
+    from playwright.sync_api import expect
+    base = server_for(DEMO=True)
+    c1, kid, _ = _page(browser, VIEWPORTS["landscape"])
+    c2, watcher, _ = _page(browser, VIEWPORTS["portrait"])
+    _join(kid, base, "/play/")
+    watcher.goto(f"{base}/play/")
+    kid.click("#new-game")
+    expect(kid.locator("#prompt-title")).to_have_text("Nobody was hit.")
+    expect(watcher.locator("#prompt-title")).to_have_text("Nobody was hit.")
+    kid.click("#next")
+    expect(watcher.locator("#prompt-title")).to_have_text("Who goes first?")
+    c1.close()
+    c2.close()
