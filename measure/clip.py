@@ -99,7 +99,7 @@ def ruler_overlap(edges: PolygonEdges, poly_idx, rulers: Rulers, eps: float = 0.
     # Liang-Barsky, one slab at a time: the segment's parameter range inside -eps <= t <= L and
     # inside -h <= s <= h. A segment parallel to a slab gets +-inf (inside) or an empty range
     # (outside) from the division by zero; fmin/fmax skip the NaN of an endpoint exactly on it.
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         inv_t, inv_s = 1.0 / (t1 - t0), 1.0 / (s1 - s0)
         l1, l2 = (-eps - t0) * inv_t, (L - t0) * inv_t
         m1, m2 = (-h - s0) * inv_s, (h - s0) * inv_s

@@ -252,15 +252,16 @@ def find_blockers(idx: SceneIndex, a_idx, b_idx, width_in, policy: SightPolicy) 
 def _hill_blocks(idx: SceneIndex, ti, a, b, rulers: Rulers) -> np.ndarray:
     """For rulers that meet a hill: hidden by it (see the module notes)?"""
     polys, crests = np.take(idx.polygons, ti), np.take(idx.crests, ti)
-    # "On" a hill or crest within EPS_IN, the same tolerance as a ruler touching it.
+    # "On" a hill or crest within 2 EPS_IN: a ruler that touches a hill only at its end (within
+    # EPS_IN) then never hides a target standing on the hill's edge by float rounding alone.
     a_pt, b_pt = shapely.points(idx.xy[a].reshape(-1, 2)), shapely.points(idx.xy[b].reshape(-1, 2))
-    on_hill = shapely.dwithin(polys, a_pt, EPS_IN) | shapely.dwithin(polys, b_pt, EPS_IN)
+    on_hill = shapely.dwithin(polys, a_pt, 2 * EPS_IN) | shapely.dwithin(polys, b_pt, 2 * EPS_IN)
     blocks = ~on_hill
     # An end on the hill: hidden only when the ruler goes over a crest neither end stands on.
     check = np.flatnonzero(on_hill & ~shapely.is_missing(crests))
     if len(check):
-        on_top = (shapely.dwithin(crests[check], a_pt[check], EPS_IN)
-                  | shapely.dwithin(crests[check], b_pt[check], EPS_IN))
+        on_top = (shapely.dwithin(crests[check], a_pt[check], 2 * EPS_IN)
+                  | shapely.dwithin(crests[check], b_pt[check], 2 * EPS_IN))
         crest_met, _, _ = ruler_overlap(idx.crest_edges, ti[check], rulers.take(check), EPS_IN,
                                         stretch=np.zeros(len(check), bool))
         blocks[check] = crest_met & ~on_top
