@@ -181,3 +181,44 @@ def test_new_game_needs_a_picture(tmp_path, pin):
     c = create_app({"TABLE": str(DEMO_TABLE), "INSTANCE_PATH": str(tmp_path), "TABLE_PIN": "2468"}).test_client()
     res = c.post("/api/game/new", headers=pin)
     assert res.status_code == 409 and "photo" in res.get_json()["error"]
+
+
+def _to_move_phase(client, pin):
+    client.post("/api/game/new", headers=pin)
+    client.post("/api/game/next", headers=pin)                       # nobody could shoot
+    roll(client, pin, 6)                                             # red wins the initiative
+    roll(client, pin, 1)
+    client.post("/api/game/next", headers=pin)
+    roll(client, pin, 2)                                             # groups
+    client.post("/api/game/next", headers=pin)
+    assert prompt(client)["kind"] == "do"
+
+
+@pytest.mark.parametrize("dx_in, legal", [(2.0, True), (9.0, False)])
+def test_moves_seen_in_the_new_picture_are_checked_by_the_rules(app, client, pin, dx_in, legal):
+    """Tom (a troop, 3" a turn) moves on the real table; the next picture shows where he went."""
+    from dataclasses import replace
+
+    from assistant.web import context, game
+    _to_move_phase(client, pin)
+    with app.app_context():
+        scene = context.scene(with_removed=True)
+        tom = scene.figure("m14")
+        moved = scene.with_figures([replace(f, x=f.x + dx_in) if f.id == "m14" else f for f in scene.figures])
+        game.acknowledge(context.games(), moved)
+    p = prompt(client)
+    if legal:
+        from assistant.rules.kimmiria_game import KimmiriaGame
+        assert p["kind"] != "do" and p["game"]["phase"] != "move"
+        with app.app_context():
+            log = context.games().open_current()
+            try:
+                where = {f["id"]: f["x"] for f in KimmiriaGame(log).state().scene["figures"]}
+            finally:
+                log.close()
+        assert where["m14"] == pytest.approx(tom.x + dx_in, abs=1e-3)     # the game follows the table
+    else:
+        assert p["kind"] == "outcome" and p["title"].startswith("That move is not allowed")
+        assert any("Tom cannot move there" in line for line in p["lines"])
+        client.post("/api/game/next", headers=pin)
+        assert prompt(client)["kind"] == "do"                          # put him back and try again
