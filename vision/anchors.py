@@ -13,6 +13,7 @@ from calibration.profile import TableProfile, aruco_dictionary
 
 ANCHOR_CELL_PX = 8.0       # marker cell size in an anchor's window
 WINDOW_SIDES = 1.8         # window side, in anchor sides: the card plus room for a misplaced guess
+SHARPEN = 1.5             # unsharp-mask gain in an anchor's window
 SEARCH_SIDES = 3.5         # for an anchor the first registration did not use: its guess is rougher
 
 
@@ -50,6 +51,10 @@ class AnchorWindows:
             to_view = np.array([[ppi, 0, -x0 * ppi], [0, ppi, -y0 * ppi], [0, 0, 1.0]]) @ H_px_to_in
             view = cv2.warpPerspective(gray, to_view, (size, size), flags=cv2.INTER_LINEAR,
                                        borderMode=cv2.BORDER_REPLICATE)
+            # Sharpened against the camera's blur: a small far anchor's thin white border otherwise
+            # melts into a dark floor beside the table and the square is lost.
+            blurred = cv2.GaussianBlur(view, (0, 0), ANCHOR_CELL_PX * 0.5)
+            view = cv2.addWeighted(view, 1 + SHARPEN, blurred, -SHARPEN, 0)
             corners, marker_ids, _ = self._detector.detectMarkers(view)
             if marker_ids is None:
                 continue
