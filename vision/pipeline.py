@@ -124,7 +124,11 @@ class FramePipeline:
         held = self._held.registration
         found = self.anchor_windows.find(gray, held.H_px_to_in)
         if not found:
-            return held, "anchors-hidden"
+            # None where they should be: hidden by hands, or the camera moved a long way. The whole
+            # frame tells which (this costs a full search, on such frames only).
+            found = self.markers.find_anchors(gray)
+            if not found:
+                return held, "anchors-hidden"
         moved = self.anchor_windows.displacement_px(found, held.H_px_to_in)
         if max(moved.values()) > VISION_DEFAULTS["bump_px"]:
             return None, "bumped"

@@ -145,3 +145,25 @@ def test_stream_steady_hidden_moved_new_and_bumped(stream):
     for fig in bumped.truth.figures:
         found = _nearest(result.scene, fig.x, fig.y)
         assert np.hypot(found.x - fig.x, found.y - fig.y) <= 0.08 and not found.hidden
+
+
+def test_a_camera_moved_far_is_noticed_even_though_no_anchor_is_where_it_was(stream):
+    base, profile = stream
+    pipeline = FramePipeline(profile, track=True)
+    pipeline.process(base.image)
+    far = render_photo(_table(BASES, MARKERS), dataclasses.replace(SPEC, azimuth_deg=160, roll_deg=60, tilt_deg=30),
+                       rng=1)
+    result = pipeline.process(far.image)
+    assert "bumped" in result.events and "registered" in result.events
+    for fig in far.truth.figures:
+        found = _nearest(result.scene, fig.x, fig.y)
+        assert np.hypot(found.x - fig.x, found.y - fig.y) <= 0.08
+    covered = base.image.copy()
+    for a in profile.anchors:                                    # every anchor under a hand
+        c = base.camera.project(np.array([[a.x_in, a.y_in, -1.0]]))[0]
+        cv2.circle(covered, (int(c[0]), int(c[1])), 60, (140, 170, 205), -1)
+    pipeline = FramePipeline(profile, track=True)
+    first = pipeline.process(base.image)
+    result = pipeline.process(covered)
+    assert "anchors-hidden" in result.events and "registered" not in result.events
+    assert _by_place(result.scene) == _by_place(first.scene)
