@@ -167,3 +167,24 @@ def test_a_camera_moved_far_is_noticed_even_though_no_anchor_is_where_it_was(str
     result = pipeline.process(covered)
     assert "anchors-hidden" in result.events and "registered" not in result.events
     assert _by_place(result.scene) == _by_place(first.scene)
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.floats(0, 30), st.floats(0, 20), st.sampled_from(["red", "blue"])),
+                         max_size=6), min_size=1, max_size=8))
+def test_tracker_invariants(frames):
+    """Whatever the frames: ids unique, every base seen is reported where it was seen (or within the
+    jitter), and the figures not seen are exactly the hidden ones."""
+    tracker = Tracker(jitter_in=0.03)
+    for frame in frames:
+        xy = np.array([(x, y) for x, y, _ in frame], float).reshape(-1, 2)
+        out = tracker.update(_colour(xy, [s for _, _, s in frame]) if frame else Detections.empty())
+        assert len(set(out.figure_id)) == len(out)
+        seen = out[~out.hidden]
+        assert len(seen) == len(frame)
+        for (x, y, side) in frame:
+            d = np.hypot(seen.xy_in[:, 0] - x, seen.xy_in[:, 1] - y)
+            assert any((d < 0.03 + 1e-9) & (seen.side == side))
