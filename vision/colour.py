@@ -1,19 +1,19 @@
 """Colour classes in a top view, and figures on bases rimmed in a side's colour.
 
 Colours are compared as chromaticity (each channel over their sum), which a lighting gradient or a
-soft shadow leaves alone (they scale all three channels). A pixel belongs to a colour of the
-profile when that colour is its nearest among the profile's side and terrain colours and the mat
-(the view's median chromaticity), and near enough (`CHROMA_TOL`). Dark pixels (noisy chromaticity)
-belong to nothing.
+soft shadow leaves alone (they scale all three channels). A pixel shows a colour of the profile
+when it lies near the segment from the mat's chromaticity (the view's median) to that colour's, at
+least `min_alpha` of the way: a blurred rim or a felt edge is part colour, part mat. Of several
+colours, the one whose segment passes nearest wins. Dark pixels (noisy chromaticity) show nothing.
 
 A colour base is found in a top view of the plane of the bases' top faces (`colour_base_height_in`
 above the table), where the rim is a circle of the base's true size at the figure's true position.
-The base's side wall, seen on the camera's side, has the rim's hue but is darker: pixels much darker
-than the brightest rim pixels around them are left out. The figure standing on the base hides the
-middle and, tilted away, a strip of the rim; so a base is a peak of "how much of a disc is rim",
-between a floor (`MIN_DISC_FILL`) and a ceiling (a big patch of the colour, such as felt of a
-similar hue, fills the disc and its surroundings), with little of the colour just outside. The
-centre is then a circle fitted to the rim's outer edge.
+The figure standing on the base hides the middle and, tilted away, a strip of the rim; so a base is
+a peak of "how much of a base-sized square is rim", between a floor (`MIN_DISC_FILL`) and a ceiling
+(a big patch of the colour, such as felt of a similar hue, fills it), with little of the colour just
+outside, the colour all round at 0.8 of the radius and little of it in the middle. The centre is a
+circle fitted to the rim's outer edge; on the camera's side that edge is the bottom of the base's
+side wall, which the camera pose says how far to move back.
 """
 from __future__ import annotations
 
@@ -95,19 +95,6 @@ class BaseHit:
     xy_view: np.ndarray      # (2,) sub-pixel centre in the view
     side_index: int
     fill: float              # fraction of the disc that is rim
-
-
-def _disc(radius_px: float) -> np.ndarray:
-    n = int(math.ceil(radius_px)) * 2 + 1
-    yy, xx = np.mgrid[:n, :n] - n // 2
-    return (np.hypot(xx, yy) <= radius_px).astype(np.float32)
-
-
-def _ring(inner_px: float, outer_px: float) -> np.ndarray:
-    n = int(math.ceil(outer_px)) * 2 + 1
-    yy, xx = np.mgrid[:n, :n] - n // 2
-    r = np.hypot(xx, yy)
-    return ((r >= inner_px) & (r <= outer_px)).astype(np.float32)
 
 
 def _fit_circle(points: np.ndarray) -> tuple[np.ndarray, float] | None:
