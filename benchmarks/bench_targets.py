@@ -5,7 +5,7 @@ full width) and 30 terrain pieces on a 48 x 36 in table. The naive loop buffers 
 per shooter/enemy pair and tests it against every base and every piece, as a player would
 with a ruler. Prints both times and their ratio (never asserted; machines drift).
 
-    python benchmarks/bench_targets.py [--rounds R] [--repeat N] [--seed S] [--profile]
+    python benchmarks/bench_targets.py [--rounds R] [--repeat N] [--seed S] [--corners K] [--profile]
 
 `closest_targets` returns per-shooter results whose per-enemy verdicts are built from the
 column table when read; the second time includes reading all of them (what `targets --json`
@@ -18,7 +18,8 @@ import statistics
 import time
 
 import numpy as np
-from shapely.geometry import LineString, Point, box
+import shapely
+from shapely.geometry import LineString, Point, Polygon, box
 
 from measure import Figure, Scene, ShooterSpec, SightPolicy, Table, Terrain, closest_targets
 from measure.los import SceneIndex
@@ -27,7 +28,17 @@ from measure.sight import MeasureSettings, resolve_width
 KINDS = ("woods", "rocks", "hill", "water", "wall", "building")
 
 
-def make_scene(seed: int = 7, per_side: int = 30, pieces: int = 30) -> tuple[Scene, dict[str, ShooterSpec]]:
+def blob(rng, x: float, y: float, w: float, h: float, corners: int) -> Polygon:
+    """An irregular felt-like outline inside the w x h box at (x, y)."""
+    angles = np.sort(rng.uniform(0, 2 * np.pi, corners))
+    radii = rng.uniform(0.6, 1.0, corners)
+    return Polygon(np.c_[x + w / 2 * (1 + radii * np.cos(angles)), y + h / 2 * (1 + radii * np.sin(angles))])
+
+
+def make_scene(seed: int = 7, per_side: int = 30, pieces: int = 30,
+               corners: int = 0) -> tuple[Scene, dict[str, ShooterSpec]]:
+    """`corners` > 0: woods, rocks, hills and water are irregular outlines with that many corners
+    (walls and buildings stay rectangles); 0: every piece is a rectangle."""
     rng = np.random.default_rng(seed)
     terrain = []
     for i in range(pieces):
@@ -35,7 +46,12 @@ def make_scene(seed: int = 7, per_side: int = 30, pieces: int = 30) -> tuple[Sce
         x, y = rng.uniform(6, 42), rng.uniform(4, 32)
         w, h = (rng.uniform(0.3, 0.6), rng.uniform(2, 5)) if kind == "wall" else rng.uniform(1.5, 5, 2)
         crest = box(x + w * 0.4, y, x + w * 0.6, y + h) if kind == "hill" else None
-        terrain.append(Terrain(f"t{i}", kind, box(x, y, x + w, y + h), crest=crest))
+        outline = blob(rng, x, y, w, h, corners) if corners and kind not in ("wall", "building") else \
+            box(x, y, x + w, y + h)
+        if crest is not None:
+            parts = shapely.get_parts(crest.intersection(outline))
+            crest = max(parts, key=lambda g: g.area) if len(parts) else None
+        terrain.append(Terrain(f"t{i}", kind, outline, crest=crest))
     figures: list[Figure] = []
     while len(figures) < 2 * per_side:
         side = "red" if len(figures) < per_side else "blue"
@@ -88,9 +104,11 @@ def main(argv=None) -> None:
     parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds (ratio = median over rounds)")
     parser.add_argument("--repeat", type=int, default=10, help="vectorised runs per round")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--corners", type=int, default=0,
+                        help="irregular woods/rocks/hills/water with this many corners (default: rectangles)")
     parser.add_argument("--profile", action="store_true", help="profile the vectorised run (pyinstrument)")
     args = parser.parse_args(argv)
-    scene, specs = make_scene(args.seed)
+    scene, specs = make_scene(args.seed, corners=args.corners)
     pairs = sum(1 for s in specs for f in scene.figures if f.side != scene.figure(s).side)
     print(f"{len(scene.figures)} figures, {len(specs)} shooters, {len(scene.terrain)} terrain pieces, "
           f"{pairs} shooter/enemy pairs")

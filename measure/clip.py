@@ -95,6 +95,10 @@ def ruler_overlap(edges: PolygonEdges, poly_idx, rulers: Rulers, eps: float = 0.
     t1, s1 = qx * ux + qy * uy, qy * ux - qx * uy
     L = np.take(rulers.length, row) + eps
     h = np.take(rulers.half_in, row) + eps
+    # Most edges lie wholly to one side of the ruler: drop them before clipping the rest.
+    near = np.flatnonzero(~(((s0 > h) & (s1 > h)) | ((s0 < -h) & (s1 < -h))
+                            | ((t0 > L) & (t1 > L)) | ((t0 < -eps) & (t1 < -eps))))
+    t0, s0, t1, s1, L, h, row = (np.take(v, near) for v in (t0, s0, t1, s1, L, h, row))
 
     # Liang-Barsky, one slab at a time: the segment's parameter range inside -eps <= t <= L and
     # inside -h <= s <= h. A segment parallel to a slab gets +-inf (inside) or an empty range
@@ -109,12 +113,11 @@ def ruler_overlap(edges: PolygonEdges, poly_idx, rulers: Rulers, eps: float = 0.
         dt = t1 - t0
         ta, tb = t0 + dt * enter, t0 + dt * leave      # NaN only where not ok, masked below
     if len(row):
-        # Rows are grouped by pair: reduce each pair's run of edges (pairs with no edges, e.g.
-        # a missing crest, have no run and keep +-inf).
-        some = np.flatnonzero(counts > 0)
-        starts = (np.cumsum(counts) - counts)[some]
-        t_min[some] = np.minimum.reduceat(np.where(ok, np.minimum(ta, tb), np.inf), starts)
-        t_max[some] = np.maximum.reduceat(np.where(ok, np.maximum(ta, tb), -np.inf), starts)
+        # Rows are still grouped by pair: reduce each pair's run of clipped edges.
+        starts = np.flatnonzero(np.r_[True, row[1:] != row[:-1]])
+        pairs = row[starts]
+        t_min[pairs] = np.minimum.reduceat(np.where(ok, np.minimum(ta, tb), np.inf), starts)
+        t_max[pairs] = np.maximum.reduceat(np.where(ok, np.maximum(ta, tb), -np.inf), starts)
 
     # Rectangle corners inside the polygon: needed for the stretch, and to see a ruler lying
     # wholly inside a polygon (no edge crosses it).
