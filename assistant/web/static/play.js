@@ -52,12 +52,17 @@
     $("new-game").classList.toggle("primary", p.kind === "start" || p.kind === "over");
     $("new-game").classList.toggle("big", p.kind === "start" || p.kind === "over");
     $("undo").hidden = !(g && g.can_undo);
-    for (const b of document.querySelectorAll(".prompt button:not(#speak)")) b.disabled = !canAct;
+    setEnabled();
     const remove = new Set(p.remove || []);
     board.update({highlight: p.highlight || null, ghosts: removedFigures.filter((f) => remove.has(f.id))});
     const say = p.say || "";
     if (autoSpeak.checked && say && say !== lastSaid) TS.speak(say);
     lastSaid = say;
+  }
+
+  // While a tap is on its way to the server, the buttons wait (a second tap would land on the next prompt).
+  function setEnabled() {
+    for (const b of document.querySelectorAll(".prompt button:not(#speak)")) b.disabled = !TS.joined || busy;
   }
 
   async function refreshBoard() {
@@ -75,19 +80,23 @@
   async function act(url, body) {
     if (busy) return;
     busy = true;
+    setEnabled();
+    const rolledBy = prompt && prompt.side ? prompt.side[0].toUpperCase() + prompt.side.slice(1) : "The die";
     try {
       const out = await TS.api("POST", url, body === undefined ? {} : body);
       if (out.rolled) {
         const r = $("rolled");
         r.hidden = false;
-        r.textContent = `${out.rolled.value}`;
+        $("rolled-who").textContent = `${rolledBy} rolled`;
+        $("rolled-value").textContent = `${out.rolled.value}`;
         r.classList.remove("spin"); void r.offsetWidth; r.classList.add("spin");
-        setTimeout(() => { r.hidden = true; }, 1400);
+        clearTimeout(act.timer);
+        act.timer = setTimeout(() => { r.hidden = true; }, 2500);
       }
       await refreshBoard();
       show(out.prompt || out);
     } catch (e) { TS.problem(e); }
-    finally { busy = false; }
+    finally { busy = false; setEnabled(); }
   }
 
   $("roll-me").addEventListener("click", () => act("/api/game/roll", {}));

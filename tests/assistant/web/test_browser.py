@@ -7,6 +7,7 @@ $TABLESIGHT_SCREENSHOTS when set (to look at them).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -47,6 +48,17 @@ def _serve(app):
     return server, thread
 
 
+def _stop(server, thread):
+    """Close every connection (open event streams too) inside the server's own loop, so it ends."""
+    def close_all():
+        for channel in list(server._map.values()):
+            channel.close()
+    server.trigger.pull_trigger(close_all)
+    thread.join(10)
+    server.task_dispatcher.shutdown()
+    assert not thread.is_alive()
+
+
 @pytest.fixture
 def server_for(tmp_path):
     started = []
@@ -60,8 +72,7 @@ def server_for(tmp_path):
 
     yield start
     for server, thread in started:
-        server.close()
-        thread.join(5)
+        _stop(server, thread)
 
 
 @pytest.fixture
@@ -158,6 +169,8 @@ def test_kid_completes_a_missile_fire_step(browser, server_for, shots, shape):
     page.click("#next")
     expect(page.locator("#prompt-title")).to_have_text("Who goes first?")
     page.click("#roll-me")
+    expect(page.locator("#rolled-value")).to_have_text(re.compile(r"^[1-6]$"))     # the virtual die's face
+    expect(page.locator("#rolled-who")).to_have_text("Red rolled")
     expect(page.locator("#prompt-text")).to_contain_text("Blue player")
     expect(page.locator('#board .figure[data-id="m20"]')).to_have_count(0)      # Goblin 1 is off the table
     page.screenshot(path=shots / f"play-initiative-{shape}.png")
