@@ -56,14 +56,26 @@ class ChangeWatch:
 
     def changed(self, key) -> bool:
         """True when the region has changed since its snapshot, or has none."""
+        return self.changed_box_px(key) is not None
+
+    def changed_box_px(self, key) -> tuple[float, float, float, float] | None:
+        """None when the region has not changed since its snapshot; else the frame-pixel box
+        (x0, y0, x1, y1) of what changed (the whole region when it has no snapshot, or when the
+        light changed all over it)."""
         stored = self._snapshots.get(key)
         if stored is None:
-            return True
+            return (0.0, 0.0, float(self.small.shape[1] * SCALE), float(self.small.shape[0] * SCALE))
         (x0, y0, x1, y1), patch = stored
         now = self.small[y0:y1, x0:x1]
+        whole = (float(x0 * SCALE), float(y0 * SCALE), float(x1 * SCALE), float(y1 * SCALE))
         if now.shape != patch.shape:
-            return True
+            return whole
         diff = cv2.absdiff(now, patch)
+        strong = diff > PEAK_DIFF
+        if int(np.count_nonzero(strong)) >= MIN_CHANGED_PX:
+            ys, xs = np.nonzero(strong)
+            return (float((x0 + xs.min()) * SCALE), float((y0 + ys.min()) * SCALE),
+                    float((x0 + xs.max() + 1) * SCALE), float((y0 + ys.max() + 1) * SCALE))
         if float(diff.mean()) > MEAN_DIFF:
-            return True
-        return int(np.count_nonzero(diff > PEAK_DIFF)) >= MIN_CHANGED_PX
+            return whole
+        return None

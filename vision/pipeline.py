@@ -41,6 +41,7 @@ from vision.tracking import Tracker
 
 WINDOW_IN = 1.4          # half side of the window searched around a figure's last position
 FIGURE_WATCH_IN = 1.2    # half side of the region watched for change around a figure
+FIGURE_REACH_IN = 1.2    # a changed part of a tile is searched this far around (a whole figure)
 TILE_PAD_IN = 1.0        # search tiles overlap so that a figure on a border lies whole in one
 
 
@@ -111,9 +112,10 @@ class FramePipeline:
                                     f"({self.profile.dictionary}) was found in the photo")
         size = (gray.shape[1], gray.shape[0])
         registration = register(anchors, self.profile, size)
-        missing = self.profile.anchor_ids - set(anchors)
+        missing = self.profile.anchor_ids - set(registration.anchors_seen)
         if missing:
-            # Small or steeply seen anchors the whole-frame search missed: look where they must be.
+            # Small or steeply seen anchors the whole-frame search missed, or found with corners too
+            # rough to agree with the others: look again where they must be, in a sharpened top view.
             more = self.anchor_windows.find(gray, registration.H_px_to_in, missing, SEARCH_SIDES)
             if more:
                 registration = register({**anchors, **more}, self.profile, size)
@@ -345,14 +347,21 @@ class FramePipeline:
             (marker_rects if t.detected_by == "marker" else colour_rects).append(rect)
         k = self._frame % len(self._tiles)
         key = ("tile", k)
-        if self.watch.changed(key):
-            # New figures appear in a tile that changed; search it whole, then remember it.
+        box_px = self.watch.changed_box_px(key)
+        if box_px is not None:
+            # New figures appear where a tile changed: search that part of it (with a figure's
+            # reach around it), then remember the tile as it is now.
+            registration = self._held.registration
             tile = self._tiles[k]
-            marker_rects.append(tile)
-            colour_rects.append(tile)
+            bx0, by0, bx1, by1 = box_px
+            corners_in = registration.to_table(np.array([[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]]))
+            (cx0, cy0), (cx1, cy1) = corners_in.min(axis=0) - FIGURE_REACH_IN, corners_in.max(axis=0) + FIGURE_REACH_IN
+            part = (max(tile[0], cx0), max(tile[1], cy0), min(tile[2], cx1), min(tile[3], cy1))
+            if part[2] - part[0] > 0.5 and part[3] - part[1] > 0.5:
+                marker_rects.append(part)
+                colour_rects.append(part)
             x0, y0, x1, y1 = tile
-            self.watch.snapshot(key, self._held.registration.to_image(
-                np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
+            self.watch.snapshot(key, registration.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
         return carried, marker_rects, colour_rects
 
 def _tiles(width_in: float, depth_in: float, n: int) -> list[tuple[float, float, float, float]]:
