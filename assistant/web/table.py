@@ -22,6 +22,8 @@ from vision.pipeline import FramePipeline
 
 from assistant.web.images import display_jpeg
 
+LIVE_PUBLISH_S = 0.5        # house default: live pictures sent to tablets at most twice a second
+
 
 @dataclass(frozen=True)
 class Picture:
@@ -202,14 +204,21 @@ class TableState:
         self._live_thread = threading.Thread(target=self._follow_live, name="tablesight-web-live", daemon=True)
         self._live_thread.start()
 
-    def _follow_live(self) -> None:
+    def _follow_live(self, every_s: float = LIVE_PUBLISH_S) -> None:
+        # Tablets refetch the picture on every change: pass on at most one frame per `every_s`.
         seen = 0
+        last = 0.0
         while not self._live_stop.is_set():
             snap = self.live.wait_next(seen, timeout=0.5)
             if snap.version == seen or snap.frame is None:
                 seen = snap.version
                 continue
+            wait = last + every_s - time.monotonic()
+            if wait > 0:
+                self._live_stop.wait(wait)
+                continue                # take the newest snapshot after the pause
             seen = snap.version
+            last = time.monotonic()
             problem = "; ".join(s.text for s in snap.status) or None
             self.publish(snap.frame, snap.result, source="live", problem=problem)
 

@@ -117,9 +117,13 @@ const TS = (() => {
       frame.style.maxWidth = `calc(var(--board-max-h) * ${(w / h).toFixed(4)})`;
       c.appendChild(frame);
       if (usePicture) {
-        const img = document.createElement("img");
-        img.src = pic.url; img.alt = "The table as the camera sees it"; img.draggable = false;
-        frame.appendChild(img);
+        // One <img> per board, reused: a live picture changes without the board flickering.
+        if (!this.img) {
+          this.img = document.createElement("img");
+          this.img.alt = "The table as the camera sees it"; this.img.draggable = false;
+        }
+        if (this.img.getAttribute("src") !== pic.url) this.img.src = pic.url;
+        frame.appendChild(this.img);
       }
       const svg = el("svg", {viewBox: `0 0 ${w} ${h}`, preserveAspectRatio: "none", role: "img",
                              "aria-label": usePicture ? "Figures over the picture" : "Map of the table"}, frame);
