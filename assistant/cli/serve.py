@@ -11,6 +11,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               description="Serve the tablet app. --demo serves the bundled demo table "
                                           "with no camera. Use --host 0.0.0.0 so tablets on the LAN can join.")
     p.add_argument("--camera", metavar="INDEX|URL|FILE", help="live camera: a USB index, a stream URL or a file")
+    p.add_argument("--calibration", metavar="CAMERA.json", type=Path,
+                   help="the camera's intrinsics from `tablesight calibrate`: frames are undistorted first")
     p.add_argument("--table", metavar="TABLE.toml", type=Path, help="the table profile")
     p.add_argument("--system", metavar="NAME", help="rule system (default: kimmiria)")
     p.add_argument("--demo", action="store_true", help="the bundled demo table and photo, no camera needed")
@@ -43,7 +45,8 @@ def build_app(args: argparse.Namespace):
     if args.pin is not None and not (args.pin.isdigit() and 4 <= len(args.pin) <= 8):
         raise CommandError("--pin: expected 4 to 8 digits")
     config = {"DEMO": args.demo, "TABLE": str(args.table) if args.table else None, "SYSTEM": args.system,
-              "CAMERA": args.camera, "TABLE_PIN": args.pin}
+              "CAMERA": args.camera, "CALIBRATION": str(args.calibration) if args.calibration else None,
+              "TABLE_PIN": args.pin}
     if args.instance:
         config["INSTANCE_PATH"] = str(args.instance.resolve())
     return create_app(config)

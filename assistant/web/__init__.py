@@ -52,6 +52,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         DEMO=False,
         SYSTEM=None,                # rule system name; None: KIMMIRIA
         CAMERA=None,                # camera index, stream URL or file for live mode
+        CALIBRATION=None,           # camera intrinsics (camera.json from `tablesight calibrate`)
         TABLE_PIN=None,             # None: a fresh 4-digit PIN each start
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
         SESSION_COOKIE_SAMESITE="Lax",
@@ -76,7 +77,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     profile = load_profile(table_path)
     system = get_system(app.config["SYSTEM"])          # UnknownSystem names the known ones
     fallback = load_truth_terrain(DEMO_TRUTH, _table(profile)) if demo and not app.config["TABLE"] else ()
-    state = TableState(profile, fallback_terrain=fallback)
+    camera = None
+    if app.config["CALIBRATION"]:
+        from calibration.intrinsics import CameraModel
+        camera = CameraModel.load(app.config["CALIBRATION"])      # CameraFileError names the file
+    state = TableState(profile, fallback_terrain=fallback, camera=camera)
     app.extensions["tablesight"] = {
         "table": state,
         "settings": TableSettings(app.config["SETTINGS_LOG"], system.name),

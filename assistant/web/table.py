@@ -66,9 +66,9 @@ def terrain_from_json(items: list[dict[str, Any]], table: Table) -> tuple[Terrai
 class TableState:
     """Thread-safe holder of the latest Scene and picture; `wait_change` serves the SSE streams."""
 
-    def __init__(self, profile: TableProfile, *, source: str = "none", fallback_terrain=()):
+    def __init__(self, profile: TableProfile, *, source: str = "none", fallback_terrain=(), camera=None):
         self.profile = profile
-        self.pipeline = FramePipeline(profile)
+        self.pipeline = FramePipeline(profile, camera)      # camera: intrinsics to undistort with, or None
         self.source = source                    # "demo", "photo", "live" or "none"
         # Terrain used when vision gives none (the demo's known pieces, or pieces drawn on a tablet).
         self.fallback_terrain: tuple[Terrain, ...] = tuple(fallback_terrain)

@@ -39,3 +39,25 @@ def test_lan_host_prints_a_reachable_address(monkeypatch, capsys, tmp_path):
     assert "http://192.168.1.20:8080/" in out
     pin = out.split("join PIN: ")[1].strip()
     assert len(pin) == 4 and pin.isdigit()
+
+
+def test_calibration_file_is_used_to_undistort(monkeypatch, tmp_path):
+    import numpy as np
+    from calibration.intrinsics import CameraModel
+
+    camera_file = tmp_path / "camera.json"
+    CameraModel(camera_matrix=np.array([[1500.0, 0, 959.5], [0, 1500.0, 539.5], [0, 0, 1]]),
+                dist=np.zeros(5), image_size=(1920, 1080), rms_px=0.3).save(camera_file)
+    calls = {}
+    monkeypatch.setattr("waitress.serve", lambda app, **kw: calls.update(app=app))
+    assert main(["serve", "--demo", "--calibration", str(camera_file), "--instance", str(tmp_path / "i")]) == 0
+    pipeline = calls["app"].extensions["tablesight"]["table"].pipeline
+    assert pipeline.camera is not None and pipeline.camera.fx == 1500.0
+
+
+def test_corrupt_calibration_file_is_one_line(tmp_path, capsys):
+    bad = tmp_path / "camera.json"
+    bad.write_text("{not json")
+    assert main(["serve", "--demo", "--calibration", str(bad), "--instance", str(tmp_path / "i")]) == 2
+    err = capsys.readouterr().err
+    assert "camera.json" in err and err.count("\n") == 1
