@@ -15,7 +15,7 @@ import copy
 import functools
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -189,7 +189,15 @@ class RuleSystem:
         unknown = set(sight) - known
         if unknown:
             raise RulesDataError(f"{self.name}: unknown [sight] keys {sorted(unknown)}")
-        return SightPolicy(**{k: tuple(v) if isinstance(v, list) else v for k, v in sight.items()})
+        policy = SightPolicy(**{k: tuple(v) if isinstance(v, list) else v for k, v in sight.items()})
+        # A terrain alias ("trees" for "woods") blocks sight the way the kind it names does.
+        aliases = self.values.get("terrain_aliases", {})
+
+        def widened(kinds: tuple[str, ...]) -> tuple[str, ...]:
+            return kinds + tuple(a for a, kind in aliases.items() if kind in kinds and a not in kinds)
+
+        return replace(policy, soft_kinds=widened(policy.soft_kinds), hill_kinds=widened(policy.hill_kinds),
+                       blocking_kinds=widened(policy.blocking_kinds), clear_kinds=widened(policy.clear_kinds))
 
     def shooter_spec(self, figure: Figure) -> ShooterSpec | None:
         """How `figure` shoots, from its type's `shoots` ("edge", "ruler", inches or "none") and `range`."""

@@ -194,3 +194,20 @@ def test_missile_plan_before_the_dice():
     assert (plan[1]["target"], plan[1]["blast"]) == ("x", ["y"])
     assert K.missile_plan(scene, {"resting": ["w"]})[1]["reason"] == "wizard_flight"
     assert K.melee_plan(scene) == {"a": {"e": "across"}, "e": {"a": "across"}}
+
+
+@pytest.mark.parametrize("kind", ["trees", "forest", "rock"])
+@pytest.mark.parametrize("target_x, clear", [(25.0, False), (12.4, True)])
+def test_terrain_called_by_another_name_is_read_as_woods_or_rocks(kind, target_x, clear):
+    # "Missiles will go into (and out of) trees and rocks, but only a half inch or half hex. ...
+    # So if an enemy is behind a group of trees or rocks or hills, you cannot see it or shoot at it."
+    from measure.los import line_of_sight
+    from measure.scene import scene_from_json
+
+    scene = scene_from_json({"units": "in", "table": {"width": 30, "depth": 20}, "grid": None,
+                             "figures": [{"id": "a", "x": 5, "y": 10, "side": "red", "type": "archer"},
+                                         {"id": "b", "x": target_x, "y": 10, "side": "blue", "type": "troop"}],
+                             "terrain": [{"id": "t1", "kind": kind,
+                                          "polygon": [[12, 8], [18, 8], [18, 12], [12, 12]]}]})
+    result = line_of_sight(scene, "a", "b", "edge", K.sight_policy())
+    assert result.clear is clear and result.blocked_by == (() if clear else ("t1",))
