@@ -27,7 +27,7 @@ from calibration.profile import TableProfile
 from calibration.registration import Registration, RegistrationError, register
 from measure.grid import cell_of
 from measure.scene import Grid, Scene, Table, Terrain
-from vision.anchors import SEARCH_SIDES, AnchorWindows
+from vision.anchors import SEARCH_TRIES, AnchorWindows
 from vision.change import ChangeWatch
 from vision.colour import COLOUR_PPI, chromaticity, find_bases, mat_chroma, wall_shift
 from vision.detections import Detections
@@ -116,7 +116,7 @@ class FramePipeline:
         if missing:
             # Small or steeply seen anchors the whole-frame search missed, or found with corners too
             # rough to agree with the others: look again where they must be, in a sharpened top view.
-            more = self.anchor_windows.find(gray, registration.H_px_to_in, missing, SEARCH_SIDES)
+            more = self.anchor_windows.find(gray, registration.H_px_to_in, missing, SEARCH_TRIES)
             if more:
                 registration = register({**anchors, **more}, self.profile, size)
         return registration
