@@ -19,18 +19,18 @@ MARKER_IN = 0.75        # on a 1" base: touching bases leave the markers whole
 
 # marker id, x, y, yaw, name, side, type
 ROSTER = (
-    (10, 8.0, 22.0, 10, "Robin", "red", "archer"),
-    (11, 10.0, 15.0, -20, "Marian", "red", "archer"),
-    (12, 6.0, 18.5, 35, "Merlin", "red", "wizard"),
+    (10, 14.5, 21.5, 10, "Robin", "red", "archer"),
+    (11, 13.0, 13.5, -20, "Marian", "red", "archer"),
+    (12, 10.0, 8.0, 35, "Merlin", "red", "wizard"),
     (13, 30.0, 25.0, 80, "Sir Bors", "red", "knight"),
     (14, 14.0, 27.0, 5, "Tom", "red", "troop"),
-    (15, 15.0, 10.0, 60, "Ann", "red", "hero"),
-    (20, 27.0, 13.0, 15, "Goblin 1", "blue", "troop"),
-    (21, 25.0, 20.0, -40, "Goblin 2", "blue", "troop"),
-    (22, 36.0, 9.0, 120, "Goblin 3", "blue", "archer"),
-    (23, 38.0, 21.0, 45, "Grak", "blue", "giant"),
+    (15, 17.0, 9.0, 60, "Ann", "red", "hero"),
+    (20, 22.5, 11.5, 15, "Goblin 1", "blue", "troop"),
+    (21, 24.5, 18.5, -40, "Goblin 2", "blue", "troop"),
+    (22, 27.0, 6.0, 120, "Goblin 3", "blue", "archer"),
+    (23, 25.5, 24.5, 45, "Grak", "blue", "giant"),
     (24, 31.0, 25.0, 200, "Goblin 4", "blue", "troop"),
-    (25, 40.0, 14.0, -75, "Snag", "blue", "horse_archer"),
+    (25, 38.0, 21.0, -75, "Snag", "blue", "horse_archer"),
 )
 
 TERRAIN = (
