@@ -11,16 +11,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from measure.defaults import fallback_shooter_spec, fallback_sight_policy
 from measure.los import line_of_sight
 from measure.scene import Figure, Scene, SceneError, scene_from_json
 from measure.sight import MeasureSettings, ShooterSpec, SightPolicy
 
 from assistant.cli import CommandError
 
-FALLBACK_NOTE = ("assistant.rules is not available: using measure's built-in KIMMIRIA fallback "
-                 "(archers and horse archers use the ruler's edge, wizards and artillery its full "
-                 "width, no ranges; see measure/house_defaults.toml)")
 
 
 # ------------------------------------------------------------------ shared by los and targets
@@ -67,28 +63,16 @@ class Referee:
     title: str
     policy: SightPolicy
     spec_for: Callable[[Figure], ShooterSpec | None]
-    note: str | None = None        # said to the user, e.g. that the fallback is in use
+    must_shoot_closest: bool = True  # the system's text obliges shooting the closest legal target
 
 
 def referee_for(name: str | None) -> Referee:
-    """The rule system `name` (None: the default) from assistant.rules, or measure's fallback."""
-    try:
-        from assistant.rules import get_system
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("assistant.rules",):
-            raise
-        get_system = None
-    except ImportError:                 # the package exists but has no get_system yet
-        get_system = None
-    if get_system is None:
-        if name is not None and name.strip().lower() != "kimmiria":
-            raise CommandError(f"--system {name!r}: rule systems are not available; "
-                               f"only the built-in KIMMIRIA fallback can be used")
-        return Referee("kimmiria", "KIMMIRIA (built-in fallback)", fallback_sight_policy(),
-                       fallback_shooter_spec, FALLBACK_NOTE)
+    """The rule system `name` (None: the default); an unknown name is a one-line error."""
+    from assistant.rules import get_system
+
     system = get_system(name)
-    return Referee(system.name, getattr(system, "title", "") or system.name, system.sight_policy(),
-                   system.shooter_spec)
+    return Referee(system.name, system.title or system.name, system.sight_policy(), system.shooter_spec,
+                   must_shoot_closest=system.must_shoot_closest)
 
 
 def shooter_specs(referee: Referee, scene: Scene) -> tuple[dict[str, ShooterSpec], list[str]]:
@@ -208,6 +192,4 @@ def run(args) -> int:
     else:
         head += "blocked by " + join_words([blocker_label(scene, i) for i in result.blocked_by])
     print(f"{head}. {result.distance_in:.2f} in centre to centre, {result.edge_distance_in:.2f} in edge to edge.")
-    if referee.note:
-        print(f"note: {referee.note}")
     return 0

@@ -55,9 +55,10 @@ def _why_not(scene: Scene, result: ShooterResult) -> list[str]:
     return words
 
 
-def describe(scene: Scene, result: ShooterResult, tie_in: float) -> str:
+def describe(scene: Scene, result: ShooterResult, tie_in: float, must_shoot_closest: bool = True) -> str:
     """One referee's sentence per shooter."""
     who = figure_label(scene.figure(result.shooter))
+    verb = "must shoot" if must_shoot_closest else "may shoot; the closest legal target is"
     if not result.enemies:
         return f"{who} has no enemy on the table."
     if result.target is None:
@@ -65,10 +66,10 @@ def describe(scene: Scene, result: ShooterResult, tie_in: float) -> str:
     elif result.ties:
         tied = [result.target, *result.ties]
         named = [f"{enemy_label(scene, i)} ({result.enemy(i).distance_in:.2f} in)" for i in tied]
-        text = (f"{who} must shoot {' or '.join(named)}: they are within {tie_in:g} in of each other, "
-                f"so roll a die between them")
+        text = (f"{who} {verb} {' or '.join(named)}: they are within {tie_in:g} in of each other"
+                + (", so roll a die between them" if must_shoot_closest else ""))
     else:
-        text = f"{who} must shoot {enemy_label(scene, result.target)} ({result.distance_in:.1f} in)"
+        text = f"{who} {verb} {enemy_label(scene, result.target)} ({result.distance_in:.1f} in)"
     reasons = _why_not(scene, result)
     return text + ("; " + "; ".join(reasons) if reasons else "") + "."
 
@@ -87,8 +88,6 @@ def run(args) -> int:
         print(f"targets: {args.repeat} runs, {1000 * elapsed / args.repeat:.2f} ms per run "
               f"({len(specs)} shooters, {len(scene.figures)} figures, {len(scene.terrain)} terrain pieces)",
               file=sys.stderr)
-    if referee.note:
-        notes = [referee.note, *notes]
     if args.json:
         print(json.dumps({"system": referee.name, "shooters": [result_json(r) for r in results],
                           "notes": notes}))
@@ -97,7 +96,7 @@ def run(args) -> int:
     if not results:
         print("No figure on the table can shoot.")
     for result in results:
-        print(describe(scene, result, settings.tie_in))
+        print(describe(scene, result, settings.tie_in, referee.must_shoot_closest))
     for note in notes:
         print(f"note: {note}")
     return 0

@@ -71,6 +71,8 @@ def moved_scene(scene: Scene, moves: list[Mapping[str, Any]]) -> Scene:
 class Kimmiria(RuleSystem):
     name = "kimmiria"
     title = "KIMMIRIA"
+    # "Rule number one is that you have to shoot at the closest enemy target."
+    must_shoot_closest = True
     steps = ("missile", "initiative", "groups", "move", "melee", "victory")
 
     # ------------------------------------------------------------ numbers from the data

@@ -112,6 +112,7 @@ class RuleSystem:
     name: str = ""
     title: str = ""
     steps: tuple[str, ...] = ()
+    must_shoot_closest: bool = False    # the text obliges a shooter to take the closest legal target
 
     def __init__(self, data: Mapping[str, Any] | None = None,
                  overrides: Mapping[str, Any] | None = None) -> None:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -114,12 +113,18 @@ def test_table_roster_names_and_types_the_figures(run, tmp_path):
     assert "Archer Robin (a1) must shoot Goblin 1 (e1) (6.00 in)" in out
 
 
-def test_fallback_when_rule_systems_are_missing(run, monkeypatch):
-    monkeypatch.setitem(sys.modules, "assistant.rules", None)      # import now fails
-    code, out, _ = run("targets", SCENES / "tie.json")
-    assert code == 0 and "built-in KIMMIRIA fallback" in out and "must shoot e1" in out
-    code, _, err = run("targets", SCENES / "tie.json", "--system", "smart")
-    assert code == 2 and "--system 'smart'" in err
+def test_only_kimmiria_obliges_the_closest_target(run, tmp_path):
+    # KIMMIRIA: "Rule number one is that you have to shoot at the closest enemy target."
+    _, out, _ = run("targets", SCENES / "tie.json")
+    assert "must shoot e1" in out and "roll a die between them" in out
+    # SMART has no such rule: the closest legal target is reported, not ordered.
+    doc = {"units": "in", "table": {"width": 48, "depth": 36}, "grid": None, "terrain": [],
+           "figures": [{"id": "a", "x": 5, "y": 5, "side": "red", "type": "archer"},
+                       {"id": "b", "x": 15, "y": 5, "side": "blue", "type": "footman"}]}
+    path = tmp_path / "smart.json"
+    path.write_text(json.dumps(doc))
+    code, out, _ = run("targets", path, "--system", "smart")
+    assert code == 0 and "may shoot; the closest legal target is" in out and "must shoot" not in out
 
 
 def write(tmp_path, doc) -> Path:
