@@ -1,7 +1,7 @@
-"""The built-in KIMMIRIA fallback: who shoots and with which ruler, from house_defaults.toml.
+"""A plain KIMMIRIA reading of who shoots and with which ruler, from house_defaults.toml.
 
-Used only when no rule system is available (assistant.rules provides the real ones); the
-numbers live in the data file, marked `house_default`, so they are visible and editable.
+For callers of measure/ that have no rule system at hand (measure's own tests; the real systems
+live in assistant.rules). The numbers live in the data file, marked `house_default`.
 """
 from __future__ import annotations
 
