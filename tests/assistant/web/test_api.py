@@ -76,6 +76,17 @@ def test_los_widths(client, width, expected):
     assert np.linalg.norm(corners[0] - corners[3]) == pytest.approx(expected, abs=1e-3)
 
 
+def test_wizard_full_ruler_is_blocked_where_the_edge_is_clear(client):
+    # Ann's base lies beside the line from Merlin to Goblin 1: inside the full ruler, outside its edge.
+    edge = client.get("/api/los?a=m12&b=m20&width=edge").get_json()
+    ruler = client.get("/api/los?a=m12&b=m20").get_json()
+    assert edge["clear"] is True and ruler["width_in"] == 1.25
+    assert ruler["clear"] is False and [b["id"] for b in ruler["blocked_by"]] == ["m15"]
+    merlin = client.get("/api/targets?shooter=m12").get_json()["shooters"][0]
+    goblin1 = next(e for e in merlin["enemies"] if e["id"] == "m20")
+    assert merlin["target"] == "m22" and goblin1["reason"] == "blocked" and goblin1["blocked_by"][0]["id"] == "m15"
+
+
 def test_los_of_a_figure_that_does_not_shoot_uses_the_edge(client):
     r = client.get("/api/los?a=m14&b=m21").get_json()
     assert r["width_in"] == 0.125 and "does not shoot" in r["width_words"]
@@ -99,11 +110,12 @@ def test_targets_rank_every_enemy_with_a_reason(client):
         enemies = s["enemies"]
         assert [e["distance_in"] for e in enemies] == sorted(e["distance_in"] for e in enemies)
         assert all(e["reason_words"] for e in enemies)
-    # With the house ranges (archers 12") nobody is in range at the start of the demo.
+    # With the house ranges (archers 12"): Goblin 2 is Robin's nearest enemy, but behind the woods,
+    # so Robin must shoot the next one, Grak.
     robin = shooters["m10"]
-    assert robin["target"] is None and robin["range_in"] == 12.0
+    assert robin["target"] == "m23" and robin["range_in"] == 12.0
     goblin2 = next(e for e in robin["enemies"] if e["id"] == "m21")
-    assert goblin2["reason"] == "out_of_range"
+    assert goblin2["reason"] == "blocked" and goblin2["distance_in"] < robin["distance_in"]
     assert [kinds(client)[b["id"]] for b in goblin2["blocked_by"]] == ["woods"]
 
 
@@ -116,21 +128,21 @@ def test_targets_for_one_shooter_and_for_one_that_cannot_shoot(client):
 
 
 def test_house_range_changes_the_targets(client, pin):
-    res = client.put("/api/setup/house", json={"key": "figure_types.archer.range", "value": 24.0}, headers=pin)
+    res = client.put("/api/setup/house", json={"key": "figure_types.archer.range", "value": 9.0}, headers=pin)
     assert res.status_code == 200
     shooters = {s["shooter"]: s for s in client.get("/api/targets").get_json()["shooters"]}
-    # Marian -> Goblin 1 is the nearest enemy with a clear line (Goblin 2 is nearer, behind the woods).
-    assert shooters["m11"]["target"] == "m20"
-    near = next(e for e in shooters["m11"]["enemies"] if e["id"] == "m21")
-    assert near["reason"] == "blocked" and near["distance_in"] < shooters["m11"]["distance_in"]
+    # Shorter bows: Goblin 1, Marian's nearest enemy with a clear line (9.7"), is now out of reach.
+    assert shooters["m11"]["target"] is None
+    near = next(e for e in shooters["m11"]["enemies"] if e["id"] == "m20")
+    assert near["reason"] == "out_of_range" and near["distance_in"] > 9.0
     systems = client.get("/api/systems").get_json()
     kim = next(s for s in systems["systems"] if s["name"] == "kimmiria")
     changed = {h["key"]: h for h in kim["house_defaults"]}["figure_types.archer.range"]
-    assert changed["value"] == 24.0 and changed["changed"] is True
+    assert changed["value"] == 9.0 and changed["changed"] is True
     # Back to the default.
     client.put("/api/setup/house", json={"key": "figure_types.archer.range", "value": None}, headers=pin)
     shooters = {s["shooter"]: s for s in client.get("/api/targets").get_json()["shooters"]}
-    assert shooters["m11"]["target"] is None
+    assert shooters["m11"]["target"] == "m20"
 
 
 @pytest.mark.parametrize("body, words", [

@@ -131,27 +131,25 @@ def test_kid_completes_a_missile_fire_step(browser, server_for, shots, shape):
     from playwright.sync_api import expect
     base = server_for(DEMO=True)
     context, page, errors = _page(browser, VIEWPORTS[shape])
-    _join(page, base, "/setup/")
-    # A grown-up gives the archers longer bows (a house number), so the demo's first volley has targets.
-    page.click("#house-box summary")
-    field = page.locator('input[data-key="figure_types.archer.range"]')
-    field.fill("24")
-    field.dispatch_event("change")
-    expect(page.locator("#toast")).to_contain_text("Saved")
-    page.screenshot(path=shots / f"setup-{shape}.png", full_page=True)
-
-    page.goto(f"{base}/play/")
+    _join(page, base, "/play/")
+    # The house ranges as they come: the demo's first volley has targets, no grown-up needed.
     expect(page.locator("#prompt-title")).to_have_text("Ready to play?")
     page.click("#new-game")
-    expect(page.locator("#prompt-title")).to_have_text("Marian shoots at Goblin 1!")
-    expect(page.locator("#prompt-text")).to_have_text("Red player: roll a die for Marian.")
-    expect(page.locator('#board .figure.target[data-id="m20"]')).to_have_count(1)
-    expect(page.locator('#board .figure.shooter[data-id="m11"]')).to_have_count(1)
+    expect(page.locator("#prompt-title")).to_have_text("Robin shoots at Grak!")
+    expect(page.locator("#prompt-text")).to_have_text("Red player: roll a die for Robin.")
+    expect(page.locator('#board .figure.target[data-id="m23"]')).to_have_count(1)
+    expect(page.locator('#board .figure.shooter[data-id="m10"]')).to_have_count(1)
     assert _min_touch(page, ".prompt .button") >= 48
     page.screenshot(path=shots / f"play-aim-{shape}.png")
     page.click("#speak")
-    assert page.evaluate("window.__said") == ["Marian shoots at Goblin 1! Red player: roll a die for Marian."]
+    assert page.evaluate("window.__said") == ["Robin shoots at Grak! Red player: roll a die for Robin."]
 
+    page.click('button[aria-label="I rolled 2"]')
+    expect(page.locator("#prompt-title")).to_have_text("Grak tries to dodge!")
+    page.click('button[aria-label="I rolled 5"]')
+    expect(page.locator("#prompt-title")).to_have_text("Marian shoots at Goblin 1!")
+    expect(page.locator('#board .figure.target[data-id="m20"]')).to_have_count(1)
+    expect(page.locator('#board .figure.shooter[data-id="m11"]')).to_have_count(1)
     page.click('button[aria-label="I rolled 6"]')
     expect(page.locator("#prompt-title")).to_have_text("Goblin 1 tries to dodge!")
     page.click('button[aria-label="I rolled 2"]')
@@ -160,11 +158,18 @@ def test_kid_completes_a_missile_fire_step(browser, server_for, shots, shape):
     expect(page.locator("#prompt-title")).to_have_text("Ann tries to dodge!")
     page.screenshot(path=shots / f"play-dodge-{shape}.png")
     page.click('button[aria-label="I rolled 5"]')
-    expect(page.locator("#prompt-title")).to_have_text("Take Goblin 1 off the table after all the arrows.")
+    expect(page.locator("#prompt-title")).to_have_text("Merlin shoots at Goblin 3!")
+    expect(page.locator('#board .figure.shooter[data-id="m12"]')).to_have_count(1)
+    page.click('button[aria-label="I rolled 5"]')
+    expect(page.locator("#prompt-title")).to_have_text("Goblin 3 tries to dodge!")
+    page.click('button[aria-label="I rolled 1"]')
+    expect(page.locator("#prompt-title")).to_have_text("Take Goblin 1 and Goblin 3 off the table after all the arrows.")
     expect(page.locator("#prompt-lines")).to_contain_text("Marian rolled 6, Goblin 1 rolled 2 +1 armour = 3")
+    expect(page.locator("#prompt-lines")).to_contain_text("Grak is safe")
     expect(page.locator("#prompt-lines")).to_contain_text("Ann is safe")
     expect(page.locator("#dice")).to_be_hidden()
     expect(page.locator('#board .ghost[data-id="m20"]')).to_have_count(1)         # a red cross on Goblin 1
+    expect(page.locator('#board .ghost[data-id="m22"]')).to_have_count(1)         # and on Goblin 3
     page.screenshot(path=shots / f"play-outcome-{shape}.png")
     page.click("#next")
     expect(page.locator("#prompt-title")).to_have_text("Who goes first?")
@@ -174,6 +179,26 @@ def test_kid_completes_a_missile_fire_step(browser, server_for, shots, shape):
     expect(page.locator("#prompt-text")).to_contain_text("Blue player")
     expect(page.locator('#board .figure[data-id="m20"]')).to_have_count(0)      # Goblin 1 is off the table
     page.screenshot(path=shots / f"play-initiative-{shape}.png")
+    assert errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("shape", VIEWPORTS)
+def test_grown_up_changes_a_house_number_on_setup(browser, server_for, shots, shape):
+    from playwright.sync_api import expect
+    base = server_for(DEMO=True)
+    context, page, errors = _page(browser, VIEWPORTS[shape])
+    _join(page, base, "/setup/")
+    # Shorter bows (a house number): saved, and the referee measures with it.
+    page.click("#house-box summary")
+    field = page.locator('input[data-key="figure_types.archer.range"]')
+    field.fill("10")
+    field.dispatch_event("change")
+    expect(page.locator("#toast")).to_contain_text("Saved")
+    page.screenshot(path=shots / f"setup-{shape}.png", full_page=True)
+    page.goto(f"{base}/referee/")
+    _tap_figure(page, "#board", "m10")
+    expect(page.locator("#ranking h2")).to_have_text('Targets for Robin (range 10")')
     assert errors == []
     context.close()
 
@@ -247,9 +272,9 @@ def test_every_tablet_sees_the_same_game(browser, server_for):
     _join(kid, base, "/play/")
     watcher.goto(f"{base}/play/")
     kid.click("#new-game")
-    expect(kid.locator("#prompt-title")).to_have_text("Nobody was hit.")
-    expect(watcher.locator("#prompt-title")).to_have_text("Nobody was hit.")
-    kid.click("#next")
-    expect(watcher.locator("#prompt-title")).to_have_text("Who goes first?")
+    expect(kid.locator("#prompt-title")).to_have_text("Robin shoots at Grak!")
+    expect(watcher.locator("#prompt-title")).to_have_text("Robin shoots at Grak!")
+    kid.click('button[aria-label="I rolled 4"]')
+    expect(watcher.locator("#prompt-title")).to_have_text("Grak tries to dodge!")
     c1.close()
     c2.close()

@@ -8,7 +8,13 @@ from assistant.rules.dice import ScriptedDice
 from assistant.web import create_app
 from measure.scene import scene_from_json
 
-LONG_BOWS = {"key": "figure_types.archer.range", "value": 24.0}
+# The demo's first volley under the house ranges: Robin at Grak (Goblin 2 is nearer, behind the woods),
+# Marian at Goblin 1, Goblin 3 at Ann, then the wizard: Merlin at Goblin 3 (Ann's base is in the way of
+# his full ruler to Goblin 1). Snag's only enemy in range, Sir Bors, is engaged.
+VOLLEY = ["Robin shoots at Grak!", "Grak tries to dodge!", "Marian shoots at Goblin 1!", "Goblin 1 tries to dodge!",
+          "Goblin 3 shoots at Ann!", "Ann tries to dodge!", "Merlin shoots at Goblin 3!", "Goblin 3 tries to dodge!"]
+DICE = [2, 5, 6, 2, 3, 5, 5, 1]     # Grak safe, Goblin 1 hit, Ann safe, Goblin 3 hit
+MISSES = [1, 6] * 4                 # every shot misses
 
 
 def prompt(client):
@@ -21,11 +27,10 @@ def roll(client, pin, value=None):
     return res.get_json()
 
 
-@pytest.fixture
-def long_bows(client, pin):
-    """Archers reach 24" (a house number): on the demo table Marian and Goblin 3 then have targets."""
-    assert client.put("/api/setup/house", json=LONG_BOWS, headers=pin).status_code == 200
-    return client
+def volley(client, pin, dice=MISSES):
+    for value in dice:
+        roll(client, pin, value)
+    assert prompt(client)["kind"] == "outcome"
 
 
 def test_before_a_game_the_prompt_offers_one(client):
@@ -33,70 +38,70 @@ def test_before_a_game_the_prompt_offers_one(client):
     assert p["kind"] == "start" and p["game"] is None and "New game" in p["button"]
 
 
-def test_missile_step_prompts_use_names_and_match_the_rules(long_bows, pin):
-    client = long_bows
+def test_missile_step_prompts_use_names_and_match_the_rules(client, pin):
     scene_json = client.get("/api/scene").get_json()["scene"]
     assert client.post("/api/game/new", headers=pin).status_code == 200
-    dice = [6, 2, 3, 5]             # Marian 6 vs Goblin 1 2+1 armour: hit; Goblin 3 3 vs Ann 5+1: miss
     seen = []
-    for value in dice:
+    for value in DICE:
         p = prompt(client)
         assert p["kind"] == "roll" and p["sides"] == 6
         seen.append((p["title"], p["text"], p["highlight"]))
         roll(client, pin, value)
-    assert seen[0][0] == "Marian shoots at Goblin 1!" and seen[0][1] == "Red player: roll a die for Marian."
-    assert seen[0][2] == {"from": "m11", "to": ["m20"], "kind": "shot"}
-    assert seen[1][0] == "Goblin 1 tries to dodge!" and "Marian rolled 6" in seen[1][1]
-    assert seen[1][1].startswith("Marian rolled 6. Blue player")
-    assert seen[2][0] == "Goblin 3 shoots at Ann!" and seen[3][0] == "Ann tries to dodge!"
+    assert [title for title, _, _ in seen] == VOLLEY
+    assert seen[0][1] == "Red player: roll a die for Robin."
+    assert seen[0][2] == {"from": "m10", "to": ["m23"], "kind": "shot"}
+    assert seen[2][1] == "Red player: roll a die for Marian."
+    assert seen[2][2] == {"from": "m11", "to": ["m20"], "kind": "shot"}
+    assert seen[3][1].startswith("Marian rolled 6. Blue player")
+    assert seen[6][2] == {"from": "m12", "to": ["m22"], "kind": "shot"}
     # The same dice through the rules directly give the same fallen figures.
-    system = get_system("kimmiria", overrides={LONG_BOWS["key"]: LONG_BOWS["value"]})
-    expected = system.resolve("missile", scene_from_json(scene_json), None, ScriptedDice(dice), {})
+    system = get_system("kimmiria")
+    expected = system.resolve("missile", scene_from_json(scene_json), None, ScriptedDice(DICE), {})
     out = prompt(client)
     assert out["kind"] == "outcome" and out["step"] == "missile"
-    assert out["remove"] == list(expected.removed) == ["m20"]
-    assert out["title"] == "Take Goblin 1 off the table after all the arrows."
+    assert out["remove"] == list(expected.removed) == ["m20", "m22"]
+    assert out["title"] == "Take Goblin 1 and Goblin 3 off the table after all the arrows."
+    assert "Robin rolled 2, Grak rolled 5 +2 armour = 7: Grak is safe." in out["lines"]
     assert "Marian rolled 6, Goblin 1 rolled 2 +1 armour = 3: a hit! Goblin 1 falls." in out["lines"]
     assert "Goblin 3 rolled 3, Ann rolled 5 +1 armour = 6: Ann is safe." in out["lines"]
-    assert out["say"].startswith("Take Goblin 1 off the table")
-    assert out["lines"][-1] == "Robin, Merlin and Snag have no enemy in sight and in range."
+    assert "Merlin rolled 5, Goblin 3 rolled 1: a hit! Goblin 3 falls." in out["lines"]
+    assert out["say"].startswith("Take Goblin 1 and Goblin 3 off the table")
+    assert out["lines"][-1] == "Snag has no enemy in sight and in range."
     # The fallen leave the scene every page sees.
     scene = client.get("/api/scene").get_json()
-    assert scene["removed"] == ["m20"] and "m20" not in {f["id"] for f in scene["scene"]["figures"]}
+    assert scene["removed"] == ["m20", "m22"] and not {"m20", "m22"} & {f["id"] for f in scene["scene"]["figures"]}
     # Next: initiative, one die per side.
     nxt = client.post("/api/game/next", headers=pin).get_json()
     assert nxt["kind"] == "roll" and nxt["purpose"] == "initiative" and nxt["game"]["phase"] == "initiative"
 
 
-def test_virtual_die_rolls_for_the_player(long_bows, pin):
-    client = long_bows
+def test_virtual_die_rolls_for_the_player(client, pin):
     client.post("/api/game/new", headers=pin)
     out = roll(client, pin)
     assert 1 <= out["rolled"]["value"] <= 6 and out["rolled"]["sides"] == 6
     assert out["prompt"]["game"]["rolls"] == [out["rolled"]["value"]]
 
 
-def test_undo_takes_back_the_last_die_even_after_the_step_finished(long_bows, pin):
-    client = long_bows
+def test_undo_takes_back_the_last_die_even_after_the_step_finished(client, pin):
     client.post("/api/game/new", headers=pin)
     first = prompt(client)
     roll(client, pin, 4)
     after = client.post("/api/game/undo", headers=pin).get_json()
     assert after["title"] == first["title"] and after["game"]["rolls"] == [] and not after["game"]["can_undo"]
-    for v in (6, 2, 3, 5):
+    for v in DICE:
         roll(client, pin, v)
     assert prompt(client)["kind"] == "outcome"
     back = client.post("/api/game/undo", headers=pin).get_json()
-    assert back["kind"] == "roll" and back["title"] == "Ann tries to dodge!" and back["game"]["rolls"] == [6, 2, 3]
-    roll(client, pin, 1)
-    assert prompt(client)["remove"] == ["m20", "m15"]
+    assert back["kind"] == "roll" and back["title"] == "Goblin 3 tries to dodge!" and back["game"]["rolls"] == DICE[:-1]
+    roll(client, pin, 6)                                              # Goblin 3 dodges Merlin's spell this time
+    assert prompt(client)["remove"] == ["m20"]
 
 
 @pytest.mark.parametrize("value, status, words", [(7, 400, "1 to 6"), (0, 400, "1 to 6"), ("six", 400, "1 to 6"),
                                                   (True, 400, "1 to 6")])
-def test_impossible_dice_are_400(long_bows, pin, value, status, words):
-    long_bows.post("/api/game/new", headers=pin)
-    res = long_bows.post("/api/game/roll", json={"value": value}, headers=pin)
+def test_impossible_dice_are_400(client, pin, value, status, words):
+    client.post("/api/game/new", headers=pin)
+    res = client.post("/api/game/roll", json={"value": value}, headers=pin)
     assert res.status_code == status and words in res.get_json()["error"]
 
 
@@ -105,19 +110,21 @@ def test_actions_out_of_turn_are_409(client, pin):
     assert client.post("/api/game/next", headers=pin).status_code == 409
     assert client.post("/api/game/undo", headers=pin).status_code == 409
     client.post("/api/game/new", headers=pin)
-    # With the house ranges nobody can shoot: the missile outcome shows, no die is wanted.
+    # The first volley wants a die: nothing to undo yet, and no going on without it.
+    assert client.post("/api/game/undo", headers=pin).status_code == 409
+    res = client.post("/api/game/next", headers=pin)
+    assert res.status_code == 409 and "waiting for a die" in res.get_json()["error"]
+    volley(client, pin)
+    # Every shot missed: the missile outcome shows, no die is wanted.
     p = prompt(client)
     assert p["kind"] == "outcome" and p["title"] == "Nobody was hit." and p["remove"] == []
     res = client.post("/api/game/roll", json={"value": 3}, headers=pin)
     assert res.status_code == 409 and "no die" in res.get_json()["error"]
-    assert client.post("/api/game/undo", headers=pin).status_code == 409
-    client.post("/api/game/next", headers=pin)
-    res = client.post("/api/game/next", headers=pin)                 # a die is wanted now
-    assert res.status_code == 409 and "waiting for a die" in res.get_json()["error"]
 
 
 def test_a_whole_turn_reaches_the_next_missile_fire(client, pin):
     client.post("/api/game/new", headers=pin)
+    volley(client, pin)                                              # every arrow and spell misses
     client.post("/api/game/next", headers=pin)                       # missile outcome read
     roll(client, pin, 5)                                             # red initiative
     roll(client, pin, 2)                                             # blue initiative
@@ -152,14 +159,21 @@ def test_a_whole_turn_reaches_the_next_missile_fire(client, pin):
 def test_the_game_survives_a_restart(tmp_path, pin):
     config = {"DEMO": True, "INSTANCE_PATH": str(tmp_path), "TABLE_PIN": "2468", "SECRET_KEY": "k"}
     c1 = create_app(config).test_client()
-    c1.put("/api/setup/house", json=LONG_BOWS, headers=pin)
     c1.post("/api/game/new", headers=pin)
     roll(c1, pin, 6)
     roll(c1, pin, 2)
     before = prompt(c1)
     c2 = create_app(config).test_client()               # the plug was pulled; same instance folder
     after = prompt(c2)
-    assert after == before and after["title"] == "Goblin 3 shoots at Ann!"
+    assert after == before and after["title"] == "Marian shoots at Goblin 1!"
+
+
+def test_a_changed_house_range_reaches_the_next_game(client, pin):
+    """Shorter bows (10", a house number): Grak (11.4" from Robin) is out of reach, so Marian shoots first."""
+    res = client.put("/api/setup/house", json={"key": "figure_types.archer.range", "value": 10.0}, headers=pin)
+    assert res.status_code == 200
+    client.post("/api/game/new", headers=pin)
+    assert prompt(client)["title"] == "Marian shoots at Goblin 1!"
 
 
 def test_new_game_starts_a_new_log_file(client, pin):
@@ -185,7 +199,8 @@ def test_new_game_needs_a_picture(tmp_path, pin):
 
 def _to_move_phase(client, pin):
     client.post("/api/game/new", headers=pin)
-    client.post("/api/game/next", headers=pin)                       # nobody could shoot
+    volley(client, pin)                                              # every shot missed
+    client.post("/api/game/next", headers=pin)
     roll(client, pin, 6)                                             # red wins the initiative
     roll(client, pin, 1)
     client.post("/api/game/next", headers=pin)
