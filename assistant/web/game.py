@@ -382,7 +382,7 @@ def _event_words(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
     return with_names(str(e.get("text", "")), names)
 
 
-REMOVE_WORDS = {"missile": "after all the arrows", "melee": "now the fight is over"}
+REMOVE_WORDS = {"missile": "after all the arrows and magic", "melee": "now the fight is over"}
 
 
 def _outcome_prompt(rec: Record, st: GameState, names: Mapping[str, str]) -> dict[str, Any]:

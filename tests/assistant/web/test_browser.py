@@ -163,7 +163,7 @@ def test_kid_completes_a_missile_fire_step(browser, server_for, shots, shape):
     page.click('button[aria-label="I rolled 5"]')
     expect(page.locator("#prompt-title")).to_have_text("Goblin 3 tries to dodge!")
     page.click('button[aria-label="I rolled 1"]')
-    expect(page.locator("#prompt-title")).to_have_text("Take Goblin 1 and Goblin 3 off the table after all the arrows.")
+    expect(page.locator("#prompt-title")).to_have_text("Take Goblin 1 and Goblin 3 off the table after all the arrows and magic.")
     expect(page.locator("#prompt-lines")).to_contain_text("Marian rolled 6, Goblin 1 rolled 2 +1 armour = 3")
     expect(page.locator("#prompt-lines")).to_contain_text("Grak is safe")
     expect(page.locator("#prompt-lines")).to_contain_text("Ann is safe")

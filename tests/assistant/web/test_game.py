@@ -60,7 +60,7 @@ def test_missile_step_prompts_use_names_and_match_the_rules(client, pin):
     out = prompt(client)
     assert out["kind"] == "outcome" and out["step"] == "missile"
     assert out["remove"] == list(expected.removed) == ["m20", "m22"]
-    assert out["title"] == "Take Goblin 1 and Goblin 3 off the table after all the arrows."
+    assert out["title"] == "Take Goblin 1 and Goblin 3 off the table after all the arrows and magic."
     assert "Robin rolled 2, Grak rolled 5 +2 armour = 7: Grak is safe." in out["lines"]
     assert "Marian rolled 6, Goblin 1 rolled 2 +1 armour = 3: a hit! Goblin 1 falls." in out["lines"]
     assert "Goblin 3 rolled 3, Ann rolled 5 +1 armour = 6: Ann is safe." in out["lines"]
