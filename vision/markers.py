@@ -91,7 +91,8 @@ class MarkerFinder:
         h = np.array([[ppi, 0, -x0 * ppi], [0, ppi, -y0 * ppi], [0, 0, 1.0]]) @ registration.H_px_to_in
         size = (max(1, int(np.ceil((x1 - x0) * ppi))), max(1, int(np.ceil((y1 - y0) * ppi))))
         view = cv2.warpPerspective(gray, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        blurred = cv2.GaussianBlur(view, (0, 0), CELL_PX * SHARPEN_SIGMA_CELLS)
+        k = int(round(CELL_PX * SHARPEN_SIGMA_CELLS * 2)) | 1      # the same sharpening as `rectify`
+        blurred = cv2.blur(cv2.blur(view, (k, k)), (k, k))
         view = cv2.addWeighted(view, 1 + SHARPEN, blurred, -SHARPEN, 0)
         return RectifiedView(view, ppi, h, (x0, y0))
 
