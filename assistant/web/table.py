@@ -199,7 +199,10 @@ class TableState:
             source = ReconnectingSource(lambda: open_source(spec), f"camera {spec}")
         else:
             source = open_source(spec, loop=True, fps=2.0)
-        self.live = LiveLoop(source, self.pipeline.process, profile=self.profile).start()
+        # A stream gets its own tracking pipeline: steady ids, hidden figures, a bumped camera noticed,
+        # and the work a new frame did not change reused.
+        tracked = FramePipeline(self.profile, self.pipeline.camera, track=True)
+        self.live = LiveLoop(source, tracked.process, profile=self.profile).start()
         self._live_stop.clear()
         self._live_thread = threading.Thread(target=self._follow_live, name="tablesight-web-live", daemon=True)
         self._live_thread.start()

@@ -73,6 +73,8 @@ def test_camera_feeds_the_table_and_stops(camera_app, pin):
         version = table.version
     st = c.get("/api/status").get_json()
     assert st["source"] == "live" and st["live_running"] is True and st["figures"] == 12
+    # The stream runs a tracking pipeline of its own; photos keep the one-shot pipeline.
+    assert table.live.process.__self__.track is True and table.pipeline.track is False
     res = c.post("/api/live", json={"on": False}, headers=pin)
     assert res.status_code == 200 and res.get_json()["live_running"] is False
     assert table.live is None
