@@ -23,6 +23,13 @@ SHARPEN_SIGMA_CELLS = 0.5
 SIZE_TOLERANCE = 0.2     # a figure marker's side must be within 20% of the profile's size
 
 
+def _sharpen(view: np.ndarray) -> np.ndarray:
+    """Unsharp mask against the camera's blur; two box passes stand in for a Gaussian, cheaply."""
+    k = int(round(CELL_PX * SHARPEN_SIGMA_CELLS * 2)) | 1
+    blurred = cv2.blur(cv2.blur(view, (k, k)), (k, k))
+    return cv2.addWeighted(view, 1 + SHARPEN, blurred, -SHARPEN, 0)
+
+
 def _parameters(**values) -> cv2.aruco.DetectorParameters:
     params = cv2.aruco.DetectorParameters()
     for name, value in values.items():
@@ -55,12 +62,14 @@ class MarkerFinder:
             minMarkerPerimeterRate=0.04,
             cornerRefinementMethod=cv2.aruco.CORNER_REFINE_SUBPIX, cornerRefinementWinSize=4))
         window = int(round(3 * CELL_PX)) | 1
-        self._view_detector = cv2.aruco.ArucoDetector(self.dictionary, _parameters(
+        self._view_params = _parameters(
             adaptiveThreshWinSizeMin=window, adaptiveThreshWinSizeMax=window, adaptiveThreshWinSizeStep=10,
-            minMarkerPerimeterRate=0.005, polygonalApproxAccuracyRate=0.05,
+            polygonalApproxAccuracyRate=0.05,
             perspectiveRemovePixelPerCell=8, perspectiveRemoveIgnoredMarginPerCell=0.35,
             errorCorrectionRate=0.3, minCornerDistanceRate=0.05, minDistanceToBorder=1,
-            cornerRefinementMethod=cv2.aruco.CORNER_REFINE_SUBPIX, cornerRefinementWinSize=3))
+            cornerRefinementMethod=cv2.aruco.CORNER_REFINE_SUBPIX, cornerRefinementWinSize=3)
+        self._view_detector = cv2.aruco.ArucoDetector(self.dictionary, self._view_params)
+        self._view_max_side_px = -1
         self.view_px_per_in = self.cells * CELL_PX / profile.figure_marker_size_in
 
     def find_anchors(self, gray: np.ndarray) -> dict[int, np.ndarray]:
@@ -77,11 +86,7 @@ class MarkerFinder:
         h = np.diag([ppi, ppi, 1.0]) @ registration.H_px_to_in
         size = (int(np.ceil(self.profile.width_in * ppi)), int(np.ceil(self.profile.depth_in * ppi)))
         view = cv2.warpPerspective(gray, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        # Two box passes approximate the Gaussian at a fraction of its cost.
-        k = int(round(CELL_PX * SHARPEN_SIGMA_CELLS * 2)) | 1
-        blurred = cv2.blur(cv2.blur(view, (k, k)), (k, k))
-        view = cv2.addWeighted(view, 1 + SHARPEN, blurred, -SHARPEN, 0)
-        return RectifiedView(view, ppi, h)
+        return RectifiedView(_sharpen(view), ppi, h)
 
     def rectify_rect(self, gray: np.ndarray, registration: Registration,
                      rect_in: tuple[float, float, float, float]) -> RectifiedView:
@@ -91,10 +96,7 @@ class MarkerFinder:
         h = np.array([[ppi, 0, -x0 * ppi], [0, ppi, -y0 * ppi], [0, 0, 1.0]]) @ registration.H_px_to_in
         size = (max(1, int(np.ceil((x1 - x0) * ppi))), max(1, int(np.ceil((y1 - y0) * ppi))))
         view = cv2.warpPerspective(gray, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        k = int(round(CELL_PX * SHARPEN_SIGMA_CELLS * 2)) | 1      # the same sharpening as `rectify`
-        blurred = cv2.blur(cv2.blur(view, (k, k)), (k, k))
-        view = cv2.addWeighted(view, 1 + SHARPEN, blurred, -SHARPEN, 0)
-        return RectifiedView(view, ppi, h, (x0, y0))
+        return RectifiedView(_sharpen(view), ppi, h, (x0, y0))
 
     def find_figures(self, gray: np.ndarray, registration: Registration) -> Detections:
         """Figure markers (every marker that is not an anchor), positioned in table inches."""
@@ -113,7 +115,7 @@ class MarkerFinder:
         return self._detections(best, registration)
 
     def _collect(self, view: RectifiedView, best: dict[int, tuple[float, np.ndarray]]) -> None:
-        corners, ids, _ = self._view_detector.detectMarkers(view.image)
+        corners, ids, _ = self._detect_in_view(view.image)
         if ids is None:
             return
         size_in = self.profile.figure_marker_size_in
@@ -127,6 +129,22 @@ class MarkerFinder:
                 continue                  # wrong size for a figure marker: not one of ours
             if marker_id not in best or error < best[marker_id][0]:
                 best[marker_id] = (error, quad_in)   # a duplicate id keeps the best-shaped one
+
+    def _detect_in_view(self, image: np.ndarray):
+        """detectMarkers on a top view, taking only outlines near a figure marker's known size.
+
+        OpenCV gives the perimeter bounds as fractions of the image's longer side, so they follow
+        the view's size. Without them, tiny outlines (a marker's own bits, grid crossings) crowd
+        out the marker they sit in and it goes unread.
+        """
+        max_side_px = max(image.shape[:2])
+        if max_side_px != self._view_max_side_px:
+            perimeter_px = 4 * self.cells * CELL_PX
+            self._view_params.minMarkerPerimeterRate = (1 - 2 * SIZE_TOLERANCE) * perimeter_px / max_side_px
+            self._view_params.maxMarkerPerimeterRate = (1 + 2 * SIZE_TOLERANCE) * perimeter_px / max_side_px
+            self._view_detector.setDetectorParameters(self._view_params)
+            self._view_max_side_px = max_side_px
+        return self._view_detector.detectMarkers(image)
 
     @staticmethod
     def _detections(best: dict[int, tuple[float, np.ndarray]], registration: Registration) -> Detections:

@@ -65,3 +65,27 @@ def test_real_photo_single_anchor_finds_every_other_marker():
         row = int(np.flatnonzero(result.detections.marker_id == marker_id)[0])
         # Gold corners are OpenCV's own whole-pixel regression values (+-1 px).
         assert np.abs(result.detections.corners_px[row] - np.reshape(corners, (4, 2))).max() < 2.0
+
+
+def test_markers_on_a_printed_grid():
+    """Grid lines as wide apart as a marker is big must not hide markers (square, hex flat, hex pointy)."""
+    from vision.synthetic import profile_for, random_photo, random_table, render_photo
+    from vision.synthetic.scenes import worst_cell_px
+
+    rng = np.random.default_rng(5)
+    found, total, false_ids = 0, 0, []
+    for k in range(9):
+        table = random_table(rng, width_in=float(rng.uniform(36, 60)), depth_in=float(rng.uniform(30, 44)),
+                             n_markers=20, grid=("square", "hex", "hex-pointy")[k % 3])
+        for _ in range(50):
+            photo = random_photo(rng)
+            if worst_cell_px(table, photo, 1.0) >= 2.5:
+                break
+        shot = render_photo(table, photo, rng)
+        truth = {f.id for f in shot.truth.figures}
+        seen = {f.id for f in FramePipeline(profile_for(table)).process(shot.image).scene.figures
+                if f.detected_by == "marker"}
+        found += len(seen & truth)
+        false_ids += sorted(seen - truth)
+        total += len(truth)
+    assert total == 180 and found / total >= 0.99 and false_ids == []
