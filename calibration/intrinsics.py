@@ -14,6 +14,8 @@ from typing import Sequence, Union
 import cv2
 import numpy as np
 
+from calibration.textfile import read_text
+
 CAMERA_FORMAT = "tablesight-camera"
 CAMERA_VERSION = 1
 
@@ -162,12 +164,7 @@ class CameraModel:
     def load(cls, path: str | Path) -> "CameraModel":
         """Read a camera file; any problem raises CameraFileError naming the file."""
         path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise CameraFileError(f"{path}: no such camera file") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CameraFileError(f"{path}: cannot read the camera file ({exc.__class__.__name__})") from None
+        text = read_text(path, "camera file", CameraFileError)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:

@@ -12,6 +12,8 @@ from typing import Any, Mapping
 
 import cv2
 
+from calibration.textfile import read_text
+
 
 class ProfileError(ValueError):
     """A table profile that cannot be used; the message names the key."""
@@ -273,12 +275,7 @@ def profile_from_dict(data: Mapping[str, Any]) -> TableProfile:
 def load_profile(path: str | Path) -> TableProfile:
     """Read and validate a table profile TOML file; raises ProfileError."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ProfileError(f"{path}: no such table profile") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ProfileError(f"{path}: cannot read the table profile ({exc.__class__.__name__})") from None
+    text = read_text(path, "table profile", ProfileError)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
