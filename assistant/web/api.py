@@ -11,7 +11,8 @@ from assistant.rules import system_names, get_system
 from assistant.web import context, game
 from assistant.web.images import UploadError, decode_upload, display_jpeg
 from assistant.web.measuring import los_json, targets_json
-from assistant.web.words import calibration_words
+from assistant.web.terrain import TerrainError, check_piece, piece_json, source_of, terrain_kinds
+from assistant.web.words import calibration_words, thing_names
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -169,6 +170,45 @@ def delete_roster(figure_id: str):
     context.settings_store().clear_roster(figure_id)
     context.table().bump()
     return jsonify({"figure": figure_id, "cleared": True})
+
+
+# ------------------------------------------------------------ terrain (found by the camera, drawn on a tablet)
+
+@bp.get("/terrain")
+def terrain():
+    t = context.table()
+    current = context.scene(with_removed=True)
+    pieces = current.terrain if current is not None else context.drawn_terrain()
+    names = thing_names(current)
+    out = [{**piece_json(p, t.table_size), "source": source_of(p, t.fallback_terrain),
+            "name": names.get(p.id, f"the {p.kind}")} for p in pieces]
+    return jsonify({"terrain": out, "kinds": list(terrain_kinds(context.system())),
+                    "table": {"width": t.profile.width_in, "depth": t.profile.depth_in}})
+
+
+@bp.post("/terrain")
+def add_terrain():
+    data = request.get_json(silent=True) if request.data else None
+    if not isinstance(data, dict):
+        raise TerrainError('terrain: expected a JSON object {"kind": ..., "polygon": [[x, y], ...]}')
+    piece = check_piece(data, context.table().table_size, context.system())
+    piece_id = context.settings_store().add_terrain(piece["kind"], piece["polygon"])
+    context.table().bump()
+    return jsonify({"id": piece_id, **piece, "source": "drawn"}), 201
+
+
+@bp.delete("/terrain/<piece_id>")
+def delete_terrain(piece_id: str):
+    drawn = context.settings().drawn
+    if piece_id not in drawn:
+        current = context.scene(with_removed=True)
+        if current is not None and any(p.id == piece_id for p in current.terrain):
+            raise TerrainError(f"terrain {piece_id!r} was found by the camera, not drawn on a tablet: "
+                               "take the felt off the table instead", 409)
+        raise TerrainError(f"no drawn terrain {piece_id!r} (drawn: {', '.join(drawn) or 'none'})", 404)
+    context.settings_store().delete_terrain(piece_id)
+    context.table().bump()
+    return jsonify({"id": piece_id, "deleted": True})
 
 
 @bp.post("/photo")

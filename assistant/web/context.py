@@ -10,6 +10,7 @@ from assistant.rules.system import RuleSystem
 from assistant.web.game import Games
 from assistant.web.settings import Settings, TableSettings, apply_roster
 from assistant.web.table import TableState
+from assistant.web.terrain import drawn_terrain as _drawn_terrain, with_drawn
 
 
 def table() -> TableState:
@@ -50,12 +51,18 @@ def removed_ids() -> set[str]:
             log.close()
 
 
+def drawn_terrain(current: Settings | None = None):
+    """The terrain pieces drawn on the tablets, as Terrain values."""
+    return _drawn_terrain((current or settings()).drawn.values(), table().table_size)
+
+
 def scene(*, with_removed: bool = False) -> Scene | None:
-    """The latest Scene with the roster edits, the fallen of the current game left out."""
+    """The latest Scene with the roster edits and the drawn terrain, the fallen of the current game left out."""
     _, current, _, _ = table().snapshot()
     if current is None:
         return None
-    current = apply_roster(current, settings().roster)
+    s = settings()
+    current = with_drawn(apply_roster(current, s.roster), drawn_terrain(s))
     if not with_removed:
         gone = removed_ids()
         if gone:

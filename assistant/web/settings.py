@@ -15,6 +15,7 @@ from measure.scene import Scene
 from assistant.rules import get_system, system_names
 from assistant.rules.log import GameLog
 
+DRAWN_PREFIX = "d"          # drawn terrain ids: d1, d2, ... (vision numbers its felt t1, t2, ...)
 ROSTER_FIELDS = {"name": str, "side": str, "type": str, "painted": bool}
 
 
@@ -27,6 +28,7 @@ class Settings:
     system: str
     roster: dict[str, dict[str, Any]] = field(default_factory=dict)
     overrides: dict[str, dict[str, Any]] = field(default_factory=dict)    # system -> {key: players' number}
+    drawn: dict[str, dict[str, Any]] = field(default_factory=dict)        # id -> terrain drawn on a tablet (Scene JSON)
 
     def system_overrides(self, name: str | None = None) -> dict[str, Any]:
         return dict(self.overrides.get(name or self.system, {}))
@@ -69,6 +71,7 @@ class TableSettings:
         system = self.default_system
         roster: dict[str, dict[str, Any]] = {}
         overrides: dict[str, dict[str, Any]] = {}
+        drawn: dict[str, dict[str, Any]] = {}
         for rec in records:
             if rec.kind == "system":
                 system = rec.payload["name"]
@@ -83,7 +86,12 @@ class TableSettings:
                     mine.pop(rec.payload["key"], None)
                 else:
                     mine[rec.payload["key"]] = rec.payload["value"]
-        return Settings(system, roster, overrides)
+            elif rec.kind == "terrain_drawn":
+                drawn[rec.payload["id"]] = {"id": rec.payload["id"], "kind": rec.payload["kind"],
+                                            "polygon": rec.payload["polygon"]}
+            elif rec.kind == "terrain_deleted":
+                drawn.pop(rec.payload["id"], None)
+        return Settings(system, roster, overrides, drawn)
 
     def set_house(self, key: Any, value: Any) -> dict[str, Any]:
         """The players' own number for a house default (value None: back to the default)."""
@@ -117,6 +125,19 @@ class TableSettings:
     def clear_roster(self, figure_id: str) -> None:
         with self._lock, GameLog(self.path) as log:
             log.append("roster_clear", {"figure": figure_id})
+
+
+    def add_terrain(self, kind: str, polygon: list[list[float]]) -> str:
+        """Append a drawn terrain piece (already validated); returns its new id, never one used before."""
+        with self._lock, GameLog(self.path) as log:
+            used = [int(rec.payload["id"][1:]) for rec in log.records() if rec.kind == "terrain_drawn"]
+            piece_id = f"{DRAWN_PREFIX}{max(used, default=0) + 1}"
+            log.append("terrain_drawn", {"id": piece_id, "kind": kind, "polygon": polygon})
+        return piece_id
+
+    def delete_terrain(self, piece_id: str) -> None:
+        with self._lock, GameLog(self.path) as log:
+            log.append("terrain_deleted", {"id": piece_id})
 
 
 def apply_roster(scene: Scene, roster: dict[str, dict[str, Any]]) -> Scene:

@@ -87,6 +87,11 @@ class TableState:
 
     # ------------------------------------------------------------ reading
     @property
+    def table_size(self) -> Table:
+        """The table's size in inches, from the profile (drawn terrain is checked against it)."""
+        return Table(self.profile.width_in, self.profile.depth_in)
+
+    @property
     def version(self) -> int:
         with self._cond:
             return self._version

@@ -57,7 +57,7 @@ const TS = (() => {
                         black: "#222", orange: "#e67e22", purple: "#8e44ad"};
   const PALETTE = ["#d63031", "#2b6fd6", "#1e9e4a", "#e8b90c", "#8e44ad", "#e67e22"];
   const TERRAIN_COLOURS = {woods: "#2f6b2a", rocks: "#8a8a90", hill: "#b59a62", water: "#3c78aa",
-                           wall: "#6b4f3a", building: "#7a5c48"};
+                           wall: "#6b4f3a", building: "#7a5c48", stream: "#4f8fc0"};
   function sideColour(side, sides) {
     if (!side) return "#999";
     if (SIDE_COLOURS[side.toLowerCase()]) return SIDE_COLOURS[side.toLowerCase()];
@@ -79,6 +79,8 @@ const TS = (() => {
       this.container = container;
       this.mode = (options && options.mode) || "picture";
       this.onTap = (options && options.onTap) || null;
+      this.onPoint = null;              // set while drawing: a tap on the map gives table inches
+
       this.data = null;
       this.view = {};
       window.addEventListener("resize", () => this.render());
@@ -150,15 +152,31 @@ const TS = (() => {
       const blockers = new Set(d.blockers || []);
       for (const t of scene.terrain || []) {
         const blocking = blockers.has(t.id);
-        el("polygon", {points: poly(t.polygon), fill: TERRAIN_COLOURS[t.kind] || "#999",
-                       class: `terrain-${t.kind}` + (usePicture ? " over-picture" : "") + (blocking ? " blocker" : ""),
-                       "data-id": t.id, "stroke-width": px(blocking ? 5 : 2)}, terrainLayer);
+        const drawn = t.source === "drawn";
+        const attrs = {points: poly(t.polygon), fill: TERRAIN_COLOURS[t.kind] || "#999",
+                       class: `terrain-${t.kind}` + (usePicture ? " over-picture" : "") + (blocking ? " blocker" : "") +
+                              (drawn ? " drawn" : ""),
+                       "data-id": t.id, "stroke-width": px(blocking ? 5 : drawn ? 3 : 2)};
+        // Drawn on a tablet, not found by the camera: a dashed outline (dashes in screen pixels).
+        if (drawn && !blocking) attrs["stroke-dasharray"] = `${px(8)} ${px(5)}`;
+        el("polygon", attrs, terrainLayer);
         if (!usePicture) {
           const xs = t.polygon.map((p) => p[0]), ys = t.polygon.map((p) => p[1]);
           const tx = xs.reduce((a, b) => a + b) / xs.length, ty = ys.reduce((a, b) => a + b) / ys.length;
-          const label = el("text", {x: tx, y: ty, class: "terrain-label", "font-size": px(13)}, terrainLayer);
-          label.textContent = t.kind;
+          const label = el("text", {x: tx, y: ty, class: "terrain-label" + (drawn ? " drawn" : ""), "font-size": px(13),
+                                    "stroke-width": px(3)}, terrainLayer);
+          label.textContent = drawn ? `${t.kind} (drawn)` : t.kind;
         }
+      }
+      // A piece being drawn: its corners so far, closed once there are three.
+      if (d.draft && d.draft.points && d.draft.points.length && !usePicture) {
+        const pts = d.draft.points;
+        const g = el("g", {class: "draft"}, svg);
+        const shape = pts.length >= 3 ? "polygon" : "polyline";
+        el(shape, {points: poly(pts), fill: pts.length >= 3 ? (TERRAIN_COLOURS[d.draft.kind] || "#fff") : "none",
+                   class: "draft-shape", "stroke-width": px(3), "stroke-dasharray": `${px(8)} ${px(5)}`}, g);
+        pts.forEach(([x, y], i) => el("circle", {cx: x, cy: y, r: px(i === 0 ? 9 : 7), class: "draft-corner",
+                                                 "stroke-width": px(2)}, g));
       }
       // The ruler corridor, under the figures.
       if (d.corridor && d.corridor.points && d.corridor.points.length) {
@@ -241,7 +259,15 @@ const TS = (() => {
         t.textContent = name;
       }
       this.view = {w, h, unit};
-      if (this.onTap) {
+      if (this.onPoint && !usePicture) {
+        svg.classList.add("tappable", "drawing");
+        svg.addEventListener("click", (ev) => {
+          const pt = svg.createSVGPoint();
+          pt.x = ev.clientX; pt.y = ev.clientY;
+          const loc = pt.matrixTransform(svg.getScreenCTM().inverse());
+          this.onPoint(Math.min(w, Math.max(0, loc.x)), Math.min(h, Math.max(0, loc.y)));
+        });
+      } else if (this.onTap) {
         svg.classList.add("tappable");
         svg.addEventListener("click", (ev) => {
           const pt = svg.createSVGPoint();

@@ -278,3 +278,73 @@ def test_every_tablet_sees_the_same_game(browser, server_for):
     expect(watcher.locator("#prompt-title")).to_have_text("Grak tries to dodge!")
     c1.close()
     c2.close()
+
+
+def _tap_map(page, x_in, y_in):
+    """Tap the top-down map at a point given in table inches."""
+    x, y = page.evaluate("""([x, y]) => {
+        const svg = document.querySelector('#board-map svg');
+        const p = svg.createSVGPoint(); p.x = x; p.y = y;
+        const q = p.matrixTransform(svg.getScreenCTM());
+        return [q.x, q.y]; }""", [x_in, y_in])
+    page.touchscreen.tap(x, y)
+
+
+# A wall across the clear line from Marian (m11, about 13.0, 13.5) to Goblin 1 (m20, about 22.5, 11.5).
+WALL = [(17.4, 10.4), (18.4, 10.4), (18.4, 14.6), (17.4, 14.6)]
+
+
+@pytest.mark.parametrize("shape", VIEWPORTS)
+def test_grown_up_draws_a_wall_and_the_referee_sees_it_block(browser, server_for, shots, shape):
+    from playwright.sync_api import expect
+    base = server_for(DEMO=True)
+    context, page, errors = _page(browser, VIEWPORTS[shape])
+    _join(page, base, "/table/")
+    expect(page.locator("#board-map .figure")).to_have_count(12)
+    page.click("#draw-start")
+    expect(page.locator("#draw-tools")).to_be_visible()
+    page.click('#kind-pick [data-kind="wall"]')
+    expect(page.locator("#draw-help")).to_contain_text("Wall: tap the first corner")
+    for x, y in WALL[:3]:
+        _tap_map(page, x, y)
+    _tap_map(page, 30.0, 30.0)                      # a slip of the finger, taken back
+    expect(page.locator("#board-map .draft-corner")).to_have_count(4)
+    page.click("#draw-undo")
+    _tap_map(page, *WALL[3])
+    expect(page.locator("#draw-help")).to_have_text("Wall: 4 corners. Tap more corners, or Finish.")
+    assert _min_touch(page, "#draw-tools .button") >= 48
+    page.screenshot(path=shots / f"table-drawing-{shape}.png")
+    page.click("#draw-finish")
+    wall = page.locator('#board-map .terrain polygon.drawn.terrain-wall')
+    expect(wall).to_have_count(1)
+    expect(page.locator("#board-map .terrain-label.drawn")).to_have_text("wall (drawn)")
+    expect(page.locator("#drawn-list li")).to_have_count(1)
+    expect(page.locator("#draw-tools")).to_be_hidden()
+    assert _min_touch(page, "#drawn-list .button") >= 48
+    page.screenshot(path=shots / f"table-drawn-{shape}.png", full_page=True)
+    piece_id = wall.get_attribute("data-id")
+    corners = page.evaluate(f"fetch('/api/terrain').then(r => r.json())")["terrain"]
+    mine = next(t for t in corners if t["id"] == piece_id)
+    assert mine["source"] == "drawn" and mine["kind"] == "wall"
+    for (x, y), (gx, gy) in zip(WALL, mine["polygon"]):
+        assert abs(x - gx) < 0.2 and abs(y - gy) < 0.2          # where the grown-up tapped, in inches
+
+    page.goto(f"{base}/referee/")
+    _tap_figure(page, "#board", "m11")
+    _tap_figure(page, "#board", "m20")
+    result = page.locator("#los-result")
+    expect(result.locator(".verdict")).to_have_text("Blocked")
+    expect(result).to_contain_text("Marian cannot see Goblin 1: blocked by the wall.")
+    expect(page.locator(f'#board .terrain polygon.blocker.drawn[data-id="{piece_id}"]')).to_have_count(1)
+    page.click('button[data-view="map"]')
+    expect(page.locator(f'#board .terrain polygon.blocker.drawn[data-id="{piece_id}"]')).to_have_count(1)
+    page.screenshot(path=shots / f"referee-drawn-wall-{shape}.png")
+
+    # Deleted on the Table page: the line is clear again.
+    page.goto(f"{base}/table/")
+    page.click(f'#drawn-list li[data-id="{piece_id}"] .delete')
+    expect(page.locator("#board-map .terrain polygon.drawn")).to_have_count(0)
+    expect(page.locator("#drawn-box")).to_be_hidden()
+    assert page.evaluate("fetch('/api/los?a=m11&b=m20').then(r => r.json())")["clear"] is True
+    assert errors == []
+    context.close()
