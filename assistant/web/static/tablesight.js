@@ -168,16 +168,6 @@ const TS = (() => {
           label.textContent = drawn ? `${t.kind} (drawn)` : t.kind;
         }
       }
-      // A piece being drawn: its corners so far, closed once there are three.
-      if (d.draft && d.draft.points && d.draft.points.length && !usePicture) {
-        const pts = d.draft.points;
-        const g = el("g", {class: "draft"}, svg);
-        const shape = pts.length >= 3 ? "polygon" : "polyline";
-        el(shape, {points: poly(pts), fill: pts.length >= 3 ? (TERRAIN_COLOURS[d.draft.kind] || "#fff") : "none",
-                   class: "draft-shape", "stroke-width": px(3), "stroke-dasharray": `${px(8)} ${px(5)}`}, g);
-        pts.forEach(([x, y], i) => el("circle", {cx: x, cy: y, r: px(i === 0 ? 9 : 7), class: "draft-corner",
-                                                 "stroke-width": px(2)}, g));
-      }
       // The ruler corridor, under the figures.
       if (d.corridor && d.corridor.points && d.corridor.points.length) {
         el("polygon", {points: poly(d.corridor.points), class: "corridor " + (d.corridor.clear ? "clear" : "blocked"),
@@ -257,6 +247,16 @@ const TS = (() => {
         el("rect", {x: box.x, y: box.y, width: bw, height: bh, rx: px(4), class: "label-bg", fill: colour}, labelLayer);
         const t = el("text", {x: box.x + bw / 2, y: box.y + bh * 0.74, "font-size": fs, class: "label"}, labelLayer);
         t.textContent = name;
+      }
+      // A piece being drawn, over everything: its corners so far, closed once there are three.
+      if (d.draft && d.draft.points && d.draft.points.length && !usePicture) {
+        const pts = d.draft.points;
+        const g = el("g", {class: "draft"}, svg);
+        const shape = pts.length >= 3 ? "polygon" : "polyline";
+        el(shape, {points: poly(pts), fill: pts.length >= 3 ? (TERRAIN_COLOURS[d.draft.kind] || "#fff") : "none",
+                   class: "draft-shape", "stroke-width": px(3), "stroke-dasharray": `${px(8)} ${px(5)}`}, g);
+        pts.forEach(([x, y], i) => el("circle", {cx: x, cy: y, r: px(i === 0 ? 9 : 7), class: "draft-corner",
+                                                 "stroke-width": px(2)}, g));
       }
       this.view = {w, h, unit};
       if (this.onPoint && !usePicture) {
