@@ -95,7 +95,14 @@ def check_piece(body: Any, table: Table, system: RuleSystem) -> dict[str, Any]:
         if not (0.0 <= x <= table.width_in and 0.0 <= y <= table.depth_in):
             raise TerrainError(f"polygon[{i}]: the corner ({x:g}, {y:g}) is off the table "
                                f"(0 to {table.width_in:g} across, 0 to {table.depth_in:g} deep)")
-    return {"kind": kind, "polygon": [[round(x, 3), round(y, 3)] for x, y in corners]}
+    # What is kept is rounded to a thousandth of an inch: check that shape too, so a kept piece always reads back.
+    kept = [[round(x, 3), round(y, 3)] for x, y in corners]
+    doc["terrain"][0]["polygon"] = kept
+    try:
+        scene_from_json(doc)
+    except SceneError:
+        raise TerrainError("polygon: the piece is too thin to keep; tap corners farther apart") from None
+    return {"kind": kind, "polygon": kept}
 
 
 def drawn_terrain(pieces: Iterable[Mapping[str, Any]], table: Table) -> tuple[Terrain, ...]:

@@ -348,3 +348,25 @@ def test_grown_up_draws_a_wall_and_the_referee_sees_it_block(browser, server_for
     assert page.evaluate("fetch('/api/los?a=m11&b=m20').then(r => r.json())")["clear"] is True
     assert errors == []
     context.close()
+
+
+def test_every_tablet_sees_a_drawn_piece_at_once(browser, server_for):
+    """Server-Sent Events: a piece drawn (here by a script with the PIN) shows on a watching tablet's map."""
+    import json
+    import urllib.request
+    from playwright.sync_api import expect
+    base = server_for(DEMO=True)
+    context, watcher, errors = _page(browser, VIEWPORTS["portrait"])
+    watcher.goto(f"{base}/referee/")
+    watcher.click('button[data-view="map"]')
+    expect(watcher.locator("#board .figure")).to_have_count(12)
+    expect(watcher.locator("#board .terrain polygon.drawn")).to_have_count(0)
+    body = json.dumps({"kind": "building", "polygon": [[2, 2], [6, 2], [6, 5], [2, 5]]}).encode()
+    req = urllib.request.Request(f"{base}/api/terrain", data=body, method="POST",
+                                 headers={"Content-Type": "application/json", "X-Table-PIN": PIN})
+    with urllib.request.urlopen(req) as res:
+        assert res.status == 201
+    expect(watcher.locator("#board .terrain polygon.drawn.terrain-building")).to_have_count(1)
+    expect(watcher.locator("#board .terrain-label.drawn")).to_have_text("building (drawn)")
+    assert errors == []
+    context.close()

@@ -131,6 +131,7 @@ BAD = [
     ({"kind": "wall", "polygon": [[1, 1], [3, 1], [2, True]]}, "polygon[2][1]: expected a number"),
     ({"kind": "wall", "polygon": [[1, 1], [3, 1], [2, "4"]]}, "polygon[2][1]: expected a number"),
     ({"kind": "wall", "polygon": [[1, 1]] * 101}, "at most 100 corners"),
+    ({"kind": "wall", "polygon": [[1, 1], [9, 1.0001], [5, 1.0002]]}, "too thin to keep"),
     ({"kind": "wall", "polygon": SQUARE, "id": "t1"}, "unknown field(s) id"),
     ([["kind", "wall"]], "expected a JSON object"),
 ]
