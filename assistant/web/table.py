@@ -70,7 +70,8 @@ class TableState:
         self.profile = profile
         self.pipeline = FramePipeline(profile, camera)      # camera: intrinsics to undistort with, or None
         self.source = source                    # "demo", "photo", "live" or "none"
-        # Terrain used when vision gives none (the demo's known pieces, or pieces drawn on a tablet).
+        # Terrain used when vision gives none (the demo's known pieces); pieces drawn on a tablet are
+        # kept in the settings log and laid over every scene by context.scene().
         self.fallback_terrain: tuple[Terrain, ...] = tuple(fallback_terrain)
         self._cond = threading.Condition()
         self._version = 1
