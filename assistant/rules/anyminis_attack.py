@@ -18,8 +18,8 @@ from assistant.rules.anyminis_rules import (Assessment, AssessmentError, HitFact
                                             defence_die, hit_roll)
 from assistant.rules.dice import Dice, d3_from_d6
 from assistant.rules.events import Event, Prompt, StepResult, event
+from assistant.rules.facing import parse_facing
 
-COMPASS = {"east": 0.0, "south": 90.0, "west": 180.0, "north": 270.0}   # table y points down
 
 
 class ScenarioError(ValueError):
@@ -28,14 +28,7 @@ class ScenarioError(ValueError):
 
 def facing_deg(fig: Figure) -> float | None:
     """The way a figure faces, degrees from table +x toward +y, from its `facing` key."""
-    value = fig.extra.get("facing")
-    if value is None:
-        return None
-    if isinstance(value, str):
-        if value.lower() not in COMPASS:
-            raise ScenarioError(f"figure {fig.id!r}: facing {value!r}; use degrees or {', '.join(COMPASS)}")
-        return COMPASS[value.lower()]
-    return float(value)
+    return parse_facing(fig.extra.get("facing"), f"figure {fig.id!r}", ScenarioError)
 
 
 def is_behind(defender: Figure, attacker: Figure, arc_deg: float) -> bool:

@@ -21,9 +21,9 @@ import numpy as np
 from measure.distance import centre_distance, edge_distance
 from measure.scene import Figure, Scene
 
+from assistant.rules.facing import parse_facing
 from assistant.rules.kremlin_rules import KremlinError, MoveDice
 
-COMPASS = {"east": 0.0, "south": 90.0, "west": 180.0, "north": 270.0}   # table y points down
 GENERALS = ("king", "captain", "ally_king")
 
 
@@ -68,16 +68,6 @@ class Unit:
     @property
     def all_bases(self) -> tuple[str, ...]:
         return self.bases + self.generals
-
-
-def _facing(value: Any, where: str) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        if value.lower() not in COMPASS:
-            raise KremlinError(f"{where}: facing {value!r}; use degrees or {', '.join(COMPASS)}")
-        return COMPASS[value.lower()]
-    return float(value)
 
 
 def _table_value(value: Any, table: Mapping[str, Any], what: str, where: str) -> Any:
@@ -152,7 +142,7 @@ def build_units(scene: Scene, system, given: Mapping[str, Any] | None = None) ->
             disordered=bool(spec.get("disordered", False)), routing=bool(spec.get("routing", False)),
             pike=bool(spec.get("pike", False)), light=bool(t.get("light", False)),
             heavy=bool(t.get("heavy", False)), monster=monster, recoil_kind=str(t.get("recoil_kind", "")),
-            alignment=spec.get("alignment"), facing_deg=_facing(spec.get("facing"), where),
+            alignment=spec.get("alignment"), facing_deg=parse_facing(spec.get("facing"), where, KremlinError),
             front_rank=spec.get("front_rank"), commander=spec.get("commander"))
     return units
 

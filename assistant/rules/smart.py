@@ -22,12 +22,12 @@ from measure.scene import Figure, Scene
 
 from assistant.rules.dice import Dice
 from assistant.rules.events import Event, Prompt, StepResult, event
+from assistant.rules.facing import parse_facing
 from assistant.rules.smart_rules import (absorption, breath_area, combat_hit, defeated, diverted, faith_saves,
                                          in_area, initiative_order, level_for_xp, projectile_to_hit, range_penalty,
                                          strike_tiers, xp_award)
 from assistant.rules.system import RuleSystem
 
-COMPASS = {"east": 0.0, "south": 90.0, "west": 180.0, "north": 270.0}   # table y points down
 
 
 class ScenarioError(ValueError):
@@ -245,10 +245,9 @@ class Smart(RuleSystem):
         dragon = scene.figure(_need(options, "dragon"))
         if not self.figure_type(dragon.type).get("breath"):
             raise ScenarioError(f"dragon: {dragon.id} ({dragon.type}) has no breath attack")
-        face = options.get("facing", dragon.extra.get("facing"))
+        face = parse_facing(options.get("facing", dragon.extra.get("facing")), f"dragon {dragon.id!r}", ScenarioError)
         if face is None:
             raise ScenarioError(f"dragon {dragon.id!r}: give its facing (degrees or north/east/south/west)")
-        face = COMPASS[face.lower()] if isinstance(face, str) else float(face)
         b = self.values["dragon_breath"]
         area = breath_area(dragon.x, dragon.y, dragon.base_in, face, b["width_in"], b["depth_in"])
         others = [f for f in scene.figures if f.id != dragon.id]

@@ -244,3 +244,14 @@ def test_bad_scenarios_give_one_line(tmp_path, capsys, change, message):
     assert main(["resolve", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
+
+
+@pytest.mark.parametrize("facing", ["up", [1, 0], True])
+def test_dragon_facing_that_is_no_direction_is_one_line(tmp_path, capsys, facing):
+    from assistant.cli import main
+    base = json.loads((SCENARIOS / "dragon_breath_faith.json").read_text())
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({**base, "facing": facing}))
+    assert main(["resolve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "facing" in err and "use degrees or east, south, west, north" in err
