@@ -145,15 +145,21 @@ def parse_colour(value: Any, where: str) -> tuple[int, int, int]:
         raise ProfileError(f"{where}: expected a colour like \"#c82828\", got {value!r}") from None
 
 
-def _colours(items: Any, key: str, name_key: str) -> tuple[ColourSpec, ...]:
+def _tables(items: Any, key: str, allowed: set[str]):
+    """(where, item) for each table of an array of tables `[[key]]`, each checked for unknown keys."""
     if not isinstance(items, list):
         raise ProfileError(f"{key}: expected [[{key}]] tables")
-    out = []
     for i, item in enumerate(items):
-        where = f"{key}[{i}]."
         if not isinstance(item, Mapping):
             raise ProfileError(f"{key}[{i}]: expected a table")
-        _check_keys(item, {name_key, "colour"}, where)
+        where = f"{key}[{i}]."
+        _check_keys(item, allowed, where)
+        yield where, item
+
+
+def _colours(items: Any, key: str, name_key: str) -> tuple[ColourSpec, ...]:
+    out = []
+    for where, item in _tables(items, key, {name_key, "colour"}):
         name = item.get(name_key)
         if not isinstance(name, str) or not name:
             raise ProfileError(f"{where}{name_key}: expected a non-empty string, got {name!r}")
@@ -162,14 +168,8 @@ def _colours(items: Any, key: str, name_key: str) -> tuple[ColourSpec, ...]:
 
 
 def _roster(items: Any) -> tuple[RosterEntry, ...]:
-    if not isinstance(items, list):
-        raise ProfileError("roster: expected [[roster]] tables")
     out = []
-    for i, item in enumerate(items):
-        where = f"roster[{i}]."
-        if not isinstance(item, Mapping):
-            raise ProfileError(f"roster[{i}]: expected a table")
-        _check_keys(item, {"marker", "figure", "name", "side", "type", "painted", "base"}, where)
+    for where, item in _tables(items, "roster", {"marker", "figure", "name", "side", "type", "painted", "base"}):
         if "marker" in item:
             marker = item["marker"]
             if isinstance(marker, bool) or not isinstance(marker, int) or marker < 0:
@@ -216,11 +216,7 @@ def profile_from_dict(data: Mapping[str, Any]) -> TableProfile:
     if not isinstance(anchors_json, list) or not anchors_json:
         raise ProfileError("anchors: at least one [[anchors]] table is needed")
     anchors = []
-    for i, item in enumerate(anchors_json):
-        where = f"anchors[{i}]."
-        if not isinstance(item, Mapping):
-            raise ProfileError(f"anchors[{i}]: expected a table")
-        _check_keys(item, {"id", "x", "y", "size"}, where)
+    for where, item in _tables(anchors_json, "anchors", {"id", "x", "y", "size"}):
         marker_id = item.get("id")
         if isinstance(marker_id, bool) or not isinstance(marker_id, int) or marker_id < 0:
             raise ProfileError(f"{where}id: expected a marker id (a whole number >= 0), got {marker_id!r}")
