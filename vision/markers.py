@@ -82,15 +82,12 @@ class MarkerFinder:
                 if int(i) in anchors}
 
     def rectify(self, gray: np.ndarray, registration: Registration) -> RectifiedView:
-        ppi = self.view_px_per_in
-        h = np.diag([ppi, ppi, 1.0]) @ registration.H_px_to_in
-        size = (int(np.ceil(self.profile.width_in * ppi)), int(np.ceil(self.profile.depth_in * ppi)))
-        view = cv2.warpPerspective(gray, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return RectifiedView(_sharpen(view), ppi, h)
+        """The whole table from above, sharpened."""
+        return self.rectify_rect(gray, registration, (0.0, 0.0, self.profile.width_in, self.profile.depth_in))
 
     def rectify_rect(self, gray: np.ndarray, registration: Registration,
                      rect_in: tuple[float, float, float, float]) -> RectifiedView:
-        """Like `rectify`, for the table window (x0, y0, x1, y1) inches only."""
+        """The table window (x0, y0, x1, y1) inches from above, sharpened."""
         ppi = self.view_px_per_in
         x0, y0, x1, y1 = rect_in
         h = np.array([[ppi, 0, -x0 * ppi], [0, ppi, -y0 * ppi], [0, 0, 1.0]]) @ registration.H_px_to_in
