@@ -12,9 +12,7 @@ bp = Blueprint("home", __name__)
 
 def _safe_next(target: str | None) -> str:
     # Only paths on this server: never bounce a tablet to another site after joining.
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return url_for("home.index")
+    return security.same_site_path(target, url_for("home.index"))
 
 
 @bp.get("/")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 import threading
 import time
@@ -22,6 +23,28 @@ CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 OPEN_CHANGES = frozenset({"/join", "/leave"})      # these check the PIN / token themselves
 MAX_FAILURES = 10                                   # wrong PINs within FAILURE_WINDOW_S lock joining
 FAILURE_WINDOW_S = 300.0
+
+
+_PATH_CHARS = re.compile(r"[A-Za-z0-9/_.~!$&'()*+,;=:@%?#-]*")
+
+
+def same_site_path(target: str | None, default: str = "/") -> str:
+    """`target` when it can only be a path on this server, else `default` (never an open redirect).
+
+    Browsers drop tabs and newlines and read `\\` as `/`, so `/<tab>/evil` or `/\\evil` lead off site:
+    only plain URL characters are accepted, the path must start with one `/`, and neither it nor
+    its percent-decoded form may start with `//` or `/\\`.
+    """
+    if not target or len(target) > 512 or not _PATH_CHARS.fullmatch(target):
+        return default
+    from urllib.parse import unquote, urlsplit
+    for form in (target, unquote(target), unquote(unquote(target))):
+        if not form.startswith("/") or form[1:2] in ("/", "\\") or any(c in form for c in "\\\t\r\n"):
+            return default
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return default
+    return target
 
 
 def new_pin() -> str:

@@ -63,6 +63,34 @@ def test_join_never_redirects_off_site(client):
         assert res.status_code == 302 and res.headers["Location"] == "/"
 
 
+OFF_SITE = ["https://evil.example/", "//evil.example/", "/\\evil.example", "/\t/evil.example", "/\n/evil.example",
+            "/\r/evil.example", " //evil.example", "\\\\evil.example", "\\/evil.example", "/%2F/evil.example",
+            "%2F%2Fevil.example", "/%5Cevil.example", "/%09/evil.example", "/%252F/evil.example",
+            "javascript:alert(1)", "JaVaScRiPt:alert(1)", "data:text/html,x", "http:evil.example",
+            "https:/evil.example", "/\x00/evil.example", "/\u3000/evil.example", "///evil.example",
+            "evil.example", "", "/" + "a" * 600]
+
+
+@pytest.mark.parametrize("target", OFF_SITE)
+def test_next_that_could_leave_the_site_goes_home(client, target):
+    """`/join?next=%2F%09%2Fevil.example` once redirected to `//evil.example` (a browser drops the tab)."""
+    token = csrf_of(client.get("/join").data)
+    res = client.post("/join", data={"pin": PIN, "csrf_token": token, "next": target})
+    assert res.status_code == 302 and res.headers["Location"] == "/"
+    assert security.same_site_path(target, "/") == "/"
+
+
+@pytest.mark.parametrize("target", ["/play/", "/referee/?a=m10&b=m11", "/setup/#roster", "/table/%C3%A9"])
+def test_next_on_this_site_is_kept(client, target):
+    token = csrf_of(client.get("/join").data)
+    res = client.post("/join", data={"pin": PIN, "csrf_token": token, "next": target})
+    assert res.status_code == 302 and res.headers["Location"] == target
+
+
+def test_join_page_keeps_only_a_same_site_next(client):
+    assert b"evil.example" not in client.get("/join?next=%2F%09%2Fevil.example").data
+
+
 def test_leave_ends_the_session(joined):
     c, token = joined
     assert c.post("/leave", data={"csrf_token": token}).status_code == 302
