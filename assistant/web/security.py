@@ -4,25 +4,25 @@ Looking needs nothing. Every change (POST, PUT, PATCH, DELETE) needs the table's
 `X-Table-PIN`, or a session made by joining with it. A session request must also carry the
 session's CSRF token (header `X-CSRF-Token` or form field `csrf_token`), which a page on another
 site cannot read, so a cross-site form cannot act for a joined tablet. Too many wrong PINs lock
-joining for a while.
+one tablet's tries for a while, never anyone else's.
 """
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import re
 import secrets
 import threading
 import time
-from collections import deque
+from collections import OrderedDict
 
 from flask import Flask, current_app, jsonify, request, session
 from werkzeug.exceptions import HTTPException
 
 CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 OPEN_CHANGES = frozenset({"/join", "/leave"})      # these check the PIN / token themselves
-MAX_FAILURES = 10                                   # wrong PINs within FAILURE_WINDOW_S lock joining
-FAILURE_WINDOW_S = 300.0
+FAILURE_WINDOW_S = 300.0                            # a client quiet this long starts its count afresh
 
 
 _PATH_CHARS = re.compile(r"[A-Za-z0-9/_.~!$&'()*+,;=:@%?#-]*")
@@ -70,32 +70,67 @@ def joined() -> bool:
 
 
 class Failures:
-    """Wrong PIN attempts, to slow down guessing the four digits."""
+    """Wrong PIN attempts per client, to slow down guessing the digits without locking anyone else out.
 
-    def __init__(self) -> None:
-        self._times: deque[float] = deque()
+    After FREE_TRIES wrong PINs a client waits before its next try: 2 s, then twice as long after
+    each further wrong PIN, at most MAX_WAIT_S. A wait only holds back the client that guessed; the
+    right PIN from any other tablet always gets in, and the guesser's own wait always ends. The
+    table of clients is bounded (the oldest are forgotten first).
+    """
+
+    FREE_TRIES = 3
+    FIRST_WAIT_S = 2.0
+    MAX_WAIT_S = 60.0
+    MAX_CLIENTS = 4096
+
+    def __init__(self, clock=time.monotonic) -> None:
+        self._clock = clock
+        self._clients: OrderedDict[str, tuple[int, float]] = OrderedDict()   # client -> (wrong PINs, last at)
         self._lock = threading.Lock()
 
-    def add(self) -> None:
-        with self._lock:
-            self._times.append(time.monotonic())
+    def _wait_s(self, count: int) -> float:
+        if count < self.FREE_TRIES:
+            return 0.0
+        return min(self.MAX_WAIT_S, self.FIRST_WAIT_S * 2 ** (count - self.FREE_TRIES))
 
-    def locked(self) -> bool:
+    def add(self, client: str) -> None:
         with self._lock:
-            cutoff = time.monotonic() - FAILURE_WINDOW_S
-            while self._times and self._times[0] < cutoff:
-                self._times.popleft()
-            return len(self._times) >= MAX_FAILURES
+            count, _ = self._clients.pop(client, (0, 0.0))
+            self._clients[client] = (count + 1, self._clock())
+            while len(self._clients) > self.MAX_CLIENTS:
+                self._clients.popitem(last=False)
+
+    def clear(self, client: str) -> None:
+        with self._lock:
+            self._clients.pop(client, None)
+
+    def wait_s(self, client: str) -> float:
+        """Seconds this client must still wait before its next try (0: it may try now)."""
+        with self._lock:
+            count, at = self._clients.get(client, (0, 0.0))
+            now = self._clock()
+            if count and now - at > FAILURE_WINDOW_S:       # long quiet: a fresh start
+                self._clients.pop(client, None)
+                return 0.0
+            return max(0.0, at + self._wait_s(count) - now)
+
+
+def client_id() -> str:
+    """Who is guessing: the tablet's address (the server faces the LAN directly, no proxy)."""
+    return request.remote_addr or "unknown"
 
 
 def check_pin(given: str) -> tuple[bool, int, str]:
     """(ok, status, message) for a PIN someone typed or sent."""
     failures: Failures = current_app.extensions["tablesight_failures"]
-    if failures.locked():
-        return False, 429, "too many wrong PINs: wait a few minutes and try again"
+    who = client_id()
+    wait = failures.wait_s(who)
+    if wait > 0:
+        return False, 429, f"too many wrong PINs from this tablet: wait {math.ceil(wait)} s and try again"
     if hmac.compare_digest(given.strip().encode(), current_app.config["TABLE_PIN"].encode()):
+        failures.clear(who)
         return True, 200, ""
-    failures.add()
+    failures.add(who)
     return False, 403, "wrong PIN: the PIN is shown where the server was started"
 
 

@@ -109,11 +109,47 @@ def test_a_new_pin_ends_old_sessions(tmp_path):
     assert c.put("/api/roster/m10", json={"name": "x"}, headers={"X-CSRF-Token": token}).status_code == 401
 
 
-def test_too_many_wrong_pins_lock_joining(client, monkeypatch):
-    for _ in range(security.MAX_FAILURES):
-        assert client.post("/api/game/new", headers={"X-Table-PIN": "9999"}).status_code == 403
-    res = client.post("/api/game/new", headers={"X-Table-PIN": PIN})
-    assert res.status_code == 429 and "too many" in res.get_json()["error"]
+def _from(address: str) -> dict:
+    return {"environ_base": {"REMOTE_ADDR": address}}
+
+
+def test_wrong_pins_hold_back_only_the_tablet_that_guessed(client):
+    """Ten wrong guesses from one tablet once kept every new tablet out for five minutes."""
+    for _ in range(10):
+        res = client.post("/api/game/undo", headers={"X-Table-PIN": "9999"}, **_from("10.0.0.66"))
+        assert res.status_code in (403, 429)
+    res = client.post("/api/game/undo", headers={"X-Table-PIN": PIN}, **_from("10.0.0.66"))
+    assert res.status_code == 429 and "wait" in res.get_json()["error"]
+    # A new tablet with the right PIN gets straight in, through the header or the Join page.
+    assert client.post("/api/game/undo", headers={"X-Table-PIN": PIN}, **_from("10.0.0.7")).status_code != 429
+    token = csrf_of(client.get("/join", **_from("10.0.0.8")).data)
+    res = client.post("/join", data={"pin": PIN, "csrf_token": token}, **_from("10.0.0.8"))
+    assert res.status_code == 302
+
+
+def test_back_off_grows_per_client_and_always_ends():
+    now = [0.0]
+    failures = security.Failures(clock=lambda: now[0])
+    waits = []
+    for _ in range(12):
+        failures.add("a")
+        waits.append(failures.wait_s("a"))
+    assert waits[:2] == [0.0, 0.0] and waits[2] == failures.FIRST_WAIT_S
+    assert all(later >= earlier for earlier, later in zip(waits, waits[1:]))
+    assert max(waits) == failures.MAX_WAIT_S                 # never a lock-out, at most a minute
+    assert failures.wait_s("b") == 0.0
+    now[0] += failures.MAX_WAIT_S
+    assert failures.wait_s("a") == 0.0                      # the guesser's own wait ends too
+    failures.clear("a")
+    failures.add("a")
+    assert failures.wait_s("a") == 0.0                      # the right PIN starts the count afresh
+
+
+def test_the_table_of_guessers_is_bounded():
+    failures = security.Failures()
+    for i in range(failures.MAX_CLIENTS + 100):
+        failures.add(f"c{i}")
+    assert len(failures._clients) == failures.MAX_CLIENTS
 
 
 def test_debug_is_off_whatever_the_config(tmp_path):
