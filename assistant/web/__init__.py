@@ -68,6 +68,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config["TABLE_PIN"]:
         app.config["TABLE_PIN"] = security.new_pin()
     app.config["TABLE_PIN"] = str(app.config["TABLE_PIN"])
+    app.config["JOIN_TOKEN"] = security.join_token(instance, app.config["SECRET_KEY"], app.config["TABLE_PIN"])
 
     # The table, its settings and its games.
     demo = bool(app.config["DEMO"])

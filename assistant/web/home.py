@@ -35,14 +35,8 @@ def join():
     ok, status, message = security.check_pin(request.form.get("pin", ""))
     if not ok:
         return render_template("join.html", area="join", next=nxt, message=message), status
-    session["pin"] = security.pin_tag(_pin())
-    session.permanent = True
+    security.mark_joined()
     return redirect(nxt)
-
-
-def _pin() -> str:
-    from flask import current_app
-    return current_app.config["TABLE_PIN"]
 
 
 @bp.post("/leave")
@@ -50,5 +44,5 @@ def leave():
     sent = request.form.get("csrf_token", "")
     if not sent or not hmac.compare_digest(sent, session.get("csrf", "")):
         return render_template("error.html", status=403, message="That form was old."), 403
-    session.pop("pin", None)
+    session.pop("joined", None)
     return redirect(url_for("home.index"))

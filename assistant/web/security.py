@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import math
+import os
 import re
 import secrets
 import threading
 import time
 from collections import OrderedDict
+from pathlib import Path
 
 from flask import Flask, current_app, jsonify, request, session
 from werkzeug.exceptions import HTTPException
@@ -51,9 +54,31 @@ def new_pin() -> str:
     return f"{secrets.randbelow(10_000):04d}"
 
 
-def pin_tag(pin: str) -> str:
-    """What a session keeps: a digest of the PIN, so a new PIN at restart ends old sessions."""
-    return hashlib.sha256(("tablesight-pin:" + pin).encode()).hexdigest()[:32]
+def join_token(instance: Path, secret_key: str, pin: str) -> str:
+    """A random token that a joined tablet's cookie carries: it proves joining and says nothing of the PIN.
+
+    Flask's cookie is signed, not encrypted, so anything in it can be read; the token is random and
+    kept in the instance folder (tablets stay joined across a restart with the same PIN). A new PIN
+    draws a new token, which ends every old session. Only a keyed digest of the PIN is kept next to
+    it, on the server, to notice the change.
+    """
+    path = instance / "join_token.json"
+    pin_check = hmac.new(secret_key.encode(), ("tablesight-pin:" + pin).encode(), hashlib.sha256).hexdigest()
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+        if hmac.compare_digest(str(kept["pin_check"]), pin_check) and len(str(kept["token"])) >= 32:
+            return str(kept["token"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    token = secrets.token_urlsafe(32)
+    path.write_text(json.dumps({"token": token, "pin_check": pin_check}), encoding="utf-8")
+    os.chmod(path, 0o600)
+    return token
+
+
+def mark_joined() -> None:
+    session["joined"] = current_app.config["JOIN_TOKEN"]
+    session.permanent = True
 
 
 def csrf_token() -> str:
@@ -65,8 +90,8 @@ def csrf_token() -> str:
 
 
 def joined() -> bool:
-    tag = session.get("pin")
-    return bool(tag) and hmac.compare_digest(tag, pin_tag(current_app.config["TABLE_PIN"]))
+    token = session.get("joined")
+    return isinstance(token, str) and hmac.compare_digest(token.encode(), current_app.config["JOIN_TOKEN"].encode())
 
 
 class Failures:

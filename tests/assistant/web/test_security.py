@@ -1,6 +1,8 @@
 """The PIN guards every change; sessions need their CSRF token; debug is off; errors are 4xx."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from assistant.web import create_app, security
@@ -95,6 +97,51 @@ def test_leave_ends_the_session(joined):
     c, token = joined
     assert c.post("/leave", data={"csrf_token": token}).status_code == 302
     assert c.put("/api/roster/m10", json={"name": "x"}, headers={"X-CSRF-Token": token}).status_code == 401
+
+
+def _cookie_payload(client) -> dict:
+    """What anyone holding the cookie can read: Flask signs the session, it does not encrypt it."""
+    import base64, json, zlib
+    value = client.get_cookie("session").value
+    compressed = value.startswith(".")
+    body = value.lstrip(".").split(".")[0]
+    raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+    return json.loads(zlib.decompress(raw) if compressed else raw)
+
+
+def _joined_client(tmp_path, pin):
+    app = create_app({"DEMO": True, "INSTANCE_PATH": str(tmp_path), "SECRET_KEY": "same", "TABLE_PIN": pin})
+    c = app.test_client()
+    token = csrf_of(c.get("/join").data)
+    assert c.post("/join", data={"pin": pin, "csrf_token": token}).status_code == 302
+    return c
+
+
+def test_the_cookie_says_nothing_about_the_pin(tmp_path):
+    """The cookie once carried a digest of the PIN: all 10,000 PINs tried offline gave it back at once."""
+    import hashlib
+    payload = _cookie_payload(_joined_client(tmp_path / "a", "4321"))
+    text = json.dumps(payload)
+    for guess in (f"{n:04d}" for n in range(10_000)):
+        for digest in (hashlib.sha256(("tablesight-pin:" + guess).encode()).hexdigest(),
+                       hashlib.sha256(guess.encode()).hexdigest()):
+            assert digest[:16] not in text
+    assert "4321" not in text
+    # The same PIN on two tables gives unrelated tokens: the cookie is no function of the PIN.
+    other = _cookie_payload(_joined_client(tmp_path / "b", "4321"))
+    assert set(other) == set(payload)
+    assert all(other[k] != payload[k] for k in payload if isinstance(payload[k], str))
+    assert "joined" in payload
+
+
+def test_a_restart_with_the_same_pin_keeps_tablets_joined(tmp_path):
+    config = {"DEMO": True, "INSTANCE_PATH": str(tmp_path), "SECRET_KEY": "same", "TABLE_PIN": "1357"}
+    first = create_app(config).test_client()
+    token = csrf_of(first.get("/join").data)
+    first.post("/join", data={"pin": "1357", "csrf_token": token})
+    c = create_app(config).test_client()
+    c.set_cookie("session", first.get_cookie("session").value)
+    assert c.put("/api/roster/m10", json={"name": "x"}, headers={"X-CSRF-Token": token}).status_code == 200
 
 
 def test_a_new_pin_ends_old_sessions(tmp_path):
