@@ -9,6 +9,7 @@ from measure.scene import scene_to_json
 
 from assistant.rules import system_names, get_system
 from assistant.web import context, game
+from assistant.web.inputs import allows_upload, json_object, quote
 from assistant.web.images import UploadError, decode_upload, display_jpeg
 from assistant.web.measuring import los_json, targets_json
 from assistant.web.terrain import TerrainError, check_piece, piece_json, source_of, terrain_kinds
@@ -32,12 +33,7 @@ def _scene():
 
 
 def _json_body() -> dict[str, Any]:
-    if not request.data:
-        return {}
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise UploadError("expected a JSON object in the request body", 400)
-    return data
+    return json_object()            # bounded in size and depth before it is parsed
 
 
 @bp.get("/status")
@@ -188,7 +184,7 @@ def terrain():
 
 @bp.post("/terrain")
 def add_terrain():
-    data = request.get_json(silent=True) if request.data else None
+    data = json_object() or None
     if not isinstance(data, dict):
         raise TerrainError('terrain: expected a JSON object {"kind": ..., "polygon": [[x, y], ...]}')
     piece = check_piece(data, context.table().table_size, context.system())
@@ -203,15 +199,16 @@ def delete_terrain(piece_id: str):
     if piece_id not in drawn:
         current = context.scene(with_removed=True)
         if current is not None and any(p.id == piece_id for p in current.terrain):
-            raise TerrainError(f"terrain {piece_id!r} was found by the camera, not drawn on a tablet: "
+            raise TerrainError(f"terrain {quote(piece_id)} was found by the camera, not drawn on a tablet: "
                                "take the felt off the table instead", 409)
-        raise TerrainError(f"no drawn terrain {piece_id!r} (drawn: {', '.join(drawn) or 'none'})", 404)
+        raise TerrainError(f"no drawn terrain {quote(piece_id)} (drawn: {', '.join(drawn) or 'none'})", 404)
     context.settings_store().delete_terrain(piece_id)
     context.table().bump()
     return jsonify({"id": piece_id, "deleted": True})
 
 
 @bp.post("/photo")
+@allows_upload
 def photo():
     upload = request.files.get("photo")
     if upload is None:

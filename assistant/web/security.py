@@ -23,6 +23,8 @@ from pathlib import Path
 from flask import Flask, current_app, jsonify, request, session
 from werkzeug.exceptions import HTTPException
 
+from assistant.web import inputs
+
 CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 OPEN_CHANGES = frozenset({"/join", "/leave"})      # these check the PIN / token themselves
 FAILURE_WINDOW_S = 300.0                            # a client quiet this long starts its count afresh
@@ -161,6 +163,7 @@ def check_pin(given: str) -> tuple[bool, int, str]:
 
 def error_response(status: int, message: str):
     """JSON for the API and scripts, a short page for people."""
+    message = inputs.one_line(message)             # never an echo of a whole bad input
     wants_json = request.path.startswith(("/api/", "/live/")) or request.accept_mimetypes.best == "application/json"
     if wants_json:
         return jsonify({"error": message, "status": status}), status
@@ -186,6 +189,8 @@ def guard_changes():
 
 def install(app: Flask) -> None:
     app.extensions["tablesight_failures"] = Failures()
+    app.request_class = inputs.BoundedRequest
+    app.before_request(inputs.bound_body)
     app.before_request(guard_changes)
 
     @app.context_processor
@@ -194,7 +199,10 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
-        messages = {413: f"the upload is too big (at most {app.config['MAX_CONTENT_LENGTH'] // (1024 * 1024)} MB)",
+        limit = request.max_content_length or app.config["MAX_CONTENT_LENGTH"]
+        too_big = (f"the upload is too big (at most {limit // (1024 * 1024)} MB)" if limit >= 1024 * 1024
+                   else f"the request is too big (at most {limit // 1024} kB)")
+        messages = {413: too_big,
                     404: "no such page", 405: "this address does not take that kind of request"}
         return error_response(exc.code or 500, messages.get(exc.code, exc.description or exc.name))
 
