@@ -12,6 +12,7 @@ from measure.targets import closest_targets
 
 from assistant.rules.system import RuleSystem
 from assistant.web.words import REASON_WORDS, figure_names, name_list, thing_names
+from assistant.web.inputs import quote
 
 
 class LosQueryError(ValueError):
@@ -43,7 +44,7 @@ def parse_width(text: str | None, scene: Scene, shooter_id: str, system: RuleSys
     try:
         value = float(text)
     except ValueError:
-        raise LosQueryError(f"width: expected rules, edge, ruler or inches, got {text!r}") from None
+        raise LosQueryError(f"width: expected rules, edge, ruler or inches, got {quote(text)}") from None
     resolve_width(value, settings)              # SightError for 0, negative, nan
     return value, f"{value:g} in"
 

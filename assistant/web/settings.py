@@ -14,6 +14,7 @@ from measure.scene import Scene
 
 from assistant.rules import get_system, system_names
 from assistant.rules.log import GameLog
+from assistant.web.inputs import quote
 
 DRAWN_PREFIX = "d"          # drawn terrain ids: d1, d2, ... (vision numbers its felt t1, t2, ...)
 ROSTER_FIELDS = {"name": str, "side": str, "type": str, "painted": bool}
@@ -46,14 +47,14 @@ def clean_roster_fields(data: Any) -> dict[str, Any]:
         kind = ROSTER_FIELDS[key]
         if kind is bool:
             if not isinstance(value, bool):
-                raise SettingsError(f"roster.{key}: expected true or false, got {value!r}")
+                raise SettingsError(f"roster.{key}: expected true or false, got {quote(value)}")
             out[key] = value
         else:
             if value is None or (isinstance(value, str) and not value.strip()):
                 out[key] = None
                 continue
             if not isinstance(value, str) or len(value) > 40:
-                raise SettingsError(f"roster.{key}: expected a short text (at most 40 letters), got {value!r}")
+                raise SettingsError(f"roster.{key}: expected a short text (at most 40 letters), got {quote(value)}")
             out[key] = value.strip()
     return out
 
@@ -96,8 +97,8 @@ class TableSettings:
     def set_house(self, key: Any, value: Any) -> dict[str, Any]:
         """The players' own number for a house default (value None: back to the default)."""
         current = self.read()
-        if not isinstance(key, str) or not key:
-            raise SettingsError("house: expected a setting key such as figure_types.archer.range")
+        if not isinstance(key, str) or not key or len(key) > 80:
+            raise SettingsError(f"house: expected a setting key such as figure_types.archer.range, got {quote(key)}")
         mine = current.system_overrides()
         if value is None:
             mine.pop(key, None)
@@ -109,8 +110,8 @@ class TableSettings:
         return mine
 
     def set_system(self, name: Any) -> str:
-        if not isinstance(name, str):
-            raise SettingsError(f"system: expected one of {', '.join(system_names())}, got {name!r}")
+        if not isinstance(name, str) or len(name) > 40:
+            raise SettingsError(f"system: expected one of {', '.join(system_names())}, got {quote(name)}")
         system = get_system(name)           # UnknownSystem (a ValueError) lists the known ones
         with self._lock, GameLog(self.path) as log:
             log.append("system", {"name": system.name})
