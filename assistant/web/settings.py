@@ -59,40 +59,69 @@ def clean_roster_fields(data: Any) -> dict[str, Any]:
     return out
 
 
+def _folded(current: Settings, kind: str, payload: dict[str, Any]) -> Settings:
+    """The settings after one record of the log (records of kinds this version does not know are kept, unused)."""
+    if kind == "system":
+        return replace(current, system=payload["name"])
+    if kind in ("roster", "roster_clear"):
+        roster = dict(current.roster)
+        fid = payload["figure"]
+        if kind == "roster":
+            roster[fid] = {**roster.get(fid, {}), **payload["fields"]}
+        else:
+            roster.pop(fid, None)
+        return replace(current, roster=roster)
+    if kind == "house":
+        overrides = dict(current.overrides)
+        mine = dict(overrides.get(payload["system"], {}))
+        if payload.get("value") is None:
+            mine.pop(payload["key"], None)
+        else:
+            mine[payload["key"]] = payload["value"]
+        overrides[payload["system"]] = mine
+        return replace(current, overrides=overrides)
+    if kind in ("terrain_drawn", "terrain_deleted"):
+        drawn = dict(current.drawn)
+        if kind == "terrain_drawn":
+            drawn[payload["id"]] = {"id": payload["id"], "kind": payload["kind"], "polygon": payload["polygon"]}
+        else:
+            drawn.pop(payload["id"], None)
+        return replace(current, drawn=drawn)
+    return current
+
+
 class TableSettings:
+    """The settings log, read once at start and then kept in memory: every write appends to the log
+    and folds the same record into the copy in memory, so a request never re-reads the log.
+
+    `read()` returns an immutable snapshot (a new Settings value after each write; never change its
+    dicts in place); `revision` counts the writes, for caches of answers that depend on the settings.
+    """
+
     def __init__(self, path: str | Path, default_system: str):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.default_system = default_system
         self._lock = threading.Lock()
+        self.revision = 0
+        with GameLog(self.path) as log:
+            records = log.live_records()
+            self._drawn_ever = max((int(rec.payload["id"][len(DRAWN_PREFIX):]) for rec in log.records()
+                                    if rec.kind == "terrain_drawn"), default=0)
+        current = Settings(default_system)
+        for rec in records:
+            current = _folded(current, rec.kind, dict(rec.payload))
+        self._current = current
 
     def read(self) -> Settings:
-        with self._lock, GameLog(self.path) as log:
-            records = log.live_records()
-        system = self.default_system
-        roster: dict[str, dict[str, Any]] = {}
-        overrides: dict[str, dict[str, Any]] = {}
-        drawn: dict[str, dict[str, Any]] = {}
-        for rec in records:
-            if rec.kind == "system":
-                system = rec.payload["name"]
-            elif rec.kind == "roster":
-                fid = rec.payload["figure"]
-                roster[fid] = {**roster.get(fid, {}), **rec.payload["fields"]}
-            elif rec.kind == "roster_clear":
-                roster.pop(rec.payload["figure"], None)
-            elif rec.kind == "house":
-                mine = overrides.setdefault(rec.payload["system"], {})
-                if rec.payload.get("value") is None:
-                    mine.pop(rec.payload["key"], None)
-                else:
-                    mine[rec.payload["key"]] = rec.payload["value"]
-            elif rec.kind == "terrain_drawn":
-                drawn[rec.payload["id"]] = {"id": rec.payload["id"], "kind": rec.payload["kind"],
-                                            "polygon": rec.payload["polygon"]}
-            elif rec.kind == "terrain_deleted":
-                drawn.pop(rec.payload["id"], None)
-        return Settings(system, roster, overrides, drawn)
+        return self._current
+
+    def _append(self, kind: str, payload: dict[str, Any]) -> None:
+        """Under self._lock: write the record, then fold it into the copy in memory."""
+        with GameLog(self.path) as log:
+            log.append(kind, payload)
+        self._current = _folded(self._current, kind, payload)
+        self.revision += 1
 
     def set_house(self, key: Any, value: Any) -> dict[str, Any]:
         """The players' own number for a house default (value None: back to the default)."""
@@ -105,40 +134,39 @@ class TableSettings:
         else:
             mine[key] = value
         get_system(current.system, overrides=mine)      # RulesDataError names a bad key or value
-        with self._lock, GameLog(self.path) as log:
-            log.append("house", {"system": current.system, "key": key, "value": value})
+        with self._lock:
+            self._append("house", {"system": current.system, "key": key, "value": value})
         return mine
 
     def set_system(self, name: Any) -> str:
         if not isinstance(name, str) or len(name) > 40:
             raise SettingsError(f"system: expected one of {', '.join(system_names())}, got {quote(name)}")
         system = get_system(name)           # UnknownSystem (a ValueError) lists the known ones
-        with self._lock, GameLog(self.path) as log:
-            log.append("system", {"name": system.name})
+        with self._lock:
+            self._append("system", {"name": system.name})
         return system.name
 
     def set_roster(self, figure_id: str, data: Any) -> dict[str, Any]:
         fields = clean_roster_fields(data)
-        with self._lock, GameLog(self.path) as log:
-            log.append("roster", {"figure": figure_id, "fields": fields})
+        with self._lock:
+            self._append("roster", {"figure": figure_id, "fields": fields})
         return fields
 
     def clear_roster(self, figure_id: str) -> None:
-        with self._lock, GameLog(self.path) as log:
-            log.append("roster_clear", {"figure": figure_id})
-
+        with self._lock:
+            self._append("roster_clear", {"figure": figure_id})
 
     def add_terrain(self, kind: str, polygon: list[list[float]]) -> str:
         """Append a drawn terrain piece (already validated); returns its new id, never one used before."""
-        with self._lock, GameLog(self.path) as log:
-            used = [int(rec.payload["id"][1:]) for rec in log.records() if rec.kind == "terrain_drawn"]
-            piece_id = f"{DRAWN_PREFIX}{max(used, default=0) + 1}"
-            log.append("terrain_drawn", {"id": piece_id, "kind": kind, "polygon": polygon})
+        with self._lock:
+            self._drawn_ever += 1
+            piece_id = f"{DRAWN_PREFIX}{self._drawn_ever}"
+            self._append("terrain_drawn", {"id": piece_id, "kind": kind, "polygon": polygon})
         return piece_id
 
     def delete_terrain(self, piece_id: str) -> None:
-        with self._lock, GameLog(self.path) as log:
-            log.append("terrain_deleted", {"id": piece_id})
+        with self._lock:
+            self._append("terrain_deleted", {"id": piece_id})
 
 
 def apply_roster(scene: Scene, roster: dict[str, dict[str, Any]]) -> Scene:
