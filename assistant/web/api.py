@@ -9,7 +9,7 @@ from measure.scene import scene_to_json
 
 from assistant.rules import system_names, get_system
 from assistant.web import context, game
-from assistant.web.inputs import allows_upload, json_object, quote
+from assistant.web.inputs import InputError, allows_upload, json_object, quote
 from assistant.web.images import UploadError, decode_upload, display_jpeg
 from assistant.web.measuring import los_json, targets_json
 from assistant.web.terrain import TerrainError, check_piece, piece_json, source_of, terrain_kinds
@@ -136,9 +136,29 @@ def set_system():
 @bp.put("/setup/house")
 def set_house():
     body = _json_body()
-    overrides = context.settings_store().set_house(body.get("key"), body.get("value"))
+    overrides = context.settings_store().set_house(body.get("key"), body.get("value"), check=_targets_still_work())
     context.table().bump()
     return jsonify({"overrides": overrides})
+
+
+def _targets_still_work():
+    """A check for new house numbers, by the read they feed: if every tablet's targets work now, a
+    number that would make them fail is refused before it is written."""
+    current = context.scene(with_removed=True)
+    if current is None:
+        return None
+    name, profile = context.settings().system, context.table().profile
+    try:
+        targets_json(current, context.system(), profile)
+    except ValueError:
+        return None                     # already failing: the new number cannot be blamed
+
+    def check(overrides) -> None:
+        try:
+            targets_json(current, get_system(name, overrides=overrides), profile)
+        except ValueError as exc:
+            raise InputError(f"refused: it would stop the targets for everyone ({exc})") from None
+    return check
 
 
 @bp.get("/roster")
@@ -151,11 +171,24 @@ def roster():
     return jsonify({"figures": figures})
 
 
+def _known_figure(figure_id: str) -> None:
+    """404 for a figure id that is neither on the table nor in the roster edits."""
+    current = _scene_with_removed()
+    if figure_id in {f.id for f in current.figures} or figure_id in context.settings().roster:
+        return
+    raise InputError(f"no figure {quote(figure_id)} on the table", 404)
+
+
+def _scene_with_removed():
+    current = context.scene(with_removed=True)
+    if current is None:
+        raise NoScene()
+    return current
+
+
 @bp.put("/roster/<figure_id>")
 def put_roster(figure_id: str):
-    current = context.scene(with_removed=True)
-    if current is not None:
-        current.figure(figure_id)           # SceneError: unknown figure
+    _known_figure(figure_id)
     fields = context.settings_store().set_roster(figure_id, _json_body())
     context.table().bump()
     return jsonify({"figure": figure_id, "fields": fields})
@@ -163,6 +196,7 @@ def put_roster(figure_id: str):
 
 @bp.delete("/roster/<figure_id>")
 def delete_roster(figure_id: str):
+    _known_figure(figure_id)
     context.settings_store().clear_roster(figure_id)
     context.table().bump()
     return jsonify({"figure": figure_id, "cleared": True})

@@ -5,6 +5,7 @@ over whatever vision or the profile's [[roster]] said, so the tablet always has 
 """
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -21,7 +22,11 @@ ROSTER_FIELDS = {"name": str, "side": str, "type": str, "painted": bool}
 
 
 class SettingsError(ValueError):
-    """A setting the tablet sent that cannot be used; the message names the field."""
+    """A setting the tablet sent that cannot be used; the message names the field, `status` the HTTP status."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,41 @@ class Settings:
 
     def system_overrides(self, name: str | None = None) -> dict[str, Any]:
         return dict(self.overrides.get(name or self.system, {}))
+
+
+HOUSE_MAX = 1000            # no house number of any of the four systems comes near this
+
+
+def check_house_value(system_name: str, key: str, value: Any) -> Any:
+    """A players' number checked as reads will use it: a house default the system lists, of the same
+    kind as the text's value, finite, never negative, above zero where the default is, at most HOUSE_MAX,
+    and whole where the default is whole."""
+    plain = get_system(system_name)
+    defaults = {h.key: h.value for h in plain.house_defaults()}
+    if key not in defaults:
+        raise SettingsError(f"house: no such setting {quote(key)} among the house defaults of {plain.title} "
+                            "(GET /api/systems lists them)")
+    default = defaults[key]
+    if isinstance(default, bool) or isinstance(value, bool):
+        if not (isinstance(default, bool) and isinstance(value, bool)):
+            raise SettingsError(f"house.{key}: expected true or false, got {quote(value)}")
+        return value
+    if isinstance(default, (int, float)):
+        if not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise SettingsError(f"house.{key}: expected {type(default).__name__} (a number), got {quote(value)}")
+        if value < 0 or value > HOUSE_MAX or (default > 0 and value <= 0):
+            low = "above 0" if default > 0 else "0 or more"
+            raise SettingsError(f"house.{key}: expected a number {low} and at most {HOUSE_MAX}, got {quote(value)}")
+        if isinstance(default, int):
+            if value != int(value):
+                raise SettingsError(f"house.{key}: expected a whole number, got {quote(value)}")
+            return int(value)
+        return float(value)
+    if isinstance(default, str):
+        if not isinstance(value, str) or not value.strip() or len(value) > 40:
+            raise SettingsError(f"house.{key}: expected a short word such as {default!r}, got {quote(value)}")
+        return value.strip()
+    raise SettingsError(f"house.{key}: this setting cannot be changed on the tablet")
 
 
 def clean_roster_fields(data: Any) -> dict[str, Any]:
@@ -123,8 +163,10 @@ class TableSettings:
         self._current = _folded(self._current, kind, payload)
         self.revision += 1
 
-    def set_house(self, key: Any, value: Any) -> dict[str, Any]:
-        """The players' own number for a house default (value None: back to the default)."""
+    def set_house(self, key: Any, value: Any, check=None) -> dict[str, Any]:
+        """The players' own number for a house default (value None: back to the default).
+
+        `check(overrides)`, when given, sees the new numbers before they are written and may refuse them."""
         current = self.read()
         if not isinstance(key, str) or not key or len(key) > 80:
             raise SettingsError(f"house: expected a setting key such as figure_types.archer.range, got {quote(key)}")
@@ -132,10 +174,12 @@ class TableSettings:
         if value is None:
             mine.pop(key, None)
         else:
-            mine[key] = value
+            mine[key] = check_house_value(current.system, key, value)
         get_system(current.system, overrides=mine)      # RulesDataError names a bad key or value
+        if check is not None:
+            check(mine)
         with self._lock:
-            self._append("house", {"system": current.system, "key": key, "value": value})
+            self._append("house", {"system": current.system, "key": key, "value": mine.get(key)})
         return mine
 
     def set_system(self, name: Any) -> str:
@@ -148,6 +192,12 @@ class TableSettings:
 
     def set_roster(self, figure_id: str, data: Any) -> dict[str, Any]:
         fields = clean_roster_fields(data)
+        if "type" in fields:
+            system = get_system(self.read().system)
+            if fields["type"] is None:
+                raise SettingsError(f"roster.type: pick one of the {system.title} types "
+                                    f"({', '.join(system.values.get('figure_types', {}))}); a figure needs one")
+            system.type_name(fields["type"])            # UnknownFigureType lists the known ones
         with self._lock:
             self._append("roster", {"figure": figure_id, "fields": fields})
         return fields

@@ -194,9 +194,9 @@ def test_bad_roster_edits_are_400(client, pin, body, words):
     assert res.status_code == 400 and words in res.get_json()["error"]
 
 
-def test_roster_edit_of_an_unknown_figure_is_400(client, pin):
+def test_roster_edit_of_an_unknown_figure_is_404(client, pin):
     res = client.put("/api/roster/m99", json={"name": "Nobody"}, headers=pin)
-    assert res.status_code == 400 and "m99" in res.get_json()["error"]
+    assert res.status_code == 404 and "m99" in res.get_json()["error"]
 
 
 def test_non_json_body_is_400(client, pin):
