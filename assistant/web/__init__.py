@@ -82,7 +82,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if app.config["CALIBRATION"]:
         from calibration.intrinsics import CameraModel
         camera = CameraModel.load(app.config["CALIBRATION"])      # CameraFileError names the file
-    state = TableState(profile, fallback_terrain=fallback, camera=camera)
+    demo_picture = None
+    if demo:
+        import cv2
+        demo_picture = cv2.imread(str(DEMO_PHOTO))
+    # The demo's known terrain is laid over the demo photo only, never over another picture.
+    state = TableState(profile, fallback_terrain=fallback, fallback_picture=demo_picture if fallback else None,
+                       camera=camera)
     app.extensions["tablesight"] = {
         "table": state,
         "settings": TableSettings(app.config["SETTINGS_LOG"], system.name),
@@ -90,8 +96,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         "table_path": str(table_path),
     }
     if demo:
-        import cv2
-        state.analyze(cv2.imread(str(DEMO_PHOTO)), source="demo")
+        state.analyze(demo_picture, source="demo")
 
     security.install(app)
     from assistant.web import api, home, live, play, referee, setup, tableview

@@ -7,6 +7,7 @@ matrix that maps table inches to its pixels, and draw overlays in SVG themselves
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
@@ -66,13 +67,17 @@ def terrain_from_json(items: list[dict[str, Any]], table: Table) -> tuple[Terrai
 class TableState:
     """Thread-safe holder of the latest Scene and picture; `wait_change` serves the SSE streams."""
 
-    def __init__(self, profile: TableProfile, *, source: str = "none", fallback_terrain=(), camera=None):
+    def __init__(self, profile: TableProfile, *, source: str = "none", fallback_terrain=(), fallback_picture=None,
+                 camera=None):
         self.profile = profile
         self.pipeline = FramePipeline(profile, camera)      # camera: intrinsics to undistort with, or None
         self.source = source                    # "demo", "photo", "live" or "none"
         # Terrain used when vision gives none (the demo's known pieces); pieces drawn on a tablet are
         # kept in the settings log and laid over every scene by context.scene().
+        # They belong to one picture only (`fallback_picture`, the demo photo): any other photo shows
+        # what vision found in it, even nothing.
         self.fallback_terrain: tuple[Terrain, ...] = tuple(fallback_terrain)
+        self._fallback_key = None if fallback_picture is None else picture_key(fallback_picture)
         self._cond = threading.Condition()
         self._version = 1
         self._scene: Scene | None = None
@@ -125,8 +130,10 @@ class TableState:
             grid_found=scene is not None and scene.grid is not None,
             problem=problem)
 
-    def _with_fallback_terrain(self, scene: Scene) -> Scene:
-        if scene.terrain or not self.fallback_terrain:
+    def _with_fallback_terrain(self, scene: Scene, frame_bgr: np.ndarray) -> Scene:
+        if scene.terrain or not self.fallback_terrain or self._fallback_key is None:
+            return scene
+        if picture_key(frame_bgr) != self._fallback_key:
             return scene
         return replace(scene, terrain=self.fallback_terrain)
 
@@ -157,7 +164,7 @@ class TableState:
         x0, y0 = 0, 0
         full_frame = frame_bgr
         if result is not None:
-            scene = self._with_fallback_terrain(result.scene)
+            scene = self._with_fallback_terrain(result.scene, frame_bgr)
             x0, y0, x1, y1 = self._table_crop(result.registration, frame_bgr.shape)
             frame_bgr = frame_bgr[y0:y1, x0:x1]
         jpeg, scale = display_jpeg(np.ascontiguousarray(frame_bgr))
@@ -239,6 +246,11 @@ class TableState:
             self._live_thread.join(2.0)
         self.live = None
         self._live_thread = None
+
+
+def picture_key(frame_bgr: np.ndarray) -> tuple[tuple[int, ...], str]:
+    """Which picture this is, pixel for pixel (the demo photo, however it arrives, has one key)."""
+    return tuple(frame_bgr.shape), hashlib.blake2b(np.ascontiguousarray(frame_bgr).data, digest_size=16).hexdigest()
 
 
 def load_truth_terrain(path: Path, table: Table) -> tuple[Terrain, ...]:

@@ -137,3 +137,22 @@ def test_a_jpeg_with_a_few_comments_and_a_big_exif_is_still_read():
     comments = b"\xff\xfe\x00\x05abc" * 20
     assert header_size(real[:2] + exif + comments + real[2:], "jpeg") == (32, 24)
     assert decode_upload(real[:2] + exif + comments + real[2:]).shape == (24, 32, 3)
+
+
+def test_demo_terrain_is_laid_over_the_demo_photo_only(app):
+    """Demo mode laid the demo's known terrain over any uploaded photo where vision found none."""
+    from dataclasses import replace
+    table = app.extensions["tablesight"]["table"]
+    demo = cv2.imread(str(DEMO_PHOTO))
+    result = table.pipeline.process(demo)
+    bare = replace(result, scene=replace(result.scene, terrain=()))        # vision found no felt
+    other = demo.copy()
+    other[:40, :40] = (0, 0, 255)                               # another picture of the same table
+    table.publish(other, bare, source="photo")
+    assert table.snapshot()[1].terrain == ()
+    ok, jpeg = cv2.imencode(".jpg", demo)
+    table.publish(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), bare, source="photo")
+    assert table.snapshot()[1].terrain == ()                    # close to the demo photo is not the demo photo
+    table.publish(cv2.imdecode(np.frombuffer(DEMO_PHOTO.read_bytes(), np.uint8), cv2.IMREAD_COLOR), bare,
+                  source="photo")
+    assert table.snapshot()[1].terrain == table.fallback_terrain != ()      # the demo photo's own file
