@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from measure.scene import scene_to_json
 
 from assistant.rules import system_names, get_system
 from assistant.web import context, game
-from assistant.web.inputs import InputError, allows_upload, json_object, quote
+from assistant.web.inputs import InputError, allows_upload, json_object, one_line, quote
 from assistant.web.images import UploadError, decode_upload, display_jpeg
 from assistant.web.measuring import los_json, targets_json
 from assistant.web.terrain import TerrainError, check_piece, piece_json, source_of, terrain_kinds
@@ -80,10 +80,7 @@ def frame():
 @bp.get("/overlay.jpg")
 def overlay():
     """The picture with the Scene (and a ruler, given ?a=&b=) drawn in by vision.overlay: for a big screen."""
-    try:
-        from vision.overlay import Ruler, draw_scene
-    except ImportError:
-        return jsonify({"error": "drawn overlays are not available in this version", "status": 404}), 404
+    from vision.overlay import Ruler, draw_scene       # a broken install is a 500 that says so, not a 404
     frame, registration, (x0, y0, x1, y1) = context.table().registered_frame()
     if frame is None:
         return jsonify({"error": "no measured picture yet", "status": 404}), 404
@@ -118,9 +115,13 @@ def systems():
     for name in system_names():
         try:
             s = get_system(name, overrides=settings.system_overrides(name))
-        except (ImportError, ValueError):      # a system still being written is listed, not offered
+        except (ImportError, ValueError) as exc:    # listed with what is wrong, never dropped silently
+            current_app.logger.error("rule system %s cannot be loaded: %s", name, exc)
+            out.append({"name": name, "title": name, "current": name == current, "available": False,
+                        "error": one_line(f"{name} cannot be loaded: {exc.__class__.__name__}: {exc}"),
+                        "house_defaults": [], "types": []})
             continue
-        out.append({"name": s.name, "title": s.title, "current": s.name == current,
+        out.append({"available": True, "name": s.name, "title": s.title, "current": s.name == current,
                     "house_defaults": [h.to_json() for h in s.house_defaults()],
                     "types": sorted(s.values.get("figure_types", {}))})
     return jsonify({"systems": out, "current": current})
@@ -283,7 +284,11 @@ def game_new():
     system = context.system()
     if system.name != "kimmiria":
         raise game.PlayError(f"kids' mode plays KIMMIRIA; {system.title} is for the referee page for now", 409)
-    game.start_game(context.games(), _scene(), overrides=context.settings().system_overrides("kimmiria"),
+    try:
+        current = _scene()
+    except context.GameUnreadable:         # the old game is unreadable: the new one starts from the table
+        current = _scene_with_removed()
+    game.start_game(context.games(), current, overrides=context.settings().system_overrides("kimmiria"),
                     condition=str(body.get("condition", "A")))
     context.table().bump()
     return jsonify(game.current_prompt(context.games()))

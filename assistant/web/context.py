@@ -1,6 +1,8 @@
 """Accessors for the app's resources (tests swap them through app.extensions)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import current_app
 
 from measure.scene import Scene
@@ -35,18 +37,31 @@ def system() -> RuleSystem:
     return _get_system(s.system, overrides=s.system_overrides())
 
 
+class GameUnreadable(ValueError):
+    """The current game's log cannot be read: said as such, never taken for "nobody removed"."""
+    status = 500
+
+    def __init__(self, path, cause: Exception):
+        super().__init__(f"the current game ({Path(str(path)).name}) cannot be read: {cause}; "
+                         "start a new game on the Play page")
+
+
 def removed_ids() -> set[str]:
     """Figures taken off the table in the current game (a still photo keeps showing them)."""
     from assistant.rules.kimmiria_game import KimmiriaGame
     g = games()
     with g.lock:
-        log = g.open_current()
+        path = g.current_path()
+        try:
+            log = g.open_current()
+        except ValueError as exc:
+            raise GameUnreadable(path, exc) from exc
         if log is None:
             return set()
         try:
             return set(KimmiriaGame(log).state().removed)
-        except ValueError:
-            return set()
+        except ValueError as exc:
+            raise GameUnreadable(path, exc) from exc
         finally:
             log.close()
 

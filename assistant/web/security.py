@@ -209,4 +209,15 @@ def install(app: Flask) -> None:
     @app.errorhandler(ValueError)
     def _value_error(exc: ValueError):
         # Domain errors (SceneError, ProfileError, UnknownSystem, ...) name what is wrong: a 400.
-        return error_response(getattr(exc, "status", 400), str(exc) or exc.__class__.__name__)
+        status = getattr(exc, "status", 400)
+        if status >= 500:
+            app.logger.error("%s", exc, exc_info=exc)
+        return error_response(status, str(exc) or exc.__class__.__name__)
+
+    @app.errorhandler(Exception)
+    def _server_error(exc: Exception):
+        # A fault of the server itself (a broken install, a bug): logged whole, said in one line.
+        if isinstance(exc, HTTPException):
+            return _http_error(exc)
+        app.logger.error("unexpected error on %s %s", request.method, request.path, exc_info=exc)
+        return error_response(500, f"the server failed: {exc.__class__.__name__}: {exc}")
