@@ -60,6 +60,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         GAMES_DIR=str(instance / "games"),
         SETTINGS_LOG=str(instance / "settings.sqlite"),
         SSE_HEARTBEAT_S=15.0,
+        LIVE_MAX_STREAMS=8,         # streams held open at once (each keeps a server thread); serve sets it
+        LIVE_STREAM_MAX_S=120.0,    # a held stream ends after this and the tablet reconnects (fair turns)
+        LIVE_POLL_MS=3000,          # a tablet without a held stream asks again after this
     )
     app.config.update(config)
     app.debug = False               # never the debugger, whatever the config says
