@@ -36,17 +36,26 @@ def _json_body() -> dict[str, Any]:
     return json_object()            # bounded in size and depth before it is parsed
 
 
+def _answer(query, compute):
+    """The JSON answer to `query`, computed once per table state (assistant.web.answers)."""
+    return context.answers().json(context.state_key(), query, compute)
+
+
 @bp.get("/status")
 def status():
+    return _answer(("status",), _status)
+
+
+def _status():
     t = context.table()
     version, scene, picture, cal = t.snapshot()
     s = context.settings()
     system = get_system(s.system)
-    return jsonify({"version": version, "source": t.source, "system": system.name, "system_title": system.title,
+    return {"version": version, "source": t.source, "system": system.name, "system_title": system.title,
                     "table": {"name": t.profile.name, "width": t.profile.width_in, "depth": t.profile.depth_in},
                     "calibration": cal.to_json(), "calibration_words": calibration_words(cal, t.source),
                     "live_available": bool(_camera()), "live_running": t.live is not None,
-                    "figures": 0 if scene is None else len(scene.figures)})
+                    "figures": 0 if scene is None else len(scene.figures)}
 
 
 def _camera():
@@ -56,17 +65,21 @@ def _camera():
 
 @bp.get("/scene")
 def scene():
+    return _answer(("scene",), _scene_answer)
+
+
+def _scene_answer():
     t = context.table()
     version, _, picture, _ = t.snapshot()
     current = context.scene()
     if current is None:
-        return jsonify({"version": version, "source": t.source, "scene": None, "picture": None, "removed": []})
+        return {"version": version, "source": t.source, "scene": None, "picture": None, "removed": []}
     everything = context.scene(with_removed=True)
     gone = sorted({f.id for f in everything.figures} - {f.id for f in current.figures})
     ghosts = [f for f in scene_to_json(everything)["figures"] if f["id"] in gone]
-    return jsonify({"version": version, "source": t.source, "scene": scene_to_json(current),
-                    "removed": gone, "removed_figures": ghosts,
-                    "picture": None if picture is None else picture.meta(version)})
+    return {"version": version, "source": t.source, "scene": scene_to_json(current),
+            "removed": gone, "removed_figures": ghosts,
+            "picture": None if picture is None else picture.meta(version)}
 
 
 @bp.get("/frame.jpg")
@@ -98,13 +111,16 @@ def overlay():
 
 @bp.get("/targets")
 def targets():
-    return jsonify(targets_json(_scene(), context.system(), context.table().profile, request.args.get("shooter")))
+    shooter = request.args.get("shooter")
+    return _answer(("targets", shooter),
+                   lambda: targets_json(_scene(), context.system(), context.table().profile, shooter))
 
 
 @bp.get("/los")
 def los():
-    return jsonify(los_json(_scene(), request.args.get("a"), request.args.get("b"), request.args.get("width"),
-                            context.system(), context.table().profile))
+    a, b, width = request.args.get("a"), request.args.get("b"), request.args.get("width")
+    return _answer(("los", a, b, width),
+                   lambda: los_json(_scene(), a, b, width, context.system(), context.table().profile))
 
 
 @bp.get("/systems")
@@ -275,7 +291,7 @@ def live():
 
 @bp.get("/game")
 def game_prompt():
-    return jsonify(game.current_prompt(context.games()))
+    return _answer(("game",), lambda: game.current_prompt(context.games()))
 
 
 @bp.post("/game/new")

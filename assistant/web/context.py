@@ -31,10 +31,48 @@ def settings() -> Settings:
     return settings_store().read()
 
 
+def answers():
+    """The answers kept for the current table state (assistant.web.answers)."""
+    ext = current_app.extensions["tablesight"]
+    if "answers" not in ext:
+        from assistant.web.answers import Answers
+        ext["answers"] = Answers()
+    return ext["answers"]
+
+
+def state_key() -> tuple:
+    """What every answer depends on: the table version, the settings revision and the current game's file.
+
+    Every change through the API bumps the table version; the game file's stamp (with its WAL
+    journal) also catches a game log changed some other way."""
+    g = games()
+    path = g.current_path()
+    stamp = None
+    if path is not None:
+        stamp = (path.name,) + tuple(_stat(p) for p in (path, path.with_name(path.name + "-wal")))
+    return table().version, settings_store().revision, stamp
+
+
+def _stat(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+        return st.st_mtime_ns, st.st_size
+    except OSError:
+        return None
+
+
 def system() -> RuleSystem:
-    """The chosen rule system with the players' own house numbers."""
-    s = settings()
-    return _get_system(s.system, overrides=s.system_overrides())
+    """The chosen rule system with the players' own house numbers (built once per settings revision)."""
+    store = settings_store()
+    ext = current_app.extensions["tablesight"]
+    kept = ext.get("system_for")
+    if kept is not None and kept[0] == store.revision:
+        return kept[1]
+    revision = store.revision
+    s = store.read()
+    built = _get_system(s.system, overrides=s.system_overrides())
+    ext["system_for"] = (revision, built)
+    return built
 
 
 class GameUnreadable(ValueError):
