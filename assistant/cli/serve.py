@@ -20,9 +20,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=8080, help="port (default 8080)")
     p.add_argument("--pin", help="the join PIN (default: a new random 4-digit PIN)")
     p.add_argument("--instance", type=Path, help="folder for the game logs (default: the app's instance folder)")
-    p.add_argument("--threads", type=int, default=16,
-                   help="server threads (default 16); live-update streams hold at most half of them, "
-                        "tablets beyond that poll every few seconds instead")
+    p.add_argument("--threads", type=int, default=24,
+                   help="server threads (default 24); live-update streams hold at most two thirds of them "
+                        "(16), tablets beyond that poll every few seconds instead")
     p.set_defaults(func=run)
 
 
@@ -37,8 +37,9 @@ def lan_address() -> str | None:
 
 
 def live_streams(threads: int) -> int:
-    """Live-update streams held open at once: half the threads, so pages always have the other half."""
-    return max(1, threads // 2)
+    """Live-update streams held open at once: all but a third of the threads (at least 4), which
+    always answer the pages (24 threads: 16 streams, 8 for pages)."""
+    return max(1, threads - max(4, threads // 3))
 
 
 def server_options(threads: int) -> dict:
