@@ -124,10 +124,15 @@ def decode_upload(data: bytes, name: str = "photo") -> np.ndarray:
     return image
 
 
+def display_scale(width_px: int, height_px: int, max_px: int = DISPLAY_MAX_PX) -> float:
+    """shown px / frame px for a picture sent to tablets (display_jpeg scales by exactly this)."""
+    return min(1.0, max_px / max(width_px, height_px))
+
+
 def display_jpeg(frame: np.ndarray, max_px: int = DISPLAY_MAX_PX, quality: int = 82) -> tuple[bytes, float]:
     """A JPEG for tablets, scaled to fit max_px; returns (bytes, scale) with scale = shown px / frame px."""
     h, w = frame.shape[:2]
-    scale = min(1.0, max_px / max(w, h))
+    scale = display_scale(w, h, max_px)
     if scale < 1.0:
         frame = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])

@@ -21,18 +21,32 @@ from calibration.profile import TableProfile
 from measure.scene import Scene, Table, Terrain, scene_from_json
 from vision.pipeline import FramePipeline
 
-from assistant.web.images import display_jpeg
+from assistant.web.images import display_jpeg, display_scale
 
 LIVE_PUBLISH_S = 0.5        # house default: live pictures sent to tablets at most twice a second
 
 
-@dataclass(frozen=True)
 class Picture:
-    """The latest frame or photo, ready to send: JPEG bytes and the inches -> shown-pixels matrix."""
-    jpeg: bytes
-    width_px: int
-    height_px: int
-    H_in_to_px: np.ndarray | None       # None when the picture could not be registered
+    """The latest frame or photo, ready to send: JPEG bytes and the inches -> shown-pixels matrix.
+
+    The JPEG is encoded when a tablet first asks for it, once, not while a photo is being read:
+    a new photo's targets reach the tablets without waiting for its picture."""
+
+    def __init__(self, frame_bgr: np.ndarray, width_px: int, height_px: int, H_in_to_px: np.ndarray | None):
+        self._frame: np.ndarray | None = frame_bgr
+        self._jpeg: bytes | None = None
+        self._lock = threading.Lock()
+        self.width_px = width_px
+        self.height_px = height_px
+        self.H_in_to_px = H_in_to_px        # None when the picture could not be registered
+
+    @property
+    def jpeg(self) -> bytes:
+        with self._lock:
+            if self._jpeg is None:
+                self._jpeg, _ = display_jpeg(np.ascontiguousarray(self._frame))
+                self._frame = None
+            return self._jpeg
 
     def meta(self, version: int) -> dict[str, Any]:
         return {"url": f"/api/frame.jpg?v={version}", "width": self.width_px, "height": self.height_px,
@@ -167,12 +181,12 @@ class TableState:
             scene = self._with_fallback_terrain(result.scene, frame_bgr)
             x0, y0, x1, y1 = self._table_crop(result.registration, frame_bgr.shape)
             frame_bgr = frame_bgr[y0:y1, x0:x1]
-        jpeg, scale = display_jpeg(np.ascontiguousarray(frame_bgr))
         h, w = frame_bgr.shape[:2]
+        scale = display_scale(w, h)
         if result is not None:
             shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
             H = np.diag([scale, scale, 1.0]) @ shift @ result.registration.H_in_to_px
-        picture = Picture(jpeg, round(w * scale), round(h * scale), H)
+        picture = Picture(frame_bgr, round(w * scale), round(h * scale), H)
         with self._cond:
             self._picture = picture
             if result is not None:
