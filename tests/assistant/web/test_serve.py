@@ -64,3 +64,8 @@ def test_corrupt_calibration_file_is_one_line(tmp_path, capsys):
     assert main(["serve", "--demo", "--calibration", str(bad), "--instance", str(tmp_path / "i")]) == 2
     err = capsys.readouterr().err
     assert "camera.json" in err and err.count("\n") == 1
+
+
+def test_malloc_is_tuned_for_big_frames_on_linux():
+    import sys
+    assert serve.tune_malloc() is sys.platform.startswith("linux")
