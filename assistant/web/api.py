@@ -266,10 +266,20 @@ def photo():
         raise UploadError("photo: send the picture as the multipart field 'photo'", 400)
     image = decode_upload(upload.read(), upload.filename or "photo")
     version, problem = context.table().analyze(image, source="photo")
+    if not problem:
+        _warm_targets()
     current = context.scene()
     return jsonify({"version": version, "problem": problem,
                     "figures": 0 if current is None or problem else len(current.figures),
                     "scene": None if current is None or problem else scene_to_json(current)}), (200 if not problem else 422)
+
+
+def _warm_targets() -> None:
+    """Start the new picture's targets at once: the tablets, woken by the change, find them computing."""
+    try:
+        _answer(("targets", None), lambda: targets_json(_scene(), context.system(), context.table().profile))
+    except ValueError:
+        pass                            # a tablet asking gets the same error, said in full
 
 
 @bp.post("/live")
