@@ -17,7 +17,7 @@ import re
 import secrets
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from pathlib import Path
 
 from flask import Flask, current_app, jsonify, request, session
@@ -99,20 +99,26 @@ def joined() -> bool:
 class Failures:
     """Wrong PIN attempts per client, to slow down guessing the digits without locking anyone else out.
 
-    After FREE_TRIES wrong PINs a client waits before its next try: 2 s, then twice as long after
-    each further wrong PIN, at most MAX_WAIT_S. A wait only holds back the client that guessed; the
-    right PIN from any other tablet always gets in, and the guesser's own wait always ends. The
-    table of clients is bounded (the oldest are forgotten first).
+    A client is a tablet's session when it has one (it opened a page), else its address. After
+    FREE_TRIES wrong PINs a client waits before its next try: 2 s, then twice as long after each
+    further wrong PIN, at most MAX_WAIT_S. So that a guesser cannot start a fresh session for each
+    try, an address also has a budget: at most ADDRESS_BUDGET wrong PINs per ADDRESS_WINDOW_S from
+    all its sessions together. A wait holds back only the guesser (its session, or its address
+    while it guesses fast); the right PIN from any other tablet gets in, and every wait ends. The
+    tables are bounded (the oldest are forgotten first).
     """
 
     FREE_TRIES = 3
     FIRST_WAIT_S = 2.0
     MAX_WAIT_S = 60.0
+    ADDRESS_BUDGET = 30
+    ADDRESS_WINDOW_S = 60.0
     MAX_CLIENTS = 4096
 
     def __init__(self, clock=time.monotonic) -> None:
         self._clock = clock
         self._clients: OrderedDict[str, tuple[int, float]] = OrderedDict()   # client -> (wrong PINs, last at)
+        self._addresses: OrderedDict[str, deque[float]] = OrderedDict()      # address -> times of wrong PINs
         self._lock = threading.Lock()
 
     def _wait_s(self, count: int) -> float:
@@ -120,44 +126,57 @@ class Failures:
             return 0.0
         return min(self.MAX_WAIT_S, self.FIRST_WAIT_S * 2 ** (count - self.FREE_TRIES))
 
-    def add(self, client: str) -> None:
+    def add(self, client: str, address: str | None = None) -> None:
         with self._lock:
+            now = self._clock()
             count, _ = self._clients.pop(client, (0, 0.0))
-            self._clients[client] = (count + 1, self._clock())
-            while len(self._clients) > self.MAX_CLIENTS:
-                self._clients.popitem(last=False)
+            self._clients[client] = (count + 1, now)
+            if address is not None:
+                times = self._addresses.pop(address, None) or deque(maxlen=self.ADDRESS_BUDGET)
+                times.append(now)
+                self._addresses[address] = times
+            for table in (self._clients, self._addresses):
+                while len(table) > self.MAX_CLIENTS:
+                    table.popitem(last=False)
 
     def clear(self, client: str) -> None:
         with self._lock:
             self._clients.pop(client, None)
 
-    def wait_s(self, client: str) -> float:
+    def wait_s(self, client: str, address: str | None = None) -> float:
         """Seconds this client must still wait before its next try (0: it may try now)."""
         with self._lock:
-            count, at = self._clients.get(client, (0, 0.0))
             now = self._clock()
+            count, at = self._clients.get(client, (0, 0.0))
             if count and now - at > FAILURE_WINDOW_S:       # long quiet: a fresh start
                 self._clients.pop(client, None)
-                return 0.0
-            return max(0.0, at + self._wait_s(count) - now)
+                count, at = 0, 0.0
+            wait = max(0.0, at + self._wait_s(count) - now)
+            times = self._addresses.get(address) if address is not None else None
+            if times is not None and len(times) >= self.ADDRESS_BUDGET:
+                wait = max(wait, times[0] + self.ADDRESS_WINDOW_S - now)
+            return wait
 
 
-def client_id() -> str:
-    """Who is guessing: the tablet's address (the server faces the LAN directly, no proxy)."""
-    return request.remote_addr or "unknown"
+def client_id() -> tuple[str, str]:
+    """(client, address) of who is guessing: the tablet's session if it has one, and its address
+    (the server faces the LAN directly, no proxy)."""
+    address = request.remote_addr or "unknown"
+    sid = session.get("csrf")
+    return (f"session:{sid}" if isinstance(sid, str) and sid else f"address:{address}"), address
 
 
 def check_pin(given: str) -> tuple[bool, int, str]:
     """(ok, status, message) for a PIN someone typed or sent."""
     failures: Failures = current_app.extensions["tablesight_failures"]
-    who = client_id()
-    wait = failures.wait_s(who)
+    who, address = client_id()
+    wait = failures.wait_s(who, address)
     if wait > 0:
         return False, 429, f"too many wrong PINs from this tablet: wait {math.ceil(wait)} s and try again"
     if hmac.compare_digest(given.strip().encode(), current_app.config["TABLE_PIN"].encode()):
         failures.clear(who)
         return True, 200, ""
-    failures.add(who)
+    failures.add(who, address)
     return False, 403, "wrong PIN: the PIN is shown where the server was started"
 
 

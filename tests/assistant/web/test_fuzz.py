@@ -96,6 +96,7 @@ def fuzz_app(tmp_path_factory):
     # Wrong PINs are part of the fuzz: the back-off must not turn the right PIN away for long.
     app.extensions["tablesight_failures"].MAX_WAIT_S = 0.0
     app.extensions["tablesight_failures"].FIRST_WAIT_S = 0.0
+    app.extensions["tablesight_failures"].ADDRESS_BUDGET = 10 ** 9
     return app
 
 

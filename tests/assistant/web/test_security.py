@@ -174,6 +174,30 @@ def test_wrong_pins_hold_back_only_the_tablet_that_guessed(client):
     assert res.status_code == 302
 
 
+def test_a_new_tablet_on_the_guessers_address_still_joins(app):
+    """On one address (a shared network, or loopback) the guesser's waits do not keep a new tablet out."""
+    guesser = app.test_client()
+    for _ in range(10):
+        assert guesser.post("/api/game/undo", headers={"X-Table-PIN": "9999"}).status_code in (403, 429)
+    assert guesser.post("/api/game/undo", headers={"X-Table-PIN": PIN}).status_code == 429
+    tablet = app.test_client()
+    token = csrf_of(tablet.get("/join").data)
+    res = tablet.post("/join", data={"pin": PIN, "csrf_token": token})
+    assert res.status_code == 302
+
+
+def test_fresh_sessions_do_not_buy_a_guesser_more_tries():
+    now = [0.0]
+    failures = security.Failures(clock=lambda: now[0])
+    for i in range(failures.ADDRESS_BUDGET):
+        assert failures.wait_s(f"session:{i}", "10.0.0.66") == 0.0
+        failures.add(f"session:{i}", "10.0.0.66")
+    assert failures.wait_s("session:new", "10.0.0.66") > 0              # the address is out of tries
+    assert failures.wait_s("session:other", "10.0.0.7") == 0.0          # another address is not
+    now[0] += failures.ADDRESS_WINDOW_S
+    assert failures.wait_s("session:new", "10.0.0.66") == 0.0          # and the wait ends
+
+
 def test_back_off_grows_per_client_and_always_ends():
     now = [0.0]
     failures = security.Failures(clock=lambda: now[0])
