@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Callable, Hashable
 
 from flask import current_app
 
@@ -84,8 +85,12 @@ class GameUnreadable(ValueError):
                          "start a new game on the Play page")
 
 
-def removed_ids() -> set[str]:
+def removed_ids() -> frozenset[str]:
     """Figures taken off the table in the current game (a still photo keeps showing them)."""
+    return _kept("removed", _removed_ids)
+
+
+def _removed_ids() -> frozenset[str]:
     from assistant.rules.kimmiria_game import KimmiriaGame
     g = games()
     with g.lock:
@@ -95,9 +100,9 @@ def removed_ids() -> set[str]:
         except ValueError as exc:
             raise GameUnreadable(path, exc) from exc
         if log is None:
-            return set()
+            return frozenset()
         try:
-            return set(KimmiriaGame(log).state().removed)
+            return frozenset(KimmiriaGame(log).state().removed)
         except ValueError as exc:
             raise GameUnreadable(path, exc) from exc
         finally:
@@ -109,8 +114,25 @@ def drawn_terrain(current: Settings | None = None):
     return _drawn_terrain((current or settings()).drawn.values(), table().table_size)
 
 
+def _kept(name: Hashable, compute: Callable[[], Any]) -> Any:
+    """`compute()` once per table state (errors are not kept): the scene and the fallen are asked
+    for by several answers after each change."""
+    key = state_key()
+    ext = current_app.extensions["tablesight"]
+    kept = ext.get("kept")
+    if kept is None or kept[0] != key:
+        kept = ext["kept"] = (key, {})
+    if name not in kept[1]:
+        kept[1][name] = compute()
+    return kept[1][name]
+
+
 def scene(*, with_removed: bool = False) -> Scene | None:
     """The latest Scene with the roster edits and the drawn terrain, the fallen of the current game left out."""
+    return _kept(("scene", with_removed), lambda: _scene(with_removed))
+
+
+def _scene(with_removed: bool) -> Scene | None:
     _, current, _, _ = table().snapshot()
     if current is None:
         return None
