@@ -104,6 +104,10 @@ class TableState:
         self.live = None                        # a vision.live.LiveLoop when a camera is attached
         self._live_thread: threading.Thread | None = None
         self._live_stop = threading.Event()
+        self.live_pipeline: FramePipeline | None = None
+        # A photo is read before the next camera frame: tablets wait for the photo, not for the camera.
+        self._photo_gate = threading.Condition()
+        self._photos_reading = 0
 
     # ------------------------------------------------------------ reading
     @property
@@ -204,11 +208,25 @@ class TableState:
 
     def analyze(self, frame_bgr: np.ndarray, *, source: str) -> tuple[int, str | None]:
         """Run the pipeline on one photo and publish it; a photo it cannot read is still shown."""
+        with self._photo_gate:
+            self._photos_reading += 1
         try:
             result = self.pipeline.process(frame_bgr)
         except ValueError as exc:           # RegistrationError and friends: plain words already
             return self.publish(frame_bgr, None, source=source, problem=str(exc)), str(exc)
+        finally:
+            with self._photo_gate:
+                self._photos_reading -= 1
+                self._photo_gate.notify_all()
         return self.publish(frame_bgr, result, source=source), None
+
+    def _after_photos(self, process):
+        """`process` for camera frames, started only when no photo is being read (at most 5 s later)."""
+        def gated(frame_bgr: np.ndarray):
+            with self._photo_gate:
+                self._photo_gate.wait_for(lambda: self._photos_reading == 0, timeout=5.0)
+            return process(frame_bgr)
+        return gated
 
     def registered_frame(self):
         """(frame, registration, crop box) of the last picture that could be measured, or Nones."""
@@ -229,7 +247,8 @@ class TableState:
         # A stream gets its own tracking pipeline: steady ids, hidden figures, a bumped camera noticed,
         # and the work a new frame did not change reused.
         tracked = FramePipeline(self.profile, self.pipeline.camera, track=True)
-        self.live = LiveLoop(source, tracked.process, profile=self.profile).start()
+        self.live_pipeline = tracked
+        self.live = LiveLoop(source, self._after_photos(tracked.process), profile=self.profile).start()
         self._live_stop.clear()
         self._live_thread = threading.Thread(target=self._follow_live, name="tablesight-web-live", daemon=True)
         self._live_thread.start()

@@ -74,10 +74,27 @@ def test_camera_feeds_the_table_and_stops(camera_app, pin):
     st = c.get("/api/status").get_json()
     assert st["source"] == "live" and st["live_running"] is True and st["figures"] == 12
     # The stream runs a tracking pipeline of its own; photos keep the one-shot pipeline.
-    assert table.live.process.__self__.track is True and table.pipeline.track is False
+    assert table.live_pipeline.track is True and table.pipeline.track is False
     res = c.post("/api/live", json={"on": False}, headers=pin)
     assert res.status_code == 200 and res.get_json()["live_running"] is False
     assert table.live is None
+
+
+def test_a_camera_frame_waits_while_a_photo_is_read(app):
+    table = app.extensions["tablesight"]["table"]
+    seen = []
+    gated = table._after_photos(lambda frame: seen.append(frame) or "done")
+    with table._photo_gate:
+        table._photos_reading += 1                      # a photo is being read
+    worker = threading.Thread(target=gated, args=("frame",))
+    worker.start()
+    worker.join(0.3)
+    assert seen == [] and worker.is_alive()
+    with table._photo_gate:
+        table._photos_reading -= 1
+        table._photo_gate.notify_all()
+    worker.join(5)
+    assert seen == ["frame"]
 
 
 # ------------------------------------------------------------ many idle tablets on a real server
