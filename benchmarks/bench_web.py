@@ -264,7 +264,9 @@ def main(argv: list[str] | None = None) -> int:
             now = time.monotonic()
             if rss_start is None and now - started >= args.warmup:
                 rss_start = rss_mb(server.pid)
-                rec.times.clear()               # figures from the warm soak only
+                with rec.lock:                  # figures from the warm soak only
+                    rec.times.clear()
+                    rec.errors.clear()
                 photo_ms.clear()
                 print(f"warm: server RSS {rss_start:.1f} MB", flush=True)
             if now >= next_photo:
