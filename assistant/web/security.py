@@ -124,7 +124,7 @@ class Failures:
     def _wait_s(self, count: int) -> float:
         if count < self.FREE_TRIES:
             return 0.0
-        return min(self.MAX_WAIT_S, self.FIRST_WAIT_S * 2 ** (count - self.FREE_TRIES))
+        return min(self.MAX_WAIT_S, self.FIRST_WAIT_S * 2 ** min(count - self.FREE_TRIES, 32))
 
     def add(self, client: str, address: str | None = None) -> None:
         with self._lock:

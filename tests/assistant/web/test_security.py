@@ -216,6 +216,15 @@ def test_back_off_grows_per_client_and_always_ends():
     assert failures.wait_s("a") == 0.0                      # the right PIN starts the count afresh
 
 
+def test_a_guesser_at_it_all_day_still_waits_at_most_a_minute():
+    now = [0.0]
+    failures = security.Failures(clock=lambda: now[0])
+    for _ in range(5000):
+        failures.add("a")
+        now[0] += 1.0
+    assert failures.wait_s("a") == failures.MAX_WAIT_S - 1.0
+
+
 def test_the_table_of_guessers_is_bounded():
     failures = security.Failures()
     for i in range(failures.MAX_CLIENTS + 100):
