@@ -5,8 +5,8 @@ computed by the first request for it and kept, as ready JSON bytes, under the ta
 the table version (bumped by every photo, camera frame, roster edit, die and game step), the
 settings revision and the current game file's stamp. A request that arrives while the answer is
 being computed waits for it instead of computing it again. Errors are not kept. Only answers for
-the newest state key are kept, and at most MAX_ANSWERS of them (a query per shooter or pair of
-figures is its own answer).
+the newest state key are kept, at most MAX_ANSWERS of them (a query per shooter or pair of
+figures is its own answer), and none for a query longer than MAX_QUERY_CHARS.
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from typing import Any, Callable, Hashable
 from flask import Response
 
 MAX_ANSWERS = 256
+MAX_QUERY_CHARS = 200           # a query is figure ids and a width: longer ones are not kept
 
 
 class _Pending:
@@ -35,6 +36,8 @@ class Answers:
 
     def json(self, state: Hashable, query: Hashable, compute: Callable[[], Any]) -> Response:
         """The JSON answer to `query` in table state `state`, computed at most once per state."""
+        if len(repr(query)) > MAX_QUERY_CHARS:          # an odd long question is answered, not kept
+            return _response(json.dumps(compute(), separators=(",", ":")).encode())
         with self._lock:
             if state != self._state:
                 self._state = state

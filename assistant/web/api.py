@@ -52,10 +52,10 @@ def _status():
     s = context.settings()
     system = get_system(s.system)
     return {"version": version, "source": t.source, "system": system.name, "system_title": system.title,
-                    "table": {"name": t.profile.name, "width": t.profile.width_in, "depth": t.profile.depth_in},
-                    "calibration": cal.to_json(), "calibration_words": calibration_words(cal, t.source),
-                    "live_available": bool(_camera()), "live_running": t.live is not None,
-                    "figures": 0 if scene is None else len(scene.figures)}
+            "table": {"name": t.profile.name, "width": t.profile.width_in, "depth": t.profile.depth_in},
+            "calibration": cal.to_json(), "calibration_words": calibration_words(cal, t.source),
+            "live_available": bool(_camera()), "live_running": t.live is not None,
+            "figures": 0 if scene is None else len(scene.figures)}
 
 
 def _camera():

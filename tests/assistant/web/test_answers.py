@@ -90,3 +90,11 @@ def test_errors_are_not_kept_and_old_states_are_dropped():
         assert len(answers._answers) == 3
         answers.json(2, "q", lambda: 3)
         assert list(answers._answers) == ["q"]
+
+
+def test_long_queries_are_answered_but_not_kept(app, client):
+    answers = app.extensions["tablesight"].setdefault("answers", Answers())
+    width = "1." + "0" * 5000 + "1"
+    for _ in range(3):
+        assert client.get(f"/api/los?a=m10&b=m20&width={width}").status_code == 200
+    assert all(len(repr(q)) < 300 for q in answers._answers)
