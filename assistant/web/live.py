@@ -71,6 +71,7 @@ def events():
     poll_ms = int(current_app.config["LIVE_POLL_MS"])
     once = request.args.get("once") == "1"
     held = slots()
+    held.limit = max(0, int(current_app.config["LIVE_MAX_STREAMS"]))     # the config has the last word
     try:
         seen = int(request.headers.get("Last-Event-ID", "0"))
     except ValueError:
