@@ -105,6 +105,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from assistant.web import api, home, live, play, referee, setup, tableview
     for module in (home, play, referee, setup, tableview, api, live):
         app.register_blueprint(module.bp)
+
+    def warm() -> None:
+        with app.app_context():
+            api.warm_answers()
+    state.warmers.append(warm)
     return app
 
 

@@ -266,20 +266,25 @@ def photo():
         raise UploadError("photo: send the picture as the multipart field 'photo'", 400)
     image = decode_upload(upload.read(), upload.filename or "photo")
     version, problem = context.table().analyze(image, source="photo")
-    if not problem:
-        _warm_targets()
     current = context.scene()
     return jsonify({"version": version, "problem": problem,
                     "figures": 0 if current is None or problem else len(current.figures),
                     "scene": None if current is None or problem else scene_to_json(current)}), (200 if not problem else 422)
 
 
-def _warm_targets() -> None:
-    """Start the new picture's targets at once: the tablets, woken by the change, find them computing."""
-    try:
-        _answer(("targets", None), lambda: targets_json(_scene(), context.system(), context.table().profile))
-    except ValueError:
-        pass                            # a tablet asking gets the same error, said in full
+def warm_answers() -> None:
+    """Compute what every tablet asks for after a new picture (scene, targets, game, status), once.
+
+    Called in the app context by TableState after it publishes a picture; an answer that fails is
+    not kept (the tablet asking gets the error), and nothing here may stop the camera loop."""
+    for query, compute in ((("scene",), _scene_answer), (("status",), _status),
+                           (("targets", None), lambda: targets_json(_scene(), context.system(),
+                                                                    context.table().profile)),
+                           (("game",), lambda: game.current_prompt(context.games()))):
+        try:
+            _answer(query, compute)
+        except Exception:                       # noqa: BLE001 - said again to the tablet that asks
+            pass
 
 
 @bp.post("/live")

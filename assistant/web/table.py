@@ -105,6 +105,7 @@ class TableState:
         self._live_thread: threading.Thread | None = None
         self._live_stop = threading.Event()
         self.live_pipeline: FramePipeline | None = None
+        self.warmers: list = []                 # called after each new picture, before tablets hear of it
         # A photo is read before the next camera frame: tablets wait for the photo, not for the camera.
         self._photo_gate = threading.Condition()
         self._photos_reading = 0
@@ -203,8 +204,14 @@ class TableState:
             self.source = source
             self._version += 1
             self._updated_at = time.time()
+            version = self._version
+        # The answers every tablet will ask for are computed here, once, before the tablets are
+        # woken, so their requests find them ready.
+        for warm in self.warmers:
+            warm()
+        with self._cond:
             self._cond.notify_all()
-            return self._version
+        return version
 
     def analyze(self, frame_bgr: np.ndarray, *, source: str) -> tuple[int, str | None]:
         """Run the pipeline on one photo and publish it; a photo it cannot read is still shown."""

@@ -98,3 +98,25 @@ def test_long_queries_are_answered_but_not_kept(app, client):
     for _ in range(3):
         assert client.get(f"/api/los?a=m10&b=m20&width={width}").status_code == 200
     assert all(len(repr(q)) < 300 for q in answers._answers)
+
+
+def test_a_new_picture_has_its_answers_ready_before_tablets_hear_of_it(app, client):
+    import cv2
+    from assistant.demo import DEMO_PHOTO
+    table = app.extensions["tablesight"]["table"]
+    heard = []
+    real_notify = table._cond.notify_all
+
+    def notify_all():
+        answers = app.extensions["tablesight"]["answers"]
+        heard.append(answers.computed)
+        real_notify()
+    table._cond.notify_all = notify_all
+    version, _ = table.analyze(cv2.imread(str(DEMO_PHOTO)), source="photo")
+    answers = app.extensions["tablesight"]["answers"]
+    assert heard and heard[-1] == answers.computed              # computed before the streams were woken
+    before = answers.computed
+    for path in ("/api/scene", "/api/targets", "/api/game", "/api/status"):
+        assert client.get(path).status_code == 200
+    assert answers.computed == before                           # every tablet finds them ready
+    assert client.get("/api/scene").get_json()["version"] == version
