@@ -14,8 +14,8 @@ from measure.engage import contact_matrix
 from measure.los import line_of_sight
 from measure.scene import Figure, Scene
 
-from assistant.rules.anyminis_rules import (Assessment, AssessmentError, HitFacts, Weapon, damage_roll, damage_taken,
-                                            defence_die, hit_roll)
+from assistant.rules.anyminis_rules import (Assessment, AssessmentError, HitFacts, Weapon, attacks_allowed, damage_roll,
+                                            damage_taken, defence_die, hit_roll)
 from assistant.rules.dice import Dice, d3_from_d6
 from assistant.rules.events import Event, Prompt, StepResult, event
 from assistant.rules.facing import parse_facing
@@ -76,6 +76,7 @@ class AttackStep:
               for f in scene.figures}
         leader_points = {k: int(v) for k, v in options.get("leader_points", {}).items()}
         attacked_by: dict[str, list[str]] = {k: list(v) for k, v in options.get("attacked_this_turn", {}).items()}
+        made: dict[str, int] = {k: int(v) for k, v in options.get("attacks_made", {}).items()}
         touching = contact_matrix(scene, 0.1)
         index = {f.id: i for i, f in enumerate(scene.figures)}
         events: list[Event] = []
@@ -90,6 +91,13 @@ class AttackStep:
             if att.id in removed or tgt.id in removed:
                 events.append(event("attack_skipped", f"{att.id} -> {tgt.id}: a figure is already down.",
                                     attacker=att.id, target=tgt.id))
+                continue
+            allowed = attacks_allowed(len(a.weapons), combat["attacks_one_weapon"], combat["attacks_two_weapons"])
+            if allowed is not None and made.get(att.id, 0) >= allowed:
+                # "Only minis wielding 2 weapons are allowed 2 attacks in a single turn"
+                events.append(event("attack_illegal", f"{att.id} wields {len(a.weapons)} weapon(s) and has made its "
+                                    f"{allowed} attack(s) this turn.", attacker=att.id, target=tgt.id,
+                                    allowed=allowed, reason="attacks_used"))
                 continue
             weapon = _pick_weapon(a, spec.get("weapon"), self.values.get("weapon_aliases", {}))
             spaces = self.spaces_between(scene, att, tgt)
@@ -114,6 +122,7 @@ class AttackStep:
                              defence_points=int(spec.get("defence_points", 0)), armour=d.armour, shield=d.shield,
                              defender_in_difficult=any(self.terrain_class(k).get("difficult") for k in tgt_kinds),
                              defender_stance=d.stance)
+            made[att.id] = made.get(att.id, 0) + 1
             a_die = dice.roll(6, "hit roll", who=att.id)
             d_raw = dice.roll(6, "defence roll", who=tgt.id)
             d_die = d_raw if defence_die(facts) == 6 else d3_from_d6(d_raw)

@@ -267,6 +267,14 @@ def hit_roll(attack_d6: int, defence_die_value: int, facts: HitFacts, bonuses: M
     return HitOutcome(attack_d6 + sum(a.values()), defence_die_value + sum(d.values()), a, d)
 
 
+def attacks_allowed(weapons: int, one_weapon: int = 1, two_weapons: int = 2, special_ability: bool = False) -> int | None:
+    """"Only minis wielding 2 weapons are allowed 2 attacks in a single turn, unless a special ability
+    is used": the attacks a figure may make this turn (None: a special ability sets its own)."""
+    if special_ability:
+        return None
+    return two_weapons if weapons >= 2 else one_weapon
+
+
 def damage_roll(weapon: Weapon, die_value: int | None) -> int:
     """"Roll the damage as assigned when assessing the figures" (die_value already read as d3)."""
     return (die_value or 0) + weapon.damage_plus
