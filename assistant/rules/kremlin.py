@@ -20,8 +20,8 @@ from assistant.rules.dice import Dice
 from assistant.rules.events import Event, Prompt, StepResult, event
 from assistant.rules.kremlin_melee import MeleeStep
 from assistant.rules.kremlin_morale import MoraleSteps
-from assistant.rules.kremlin_rules import (KremlinError, apply_kills, arc_of_fire, heavy_fire, hit_dice, hit_needed,
-                                           in_arc, movement_dice, roll_hits, roll_saves, woods_hostile, woods_nature)
+from assistant.rules.kremlin_rules import (KremlinError, arc_of_fire, heavy_fire, hit_dice, hit_needed,
+                                           in_arc, kill_on_bases, movement_dice, roll_hits, roll_saves, woods_hostile, woods_nature)
 from assistant.rules.kremlin_units import Unit, behind_front, build_units, front_line, gap_in, need, removal_order
 from assistant.rules.system import RuleSystem
 
@@ -60,18 +60,23 @@ class Kremlin(MeleeStep, MoraleSteps, RuleSystem):
             events.append(event("hits_taken", f"{unit.id} takes {kills} hit(s) ({cause}); {left} left.",
                                 unit=unit.id, hits=kills, hits_left=left))
             return False
-        alive = [b for b in unit.bases if b not in removed]
-        cas = apply_kills(len(alive), unit.figures_per_base, tally.get(unit.id, unit.lost), kills)
+        order = [b for b in removal_order(scene, unit, enemy_ids) if b not in removed]
+        per_base = {b: unit.figures_per_base for b in unit.bases}
+        per_base.update({g: int(self.values["figure_types"][t]["figures_per_base"])
+                         for g, t in zip(unit.generals, unit.general_types)})
+        cas = kill_on_bases([per_base[b] for b in order], tally.get(unit.id, unit.lost), kills)
         tally[unit.id] = cas.figures_left_on_partial
-        gone = [b for b in removal_order(scene, unit, enemy_ids) if b in alive][:cas.bases_lost]
-        if cas.destroyed:
-            gone = [b for b in unit.all_bases if b not in removed]
+        gone = order[:cas.bases_lost]
         removed.extend(gone)
         events.append(event("casualties", f"{unit.id} loses {kills} figure(s) ({cause})"
                             + (f": base(s) {', '.join(gone)} removed" if gone else "")
                             + (" and the unit is destroyed." if cas.destroyed else "."),
                             unit=unit.id, figures=kills, bases_removed=gone, destroyed=cas.destroyed,
                             lost_on_next_base=cas.figures_left_on_partial))
+        left_alone = [g for g in unit.generals if g not in removed]
+        if not cas.destroyed and left_alone and all(b in removed for b in unit.bases):
+            events.append(event("general_alone", f"Every base of {unit.id} is gone: {', '.join(left_alone)} now acts "
+                                "alone with his own stats.", unit=unit.id, generals=left_alone))
         return cas.destroyed
 
     def shooter_spec(self, figure: Figure) -> ShooterSpec | None:
@@ -82,7 +87,8 @@ class Kremlin(MeleeStep, MoraleSteps, RuleSystem):
         return ShooterSpec(width="edge", range_in=float(self.values["missile_ranges"].get(rng, rng)))
 
     def _dice_for(self, unit: Unit) -> int:
-        n = unit.fight_dice if unit.monster else len(unit.bases)
+        # "Roll 1d6 per base in the unit"; attached generals "fight with the same stats as the unit".
+        n = unit.fight_dice if unit.monster else len(unit.all_bases)
         return hit_dice(n, unit.disordered or unit.routing)
 
     # ------------------------------------------------------------ steps

@@ -63,14 +63,15 @@ class MeleeStep:
             return k
 
         def bases_after(u: Unit) -> int:
-            return len([x for x in u.bases if x not in removed])
+            # attached generals "fight with the same stats as the unit": a die each, like a base
+            return len([x for x in u.all_bases if x not in removed])
 
         first = [u for u in (a, b) if u.pike and not (a.pike and b.pike)]
         if first:
             # "Pike Armed Units - Inflict damage before their opponent (if not pike armed)."
             p = first[0]
             q = b if p is a else a
-            kills[p.id] = strike(p, q, len(p.bases))
+            kills[p.id] = strike(p, q, len(p.all_bases))
             destroyed[q.id] = self._take(scene, q, kills[p.id], list(p.all_bases), events, removed,
                                          f"melee with {p.id}", tally)
             if not destroyed[q.id]:
@@ -78,8 +79,8 @@ class MeleeStep:
                 destroyed[p.id] = self._take(scene, p, kills[q.id], list(q.all_bases), events, removed,
                                              f"melee with {q.id}", tally)
         else:
-            kills[a.id] = strike(a, b, len(a.bases))
-            kills[b.id] = strike(b, a, len(b.bases))
+            kills[a.id] = strike(a, b, len(a.all_bases))
+            kills[b.id] = strike(b, a, len(b.all_bases))
             destroyed[b.id] = self._take(scene, b, kills[a.id], list(a.all_bases), events, removed,
                                          f"melee with {a.id}", tally)
             destroyed[a.id] = self._take(scene, a, kills[b.id], list(b.all_bases), events, removed,

@@ -91,6 +91,21 @@ def apply_kills(bases: int, figures_per_base: int, lost_before: int, kills: int)
     return Casualties(lost, total % figures_per_base if lost < bases else 0, lost >= bases)
 
 
+def kill_on_bases(figures: Sequence[int], lost_before: int, kills: int) -> Casualties:
+    """Kills taken base by base in removal order (`figures`: figures on each base, an attached king or
+    captain last): "Each successful hit kills one figure - If all the figures on a base are killed
+    remove the base"; generals "are always the last base to be destroyed when attached to a unit"."""
+    left = lost_before + kills
+    lost = 0
+    for on_base in figures:
+        if left < on_base:
+            break
+        left -= on_base
+        lost += 1
+    destroyed = lost >= len(figures)
+    return Casualties(lost, 0 if destroyed else left, destroyed)
+
+
 def heavy_fire(figure_casualties: int, front_rank: int) -> bool:
     """"if a unit receives more figure casualties than the number of stands in it's front rank it is disordered"."""
     return figure_casualties > front_rank
