@@ -18,12 +18,12 @@ from assistant.rules.anyminis_rules import (Assessment, AssessmentError, HitFact
                                             damage_taken, defence_die, hit_roll)
 from assistant.rules.dice import Dice, d3_from_d6
 from assistant.rules.events import Event, Prompt, StepResult, event
+from assistant.rules.errors import ScenarioError
 from assistant.rules.facing import parse_facing
+from assistant.rules.inputs import need
 
 
 
-class ScenarioError(ValueError):
-    """A step's options that do not fit the scene; the message names the item."""
 
 
 def facing_deg(fig: Figure) -> float | None:
@@ -39,12 +39,6 @@ def is_behind(defender: Figure, attacker: Figure, arc_deg: float) -> bool:
     bearing = math.degrees(math.atan2(attacker.y - defender.y, attacker.x - defender.x))
     off = abs((bearing - face + 180.0) % 360.0 - 180.0)
     return off > arc_deg + 1e-9
-
-
-def need(obj: Mapping[str, Any], key: str, where: str = "scenario") -> Any:
-    if not isinstance(obj, Mapping) or key not in obj:
-        raise ScenarioError(f"{where}: missing key {key!r}")
-    return obj[key]
 
 
 def _pick_weapon(a: Assessment, name: str | None, aliases: Mapping[str, str]) -> Weapon:

@@ -10,17 +10,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from assistant.rules.errors import MoveError, RulesError, ScenarioError
 
-class AssessmentError(ValueError):
+
+class AssessmentError(ScenarioError):
     """A figure's weapons, armour, stance or role that the data does not know; names the figure."""
 
 
-class SquadError(ValueError):
+class SquadError(RulesError):
     """A squad whose size or roles break "Build your squad"; names the squad."""
 
 
-class MoveError(ValueError):
-    """A path that cannot be moved (not adjacent steps, blocking terrain); names the figure."""
 
 
 # ----------------------------------------------------------------- assessment

@@ -30,11 +30,10 @@ from assistant.rules.kimmiria_paths import cheapest_path, group_moved, moved_fig
 from assistant.rules.kimmiria_move import (IMPASSABLE, MoveCheck, MoveError, Space, check_group_count, check_path,
                                            check_victory, group_rate, roll_groups, roll_initiative,
                                            wizard_may_fly)
+from assistant.rules.errors import ScenarioError
 from assistant.rules.system import RuleSystem, RulesDataError
 
 
-class ScenarioError(ValueError):
-    """A step's options that do not fit the scene; the message names the item."""
 
 
 def _tie_pick(value: int, n: int) -> int:

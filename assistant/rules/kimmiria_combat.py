@@ -10,15 +10,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from assistant.rules.dice import Dice
+from assistant.rules.errors import ScenarioError
 from assistant.rules.events import Event, Prompt, event
 from assistant.rules.kimmiria_board import ACROSS, CORNER, Fighter
 
 
-class MeleeChoiceError(ValueError):
+class MeleeChoiceError(ScenarioError):
     """A chosen melee target the rules do not allow; the message names the figures."""
 
 
-class MissileTargetError(ValueError):
+class MissileTargetError(ScenarioError):
     """A missile target list the rules do not allow; the message names the figures."""
 
 

@@ -24,6 +24,7 @@ from measure.scene import Scene, scene_from_json, scene_to_json
 
 from assistant.rules import get_system
 from assistant.rules.dice import Dice, ScriptedDice
+from assistant.rules.errors import RulesError
 from assistant.rules.events import StepResult
 from assistant.rules.kimmiria import Kimmiria
 from assistant.rules.log import GameLog, Record
@@ -42,7 +43,7 @@ PHASE_TEXT = {
 }
 
 
-class GameError(ValueError):
+class GameError(RulesError):
     """A step out of turn, or a game log that is not a KIMMIRIA game; the message says which."""
 
 

@@ -15,9 +15,10 @@ import shapely
 from shapely.geometry import Polygon
 
 from assistant.rules.dice import Dice
+from assistant.rules.errors import ScenarioError
 
 
-class KremlinError(ValueError):
+class KremlinError(ScenarioError):
     """A unit or request the rules cannot take; the message names the unit."""
 
 

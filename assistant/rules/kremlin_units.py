@@ -22,6 +22,7 @@ from measure.distance import centre_distance, edge_distance
 from measure.scene import Figure, Scene
 
 from assistant.rules.facing import parse_facing
+from assistant.rules.inputs import need
 from assistant.rules.kremlin_rules import KremlinError, MoveDice
 
 GENERALS = ("king", "captain", "ally_king")
@@ -199,13 +200,6 @@ def removal_order(scene: Scene, unit: Unit, enemy_ids: Sequence[str]) -> list[st
 
 def moved(fig: Figure, direction: np.ndarray, distance_in: float) -> tuple[float, float]:
     return (round(fig.x + float(direction[0]) * distance_in, 4), round(fig.y + float(direction[1]) * distance_in, 4))
-
-
-def need(obj: Mapping[str, Any], key: str, where: str = "scenario") -> Any:
-    """A required scenario key; a missing one is named."""
-    if not isinstance(obj, Mapping) or key not in obj:
-        raise KremlinError(f"{where}: missing key {key!r}")
-    return obj[key]
 
 
 def mods_text(mods: Mapping[str, int]) -> str:

@@ -26,18 +26,13 @@ from assistant.rules.facing import parse_facing
 from assistant.rules.smart_rules import (absorption, breath_area, combat_hit, defeated, diverted, faith_saves,
                                          in_area, initiative_order, level_for_xp, projectile_to_hit, range_penalty,
                                          strike_tiers, xp_award)
+from assistant.rules.errors import ScenarioError
+from assistant.rules.inputs import need
 from assistant.rules.system import RuleSystem
 
 
 
-class ScenarioError(ValueError):
-    """A step's options that do not fit the scene; the message names the item."""
-
-
-def _need(obj: Mapping[str, Any], key: str, where: str = "scenario") -> Any:
-    if not isinstance(obj, Mapping) or key not in obj:
-        raise ScenarioError(f"{where}: missing key {key!r}")
-    return obj[key]
+_need = need
 
 
 class Smart(RuleSystem):

@@ -12,8 +12,10 @@ from collections.abc import Mapping, Sequence
 import shapely
 from shapely.geometry import Polygon
 
+from assistant.rules.errors import RulesError
 
-class SmartDataError(ValueError):
+
+class SmartDataError(RulesError):
     """An armour, weapon or level the data does not know; the message names the unit."""
 
 

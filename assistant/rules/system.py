@@ -23,18 +23,19 @@ from measure.scene import Figure, Scene
 from measure.sight import SightPolicy, ShooterSpec
 
 from assistant.rules.dice import Dice
+from assistant.rules.errors import RulesError, ScenarioError
 from assistant.rules.events import StepResult
 
 
-class RulesDataError(ValueError):
+class RulesDataError(RulesError):
     """A rule system's data (or an override of it) that cannot be used; the message names the key."""
 
 
-class UnknownStep(ValueError):
+class UnknownStep(ScenarioError):
     """A step name the system does not have; the message lists the steps it has."""
 
 
-class UnknownFigureType(ValueError):
+class UnknownFigureType(ScenarioError):
     """A figure type the system does not know; the message lists the types it knows."""
 
 
