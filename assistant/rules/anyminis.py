@@ -29,6 +29,7 @@ from assistant.rules.anyminis_rules import (Assessment, AssessmentError, MoveErr
 from assistant.rules.anyminis_rules import assess as assess_figure
 from assistant.rules.dice import Dice
 from assistant.rules.events import Event, Prompt, StepResult, event
+from assistant.rules import anyminis_inputs
 from assistant.rules.system import RuleSystem
 
 _SQUARE = Grid("square", 1.0)      # 1" spaces when the scene has no printed grid
@@ -36,6 +37,8 @@ class AnyMinis(AttackStep, RuleSystem):
     name = "anyminis"
     title = "AnyMinis!"
     steps = ("assess", "initiative", "plan", "move", "attack", "command")
+    step_inputs = anyminis_inputs.STEP_INPUTS
+    figure_keys = anyminis_inputs.FIGURE_KEYS
 
     # ------------------------------------------------------------ data and geometry
     def assessment_data(self) -> dict[str, Any]:

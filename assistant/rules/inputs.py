@@ -24,6 +24,7 @@ from assistant.rules.errors import ScenarioError
 
 MAX_SCENARIO_BYTES = 4 * 1024 * 1024
 MAX_NESTING = 64
+MAX_COORD_IN = 10_000.0     # no table or move reaches this far (inches); beyond it a number is a typo
 
 
 # ----------------------------------------------------------------- the JSON text
@@ -117,6 +118,15 @@ class Spec:
     def describe(self) -> str:
         raise NotImplementedError
 
+    def plural(self) -> str:
+        """How a list of these is named ("whole numbers 1-6", "figure ids")."""
+        text = self.describe()
+        for article in ("a ", "an "):
+            if text.startswith(article):
+                text = text[len(article):]
+        first, _, rest = text.partition(" ")
+        return f"{first}s {rest}".strip()
+
     def fail(self, value: Any, path: str) -> ScenarioError:
         return ScenarioError(f"{path}: expected {self.describe()}, got {shown(value)}")
 
@@ -139,6 +149,9 @@ class Int(Spec):
         if self.lo is not None:
             return f"a whole number >= {self.lo}"
         return "a whole number"
+
+    def plural(self):
+        return self.describe().replace("a whole number", "whole numbers")
 
 
 @dataclass(frozen=True)
@@ -184,6 +197,9 @@ class Str(Spec):
     def describe(self):
         return f"one of {', '.join(self.choices)}" if self.choices else "a string"
 
+    def plural(self):
+        return f"strings ({self.describe()})" if self.choices else "strings"
+
 
 @dataclass(frozen=True)
 class Id(Spec):
@@ -194,6 +210,9 @@ class Id(Spec):
 
     def describe(self):
         return f"a {self.kind} id"
+
+    def plural(self):
+        return f"{self.kind} ids"
 
 
 @dataclass(frozen=True)
@@ -237,16 +256,13 @@ class ListOf(Spec):
             size = f"{self.min_len} "
         elif self.min_len:
             size = f"at least {self.min_len} "
-        item = self.item.describe()
-        for article in ("a ", "an "):
-            if item.startswith(article):
-                item = item[len(article):]
-        return f"a list of {size}{item}{'' if item.endswith('s') else 's'}"
+        return f"a list of {size}{self.item.plural()}"
 
 
 @dataclass(frozen=True)
 class Tuple(Spec):
     items: tuple[Spec, ...]
+    what: str = ""          # how the message names it, e.g. "[col, row]"
 
     def check(self, value, path, ids):
         if not isinstance(value, list) or len(value) != len(self.items):
@@ -254,7 +270,10 @@ class Tuple(Spec):
         return [s.check(v, join(path, i), ids) for i, (s, v) in enumerate(zip(self.items, value))]
 
     def describe(self):
-        return "[" + ", ".join(s.describe() for s in self.items) + "]"
+        return self.what or "[" + ", ".join(s.describe() for s in self.items) + "]"
+
+    def plural(self):
+        return f"{self.describe()} pairs" if len(self.items) == 2 else f"{self.describe()} lists"
 
 
 @dataclass(frozen=True)
@@ -320,6 +339,9 @@ class OneOf(Spec):
     def describe(self):
         return " or ".join(s.describe() for s in self.options)
 
+    def plural(self):
+        return " or ".join(s.plural() for s in self.options)
+
 
 def optional(spec: Spec) -> Spec:
     return OneOf((Null(), spec))
@@ -330,9 +352,25 @@ FIGURE = Id("figure")
 FIGURES = ListOf(FIGURE)
 SIDE = Id("side")
 SIDES = ListOf(SIDE, min_len=1)
-FACING = OneOf((Num(), Str(("north", "east", "south", "west", "n", "e", "s", "w", "up", "down", "left", "right"))))
-CELL = Tuple((Int(), Int()))
-POINT = Tuple((Num(), Num()))
+@dataclass(frozen=True)
+class Facing(Spec):
+    def check(self, value, path, ids):
+        from assistant.rules.facing import parse_facing
+        parse_facing(value, path, ScenarioError)
+        return value
+
+    def describe(self):
+        return "degrees or east, south, west, north"
+
+    def plural(self):
+        return "facings (degrees or east, south, west, north)"
+
+
+FACING = Facing()
+CELL = Tuple((Int(), Int()), "[col, row]")
+POINT = Tuple((Num(-MAX_COORD_IN, MAX_COORD_IN), Num(-MAX_COORD_IN, MAX_COORD_IN)), "[x, y]")
+# A figure named in the turn's history may already be off the table: any id string.
+PAST_FIGURE = Str()
 
 
 def dice_list(sides: int = 6) -> Spec:
@@ -345,6 +383,21 @@ def check_inputs(fields: Mapping[str, Spec], options: Mapping[str, Any], ids: Id
                  strict: bool = False) -> dict[str, Any]:
     """The options a step reads, each checked at its key path (`strict`: an unknown key is an error)."""
     return Obj(fields, strict=strict).check(options, path, ids)
+
+
+def check_scene_bounds(scene: Any) -> None:
+    """Every figure and terrain corner within MAX_COORD_IN of the table's corner (a scene far off the
+    table is a typo, and would cost the geometry a long time)."""
+    for i, fig in enumerate(scene.figures):
+        for key, value in (("x", fig.x), ("y", fig.y), ("base", fig.base_in)):
+            if not math.isfinite(value) or abs(value) > MAX_COORD_IN:
+                raise ScenarioError(f"scene.figures[{i}].{key}: expected a number within {MAX_COORD_IN:g} inches "
+                                    f"of the table, got {shown(value)}")
+    for i, piece in enumerate(scene.terrain):
+        lo_x, lo_y, hi_x, hi_y = piece.polygon.bounds
+        if not all(math.isfinite(v) and abs(v) <= MAX_COORD_IN for v in (lo_x, lo_y, hi_x, hi_y)):
+            raise ScenarioError(f"scene.terrain[{i}].polygon: expected corners within {MAX_COORD_IN:g} inches of "
+                                "the table")
 
 
 def check_figure_keys(fields: Mapping[str, Spec], figures: Iterable[Any], ids: Ids) -> None:

@@ -31,6 +31,7 @@ from assistant.rules.kimmiria_move import (IMPASSABLE, MoveCheck, MoveError, Spa
                                            check_victory, group_rate, roll_groups, roll_initiative,
                                            wizard_may_fly)
 from assistant.rules.errors import ScenarioError
+from assistant.rules import kimmiria_inputs
 from assistant.rules.system import RuleSystem, RulesDataError
 
 
@@ -73,6 +74,8 @@ class Kimmiria(RuleSystem):
     # "Rule number one is that you have to shoot at the closest enemy target."
     must_shoot_closest = True
     steps = ("missile", "initiative", "groups", "move", "melee", "victory")
+    step_inputs = kimmiria_inputs.STEP_INPUTS
+    figure_keys = kimmiria_inputs.FIGURE_KEYS
 
     # ------------------------------------------------------------ numbers from the data
     def combat_rules(self) -> CombatRules:

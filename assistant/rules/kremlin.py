@@ -23,6 +23,8 @@ from assistant.rules.kremlin_morale import MoraleSteps
 from assistant.rules.kremlin_rules import (KremlinError, arc_of_fire, heavy_fire, hit_dice, hit_needed,
                                            in_arc, kill_on_bases, movement_dice, roll_hits, roll_saves, woods_hostile, woods_nature)
 from assistant.rules.kremlin_units import Unit, behind_front, build_units, front_line, gap_in, need, removal_order
+from assistant.rules import kremlin_inputs
+from assistant.rules.inputs import Ids
 from assistant.rules.system import RuleSystem
 
 
@@ -30,6 +32,18 @@ class Kremlin(MeleeStep, MoraleSteps, RuleSystem):
     name = "kremlin"
     title = "KremlinMiniatures"
     steps = ("initiative", "move", "shoot", "melee", "morale_allowance", "morale", "recover", "woods")
+    step_inputs = kremlin_inputs.STEP_INPUTS
+    figure_keys = kremlin_inputs.FIGURE_KEYS
+
+    def input_ids(self, scene: Scene, options: Mapping[str, Any]) -> Ids:
+        """Figures, sides, terrain and units: the `units` option's keys and every base's `unit` (or own id)."""
+        ids = super().input_ids(scene, options)
+        given = options.get("units")
+        given = given if isinstance(given, Mapping) else {}
+        named = {b for spec in given.values() if isinstance(spec, Mapping) and isinstance(spec.get("bases"), list)
+                 for b in spec["bases"] if isinstance(b, str)}
+        units = list(given) + [str(f.extra.get("unit", f.id)) for f in scene.figures if f.id not in named]
+        return Ids({**ids.by_kind, "unit": list(dict.fromkeys(units))})
 
     # ------------------------------------------------------------ helpers
     def units(self, scene: Scene, options: Mapping[str, Any]) -> dict[str, Unit]:

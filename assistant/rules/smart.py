@@ -28,6 +28,7 @@ from assistant.rules.smart_rules import (absorption, breath_area, combat_hit, de
                                          strike_tiers, xp_award)
 from assistant.rules.errors import ScenarioError
 from assistant.rules.inputs import need
+from assistant.rules import smart_inputs
 from assistant.rules.system import RuleSystem
 
 
@@ -39,6 +40,8 @@ class Smart(RuleSystem):
     name = "smart"
     title = "SMART"
     steps = ("initiative", "move", "missile", "melee", "dragon_breath", "experience")
+    step_inputs = smart_inputs.STEP_INPUTS
+    figure_keys = smart_inputs.FIGURE_KEYS
 
     # ------------------------------------------------------------ unit facts
     def absorbs(self, fig: Figure) -> int:

@@ -25,6 +25,7 @@ from measure.sight import SightPolicy, ShooterSpec
 from assistant.rules.dice import Dice
 from assistant.rules.errors import RulesError, ScenarioError
 from assistant.rules.events import StepResult
+from assistant.rules.inputs import Ids, Spec, check_figure_keys, check_inputs
 
 
 class RulesDataError(RulesError):
@@ -114,6 +115,11 @@ class RuleSystem:
     title: str = ""
     steps: tuple[str, ...] = ()
     must_shoot_closest: bool = False    # the text obliges a shooter to take the closest legal target
+    # What each step reads besides the scene and dice: option key -> spec (assistant/rules/inputs.py).
+    # The command line and the tablet ask for these; they are checked before the step runs.
+    step_inputs: Mapping[str, Mapping[str, Spec]] = {}
+    # Extra keys the system reads on scene figures (weapons, armour, unit, ...) -> spec.
+    figure_keys: Mapping[str, Spec] = {}
 
     def __init__(self, data: Mapping[str, Any] | None = None,
                  overrides: Mapping[str, Any] | None = None) -> None:
@@ -224,11 +230,28 @@ class RuleSystem:
             raise UnknownStep(f"{self.name}: unknown step {step!r}; steps: {', '.join(self.steps)}")
         return getattr(self, f"step_{step}")
 
+    def input_ids(self, scene: Scene, options: Mapping[str, Any]) -> Ids:
+        """The ids a step's options may name: figures, sides and terrain on the table."""
+        return Ids({"figure": [f.id for f in scene.figures],
+                    "side": list(dict.fromkeys(f.side for f in scene.figures if f.side)),
+                    "terrain": [t.id for t in scene.terrain]})
+
+    def check_step_inputs(self, step: str, scene: Scene, options: Mapping[str, Any],
+                          strict: bool = False) -> dict[str, Any]:
+        """The step's options and the figures' extra keys, each checked at its key path (ScenarioError)."""
+        fields = self.step_inputs.get(step, {})
+        self.step_function(step)
+        ids = self.input_ids(scene, options)
+        check_figure_keys(self.figure_keys, scene.figures, ids)
+        return check_inputs(fields, options, ids, strict=strict)
+
     def resolve(self, step: str, scene: Scene, attacker_side: str | None, dice: Dice,
                 options: Mapping[str, Any] | None = None) -> StepResult:
         """Run one rules step; the result's `rolls` are the dice rolled during it."""
         before = len(dice.rolls)
-        result = self.step_function(step)(scene, attacker_side, dice, dict(options or {}))
+        options = dict(options or {})
+        self.check_step_inputs(step, scene, options)
+        result = self.step_function(step)(scene, attacker_side, dice, options)
         rolls = tuple(dice.rolls[before:])
         if result.rolls != rolls:
             result = StepResult(result.step, result.events, result.removed, result.prompts, rolls, result.extra)

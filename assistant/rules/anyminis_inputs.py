@@ -1,0 +1,26 @@
+"""What each AnyMinis! step reads besides the scene and the dice (checked by assistant/rules/inputs.py)."""
+from __future__ import annotations
+
+from assistant.rules.inputs import (CELL, FACING, FIGURE, PAST_FIGURE, SIDE, SIDES, Bool, Int, ListOf, MapOf, Null, Obj,
+                                    OneOf, Str, optional)
+
+PLAN_KINDS = ("move", "attack", "defence", "skill", "command", "reserve")
+
+STEP_INPUTS = {
+    "assess": {},
+    "initiative": {"sides": SIDES, "leader_points": MapOf(SIDE, Int(0)), "mods": MapOf(SIDE, MapOf(Str(), Int())),
+                   "last_initiative": optional(SIDE)},
+    "plan": {"plans": MapOf(FIGURE, MapOf(Str(PLAN_KINDS), Int(0))), "given": MapOf(FIGURE, Int(0)),
+             "spent": MapOf(FIGURE, ListOf(Str(PLAN_KINDS)))},
+    "move": {"figure": FIGURE, "path": ListOf(CELL), "points": Int(0)},
+    "attack": {"attacks": ListOf(Obj({"attacker": FIGURE, "target": FIGURE, "weapon": Str(), "extra_points": Int(0),
+                                      "defence_points": Int(0), "from_behind": Bool()},
+                                     required=("attacker", "target"))),
+               "hp": MapOf(FIGURE, Int()), "leader_points": MapOf(FIGURE, Int(0)),
+               "attacked_this_turn": MapOf(FIGURE, ListOf(PAST_FIGURE)), "attacks_made": MapOf(FIGURE, Int(0))},
+    "command": {"leader": FIGURE, "points": Int(0), "give": MapOf(FIGURE, Int(0))},
+}
+
+FIGURE_KEYS = {"weapons": ListOf(Str()), "armor": optional(MapOf(Str(), optional(Str()))),
+               "shield": OneOf((Null(), Bool(), Str())), "cape": Bool(), "stance": optional(Str()),
+               "gear": optional(ListOf(Str())), "facing": optional(FACING), "hp": Int(), "squad": Str()}
