@@ -1,7 +1,7 @@
 """What each AnyMinis! step reads besides the scene and the dice (checked by assistant/rules/inputs.py)."""
 from __future__ import annotations
 
-from assistant.rules.inputs import (CELL, FACING, FIGURE, PAST_FIGURE, SIDE, SIDES, Bool, Int, ListOf, MapOf, Null, Obj,
+from assistant.rules.inputs import (CELL, FACING, FIGURE, FIGURES, PAST_FIGURE, SIDE, SIDES, Bool, Int, ListOf, MapOf, Null, Obj,
                                     OneOf, Str, optional)
 
 PLAN_KINDS = ("move", "attack", "defence", "skill", "command", "reserve")
@@ -17,7 +17,8 @@ STEP_INPUTS = {
                                       "defence_points": Int(0), "from_behind": Bool()},
                                      required=("attacker", "target"))),
                "hp": MapOf(FIGURE, Int()), "leader_points": MapOf(FIGURE, Int(0)),
-               "attacked_this_turn": MapOf(FIGURE, ListOf(PAST_FIGURE)), "attacks_made": MapOf(FIGURE, Int(0))},
+               "attacked_this_turn": MapOf(FIGURE, ListOf(PAST_FIGURE)), "attacks_made": MapOf(FIGURE, Int(0)),
+               "bring_it": FIGURES},
     "command": {"leader": FIGURE, "points": Int(0), "give": MapOf(FIGURE, Int(0))},
 }
 

@@ -27,7 +27,7 @@ STEP_INPUTS = {
              "lose_dice": Int(0), **UNITS_OPTION},
     "shoot": {"shooter": UNIT, "target": UNIT, "response": Bool(), **UNITS_OPTION},
     "melee": {"melee": Tuple((UNIT, UNIT), "[unit a, unit b]"), "charging": UNITS, "drawn_before": Bool(), "stand_firm": Bool(),
-              **UNITS_OPTION},
+              "melee_turn": Int(1), "reinforce": MapOf(UNIT, UNIT), "hack_down": UNITS, **UNITS_OPTION},
     "morale_allowance": {"sides": SIDES},
     "morale": {"unit": UNIT, "tests_left": Int(), "flank_rear": optional(Bool()), **UNITS_OPTION},
     "recover": {"unit": UNIT, "failed_attempts": Int(0), **UNITS_OPTION},
