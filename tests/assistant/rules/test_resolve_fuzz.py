@@ -11,7 +11,7 @@ from assistant.cli.resolve import resolve_scenario
 from assistant.rules.inputs import MAX_NESTING
 
 SCENARIOS = Path(__file__).parent.parent.parent / "data" / "scenarios"
-CASES = sorted(p for p in SCENARIOS.glob("*/*.json") if not p.name.endswith(".expected.json"))
+CASES = sorted(SCENARIOS.glob("*/*.json"))
 GOLDEN = {f"{p.parent.name}/{p.stem}": json.loads(p.read_text()) for p in CASES}
 PYTHON_WORDS = ("invalid literal", "not enough values", "object is not", "unhashable", "has no attribute",
                 "unsupported operand", "index out of range", "too many values", "argument must be",
