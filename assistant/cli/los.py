@@ -23,11 +23,16 @@ from assistant.cli import CommandError
 
 def load_scene(path: str) -> Scene:
     """Read and validate a Scene JSON file; errors name the file and the item."""
-    text = Path(path).read_text(encoding="utf-8")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise CommandError(f"{path}: not a UTF-8 text file") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CommandError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise CommandError(f"{path}: JSON nested too deeply to be a Scene") from None
     try:
         return scene_from_json(data)
     except SceneError as exc:
