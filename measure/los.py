@@ -396,6 +396,32 @@ def line_of_sight(scene: Scene, a_id: str, b_id: str, width_in: str | float = "e
                      in_the_way=blockers.obstacle_ids(idx)[0])
 
 
+def point_of(scene: Scene, to: str | None = None, cell: str | None = None) -> tuple[tuple[float, float], str]:
+    """A point target from text: `to` "X,Y" in table inches, or `cell` "COL,ROW" (square) / "Q,R"
+    (axial hex) on the scene's grid, its centre. Returns the point and words for it."""
+    if (to is None) == (cell is None):
+        raise SceneError("point: give either a table point X,Y or a grid space COL,ROW")
+    text = to if to is not None else cell
+    parts = str(text).split(",")
+    what = "point" if to is not None else "space"
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        values = [float(p) for p in parts] if to is not None else [int(p) for p in parts]
+    except ValueError:
+        raise SceneError(f"{what}: expected two numbers separated by a comma, got {str(text)[:40]!r}") from None
+    if to is not None:
+        x, y = values
+        if not (np.isfinite(x) and np.isfinite(y)):
+            raise SceneError(f"point: expected finite inches, got {str(text)[:40]!r}")
+        return (x, y), f"the point ({x:g}, {y:g})"
+    if scene.grid is None:
+        raise SceneError("space: the scene has no grid; give a table point X,Y instead")
+    from measure.grid import cell_centre
+    x, y = (float(v) for v in cell_centre(scene.grid, np.array(values)))
+    return (x, y), f"{scene.grid.kind} {values[0]},{values[1]} (centre {x:.2f}, {y:.2f})"
+
+
 POINT_ID = "@point"
 POINT_BASE_IN = 1e-3    # a point target: a base too small to touch anything a real base would not
 

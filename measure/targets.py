@@ -140,10 +140,9 @@ def range_cells(scene: Scene, policy: RangePolicy) -> tuple[Grid, np.ndarray]:
     grid = scene.grid or Grid("square", policy.space_in)
     xy = np.array([f.xy for f in scene.figures], dtype=float).reshape(-1, 2)
     cells = cell_of(grid, xy).reshape(-1, 2)
-    if scene.grid is not None:
-        given = [i for i, f in enumerate(scene.figures) if f.cell is not None]
-        if given:
-            cells[given] = [scene.figures[i].cell for i in given]
+    given = [i for i, f in enumerate(scene.figures) if f.cell is not None]
+    if given:
+        cells[given] = [scene.figures[i].cell for i in given]
     return grid, cells
 
 
