@@ -20,7 +20,8 @@ import shapely
 from measure.grid import cell_centre, cell_distance, cell_of
 from measure.los import line_of_sight
 from measure.scene import Figure, Grid, Scene
-from measure.sight import ShooterSpec, SightPolicy
+from measure.sight import RangePolicy, ShooterSpec, SightPolicy
+from measure.targets import pair_range
 
 from assistant.rules.anyminis_attack import AttackStep, ScenarioError, need
 from assistant.rules.anyminis_rules import (Assessment, AssessmentError, MoveError, SquadError, Step,
@@ -60,6 +61,10 @@ class AnyMinis(AttackStep, RuleSystem):
                            blocking_kinds=tuple(k for k, t in terrain.items() if t.get("conceals")),
                            clear_kinds=tuple(k for k, t in terrain.items() if not t.get("conceals")))
 
+    def range_policy(self) -> RangePolicy:
+        """Ranges in spaces ("range 10": ten spaces), diagonals by combat.range_metric, hex distance on hexes."""
+        return RangePolicy(measure="spaces", diagonal=str(self.values["combat"]["range_metric"]), space_in=_SQUARE.pitch_in)
+
     def shooter_spec(self, figure: Figure) -> ShooterSpec | None:
         ranged = [w for w in self.assess(figure).weapons if w.kind != "melee"]
         if not ranged:
@@ -84,11 +89,8 @@ class AnyMinis(AttackStep, RuleSystem):
         return tuple(cell_centre(scene.grid, np.array(cell)).tolist())
 
     def spaces_between(self, scene: Scene, a: Figure, b: Figure) -> int:
-        metric = self.values["combat"]["range_metric"]
-        if scene.grid is not None and scene.grid.kind == "hex":
-            metric = "chessboard"
-        return int(math.ceil(float(cell_distance(scene.grid or _SQUARE, np.array(self._cell(scene, a)),
-                                                  np.array(self._cell(scene, b)), metric)) - 1e-9))
+        """Range in spaces, as the shared policy counts it (the same count `targets` shows)."""
+        return int(pair_range(scene, a.id, b.id, self.range_policy()))
 
     # ------------------------------------------------------------ steps
     def step_assess(self, scene: Scene, attacker_side: str | None, dice: Dice, options: dict) -> StepResult:

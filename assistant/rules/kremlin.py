@@ -12,16 +12,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dataclasses import replace
+
 import shapely
+from measure.arcs import discs_in_arc
+from measure.los import SceneIndex, line_of_sight
 from measure.scene import Figure, Scene
-from measure.sight import ShooterSpec
+from measure.sight import RangePolicy, ShooterSpec, TargetPolicy
 
 from assistant.rules.dice import Dice
 from assistant.rules.events import Event, Prompt, StepResult, event
+from assistant.rules.facing import parse_facing
 from assistant.rules.kremlin_melee import MeleeStep
 from assistant.rules.kremlin_morale import MoraleSteps
-from assistant.rules.kremlin_rules import (KremlinError, arc_of_fire, heavy_fire, hit_dice, hit_needed,
-                                           in_arc, kill_on_bases, movement_dice, roll_hits, roll_saves, woods_hostile, woods_nature)
+from assistant.rules.kremlin_rules import (KremlinError, heavy_fire, hit_dice, hit_needed, kill_on_bases, movement_dice,
+                                           roll_hits, roll_saves, woods_hostile, woods_nature)
 from assistant.rules.kremlin_units import Unit, behind_front, build_units, front_line, gap_in, need, removal_order
 from assistant.rules import kremlin_inputs
 from assistant.rules.inputs import Ids
@@ -94,11 +99,42 @@ class Kremlin(MeleeStep, MoraleSteps, RuleSystem):
         return cas.destroyed
 
     def shooter_spec(self, figure: Figure) -> ShooterSpec | None:
-        """A base of a missile-armed type shoots as far as its type's range (a thin ruler)."""
-        rng = self.figure_type(figure.type).get("range", "none")
+        """A base of a missile-armed type shoots as far as its type's range (a thin ruler), into the arc
+        ahead of its `facing` (when the figure or its unit gives one)."""
+        rng = figure.extra.get("range", self.figure_type(figure.type).get("range", "none"))
         if rng in ("none", None):
             return None
-        return ShooterSpec(width="edge", range_in=float(self.values["missile_ranges"].get(rng, rng)))
+        rng = self.values["missile_ranges"].get(rng, rng)
+        if isinstance(rng, bool) or not isinstance(rng, (int, float)):
+            raise KremlinError(f"figure {figure.id!r}: unknown missile range {rng!r}; ranges: "
+                               f"{', '.join(self.values['missile_ranges'])}")
+        face = parse_facing(figure.extra.get("facing"), f"figure {figure.id!r}", KremlinError)
+        return ShooterSpec(width="edge", range_in=float(rng), facing_deg=face)
+
+    # ------------------------------------------------------------ sight, range and targets
+    def range_policy(self) -> RangePolicy:
+        """Ranges between the nearest bases (play.measure_from: edge to edge, or centre)."""
+        return RangePolicy(measure=str(self.values["play"]["measure_from"]))
+
+    def target_policy(self) -> TargetPolicy:
+        """[targeting] plus the arc of fire (play.arc_deg)."""
+        return replace(super().target_policy(), arc_deg=float(self.values["play"]["arc_deg"]))
+
+    def unit_sees(self, scene: Scene, shooter: Unit, target: Unit) -> tuple[bool, tuple[str, ...]]:
+        """Some base of the shooting unit sees some base of the target under the shared sight policy
+        (the units' own bases never block); else what blocks the nearest pair."""
+        policy = self.sight_policy()
+        index = SceneIndex.build(scene)
+        own = set(shooter.all_bases) | set(target.all_bases)
+        nearest: tuple[str, ...] | None = None
+        for a in shooter.all_bases:
+            for b in target.all_bases:
+                res = line_of_sight(scene, a, b, "edge", policy, index=index)
+                blockers = tuple(x for x in res.blocked_by if x not in own)
+                if not blockers:
+                    return True, ()
+                nearest = nearest or blockers
+        return False, nearest or ()
 
     def _dice_for(self, unit: Unit) -> int:
         # "Roll 1d6 per base in the unit"; attached generals "fight with the same stats as the unit".
@@ -180,11 +216,17 @@ class Kremlin(MeleeStep, MoraleSteps, RuleSystem):
             return StepResult("shoot", (event("out_of_range", f"{target.id} is {gap:.1f}\" away; {shooter.id}'s range "
                                               f"is {shooter.range_in:g}\".", **base),))
         left, right, _ = front_line(scene, shooter)
-        arc = arc_of_fire(left, right, shooter.facing_deg, shooter.range_in + 12.0, play["arc_deg"])
         tfigs = [scene.figure(b) for b in target.all_bases]
-        if not in_arc(arc, [f.xy for f in tfigs], [f.base_in for f in tfigs]):
+        # The shared arc test (measure.arcs), the one `targets` applies to each base.
+        if not discs_in_arc(left, right, shooter.facing_deg, play["arc_deg"], [f.xy for f in tfigs],
+                            [f.base_in / 2 for f in tfigs]).any():
             return StepResult("shoot", (event("out_of_arc", f"{target.id} is outside {shooter.id}'s arc of fire "
                                               f"({play['arc_deg']:g} degrees from its flank lines).", **base),))
+        sees, blockers = self.unit_sees(scene, shooter, target)
+        if not sees:
+            return StepResult("shoot", (event("no_line_of_sight", f"{shooter.id} cannot see {target.id}: "
+                                              f"{', '.join(blockers)} in the way.", **base,
+                                              blocked_by=list(blockers)),))
         n = self._dice_for(shooter)
         rolls, hits = roll_hits(dice, n, hit_needed(shooter.hit), shooter.id, "shooting")
         saves, kills = roll_saves(dice, hits, target.save, target.id)

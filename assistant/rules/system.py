@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from measure.scene import Figure, Scene
-from measure.sight import SightPolicy, ShooterSpec
+from measure.sight import RangePolicy, SightPolicy, ShooterSpec, TargetPolicy
 
 from assistant.rules.dice import Dice
 from assistant.rules.errors import RulesError, ScenarioError
@@ -205,7 +205,26 @@ class RuleSystem:
             return kinds + tuple(a for a, kind in aliases.items() if kind in kinds and a not in kinds)
 
         return replace(policy, soft_kinds=widened(policy.soft_kinds), hill_kinds=widened(policy.hill_kinds),
-                       blocking_kinds=widened(policy.blocking_kinds), clear_kinds=widened(policy.clear_kinds))
+                       blocking_kinds=widened(policy.blocking_kinds), clear_kinds=widened(policy.clear_kinds),
+                       elevated_kinds=widened(policy.elevated_kinds))
+
+    def range_policy(self) -> RangePolicy:
+        """How range and closeness are measured, from the data's [targeting] table (default: centre)."""
+        t = self.values.get("targeting", {})
+        return RangePolicy(measure=str(t.get("range_measure", "centre")),
+                           diagonal=str(t.get("range_diagonal", "chessboard")))
+
+    def target_policy(self) -> TargetPolicy:
+        """Sight, range and whom a shooter may take: the one policy `targets`, `los`, the tablet and this
+        system's steps all read (measure.sight.TargetPolicy). The data's [targeting] table says
+        engaged_targets ("forbidden", "allowed", "risk"), engaged_shooters and arc_deg."""
+        t = self.values.get("targeting", {})
+        arc = t.get("arc_deg")
+        return TargetPolicy(sight=self.sight_policy(), range=self.range_policy(),
+                            engaged_targets=str(t.get("engaged_targets", "forbidden")),
+                            engaged_shooters=bool(t.get("engaged_shooters", False)),
+                            arc_deg=None if arc is None else float(arc),
+                            must_shoot_closest=self.must_shoot_closest)
 
     def shooter_spec(self, figure: Figure) -> ShooterSpec | None:
         """How `figure` shoots, from its type's `shoots` ("edge", "ruler", inches or "none") and `range`."""

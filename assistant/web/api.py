@@ -111,7 +111,8 @@ def targets():
 @bp.get("/los")
 def los():
     return jsonify(los_json(_scene(), request.args.get("a"), request.args.get("b"), request.args.get("width"),
-                            context.system(), context.table().profile))
+                            context.system(), context.table().profile,
+                            to=request.args.get("to"), cell=request.args.get("cell")))
 
 
 @bp.get("/systems")
