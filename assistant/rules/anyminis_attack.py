@@ -17,6 +17,7 @@ from measure.scene import Figure, Scene
 
 from assistant.rules.anyminis_rules import (Assessment, AssessmentError, HitFacts, Weapon, attacks_allowed, damage_roll,
                                             damage_taken, defence_die, hit_roll)
+from assistant.rules.anyminis_effects import forbidden
 from assistant.rules.dice import Dice, d3_from_d6
 from assistant.rules.events import Event, Prompt, StepResult, event
 from assistant.rules.errors import ScenarioError
@@ -82,6 +83,7 @@ class AttackTurn:
     attacked_by: dict[str, list[str]]
     made: dict[str, int]
     bring_it: frozenset[str]
+    effects: tuple[Mapping[str, Any], ...]
     touching: Any
     index: dict[str, int]
     events: list[Event] = field(default_factory=list)
@@ -101,7 +103,8 @@ class AttackStep:
         return AttackTurn(bonuses, hp, {k: int(v) for k, v in options.get("leader_points", {}).items()},
                           {k: list(v) for k, v in options.get("attacked_this_turn", {}).items()},
                           {k: int(v) for k, v in options.get("attacks_made", {}).items()},
-                          frozenset(options.get("bring_it", ())), contact_matrix(scene, 0.1),
+                          frozenset(options.get("bring_it", ())), tuple(options.get("effects", ())),
+                          contact_matrix(scene, 0.1),
                           {f.id: i for i, f in enumerate(scene.figures)})
 
     def step_attack(self, scene: Scene, attacker_side: str | None, dice: Dice, options: dict) -> StepResult:
@@ -116,14 +119,14 @@ class AttackStep:
                           extra={"hp": turn.hp, "leader_points": turn.leader_points, **(extra or {})})
 
     def one_attack(self, scene: Scene, turn: AttackTurn, dice: Dice, spec: Mapping[str, Any], where: str,
-                   ability: Ability | None = None) -> bool:
+                   ability: Ability | None = None, weapon: Weapon | None = None) -> bool:
         """One attack: may it be made, the hit roll, the leader's tie-break, damage. True when it hit."""
         att = scene.figure(need(spec, "attacker", where))
         tgt = scene.figure(need(spec, "target", where))
         if att.side == tgt.side:
             raise ScenarioError(f"{where}: {att.id} and {tgt.id} are on the same side")
         a, d = self.assess(att), self.assess(tgt)
-        refused = self._refused(scene, turn, att, tgt, a, spec, ability)
+        refused = self._refused(scene, turn, att, tgt, a, spec, ability, weapon)
         if isinstance(refused, Event):
             turn.events.append(refused)
             return False
@@ -154,11 +157,16 @@ class AttackStep:
         return True
 
     def _refused(self, scene: Scene, turn: AttackTurn, att: Figure, tgt: Figure, a: Assessment,
-                 spec: Mapping[str, Any], ability: Ability | None) -> Weapon | Event:
+                 spec: Mapping[str, Any], ability: Ability | None, given: Weapon | None = None) -> Weapon | Event:
         """The weapon the attack uses, or the event saying why it cannot be made."""
         if att.id in turn.removed or tgt.id in turn.removed:
             return event("attack_skipped", f"{att.id} -> {tgt.id}: a figure is already down.",
                          attacker=att.id, target=tgt.id)
+        held = forbidden(att.id, "attack", turn.effects)
+        if held:
+            # "Daze: target figure may not attack next turn"; Freeze; Whirlwind's pushed figures
+            return event("attack_illegal", f"{att.id} may not attack this turn: {held}.", attacker=att.id,
+                         target=tgt.id, reason="effect", effect=held)
         combat = self.values["combat"]
         allowed = attacks_allowed(len(a.weapons), combat["attacks_one_weapon"], combat["attacks_two_weapons"],
                                   special_ability=ability is not None)
@@ -167,7 +175,7 @@ class AttackStep:
             return event("attack_illegal", f"{att.id} wields {len(a.weapons)} weapon(s) and has made its "
                          f"{allowed} attack(s) this turn.", attacker=att.id, target=tgt.id, allowed=allowed,
                          reason="attacks_used")
-        weapon = _pick_weapon(a, spec.get("weapon"), self.values.get("weapon_aliases", {}), ability)
+        weapon = given or _pick_weapon(a, spec.get("weapon"), self.values.get("weapon_aliases", {}), ability)
         spaces = self.spaces_between(scene, att, tgt)
         if spaces > weapon.range_spaces:
             return event("attack_illegal", f"{att.id} cannot reach {tgt.id} with {weapon.name}: {spaces} spaces, "
