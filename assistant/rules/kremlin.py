@@ -23,8 +23,9 @@ from measure.sight import RangePolicy, ShooterSpec, TargetPolicy
 from assistant.rules.dice import Dice
 from assistant.rules.events import Event, Prompt, StepResult, event
 from assistant.rules.facing import parse_facing
-from assistant.rules.kremlin_melee import MeleeStep
+from assistant.rules.kremlin_melee import MeleeStep, killed_kings
 from assistant.rules.kremlin_morale import MoraleSteps
+from assistant.rules.kremlin_moves import ManoeuvreSteps
 from assistant.rules.kremlin_rules import (KremlinError, heavy_fire, hit_dice, hit_needed, kill_on_bases, movement_dice,
                                            roll_hits, roll_saves, woods_hostile, woods_nature)
 from assistant.rules.kremlin_units import Unit, behind_front, build_units, front_line, gap_in, need, removal_order
@@ -33,10 +34,11 @@ from assistant.rules.inputs import Ids
 from assistant.rules.system import RuleSystem
 
 
-class Kremlin(MeleeStep, MoraleSteps, RuleSystem):
+class Kremlin(MeleeStep, MoraleSteps, ManoeuvreSteps, RuleSystem):
     name = "kremlin"
     title = "KremlinMiniatures"
-    steps = ("initiative", "move", "shoot", "melee", "morale_allowance", "morale", "recover", "woods")
+    steps = ("initiative", "move", "charge_response", "shoot", "melee", "break_off", "pursue", "interpenetrate",
+             "morale_allowance", "morale", "rally", "recover", "woods", "woods_damage")
     step_inputs = kremlin_inputs.STEP_INPUTS
     figure_keys = kremlin_inputs.FIGURE_KEYS
 
@@ -246,7 +248,7 @@ class Kremlin(MeleeStep, MoraleSteps, RuleSystem):
                 events.append(event("disordered", f"Heavy fire: {target.id} lost {kills} figures, more than the "
                                     f"{rank} stand(s) in its front rank: disordered.", unit=target.id,
                                     reason="heavy_fire"))
-        prompts = []
+        prompts = killed_kings(units, removed)
         if not destroyed and not options.get("response") and target.range_in is not None \
                 and gap <= target.range_in + 1e-9:
             prompts.append(Prompt("response_fire", f"{target.id} is missile armed and in range: it may fire back "

@@ -57,6 +57,24 @@ def fight_order(a: Unit, b: Unit, support: Mapping[str, Unit]) -> list[tuple[Uni
     return [(a, b)]
 
 
+def killed_kings(units: Mapping[str, Unit], removed: list[str]) -> list[Prompt]:
+    """"When a king is killed all units under his command must take an immediate morale test" (an ally
+    king's units are those whose `commander` he is; a CinC's, every other unit of his side)."""
+    prompts = []
+    for u in units.values():
+        kings = [(b, u.type) for b in u.bases] if u.type in ("king", "ally_king") else \
+            [(g, t) for g, t in zip(u.generals, u.general_types) if t in ("king", "ally_king")]
+        for gid, gtype in kings:
+            if gid not in removed:
+                continue
+            under = [o.id for o in units.values() if o.side == u.side and not o.alone_general
+                     and any(b not in removed for b in o.all_bases)
+                     and (o.commander == gid if gtype == "ally_king" else o.commander in (None, gid))]
+            prompts.append(Prompt("king_killed", f"King {gid} is killed: {', '.join(under) or 'no unit'} must take "
+                                  "an immediate morale test (it uses none of the opponent's tests).", tuple(under)))
+    return prompts
+
+
 def strike_first(a: Unit, b: Unit) -> tuple[Unit, Unit] | None:
     """"Pike Armed Units - Inflict damage before their opponent (if not pike armed)": (pikes, foe) or None."""
     if a.pike and not b.pike:
@@ -168,15 +186,7 @@ class MeleeStep:
         return StepResult("melee", tuple(r.events), tuple(r.removed), tuple(r.prompts), extra=extra)
 
     def _killed_kings(self, r: Round, units: Mapping[str, Unit]) -> None:
-        """"When a king is killed all units under his command must take an immediate morale test"."""
-        for u in units.values():
-            for gid, gtype in zip(u.generals, u.general_types):
-                if gid in r.removed and gtype in ("king", "ally_king"):
-                    under = [o.id for o in units.values() if o.side == u.side and not o.alone_general
-                             and o.all_bases and any(b not in r.removed for b in o.all_bases)
-                             and (o.commander == gid if gtype == "ally_king" else o.commander in (None, gid))]
-                    r.prompts.append(Prompt("king_killed", f"King {gid} is killed: {', '.join(under) or 'no unit'} "
-                                            "must take an immediate morale test.", tuple(under)))
+        r.prompts.extend(killed_kings(units, r.removed))
 
     def _after_loss(self, r: Round, units: Mapping[str, Unit], victor: Unit, loser: Unit,
                     options: dict) -> dict[str, list[float]]:
