@@ -8,7 +8,8 @@ DAMAGE = {"damage": MapOf(FIGURE, Int(0))}
 STEP_INPUTS = {
     "initiative": {"sides": SIDES},
     "move": {"moves": MapOf(FIGURE, POINT)},
-    "missile": {"shots": ListOf(Obj({"shooter": FIGURE, "target": FIGURE}, required=("shooter", "target"))), **DAMAGE},
+    "missile": {"shots": ListOf(Obj({"shooter": FIGURE, "target": FIGURE}, required=("shooter", "target"))),
+                "order": SIDES, **DAMAGE},
     "melee": {"combat_turn": Int(1), "pairs": ListOf(Tuple((FIGURE, FIGURE))), "targets": MapOf(FIGURE, FIGURE),
               **DAMAGE},
     "dragon_breath": {"dragon": FIGURE, "facing": FACING, **DAMAGE},
