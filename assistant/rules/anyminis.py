@@ -43,6 +43,7 @@ class AnyMinis(AttackStep, HeroSteps, SpellSteps, RuleSystem):
     steps = ("assess", "initiative", "plan", "move", "attack", "command", "ability", "spell", "cleanup")
     step_inputs = anyminis_inputs.STEP_INPUTS
     figure_keys = anyminis_inputs.FIGURE_KEYS
+    terrain_keys = anyminis_inputs.TERRAIN_KEYS
 
     # ------------------------------------------------------------ data and geometry
     def assessment_data(self) -> dict[str, Any]:

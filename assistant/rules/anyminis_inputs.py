@@ -33,6 +33,8 @@ STEP_INPUTS = {
     "command": {"leader": FIGURE, "points": Int(0), "give": MapOf(FIGURE, Int(0))},
 }
 
+TERRAIN_KEYS = {"turns_left": Int(0)}
+
 FIGURE_KEYS = {"weapons": ListOf(Str()), "armor": optional(MapOf(Str(), optional(Str()))),
                "shield": OneOf((Null(), Bool(), Str())), "cape": Bool(), "stance": optional(Str()),
                "gear": optional(ListOf(Str())), "facing": optional(FACING), "hp": Int(), "squad": Str(),

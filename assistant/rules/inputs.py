@@ -400,13 +400,13 @@ def check_scene_bounds(scene: Any) -> None:
                                 "the table")
 
 
-def check_figure_keys(fields: Mapping[str, Spec], figures: Iterable[Any], ids: Ids) -> None:
-    """The extra keys a system reads on scene figures, each at `scene.figures[i]`."""
+def check_figure_keys(fields: Mapping[str, Spec], figures: Iterable[Any], ids: Ids, where: str = "figures") -> None:
+    """The extra keys a system reads on scene figures (or terrain pieces), each at `scene.<where>[i]`."""
     for i, fig in enumerate(figures):
         extra = getattr(fig, "extra", {}) or {}
         for key, spec in fields.items():
             if key in extra:
-                spec.check(extra[key], f"scene.figures[{i}].{key}", ids)
+                spec.check(extra[key], f"scene.{where}[{i}].{key}", ids)
 
 
 __all__ = ["Anything", "Bool", "CELL", "FACING", "FIGURE", "FIGURES", "Id", "Ids", "Int", "ListOf", "MapOf",

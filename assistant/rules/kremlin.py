@@ -41,6 +41,7 @@ class Kremlin(MeleeStep, MoraleSteps, ManoeuvreSteps, RuleSystem):
              "morale_allowance", "morale", "rally", "recover", "woods", "woods_damage")
     step_inputs = kremlin_inputs.STEP_INPUTS
     figure_keys = kremlin_inputs.FIGURE_KEYS
+    terrain_keys = kremlin_inputs.TERRAIN_KEYS
 
     def input_ids(self, scene: Scene, options: Mapping[str, Any]) -> Ids:
         """Figures, sides, terrain and units: the `units` option's keys and every base's `unit` (or own id)."""

@@ -42,4 +42,6 @@ STEP_INPUTS = {
     "woods": {"woods": Id("terrain"), "units": UNITS, "nature": Str(("good", "evil", "neutral")), **UNITS_OPTION},
 }
 
+TERRAIN_KEYS = {"nature": Str(("good", "evil", "neutral")), "hits_taken": Int(0)}
+
 FIGURE_KEYS = {"unit": Str(), **UNIT_KEYS}

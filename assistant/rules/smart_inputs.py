@@ -16,5 +16,5 @@ STEP_INPUTS = {
     "experience": {"defeats": ListOf(Obj({"victor": FIGURE, "defeated": FIGURE}, required=("victor", "defeated")))},
 }
 
-FIGURE_KEYS = {"armor": optional(ListOf(Str())), "weapon": Str(), "damage": Int(0), "xp": Int(0), "level": Int(1),
+FIGURE_KEYS = {"armor": ListOf(Str()), "weapon": Str(), "damage": Int(0), "xp": Int(0), "level": Int(1),
                "facing": optional(FACING)}

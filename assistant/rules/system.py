@@ -120,6 +120,8 @@ class RuleSystem:
     step_inputs: Mapping[str, Mapping[str, Spec]] = {}
     # Extra keys the system reads on scene figures (weapons, armour, unit, ...) -> spec.
     figure_keys: Mapping[str, Spec] = {}
+    # Extra keys the system reads on terrain pieces (a smoke cloud's turns left, a wood's nature) -> spec.
+    terrain_keys: Mapping[str, Spec] = {}
 
     def __init__(self, data: Mapping[str, Any] | None = None,
                  overrides: Mapping[str, Any] | None = None) -> None:
@@ -262,6 +264,7 @@ class RuleSystem:
         self.step_function(step)
         ids = self.input_ids(scene, options)
         check_figure_keys(self.figure_keys, scene.figures, ids)
+        check_figure_keys(self.terrain_keys, scene.terrain, ids, "terrain")
         return check_inputs(fields, options, ids, strict=strict)
 
     def resolve(self, step: str, scene: Scene, attacker_side: str | None, dice: Dice,
