@@ -89,10 +89,14 @@ class AttackTurn:
     events: list[Event] = field(default_factory=list)
     prompts: list[Prompt] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+    rolls_before: int = 0
+
+    def rolls_made(self, dice: Dice) -> bool:
+        return len(dice.rolls) > self.rolls_before
 
 
 class AttackStep:
-    def attack_turn(self, scene: Scene, options: Mapping[str, Any]) -> AttackTurn:
+    def attack_turn(self, scene: Scene, options: Mapping[str, Any], dice: Dice | None = None) -> AttackTurn:
         combat, stances = self.values["combat"], self.values["stances"]
         bonuses = {"from_behind": combat["from_behind"], "difficult_ranged": combat["difficult_ranged"],
                    "attacking": stances["attacking"]["attack"], "defending": stances["defending"]["defence"],
@@ -100,12 +104,14 @@ class AttackStep:
                    "dodging": stances["dodging"]["dodge"] if combat["dodge_roll_needs_defence_point"] else 0}
         hp = {f.id: int(options.get("hp", {}).get(f.id, f.extra.get("hp", self.assess(f).hit_points)))
               for f in scene.figures}
-        return AttackTurn(bonuses, hp, {k: int(v) for k, v in options.get("leader_points", {}).items()},
+        turn = AttackTurn(bonuses, hp, {k: int(v) for k, v in options.get("leader_points", {}).items()},
                           {k: list(v) for k, v in options.get("attacked_this_turn", {}).items()},
                           {k: int(v) for k, v in options.get("attacks_made", {}).items()},
                           frozenset(options.get("bring_it", ())), tuple(options.get("effects", ())),
                           contact_matrix(scene, 0.1),
                           {f.id: i for i, f in enumerate(scene.figures)})
+        turn.rolls_before = len(dice.rolls) if dice is not None else 0
+        return turn
 
     def step_attack(self, scene: Scene, attacker_side: str | None, dice: Dice, options: dict) -> StepResult:
         """Each attack in `attacks` in order: the hit roll, then damage; the dead leave at clean-up."""

@@ -85,13 +85,17 @@ class HeroSteps:
         if why:
             return StepResult("ability", (event("ability_illegal", f"{fig.id} cannot use {name.replace('_', ' ')}: "
                                                 f"{why}.", figure=fig.id, ability=name, reason=why),))
-        turn = self.attack_turn(scene, options)
+        turn = self.attack_turn(scene, options, dice)
         spent = a.action_points + int(options.get("given", 0))
         turn.events.append(event("ability", f"{fig.id} uses {name.replace('_', ' ')}, at the cost of all "
                                  f"{spent} of its action points this turn.", figure=fig.id, ability=name,
                                  points_spent=spent))
         extra: dict[str, Any] = {"used": list(options.get("used", [])) + [name], "action_points_left": 0}
         getattr(self, f"_ability_{name}")(scene, turn, dice, fig, options, extra)
+        refused = [e for e in turn.events if e.kind == "ability_illegal"]
+        if refused and not turn.rolls_made(dice):
+            # refused before anything happened: nothing is spent and the ability stays unused
+            return StepResult("ability", tuple(refused))
         if self.values["abilities"][name].get("no_move_next_turn"):
             extra.setdefault("effects", []).append(effect(fig.id, "no_move", "next", name))
         return self.attack_result("ability", turn, extra)

@@ -70,7 +70,7 @@ class SpellSteps:
         if why:
             return StepResult("spell", (event("spell_illegal", f"{caster.id} cannot cast {name}: {why}.",
                                               caster=caster.id, spell=name, reason=why),))
-        turn = self.attack_turn(scene, options)
+        turn = self.attack_turn(scene, options, dice)
         turn.events.append(event("spell", f"{caster.id} casts {name} ({sp['cost']} action point).",
                                  caster=caster.id, spell=name, cost=sp["cost"]))
         extra: dict[str, Any] = {}
@@ -82,6 +82,9 @@ class SpellSteps:
         else:
             getattr(self, f"_spell_{'status' if 'effect' in sp[name] else name}")(scene, turn, dice, caster, name,
                                                                                  options, extra)
+        refused = [e for e in turn.events if e.kind == "spell_illegal"]
+        if refused and not turn.rolls_made(dice):
+            return StepResult("spell", tuple(refused))      # not cast: no point spent
         return self.attack_result("spell", turn, extra)
 
     def _in_reach(self, scene: Scene, caster: Figure, target: Figure) -> str | None:
