@@ -10,7 +10,7 @@ action points for that turn."
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -20,7 +20,7 @@ from assistant.rules.anyminis_attack import Ability, AttackTurn
 from assistant.rules.anyminis_effects import effect, forbidden
 from assistant.rules.dice import Dice
 from assistant.rules.errors import ScenarioError
-from assistant.rules.events import Event, Prompt, StepResult, event
+from assistant.rules.events import Prompt, StepResult, event
 from assistant.rules.inputs import need
 
 ABILITIES = ("charge", "called_shot", "dual_attack", "whirlwind", "stick_and_move", "charging_fire", "bring_it")

@@ -28,7 +28,8 @@ from assistant.rules.kremlin_morale import MoraleSteps
 from assistant.rules.kremlin_moves import ManoeuvreSteps
 from assistant.rules.kremlin_rules import (KremlinError, heavy_fire, hit_dice, hit_needed, kill_on_bases, movement_dice,
                                            roll_hits, roll_saves, woods_hostile, woods_nature)
-from assistant.rules.kremlin_units import Unit, behind_front, build_units, front_line, gap_in, need, removal_order
+from assistant.rules.inputs import need
+from assistant.rules.kremlin_units import Unit, behind_front, build_units, front_line, gap_in, removal_order
 from assistant.rules import kremlin_inputs
 from assistant.rules.inputs import Ids
 from assistant.rules.system import RuleSystem

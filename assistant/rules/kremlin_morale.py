@@ -14,7 +14,8 @@ from measure.scene import Scene
 from assistant.rules.dice import Dice
 from assistant.rules.events import Prompt, StepResult, event
 from assistant.rules.kremlin_rules import KremlinError, morale_allowance, morale_passes, recovery_passes
-from assistant.rules.kremlin_units import Unit, flank_or_rear_contacts, gap_in, mods_text, need
+from assistant.rules.inputs import need
+from assistant.rules.kremlin_units import Unit, flank_or_rear_contacts, gap_in, mods_text
 
 
 class MoraleSteps:
@@ -51,7 +52,6 @@ class MoraleSteps:
     def step_morale(self, scene: Scene, attacker_side: str | None, dice: Dice, options: dict) -> StepResult:
         """"To pass a test the unit must roll less than the number of bases in the unit (or hits remaining)"."""
         units = self.units(scene, options)
-        m = self.values["morale"]
         unit = self._unit(units, need(options, "unit"), "unit")
         if unit.alone_general:
             return StepResult("morale", (event("immune", f"{unit.id} acts alone: immune from morale.", unit=unit.id),))

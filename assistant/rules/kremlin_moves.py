@@ -7,8 +7,6 @@ A mixin of the Kremlin rule system: it uses the system's `units`, `_unit`, `_tak
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from measure.scene import Scene
 
 from assistant.rules.dice import Dice

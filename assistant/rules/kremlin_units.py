@@ -22,7 +22,6 @@ from measure.distance import centre_distance, edge_distance
 from measure.scene import Figure, Scene
 
 from assistant.rules.facing import parse_facing
-from assistant.rules.inputs import need
 from assistant.rules.kremlin_rules import KremlinError, MoveDice
 
 GENERALS = ("king", "captain", "ally_king")
