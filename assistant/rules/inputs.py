@@ -317,7 +317,7 @@ class Obj(Spec):
         return out
 
     def describe(self):
-        return "an object with " + ", ".join(self.fields)
+        return "an object with " + ", ".join(self.required or tuple(self.fields))
 
 
 @dataclass(frozen=True)
