@@ -182,7 +182,11 @@ def front_line(scene: Scene, unit: Unit) -> tuple[tuple[float, float], tuple[flo
     front = float(ahead.max())
     left = f * front + lat * float((side - base / 2).min())
     right = f * front + lat * float((side + base / 2).max())
-    rank = int(np.count_nonzero(ahead >= front - base / 2)) if unit.front_rank is None else int(unit.front_rank)
+    # Stands in the front rank: fighting bases only, since an attached general does not "count as an
+    # extra base for morale/disorder purposes" (heavy fire is a disorder).
+    n = len(unit.bases) or len(unit.all_bases)
+    rank = (int(np.count_nonzero(ahead[:n] >= ahead[:n].max() - base[:n] / 2)) if unit.front_rank is None
+            else int(unit.front_rank))
     return (float(left[0]), float(left[1])), (float(right[0]), float(right[1])), rank
 
 

@@ -283,6 +283,17 @@ def test_attached_general_adds_a_fighting_die():
     assert build_units(captain_scene(), KR)["A"].size == 2      # but still two bases for morale
 
 
+def test_an_attached_general_is_no_stand_for_heavy_fire():
+    """Kings and captains "Do not count as an extra base for morale/disorder purposes"; "Heavy fire - if a unit
+    receives more figure casualties than the number of stands in it's front rank it is disordered"."""
+    s = scene(unit("T", "blue", "heavy_infantry", row(10, 2), [10] * 2, facing="north", save="none"),
+              [{"id": "cap", "side": "blue", "type": "captain", "x": 13.0, "y": 10, "base": 1.5, "unit": "T"}],
+              unit("S", "red", "light_infantry", row(10, 3), [5] * 3, facing="south", hit=2))
+    r = KR.resolve("shoot", s, "red", ScriptedDice({"S": [6, 6, 6], "T": []}), {"shooter": "S", "target": "T"})
+    # three kills against a front rank of two stands (the captain beside them is not one): disordered
+    assert any(e.kind == "disordered" and e.data["reason"] == "heavy_fire" for e in r.events)
+
+
 def test_routing_units_lose_a_base_per_hit():
     """"Routing Units - Lose one base per hit scored on them and are disordered"."""
     s = melee_scene("light_infantry", "heavy_infantry", b_keys={"routing": True})
