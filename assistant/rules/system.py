@@ -257,6 +257,12 @@ class RuleSystem:
                     "side": list(dict.fromkeys(f.side for f in scene.figures if f.side)),
                     "terrain": [t.id for t in scene.terrain]})
 
+    def step_questions(self, step: str) -> list[dict[str, str]]:
+        """What a step may be told, in words, for a guided turn: [{"key", "expects"}] (e.g. "reinforce" ->
+        "an object a unit id -> a unit id")."""
+        self.step_function(step)
+        return [{"key": key, "expects": spec.describe()} for key, spec in self.step_inputs.get(step, {}).items()]
+
     def check_step_inputs(self, step: str, scene: Scene, options: Mapping[str, Any],
                           strict: bool = False) -> dict[str, Any]:
         """The step's options and the figures' extra keys, each checked at its key path (ScenarioError)."""
