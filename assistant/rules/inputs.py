@@ -244,7 +244,7 @@ class ListOf(Spec):
     max_len: int | None = None
 
     def check(self, value, path, ids):
-        if not isinstance(value, list):
+        if not isinstance(value, (list, tuple)):
             raise self.fail(value, path)
         if len(value) < self.min_len or (self.max_len is not None and len(value) > self.max_len):
             raise self.fail(value, path)
@@ -265,7 +265,7 @@ class Tuple(Spec):
     what: str = ""          # how the message names it, e.g. "[col, row]"
 
     def check(self, value, path, ids):
-        if not isinstance(value, list) or len(value) != len(self.items):
+        if not isinstance(value, (list, tuple)) or len(value) != len(self.items):
             raise self.fail(value, path)
         return [s.check(v, join(path, i), ids) for i, (s, v) in enumerate(zip(self.items, value))]
 
