@@ -231,7 +231,13 @@ class HeroSteps:
         if scene is None:
             return
         a, b = (scene.figure(t) for t in targets)
-        if self.spaces_between(scene, a, b) > 1:
+        if ab["adjacent_to"] == "shooter":
+            far = [t.id for t in (a, b) if self.spaces_between(scene, scene.figure(fig.id), t) > 1]
+            if far:
+                turn.events.append(event("ability_illegal", f"{', '.join(far)} not adjacent to {fig.id}.",
+                                         figure=fig.id, reason="targets_not_adjacent"))
+                return
+        elif self.spaces_between(scene, a, b) > 1:
             turn.events.append(event("ability_illegal", f"{a.id} and {b.id} are not adjacent to each other.",
                                      figure=fig.id, reason="targets_not_adjacent"))
             return
