@@ -141,8 +141,11 @@ class Kremlin(MeleeStep, MoraleSteps, ManoeuvreSteps, RuleSystem):
         return False, nearest or ()
 
     def _dice_for(self, unit: Unit) -> int:
-        # "Roll 1d6 per base in the unit"; attached generals "fight with the same stats as the unit".
-        n = unit.fight_dice if unit.monster else len(unit.all_bases)
+        """Shooting dice: "Roll 1d6 per base in the unit". An attached general "fight[s] with the same stats
+        as the unit" - fighting is melee (the text's actions are "Move, Shoot, Fight in melee"), so he adds
+        a shooting die only when the players say so (play.general_shoots_with_unit)."""
+        bases = unit.all_bases if self.values["play"]["general_shoots_with_unit"] else unit.bases
+        n = unit.fight_dice if unit.monster else len(bases)
         return hit_dice(n, unit.disordered or unit.routing)
 
     # ------------------------------------------------------------ steps

@@ -283,6 +283,19 @@ def test_attached_general_adds_a_fighting_die():
     assert build_units(captain_scene(), KR)["A"].size == 2      # but still two bases for morale
 
 
+def test_an_attached_general_adds_no_shooting_die_unless_the_players_say_so():
+    """The actions are "Move, Shoot, Fight in melee"; attached generals "fight with the same stats as the unit";
+    shooting: "Roll 1d6 per base in the unit" (house default play.general_shoots_with_unit)."""
+    s = scene(unit("S", "red", "light_infantry", row(10, 2), [10] * 2, facing="south"),
+              [{"id": "cap", "side": "red", "type": "captain", "x": 13.0, "y": 10, "base": 1.5, "unit": "S"}],
+              unit("T", "blue", "heavy_infantry", row(10, 2), [14] * 2, facing="north"))
+    plain = KR.resolve("shoot", s, "red", ScriptedDice({"S": [1, 1]}), {"shooter": "S", "target": "T"})
+    assert plain.events[0].data["dice"] == 2
+    told = KR.with_overrides({"play.general_shoots_with_unit": True})
+    assert told.resolve("shoot", s, "red", ScriptedDice({"S": [1, 1, 1]}),
+                        {"shooter": "S", "target": "T"}).events[0].data["dice"] == 3
+
+
 def test_an_attached_general_is_no_stand_for_heavy_fire():
     """Kings and captains "Do not count as an extra base for morale/disorder purposes"; "Heavy fire - if a unit
     receives more figure casualties than the number of stands in it's front rank it is disordered"."""
