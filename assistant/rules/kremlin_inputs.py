@@ -38,7 +38,7 @@ STEP_INPUTS = {
     "pursue": {"unit": UNIT, "routers": UNIT, **UNITS_OPTION},
     "interpenetrate": {"unit": UNIT, "friend": UNIT, "hack_down": Bool(), "friend_in_melee": Bool(), **UNITS_OPTION},
     "woods_damage": {"woods": Id("terrain"), "unit": UNIT, "flame": Bool(), "hits_before": Int(0), **UNITS_OPTION},
-    "recover": {"unit": UNIT, "failed_attempts": Int(0), **UNITS_OPTION},
+    "recover": {"unit": UNIT, "failed_attempts": Int(0), "tried_this_turn": Bool(), **UNITS_OPTION},
     "woods": {"woods": Id("terrain"), "units": UNITS, "nature": Str(("good", "evil", "neutral")), **UNITS_OPTION},
 }
 

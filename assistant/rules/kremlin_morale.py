@@ -146,6 +146,10 @@ class MoraleSteps:
                                                 unit=unit.id),))
         if not unit.disordered:
             return StepResult("recover", (event("not_disordered", f"{unit.id} is not disordered.", unit=unit.id),))
+        if options.get("tried_this_turn"):
+            # "Units may make one attempt to recover per turn"
+            return StepResult("recover", (event("cannot_recover", f"{unit.id} has had its attempt to recover this "
+                                                "turn.", unit=unit.id, reason="tried_this_turn"),))
         if unit.routing or contact:
             why = "routing" if unit.routing else "in contact with the enemy"
             return StepResult("recover", (event("cannot_recover", f"{unit.id} is {why} and cannot recover from "
