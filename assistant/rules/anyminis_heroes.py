@@ -191,11 +191,14 @@ class HeroSteps:
             if other.id == fig.id or other.id in turn.removed or self.spaces_between(scene, fig, other) > 1:
                 continue
             to = pushed_to(here, self._cell(scene, other), spaces)
-            kinds = self._kinds_at(scene, self._cell_xy(scene, to))
+            x, y = self._cell_xy(scene, to)
+            kinds = self._kinds_at(scene, (x, y))
             blocked = [k for k in kinds if self.terrain_class(k).get("blocks_movement")]
+            off_table = not (0 <= x <= scene.table.width_in and 0 <= y <= scene.table.depth_in)
             extra.setdefault("effects", []).append(effect(other.id, "no_attack", "this", "whirlwind"))
-            if blocked or to in taken:
-                why = f"{', '.join(blocked)} there" if blocked else "another figure stands there"
+            if blocked or to in taken or off_table:
+                why = (f"{', '.join(blocked)} there" if blocked else "the table's edge" if off_table
+                       else "another figure stands there")
                 turn.prompts.append(Prompt("whirlwind_push", f"{other.id} cannot be pushed to {list(to)} ({why}): "
                                            "where does it go? (the players decide)", (other.id,)))
                 turn.events.append(event("pushed_blocked", f"{other.id} cannot be pushed to {list(to)}: {why}.",
