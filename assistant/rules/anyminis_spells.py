@@ -115,9 +115,7 @@ class SpellSteps:
     def _spell_healing(self, scene, turn, dice, caster, name, options, extra) -> None:
         """"Healing: target character gains 1d3+2 hit points\""""
         sp = self.values["spells"]
-        target = scene.figure(need(options, "target"))
-        if target.side != caster.side:
-            raise ScenarioError(f"target: {target.id} is not on {caster.id}'s side")
+        target = scene.figure(need(options, "target"))     # any "target character": the text names no side
         why = self._in_reach(scene, caster, target)
         if why:
             turn.events.append(event("spell_illegal", f"healing: {why}.", caster=caster.id, spell=name, reason=why))
