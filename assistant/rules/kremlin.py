@@ -26,6 +26,7 @@ from assistant.rules.facing import parse_facing
 from assistant.rules.kremlin_melee import MeleeStep, killed_kings
 from assistant.rules.kremlin_morale import MoraleSteps
 from assistant.rules.kremlin_moves import ManoeuvreSteps
+from assistant.rules.kremlin_scenery import ScenerySteps
 from assistant.rules.kremlin_rules import (KremlinError, heavy_fire, hit_dice, hit_needed, kill_on_bases, movement_dice,
                                            roll_hits, roll_saves, woods_hostile, woods_nature)
 from assistant.rules.inputs import need
@@ -35,11 +36,11 @@ from assistant.rules.inputs import Ids
 from assistant.rules.system import RuleSystem
 
 
-class Kremlin(MeleeStep, MoraleSteps, ManoeuvreSteps, RuleSystem):
+class Kremlin(MeleeStep, MoraleSteps, ManoeuvreSteps, ScenerySteps, RuleSystem):
     name = "kremlin"
     title = "KremlinMiniatures"
     steps = ("initiative", "move", "charge_response", "shoot", "melee", "break_off", "pursue", "interpenetrate",
-             "morale_allowance", "morale", "rally", "recover", "woods", "woods_damage")
+             "morale_allowance", "morale", "rally", "recover", "woods", "woods_damage", "woods_move", "siege")
     step_inputs = kremlin_inputs.STEP_INPUTS
     figure_keys = kremlin_inputs.FIGURE_KEYS
     terrain_keys = kremlin_inputs.TERRAIN_KEYS

@@ -37,11 +37,14 @@ STEP_INPUTS = {
     "break_off": {"unit": UNIT, "pursuer": UNIT, **UNITS_OPTION},
     "pursue": {"unit": UNIT, "routers": UNIT, **UNITS_OPTION},
     "interpenetrate": {"unit": UNIT, "friend": UNIT, "hack_down": Bool(), "friend_in_melee": Bool(), **UNITS_OPTION},
+    "woods_move": {"woods": Id("terrain"), "moves": Bool()},
+    "siege": {"unit": UNIT, "wall": Id("terrain"), "wall_hits": Int(1), "hits_before": Int(0), "breached_before": Bool(),
+              **UNITS_OPTION},
     "woods_damage": {"woods": Id("terrain"), "unit": UNIT, "flame": Bool(), "hits_before": Int(0), **UNITS_OPTION},
     "recover": {"unit": UNIT, "failed_attempts": Int(0), "tried_this_turn": Bool(), **UNITS_OPTION},
     "woods": {"woods": Id("terrain"), "units": UNITS, "nature": Str(("good", "evil", "neutral")), **UNITS_OPTION},
 }
 
-TERRAIN_KEYS = {"nature": Str(("good", "evil", "neutral")), "hits_taken": Int(0)}
+TERRAIN_KEYS = {"nature": Str(("good", "evil", "neutral")), "hits_taken": Int(0), "moves": Bool(), "hits": Int(1)}
 
 FIGURE_KEYS = {"unit": Str(), **UNIT_KEYS}

@@ -166,3 +166,17 @@ def test_players_fire_in_the_order_they_moved():
     """"The highest number moves their miniatures first, then the next highest roll, and so on"; "... on till each
     player has a chance to fire their bows or crossbows"."""
     assert fire_order(["red", "blue", "red", "green"], ["green", "red", "blue"]) == [3, 0, 2, 1]
+
+
+def test_a_wall_collapses_when_its_hits_are_gone_and_rams_work_on_gates():
+    """"Walls should be rated in hits. When it's hits are gone the wall collapses"; "Battering Rams act on gates as
+    war machines do on walls. Monsters can act as battering rams"."""
+    from assistant.rules.kremlin_scenery import wall_left
+    assert wall_left(4, 2, 1) == 1 and wall_left(4, 3, 5) == 0
+    kr = get_system("kremlin")
+    scene = scene_from_json({"units": "in", "table": {"width": 48, "depth": 36},
+                             "figures": [{"id": "ogre", "side": "red", "type": "monster", "x": 10, "y": 10, "base": 2.0}],
+                             "terrain": [{"id": "g", "kind": "gate", "polygon": [[8, 12], [12, 12], [12, 13], [8, 13]],
+                                          "hits": 2}]})
+    r = kr.resolve("siege", scene, "red", ScriptedDice({"ogre": [6, 6, 1, 1, 1]}), {"unit": "ogre", "wall": "g"})
+    assert r.extra["breached"] and r.events[0].data["rolls"] == [6, 6, 1, 1, 1]    # a monster's 5d6 (house default)
