@@ -14,10 +14,11 @@ from typing import Any
 from measure.scene import scene_from_json
 
 from assistant.rules import get_system, system_names
-from assistant.rules.errors import ScenarioError
-from assistant.rules.inputs import MAX_SCENARIO_BYTES, Ids, check_scene_bounds, Int, ListOf, MapOf, OneOf, Str, need, read_json_text, shown
 from assistant.rules.dice import DiceExhausted, ScriptedDice
+from assistant.rules.errors import ScenarioError
 from assistant.rules.events import StepResult
+from assistant.rules.inputs import (MAX_SCENARIO_BYTES, Ids, Int, ListOf, MapOf, OneOf, Str, check_scene_bounds, need,
+                                    read_json_text, shown)
 
 # Keys every scenario may carry; the rest are the step's options, checked against its declared inputs.
 # `expect` and `because` are the outcome written from the rule text and the sentence it rests on.
@@ -34,6 +35,8 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
+# The dice as they fell: in order, or by who rolled ("*": rolls that name nobody). A value too big for
+# the die rolled is refused by the step's roll, which knows the die.
 DICE = OneOf((ListOf(Int(1, 100)), MapOf(Str(), OneOf((Int(1, 100), ListOf(Int(1, 100)))))))
 
 
