@@ -101,7 +101,8 @@ class AttackStep:
         bonuses = {"from_behind": combat["from_behind"], "difficult_ranged": combat["difficult_ranged"],
                    "attacking": stances["attacking"]["attack"], "defending": stances["defending"]["defence"],
                    "aiming": stances["aiming"]["launched_attack"],
-                   "dodging": stances["dodging"]["dodge"] if combat["dodge_roll_needs_defence_point"] else 0}
+                   "dodging": stances["dodging"]["dodge"] if combat["dodge_roll_needs_defence_point"] else 0,
+                   "bring_it": int(self.values["abilities"]["bring_it"]["defence_per_attacker"])}
         hp = {f.id: int(options.get("hp", {}).get(f.id, f.extra.get("hp", self.assess(f).hit_points)))
               for f in scene.figures}
         turn = AttackTurn(bonuses, hp, {k: int(v) for k, v in options.get("leader_points", {}).items()},

@@ -56,16 +56,18 @@ def pushed_to(hero: tuple[int, int], other: tuple[int, int], spaces: int = 1) ->
 
 
 def ability_refusal(name: str, role: str, picked: Sequence[str] | None, allowed_picks: int,
-                    used: Sequence[str]) -> str | None:
+                    used: Sequence[str], once_per_battle: bool = True, leader_list: str = "hero_list") -> str | None:
     """Why a figure may not use `name` now (None: it may)."""
     if role not in ("hero", "leader"):
         return f"a {role.replace('_', ' ')} has no special abilities (heroes have 2, the leader 1)"
+    if role == "leader" and leader_list != "hero_list":
+        return "the leader's ability is not listed in the text; the players decide it (abilities.leader_may_pick_from)"
     if picked is not None:
         if len(picked) > allowed_picks:
             return f"a {role} picks {allowed_picks} special abilit{'y' if allowed_picks == 1 else 'ies'}, not {len(picked)}"
         if name not in picked:
             return f"{name.replace('_', ' ')} is not one of its abilities ({', '.join(picked) or 'none'})"
-    if name in used:
+    if once_per_battle and name in used:
         return f"{name.replace('_', ' ')} was already used this battle ('They may use each one once during the battle')"
     return None
 
@@ -79,18 +81,20 @@ class HeroSteps:
         a = self.assess(fig)
         role_data = self.values["figure_types"][a.role]
         effects = list(options.get("effects", []))
+        ab = self.values["abilities"]
         why = ability_refusal(name, a.role, fig.extra.get("abilities"), int(role_data["special_abilities"]),
-                              list(options.get("used", [])))
+                              list(options.get("used", [])), bool(ab["once_per_battle"]), str(ab["leader_may_pick_from"]))
         why = why or self._effect_refusal(fig.id, name, effects)
         if why:
             return StepResult("ability", (event("ability_illegal", f"{fig.id} cannot use {name.replace('_', ' ')}: "
                                                 f"{why}.", figure=fig.id, ability=name, reason=why),))
         turn = self.attack_turn(scene, options, dice)
-        spent = a.action_points + int(options.get("given", 0))
-        turn.events.append(event("ability", f"{fig.id} uses {name.replace('_', ' ')}, at the cost of all "
-                                 f"{spent} of its action points this turn.", figure=fig.id, ability=name,
+        stock = a.action_points + int(options.get("given", 0))
+        spent = stock if ab["costs_all_points"] else 1        # else "use 1 gadget or special ability": 1 point
+        turn.events.append(event("ability", f"{fig.id} uses {name.replace('_', ' ')}, at the cost of {spent} of its "
+                                 f"{stock} action points this turn.", figure=fig.id, ability=name,
                                  points_spent=spent))
-        extra: dict[str, Any] = {"used": list(options.get("used", [])) + [name], "action_points_left": 0}
+        extra: dict[str, Any] = {"used": list(options.get("used", [])) + [name], "action_points_left": stock - spent}
         getattr(self, f"_ability_{name}")(scene, turn, dice, fig, options, extra)
         refused = [e for e in turn.events if e.kind == "ability_illegal"]
         if refused and not turn.rolls_made(dice):

@@ -262,7 +262,7 @@ def hit_roll(attack_d6: int, defence_die_value: int, facts: HitFacts, bonuses: M
     d = {
         "armor": facts.armour,
         "shield": 0 if facts.from_behind or facts.ignore_non_armour else facts.shield,
-        "bring_it": facts.prior_attackers if facts.bring_it else 0,
+        "bring_it": facts.prior_attackers * bonuses.get("bring_it", 1) if facts.bring_it else 0,
         "points": max(0, facts.defence_points - 1),
         "terrain": (bonuses["difficult_ranged"]
                     if facts.defender_in_difficult and facts.weapon_kind != "melee" else 0),
