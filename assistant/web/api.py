@@ -49,8 +49,15 @@ def status():
     return jsonify({"version": version, "source": t.source, "system": system.name, "system_title": system.title,
                     "table": {"name": t.profile.name, "width": t.profile.width_in, "depth": t.profile.depth_in},
                     "calibration": cal.to_json(), "calibration_words": calibration_words(cal, t.source),
+                    "hint": t.hint(),
                     "live_available": bool(_camera()), "live_running": t.live is not None,
-                    "figures": 0 if scene is None else len(scene.figures)})
+                    "figures": _figures_in_game()})
+
+
+def _figures_in_game() -> int:
+    """The figures the pages draw (the fallen of the current game left out): one count everywhere."""
+    current = context.scene()
+    return 0 if current is None else len(current.figures)
 
 
 def _camera():
@@ -64,12 +71,13 @@ def scene():
     version, _, picture, _ = t.snapshot()
     current = context.scene()
     if current is None:
-        return jsonify({"version": version, "source": t.source, "scene": None, "picture": None, "removed": []})
+        return jsonify({"version": version, "source": t.source, "scene": None, "picture": None, "removed": [],
+                        "hint": t.hint()})
     everything = context.scene(with_removed=True)
     gone = sorted({f.id for f in everything.figures} - {f.id for f in current.figures})
     ghosts = [f for f in scene_to_json(everything)["figures"] if f["id"] in gone]
     return jsonify({"version": version, "source": t.source, "scene": scene_to_json(current),
-                    "removed": gone, "removed_figures": ghosts,
+                    "removed": gone, "removed_figures": ghosts, "hint": t.hint(),
                     "picture": None if picture is None else picture.meta(version)})
 
 
@@ -217,11 +225,15 @@ def photo():
     if upload is None:
         raise UploadError("photo: send the picture as the multipart field 'photo'", 400)
     image = decode_upload(upload.read(), upload.filename or "photo")
-    version, problem = context.table().analyze(image, source="photo")
+    t = context.table()
+    version, problem = t.analyze(image, source="photo")
     current = context.scene()
-    return jsonify({"version": version, "problem": problem,
-                    "figures": 0 if current is None or problem else len(current.figures),
-                    "scene": None if current is None or problem else scene_to_json(current)}), (200 if not problem else 422)
+    if problem:         # a 4xx whose words say what to fix; the last good picture and the game stay
+        return jsonify({"version": version, "problem": problem, "error": problem, "hint": t.hint(),
+                        "figures": 0, "scene": None}), 422
+    return jsonify({"version": version, "problem": None, "hint": t.hint(),
+                    "figures": 0 if current is None else len(current.figures),
+                    "scene": None if current is None else scene_to_json(current)})
 
 
 @bp.post("/live")

@@ -69,7 +69,7 @@
     try {
       const s = await TS.loadScene();
       removedFigures = s.removed_figures || [];
-      board.update({scene: s.scene, picture: s.picture});
+      board.update({scene: s.scene, picture: s.picture, hint: s.hint});
     } catch (e) { TS.problem(e); }
   }
 

@@ -73,6 +73,60 @@ const TS = (() => {
     return e;
   }
 
+  /* A photo that could not be measured (or only just): what to fix, in words and a small drawing of the
+     table with its corner markers, the missing ones ringed in red. */
+  function hintBox(hint) {
+    const box = document.createElement("div");
+    box.className = "photo-hint " + (hint.failed ? "failed" : "warn");
+    box.setAttribute("role", "alert");
+    const W = hint.table.width, D = hint.table.depth, pad = Math.max(W, D) * 0.12;
+    const svg = el("svg", {viewBox: `${-pad} ${-pad} ${W + 2 * pad} ${D + 2 * pad}`, class: "hint-drawing",
+                           role: "img", "aria-label": "The table from above with its corner markers"});
+    const kinds = new Set(hint.reasons.map((r) => r.kind));
+    const defs = el("defs", {}, svg);
+    if (kinds.has("blurred")) {
+      const f = el("filter", {id: "hint-blur"}, defs);
+      el("feGaussianBlur", {stdDeviation: Math.max(W, D) * 0.012}, f);
+    }
+    const table = el("g", kinds.has("blurred") ? {filter: "url(#hint-blur)"} : {}, svg);
+    el("rect", {x: 0, y: 0, width: W, height: D, rx: Math.min(W, D) * 0.03, class: "hint-table"}, table);
+    const s = Math.max(Math.min(W, D) * 0.14, 2);          // markers drawn bigger than life, to be seen
+    for (const a of hint.anchors) {
+      const x = Math.min(Math.max(a.x, s / 2), W - s / 2), y = Math.min(Math.max(a.y, s / 2), D - s / 2);
+      const g = el("g", {class: `hint-anchor ${a.state}`, "data-id": a.id, "data-place": a.place}, table);
+      el("rect", {x: x - s / 2, y: y - s / 2, width: s, height: s, class: "hint-marker"}, g);
+      el("rect", {x: x - s / 4, y: y - s / 4, width: s / 2, height: s / 2, class: "hint-marker-inner"}, g);
+      if (a.state !== "seen") {
+        el("circle", {cx: x, cy: y, r: s * 0.95, class: "hint-ring", "stroke-width": s * 0.22}, g);
+      } else {
+        el("path", {d: `M${x - s * .3},${y}l${s * .22},${s * .25}l${s * .42},${-s * .5}`, class: "hint-tick",
+                    "stroke-width": s * 0.2}, g);
+      }
+    }
+    if (kinds.has("dark")) el("rect", {x: -pad, y: -pad, width: W + 2 * pad, height: D + 2 * pad, class: "hint-dark"}, svg);
+    if (kinds.has("cut_off")) {
+      // The photo's edge: a dashed frame that leaves the missing corners outside.
+      const out = hint.anchors.filter((a) => a.state === "outside");
+      let x0 = -pad / 2, y0 = -pad / 2, x1 = W + pad / 2, y1 = D + pad / 2;
+      if (out.length && out.every((a) => a.place.includes("right"))) x1 = W * 0.72;
+      if (out.length && out.every((a) => a.place.includes("left"))) x0 = W * 0.28;
+      if (out.length && out.every((a) => a.place.includes("bottom"))) y1 = D * 0.72;
+      if (out.length && out.every((a) => a.place.includes("top"))) y0 = D * 0.28;
+      el("rect", {x: x0, y: y0, width: x1 - x0, height: y1 - y0, class: "hint-photo-edge",
+                  "stroke-width": Math.max(W, D) * 0.012, "stroke-dasharray": `${W * 0.03} ${W * 0.02}`}, svg);
+    }
+    const words = document.createElement("div");
+    words.className = "hint-words";
+    const h = document.createElement("p"); h.className = "hint-title"; h.textContent = hint.title;
+    const ul = document.createElement("ul");
+    for (const line of hint.lines) {
+      const li = document.createElement("li"); li.textContent = line; ul.appendChild(li);
+    }
+    words.append(h, ul);
+    box.append(svg, words);
+    return box;
+  }
+
   /* A board draws the Scene over the picture (mode "picture") or as a top-down map ("map"). */
   class Board {
     constructor(container, options) {
@@ -91,8 +145,10 @@ const TS = (() => {
     render() {
       const d = this.data;
       const c = this.container;
+      const hint = d && d.hint && this.mode === "picture" ? hintBox(d.hint) : null;
       if (!d || !d.scene) {
         c.innerHTML = '<p class="empty">No picture of the table yet. Take a photo on the Table page.</p>';
+        if (hint) c.prepend(hint);
         return;
       }
       const pic = d.picture;
@@ -111,6 +167,7 @@ const TS = (() => {
         project = (x, y) => [x, y];
       }
       c.innerHTML = "";
+      if (hint) c.appendChild(hint);
       c.classList.toggle("is-map", !usePicture);
       const frame = document.createElement("div");
       frame.className = "board-frame";
@@ -290,5 +347,5 @@ const TS = (() => {
     return api("GET", "/api/scene");
   }
 
-  return {api, toast, problem, onChange, speak, Board, loadScene, joined, csrf};
+  return {api, toast, problem, onChange, speak, Board, loadScene, joined, csrf, hintBox};
 })();
