@@ -29,11 +29,11 @@ def _marker_words(profile: TableProfile, anchor_id: int) -> str:
 
 
 def photo_hint(profile: TableProfile, quality: PhotoQuality, places: dict[int, str], *,
-               failed: bool) -> dict[str, Any] | None:
+               failed: bool, kept: bool = True) -> dict[str, Any] | None:
     """The hint for one photo, or None when there is nothing to fix.
 
     places: anchor id -> "seen" | "hidden" | "outside" | "unknown" (vision.photo_check.anchor_places).
-    failed: the photo could not be measured at all (the last good picture stays).
+    failed: the photo could not be measured at all (the last good picture stays, when `kept`).
     """
     missing = [i for i, p in places.items() if p != "seen"]
     if not failed and not missing:
@@ -70,8 +70,10 @@ def photo_hint(profile: TableProfile, quality: PhotoQuality, places: dict[int, s
         reasons.append({"kind": "not_seen", "anchors": unknown,
                         "words": "So I can't see the corner markers."})
     title = reasons[0]["words"].split(":")[0].split(". ")[0].rstrip(".?") + "." if reasons else "Something is wrong with the photo."
-    if failed:
+    if failed and kept:
         after = "Your game and the last good picture are kept. Fix it and take the photo again."
+    elif failed:
+        after = "Fix it and take the photo again."
     else:
         after = "Measuring still works, but it is better with every corner marker in view."
     return {

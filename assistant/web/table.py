@@ -207,13 +207,33 @@ class TableState:
         except ValueError:                  # RegistrationError and friends: the hint says what to fix
             seen = self.pipeline.markers.find_anchors(to_gray(frame_bgr))
             hint = photo_hint(self.profile, photo_quality(frame_bgr), anchor_places(self.profile, None, size, seen),
-                              failed=True)
+                              failed=True, kept=self._frame is not None)
             return self.publish(frame_bgr, None, source=source, problem=hint["title"], hint=hint), hint["title"]
         places = anchor_places(self.profile, result.registration, size)
         hint = None
         if any(p != "seen" for p in places.values()):
             hint = photo_hint(self.profile, photo_quality(frame_bgr), places, failed=False)
         return self.publish(frame_bgr, result, source=source, hint=hint), None
+
+    def use_profile(self, profile: TableProfile) -> int:
+        """Switch to another table: its pipeline, no picture yet; every tablet is woken to show it."""
+        camera = self.pipeline.camera
+        was_live = self.live is not None
+        if was_live:
+            self.stop_live()
+        with self._cond:
+            self.profile = profile
+            self.pipeline = FramePipeline(profile, camera)
+            self.fallback_terrain = ()
+            self._scene = self._picture = self._frame = self._registration = None
+            self._crop = (0, 0, 0, 0)
+            self._hint = None
+            self._calibration = self._calibration_for(None, None, None)
+            self.source = "none"
+            self._version += 1
+            self._cond.notify_all()
+            version = self._version
+        return version
 
     def registered_frame(self):
         """(frame, registration, crop box) of the last picture that could be measured, or Nones."""
