@@ -12,7 +12,7 @@ from assistant.web import context, game
 from assistant.web.images import UploadError, decode_upload, display_jpeg
 from assistant.web.measuring import los_json, targets_json
 from assistant.web.terrain import TerrainError, check_piece, piece_json, source_of, terrain_kinds
-from assistant.web.words import calibration_words, thing_names
+from assistant.web.words import calibration_words, house_label, thing_names
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -133,7 +133,7 @@ def systems():
         except (ImportError, ValueError):      # a system still being written is listed, not offered
             continue
         out.append({"name": s.name, "title": s.title, "current": s.name == current,
-                    "house_defaults": [h.to_json() for h in s.house_defaults()],
+                    "house_defaults": [{**h.to_json(), "label": house_label(h.key)} for h in s.house_defaults()],
                     "types": sorted(s.values.get("figure_types", {}))})
     return jsonify({"systems": out, "current": current})
 

@@ -91,3 +91,125 @@ def calibration_words(cal: Calibration, source: str) -> list[str]:
     if cal.problem:
         lines.append(f"Note: {cal.problem}.")
     return lines
+
+
+# ---------------------------------------------------------------- house numbers in words
+
+FIELD_WORDS = {
+    "fv": "fighting value", "armor_plus": "armour bonus", "armor": "armour", "move": "move (inches)",
+    "range": "shooting range (inches)", "attacks": "shots each turn", "shoots": "can shoot", "weapon": "weapon",
+    "cost": "cost to cross", "difficult": "slows figures down", "blocks_movement": "cannot be walked through",
+    "conceals": "hides figures", "elevation": "height", "fight_dice": "fighting dice", "hit": "needed to hit",
+    "save": "needed to save", "rating": "rating", "figures_per_base": "figures on one base",
+    "group_gap_in": "a group: figures at most this far apart (inches)",
+    "grid_diagonal_moves": "moves along the diagonals of the grid",
+    "defence_bonus_in": "cover: this close behind terrain (inches)",
+    "engaged_may_shoot": "figures in a fight may shoot", "open_table_engage_gap_in":
+    "touching: bases at most this far apart (inches)", "measure_from": "measure from",
+    "remove_first": "take figures off first", "difficult_kinds": "terrain that slows figures down",
+    "behind_arc_deg": "behind a figure: the angle (degrees)", "range_metric": "how range is measured",
+    "dodge_roll_needs_defence_point": "a dodge needs a defence point",
+    "armor_type_needs_value": "armour type needs a value", "sight_width": "ruler width for sight (inches)",
+    "leader_point_bonus_max": "most leader points added to the first roll",
+    "tie_without_holder": "equal first rolls without a holder", "ties": "equal rolls",
+    "monster_level": "monster level", "enabled": "used", "damage": "damage", "penalty_step_in":
+    "a penalty every (inches)", "blocking_kinds": "terrain that blocks sight", "clear_kinds":
+    "terrain that never blocks sight", "hill_kinds": "hills", "soft_kinds": "terrain you can see into",
+    "soft_depth_in": "how far you can see into it (inches)", "figures_block": "figures block sight",
+    "judge": "who decides about terrain",
+}
+GROUP_WORDS = {"figure_types": None, "terrain": None, "weapon_length": "length of a", "play": None,
+               "sight": "Sight", "combat": "Fighting", "initiative": "Who goes first", "leaders": "Leaders",
+               "projectiles": "Arrows and stones", "experience": "Experience", "faith": "Faith"}
+
+
+def _title(word: str) -> str:
+    word = word.replace("_", " ")
+    return word[:1].upper() + word[1:]
+
+
+def house_label(key: str) -> str:
+    """A house number's key in words: "figure_types.giant.fv" -> "Giant's fighting value"."""
+    parts = key.split(".")
+    field = FIELD_WORDS.get(parts[-1], parts[-1].replace("_in", " (inches)").replace("_", " "))
+    if len(parts) == 3 and parts[0] in ("figure_types", "terrain"):
+        owner = _title(parts[1])
+        return f"{owner}'s {field}" if parts[0] == "figure_types" else f"{owner}: {field}"
+    if len(parts) == 2 and parts[0] == "weapon_length":
+        return f"Length of a {parts[1].replace('_', ' ')}"
+    if len(parts) == 2 and parts[0] == "terrain":
+        return _title(field)
+    if len(parts) == 2 and GROUP_WORDS.get(parts[0]):
+        return f"{GROUP_WORDS[parts[0]]}: {field}"
+    return _title(field)
+
+
+# ---------------------------------------------------------------- the game's events, for a child
+
+MOD_WORDS = {"fv": "fighting value", "armor_plus": "armour", "terrain": "cover", "unpainted": "unpainted"}
+
+
+def die_words(die: object, mods: Mapping[str, int] | None, total: object) -> str:
+    """"2" or "2 +1 armour = 3": the die as it fell, then what the rules add."""
+    mods = {k: v for k, v in (mods or {}).items() if v}
+    if not mods:
+        return f"{die}"
+    parts = " ".join(f"{v:+d} {MOD_WORDS.get(k, k.replace('_', ' '))}" for k, v in mods.items())
+    return f"{die} {parts} = {total}"
+
+
+def groups_words(n: object) -> str:
+    """"1 group" / "3 groups" (a group is drawn on the picture)."""
+    return f"{n} group" if n == 1 else f"{n} groups"
+
+
+def event_line(e: Mapping[str, object], names: Mapping[str, str]) -> str | None:
+    """A rules event as a sentence for a child, or None to keep the rules' own words.
+
+    Never "initiative", "attacker", "condition A", "fv": who goes first, who moves, who won.
+    """
+    n = lambda fid: names.get(fid, side_word(fid) if fid in ("red", "blue") else fid)   # noqa: E731
+    kind = e.get("kind")
+    if kind == "initiative":
+        rolls = sorted(dict(e.get("rolls") or {}).items(), key=lambda sv: -sv[1])     # the highest first
+        dice = ", ".join(f"{n(s)} rolled {v}" for s, v in rolls)
+        return f"{dice}: {n(e.get('winner'))} goes first and moves." if dice else f"{n(e.get('winner'))} goes first."
+    if kind == "initiative_tie":
+        rolls = e.get("rolls") or {}
+        return ", ".join(f"{n(s)} rolled {v}" for s, v in rolls.items()) + ": the same! Roll again."
+    if kind == "groups":
+        return f"{n(e.get('side'))} rolled {e.get('roll')}: move up to {groups_words(e.get('groups'))}."
+    if kind == "melee_dice":
+        return None if not e.get("dice") else ", ".join(f"{n(f)} rolled {v}" for f, v in dict(e["dice"]).items()) + "."
+    if kind in ("melee_kill", "melee_tie", "melee_repulsed"):
+        me = f"{n(e.get('figure'))} ({die_words(e.get('die'), e.get('mods'), e.get('total'))})"
+        them = f"{n(e.get('target'))} ({die_words(e.get('target_die'), e.get('target_mods'), e.get('target_total'))})"
+        if kind == "melee_tie":
+            return f"{me} fights {them}: the same! Nobody falls; they fight again next turn."
+        if kind == "melee_repulsed":
+            return (f"{me} fights {them}: {n(e.get('winner'))} wins but has already beaten someone, "
+                    f"so {n(e.get('loser'))} is safe.")
+        return f"{me} fights {them}: {n(e.get('winner'))} wins, {n(e.get('loser'))} falls."
+    if kind == "melee_skipped":
+        if e.get("reason") == "fallen":
+            return f"{n(e.get('figure'))} has fallen and cannot strike back."
+        return f"{n(e.get('figure'))} has already beaten someone in this fight."
+    if kind == "melee_locked":
+        return f"{n(e.get('figure'))} is still fighting {name_list([n(x) for x in e.get('locked_with') or []])}: " \
+               "they go on next turn."
+    if kind == "melee_no_target":
+        return f"{n(e.get('figure'))} has nobody left to fight."
+    if kind == "melee_none":
+        return "No figure touches an enemy: nobody fights."
+    if kind == "victory":
+        return f"{n(e.get('winner'))} wins the game!"
+    if kind == "no_victory":
+        return "Nobody has won yet."
+    if kind == "draw":
+        return "Both sides have won at the same time: it's a draw!"
+    if kind == "surrender_offer":
+        return f"{n(e.get('side'))} has lost {e.get('lost')} of {e.get('start')} figures. Does {n(e.get('side'))} give up?"
+    return None
+
+
+FORBIDDEN_IN_PROMPTS = re.compile(r"\binitiative\b|\battacker\b|group\(s\)|\bcondition [A-C]\b|\bfv\b", re.I)

@@ -51,7 +51,7 @@
           const label = document.createElement("label");
           const id = "house-" + h.key.replace(/[^a-z0-9]+/gi, "-");
           label.htmlFor = id;
-          label.textContent = h.key.replace(/^figure_types\./, "").replace(/\./g, " ").replace(/_/g, " ");
+          label.textContent = h.label;
           const input = document.createElement("input");
           input.id = id; input.dataset.key = h.key;
           input.value = h.value;
@@ -64,7 +64,8 @@
             catch (e) { TS.problem(e); systems(); }
           });
           const note = document.createElement("span");
-          note.className = "note";
+          note.className = "note"; note.id = id + "-note";
+          input.setAttribute("aria-describedby", note.id);
           note.textContent = (h.changed ? "changed by you. " : "") + h.note;
           li.append(label, input, note);
           ul.appendChild(li);

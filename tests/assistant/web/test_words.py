@@ -59,3 +59,50 @@ def test_die_words(die, mods, total, expected):
 def test_say_reads_title_text_and_lines_as_sentences():
     assert _say({"title": "Free moves", "text": "Tap Done.", "lines": ["Robin may move"]}) == \
         "Free moves. Tap Done. Robin may move."
+
+
+@pytest.mark.parametrize("key, label", [
+    ("figure_types.giant.fv", "Giant's fighting value"),
+    ("figure_types.giant.armor_plus", "Giant's armour bonus"),
+    ("figure_types.horse_archer.range", "Horse archer's shooting range (inches)"),
+    ("terrain.water.cost", "Water: cost to cross"),
+    ("play.group_gap_in", "A group: figures at most this far apart (inches)"),
+    ("weapon_length.pike", "Length of a pike"),
+])
+def test_house_numbers_are_labelled_in_words(key, label):
+    from assistant.web.words import house_label
+    assert house_label(key) == label
+
+
+def test_every_house_number_of_every_system_has_a_label_without_code_words():
+    from assistant.rules import get_system, system_names
+    from assistant.web.words import FORBIDDEN_IN_PROMPTS, house_label
+    for name in system_names():
+        for h in get_system(name).house_defaults():
+            label = house_label(h.key)
+            assert "_" not in label and "." not in label and not FORBIDDEN_IN_PROMPTS.search(label), (h.key, label)
+
+
+@pytest.mark.parametrize("event, line", [
+    ({"kind": "initiative", "rolls": {"blue": 2, "red": 4}, "winner": "red"},
+     "Red rolled 4, Blue rolled 2: Red goes first and moves."),
+    ({"kind": "groups", "side": "blue", "roll": 1, "groups": 1}, "Blue rolled 1: move up to 1 group."),
+    ({"kind": "melee_dice", "dice": {"m13": 5, "m24": 4}}, "Sir Bors rolled 5, Goblin 4 rolled 4."),
+    ({"kind": "melee_kill", "figure": "m13", "target": "m24", "die": 5, "mods": {"fv": 3}, "total": 8,
+      "target_die": 4, "target_mods": {"fv": 1, "terrain": 0}, "target_total": 5, "winner": "m13", "loser": "m24"},
+     "Sir Bors (5 +3 fighting value = 8) fights Goblin 4 (4 +1 fighting value = 5): Sir Bors wins, Goblin 4 falls."),
+    ({"kind": "no_victory", "condition": "A"}, "Nobody has won yet."),
+    ({"kind": "victory", "winner": "blue", "condition": "B"}, "Blue wins the game!"),
+])
+def test_game_events_in_a_childs_words(event, line):
+    from assistant.web.words import FORBIDDEN_IN_PROMPTS, event_line
+    names = {"m13": "Sir Bors", "m24": "Goblin 4", "red": "Red", "blue": "Blue"}
+    assert event_line(event, names) == line
+    assert not FORBIDDEN_IN_PROMPTS.search(line)
+
+
+@pytest.mark.parametrize("text", ["Blue wins the initiative (4) and is the attacker", "Move up to 3 group(s)",
+                                  "No winner yet (condition A)", "giant fv"])
+def test_the_forbidden_phrasings_are_caught(text):
+    from assistant.web.words import FORBIDDEN_IN_PROMPTS
+    assert FORBIDDEN_IN_PROMPTS.search(text)
