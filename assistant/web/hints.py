@@ -69,7 +69,7 @@ def photo_hint(profile: TableProfile, quality: PhotoQuality, places: dict[int, s
     elif unknown:
         reasons.append({"kind": "not_seen", "anchors": unknown,
                         "words": "So I can't see the corner markers."})
-    title = reasons[0]["words"].split(":")[0].split(". ")[0].rstrip(".?") + "." if reasons else "Something is wrong with the photo."
+    title = reasons[0]["words"] if reasons else "Something is wrong with the photo: take it again."
     if failed and kept:
         after = "Your game and the last good picture are kept. Fix it and take the photo again."
     elif failed:
@@ -79,7 +79,7 @@ def photo_hint(profile: TableProfile, quality: PhotoQuality, places: dict[int, s
     return {
         "failed": failed,
         "title": title,
-        "lines": [r["words"] for r in reasons] + [after],
+        "lines": [r["words"] for r in reasons[1:]] + [after],      # the first reason is the title
         "reasons": reasons,
         "table": {"width": profile.width_in, "depth": profile.depth_in},
         "anchors": [{"id": a.id, "x": a.x_in, "y": a.y_in, "size": a.size_in, "state": places.get(a.id, "unknown"),

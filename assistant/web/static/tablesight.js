@@ -220,7 +220,7 @@ const TS = (() => {
         if (!usePicture) {
           const xs = t.polygon.map((p) => p[0]), ys = t.polygon.map((p) => p[1]);
           const tx = xs.reduce((a, b) => a + b) / xs.length, ty = ys.reduce((a, b) => a + b) / ys.length;
-          const label = el("text", {x: tx, y: ty, class: "terrain-label" + (drawn ? " drawn" : ""), "font-size": px(13),
+          const label = el("text", {x: tx, y: ty, class: "terrain-label" + (drawn ? " drawn" : ""), "font-size": px(16),
                                     "stroke-width": px(3)}, terrainLayer);
           label.textContent = drawn ? `${t.kind} (drawn)` : t.kind;
         }
@@ -241,6 +241,24 @@ const TS = (() => {
         }
       }
       const sides = [...new Set(scene.figures.map((f) => f.side).filter(Boolean))];
+      // Groups (figures standing close together): a soft patch round each, numbered, under the figures.
+      const groupLabels = [];
+      if (d.groups && d.groups.length) {
+        const gl = el("g", {class: "groups"}, svg);
+        d.groups.forEach((ids, i) => {
+          const members = scene.figures.filter((f) => ids.includes(f.id));
+          if (!members.length) return;
+          const g = el("g", {class: "group", "data-group": i + 1}, gl);
+          let top = null;
+          for (const f of members) {
+            const [cx, cy] = project(f.x, f.y);
+            const r = radius(f) + px(12);
+            el("circle", {cx, cy, r, class: "group-patch"}, g);
+            if (!top || cy - r < top[1]) top = [cx, cy - r];
+          }
+          groupLabels.push({n: i + 1, x: top[0], y: top[1]});
+        });
+      }
       const selected = new Set(d.selected || []);
       const figLayer = el("g", {class: "figures"}, svg);
       const labels = [];
@@ -274,9 +292,29 @@ const TS = (() => {
                     class: "cross", "stroke-width": px(6)}, g);
         labels.push({f, cx, cy, r, colour: "#c0392b"});
       }
+      // Dice by the figures they belong to (a melee: each figure's die next to its name).
+      const diceLayer = el("g", {class: "dice-badges"}, svg);
+      for (const [fid, value] of Object.entries(d.dice || {})) {
+        const f = scene.figures.find((x) => x.id === fid) || (d.ghosts || []).find((x) => x.id === fid);
+        if (!f) continue;
+        const [cx, cy] = project(f.x, f.y);
+        const r = radius(f), s = px(34);
+        const g = el("g", {class: "die-badge", "data-id": fid}, diceLayer);
+        el("rect", {x: cx + r * 0.5, y: cy - r * 0.5 - s, width: s, height: s, rx: px(7), class: "die-face",
+                    "stroke-width": px(2)}, g);
+        const t = el("text", {x: cx + r * 0.5 + s / 2, y: cy - r * 0.5 - s * 0.28, "font-size": px(22), class: "die-value"}, g);
+        t.textContent = value;
+      }
+      for (const gl of groupLabels) {
+        const g = el("g", {class: "group-label"}, diceLayer);
+        const bw = px(78), bh = px(24);
+        el("rect", {x: gl.x - bw / 2, y: gl.y - bh - px(2), width: bw, height: bh, rx: px(6), class: "group-tag"}, g);
+        const t = el("text", {x: gl.x, y: gl.y - px(8), "font-size": px(16), class: "group-text"}, g);
+        t.textContent = `Group ${gl.n}`;
+      }
       // Name tags: below the base, else above, right or left, whichever overlaps nothing placed yet.
       const labelLayer = el("g", {class: "labels"}, svg);
-      const fs = px(shownWidth < 640 ? 13 : 15);
+      const fs = px(16);                   // never smaller than 16 px on the screen
       const placed = [];
       const overlap = (a, b) => Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) *
                                 Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
