@@ -493,7 +493,7 @@ def current_prompt(games: Games) -> dict[str, Any]:
             elif st.phase == "move":
                 prompt = {"kind": "do", "title": f"{side_word(st.attacker)} side: move!",
                           "text": f"Move up to {groups_words(st.groups_allowed)} of your figures on the table "
-                                  "(each group is circled on the picture). "
+                                  "(each group is circled and numbered on the picture). "
                                   "A figure that moves next to an enemy must stop. "
                                   "Tap Done when they are all in place.", "button": "Done", "side": st.attacker,
                           "groups": _groups(game, st, st.attacker)}

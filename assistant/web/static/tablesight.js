@@ -249,14 +249,14 @@ const TS = (() => {
           const members = scene.figures.filter((f) => ids.includes(f.id));
           if (!members.length) return;
           const g = el("g", {class: "group", "data-group": i + 1}, gl);
-          let top = null;
+          let left = null;
           for (const f of members) {
             const [cx, cy] = project(f.x, f.y);
-            const r = radius(f) + px(12);
-            el("circle", {cx, cy, r, class: "group-patch"}, g);
-            if (!top || cy - r < top[1]) top = [cx, cy - r];
+            const r = radius(f) + px(10);
+            el("circle", {cx, cy, r, class: "group-patch", "stroke-width": px(2), "stroke-dasharray": `${px(5)} ${px(3)}`}, g);
+            if (!left || cx - r < left[0]) left = [cx - r, cy];
           }
-          groupLabels.push({n: i + 1, x: top[0], y: top[1]});
+          groupLabels.push({n: i + 1, x: left[0], y: left[1]});
         });
       }
       const selected = new Set(d.selected || []);
@@ -292,30 +292,24 @@ const TS = (() => {
                     class: "cross", "stroke-width": px(6)}, g);
         labels.push({f, cx, cy, r, colour: "#c0392b"});
       }
-      // Dice by the figures they belong to (a melee: each figure's die next to its name).
-      const diceLayer = el("g", {class: "dice-badges"}, svg);
+      // Dice by the figures they belong to (each die left of its figure), and each group's number:
+      // placed before the name tags so the tags keep clear of them, drawn after so they stay on top.
+      const badges = [];
       for (const [fid, value] of Object.entries(d.dice || {})) {
         const f = scene.figures.find((x) => x.id === fid) || (d.ghosts || []).find((x) => x.id === fid);
         if (!f) continue;
         const [cx, cy] = project(f.x, f.y);
-        const r = radius(f), s = px(34);
-        const g = el("g", {class: "die-badge", "data-id": fid}, diceLayer);
-        el("rect", {x: cx + r * 0.5, y: cy - r * 0.5 - s, width: s, height: s, rx: px(7), class: "die-face",
-                    "stroke-width": px(2)}, g);
-        const t = el("text", {x: cx + r * 0.5 + s / 2, y: cy - r * 0.5 - s * 0.28, "font-size": px(22), class: "die-value"}, g);
-        t.textContent = value;
+        const r = radius(f), size = px(34);
+        badges.push({kind: "die", id: fid, text: String(value), x: cx - r - size - px(3), y: cy - size / 2, w: size, h: size});
       }
       for (const gl of groupLabels) {
-        const g = el("g", {class: "group-label"}, diceLayer);
-        const bw = px(78), bh = px(24);
-        el("rect", {x: gl.x - bw / 2, y: gl.y - bh - px(2), width: bw, height: bh, rx: px(6), class: "group-tag"}, g);
-        const t = el("text", {x: gl.x, y: gl.y - px(8), "font-size": px(16), class: "group-text"}, g);
-        t.textContent = `Group ${gl.n}`;
+        const size = px(26);
+        badges.push({kind: "group", n: gl.n, text: String(gl.n), x: gl.x - size - px(1), y: gl.y - size / 2, w: size, h: size});
       }
       // Name tags: below the base, else above, right or left, whichever overlaps nothing placed yet.
       const labelLayer = el("g", {class: "labels"}, svg);
       const fs = px(16);                   // never smaller than 16 px on the screen
-      const placed = [];
+      const placed = badges.map((b) => ({x: b.x, y: b.y, w: b.w, h: b.h}));
       const overlap = (a, b) => Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) *
                                 Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
       const circles = labels.map(({cx, cy, r}) => ({x: cx - r, y: cy - r, w: 2 * r, h: 2 * r}));
@@ -342,6 +336,19 @@ const TS = (() => {
         el("rect", {x: box.x, y: box.y, width: bw, height: bh, rx: px(4), class: "label-bg", fill: colour}, labelLayer);
         const t = el("text", {x: box.x + bw / 2, y: box.y + bh * 0.74, "font-size": fs, class: "label"}, labelLayer);
         t.textContent = name;
+      }
+      const badgeLayer = el("g", {class: "badges"}, svg);
+      for (const b of badges) {
+        const g = el("g", b.kind === "die" ? {class: "die-badge", "data-id": b.id} :
+                          {class: "group-label", "data-group": b.n, "aria-label": `Group ${b.n}`}, badgeLayer);
+        if (b.kind === "die") {
+          el("rect", {x: b.x, y: b.y, width: b.w, height: b.h, rx: px(7), class: "die-face", "stroke-width": px(2)}, g);
+        } else {
+          el("circle", {cx: b.x + b.w / 2, cy: b.y + b.h / 2, r: b.w / 2, class: "group-tag", "stroke-width": px(2)}, g);
+        }
+        const t = el("text", {x: b.x + b.w / 2, y: b.y + b.h * (b.kind === "die" ? 0.72 : 0.7),
+                              "font-size": px(b.kind === "die" ? 22 : 17), class: b.kind === "die" ? "die-value" : "group-text"}, g);
+        t.textContent = b.text;
       }
       // A piece being drawn, over everything: its corners so far, closed once there are three.
       if (d.draft && d.draft.points && d.draft.points.length && !usePicture) {

@@ -179,7 +179,7 @@ def test_every_tap_target_is_44_px_and_picture_text_16_px_on_every_page(browser,
         _check_sizes(page, f"{path} {shape}")
     page.goto(base + "/setup/")
     page.click("#house-box summary")
-    label = page.locator('label[for="house-figure_types-giant-fv"]')
+    label = page.locator('label[for="house-figure-types-giant-fv"]')
     assert label.inner_text() == "Giant's fighting value"
     assert "fv" not in page.locator("#house-defaults").inner_text().split()
     page.screenshot(path=shots / f"setup-house-{shape}.png")
@@ -213,15 +213,17 @@ def test_a_kimmiria_turn_never_says_the_forbidden_words(browser, demo, shots):
     base, _ = demo
     context, page, errors = _page(browser, VIEWPORTS["landscape"])
     _join(page, base, "/play/")
+    answer = ["accept"]
+    page.on("dialog", lambda d: d.accept() if answer[0] == "accept" else d.dismiss())
     expect(page.locator("#new-game")).to_be_visible()
-    page.click("#new-game")                     # a game may be left from before: it asks first
     expect(page.locator("#prompt-title")).not_to_have_text("Loading...")
+    page.click("#new-game")                     # a game may be left from before: it asks first
+    settled = "() => !document.querySelector('#new-game').disabled"
     seen_melee = seen_groups = seen_verdict = seen_badge_undo = False
     counter = [0, 0]
     texts = []
     for step in range(80):
-        page.wait_for_function("() => !document.querySelector('#next').disabled || "
-                               "!document.querySelector('#dice').hidden")
+        page.wait_for_function(settled)          # the tap has been answered and shown
         title = page.inner_text("#prompt-title")
         prompt_text = page.inner_text("#prompt")
         texts.append(prompt_text)
@@ -251,14 +253,18 @@ def test_a_kimmiria_turn_never_says_the_forbidden_words(browser, demo, shots):
             if "fights" in title and not seen_badge_undo:
                 # Undo my last die: the badge goes with it.
                 page.click("#roll-me")
+                page.wait_for_function(settled)
                 expect(page.locator("#rolled")).to_be_visible()
-                expect(page.locator("#board .die-badge")).to_have_count(0 if counter[1] == 0 else 1)
+                expect(page.locator("#board .die-badge")).to_have_count(1)         # the die by its figure
                 page.click("#undo")
+                page.wait_for_function(settled)
                 expect(page.locator("#rolled")).to_be_hidden()
+                expect(page.locator("#board .die-badge")).to_have_count(0)
                 seen_badge_undo = True
                 continue
             value = _die_for(title, counter)
             page.click(f'#pips button[aria-label="I rolled {value}"]')
+            page.wait_for_function(settled)
             if "fights" in title and counter[1] == 1:
                 expect(page.locator("#board .die-badge")).to_have_count(1)   # the die by its figure
                 page.screenshot(path=shots / "play-melee-die-landscape.png")
@@ -266,7 +272,7 @@ def test_a_kimmiria_turn_never_says_the_forbidden_words(browser, demo, shots):
             page.click("#next")
     assert seen_melee and seen_groups and seen_verdict and seen_badge_undo, texts
     # New game asks before it ends the game in progress.
-    page.once("dialog", lambda d: d.dismiss())
+    answer[0] = "dismiss"
     before = page.inner_text("#prompt-title")
     page.click("#new-game")
     page.wait_for_timeout(300)
