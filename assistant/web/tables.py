@@ -66,7 +66,9 @@ def profile_data(body: Mapping[str, Any]) -> dict[str, Any]:
     depth = _number(body, "depth", "depth", 2 * ANCHOR_SIZE_IN + 1, MAX_TABLE_IN)
     data: dict[str, Any] = {
         "name": name.strip(), "width": width, "depth": depth,
-        "markers": {"dictionary": "DICT_4X4_50", "figure_marker_size": MARKER_SIZE_IN},
+        "markers": {"dictionary": "DICT_4X4_50",
+                    "figure_marker_size": _number(body, "marker_size", "figure marker size", 0.5, 2.0)
+                    if "marker_size" in body else MARKER_SIZE_IN},
         "anchors": [{"id": a.id, "x": a.x_in, "y": a.y_in, "size": a.size_in}
                     for a in standard_anchors(width, depth, ANCHOR_SIZE_IN)]}
     grid = body.get("grid")
@@ -96,6 +98,7 @@ def _summary(path: Path, current: str) -> dict[str, Any]:
     p = load_profile(path)
     return {"file": path.name, "name": p.name, "width": p.width_in, "depth": p.depth_in,
             "grid": None if p.grid is None else {"kind": p.grid.kind, "pitch": p.grid.pitch_in},
+            "marker_size": p.figure_marker_size_in,
             "sides": [{"name": s.name, "colour": "#%02x%02x%02x" % s.rgb} for s in p.sides],
             "terrain": [t.name for t in p.terrain], "current": str(path.resolve()) == current}
 
@@ -183,8 +186,14 @@ def markers_pdf(side: int):
     rgb = None
     if re.fullmatch(r"#[0-9a-fA-F]{6}", colour):
         rgb = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    try:
+        size = float(request.args.get("size", MARKER_SIZE_IN))
+    except ValueError:
+        raise TableFileError("size: a number of inches") from None
+    if not 0.5 <= size <= 2.0:
+        raise TableFileError("size: from 0.5 to 2 inches")
     lo, hi = FIGURE_IDS[side]
-    return _pdf(markers_sheet(list(range(lo, hi + 1)), _paper(), MARKER_SIZE_IN, "DICT_4X4_50", rgb),
+    return _pdf(markers_sheet(list(range(lo, hi + 1)), _paper(), size, "DICT_4X4_50", rgb),
                 f"figure-markers-{side + 1}.pdf")
 
 

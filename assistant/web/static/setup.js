@@ -145,7 +145,7 @@
   /* The new-table wizard: one step at a time; the answers become a table file on the server. */
   const STEPS = ["print", "size", "grid", "sides", "terrain", "save", "test"];
   const TERRAIN_WORDS = {woods: "Woods", rocks: "Rocks", hill: "Hill", water: "Water", wall: "Walls", building: "Buildings"};
-  const wiz = {step: 0, paper: "a4", unit: "in", grid: "", sides: [{name: "Red", colour: "#c82828"}, {name: "Blue", colour: "#2850c8"}],
+  const wiz = {step: 0, paper: "a4", unit: "in", msize: 1, grid: "", sides: [{name: "Red", colour: "#c82828"}, {name: "Blue", colour: "#2850c8"}],
                terrain: new Set(["woods", "hill"]), saved: null};
 
   function showStep() {
@@ -169,7 +169,7 @@
     return {name: $("wiz-name").value.trim(), width: round(inches(Number($("wiz-width").value))),
             depth: round(inches(Number($("wiz-depth").value))),
             grid: wiz.grid ? {kind: wiz.grid, pitch: Number($("wiz-pitch").value)} : null,
-            sides: wiz.sides.filter((x) => x.name.trim()), terrain: [...wiz.terrain]};
+            sides: wiz.sides.filter((x) => x.name.trim()), terrain: [...wiz.terrain], marker_size: wiz.msize};
   }
   function summary() {
     const a = answers();
@@ -187,7 +187,7 @@
     wiz.sides.slice(0, 3).forEach((side, i) => {
       const a = document.createElement("a");
       a.className = "button"; a.target = "_blank"; a.rel = "noopener";
-      a.href = `/api/sheets/markers-${i}.pdf${q}&colour=${encodeURIComponent(side.colour)}`;
+      a.href = `/api/sheets/markers-${i}.pdf${q}&size=${wiz.msize}&colour=${encodeURIComponent(side.colour)}`;
       a.textContent = `Figure markers for ${side.name}`;
       li.appendChild(a);
     });
@@ -241,6 +241,7 @@
     }
   }
   pick("paper", (v) => { wiz.paper = v; sheets(); });
+  pick("msize", (v) => { wiz.msize = Number(v); sheets(); });
   pick("grid", (v) => { wiz.grid = v; $("pitch-row").hidden = !v; });
   pick("unit", (v) => {
     if (v === wiz.unit) return;
@@ -277,6 +278,7 @@
       wiz.saved = await TS.api("POST", "/api/tables", answers());
       TS.toast(`Saved: ${wiz.saved.name} is the table now.`);
       $("table-name").textContent = wiz.saved.name;
+      $("table-file").textContent = wiz.saved.file;
       await tables();
       wiz.step = STEPS.indexOf("test"); showStep();
     } catch (e) { TS.problem(e); }

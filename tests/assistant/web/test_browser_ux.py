@@ -296,6 +296,8 @@ def test_setup_wizard_saves_a_table_and_switches_to_it(browser, shots, tmp_path,
         page.click("#wizard-start")
         expect(page.locator('.wizard-step[data-step="print"]')).to_be_visible()
         page.click('[data-paper="letter"]')
+        page.click('[data-msize="0.75"]')               # the demo figures carry 3/4 inch markers
+        assert "size=0.75" in page.get_attribute("#sheet-sides a >> nth=0", "href")
         href = page.get_attribute("#sheet-anchors", "href")
         assert href == "/api/sheets/anchors.pdf?paper=letter"
         assert page.request.get(base + href).body().startswith(b"%PDF")
@@ -328,6 +330,7 @@ def test_setup_wizard_saves_a_table_and_switches_to_it(browser, shots, tmp_path,
         profile = load_profile(saved)                   # the CLI's reader
         assert (profile.name, profile.width_in, profile.depth_in) == ("Kitchen table", 48.0, 36.0)
         assert profile.grid.kind == "square" and [s.name for s in profile.sides] == ["Red", "Goblins"]
+        assert profile.figure_marker_size_in == 0.75
         assert [t.name for t in profile.terrain] == ["woods", "hill", "water"]
 
         # A second saved table; switch to it from the list, then back.
