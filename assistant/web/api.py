@@ -264,7 +264,11 @@ def game_new():
     system = context.system()
     if system.name != "kimmiria":
         raise game.PlayError(f"kids' mode plays KIMMIRIA; {system.title} is for the referee page for now", 409)
-    game.start_game(context.games(), _scene(), overrides=context.settings().system_overrides("kimmiria"),
+    # Everyone the picture shows: the fallen of the game before stand again in a new game.
+    everyone = context.scene(with_removed=True)
+    if everyone is None:
+        raise NoScene()
+    game.start_game(context.games(), everyone, overrides=context.settings().system_overrides("kimmiria"),
                     condition=str(body.get("condition", "A")))
     context.table().bump()
     return jsonify(game.current_prompt(context.games()))

@@ -97,7 +97,7 @@ def calibration_words(cal: Calibration, source: str) -> list[str]:
 
 FIELD_WORDS = {
     "fv": "fighting value", "armor_plus": "armour bonus", "armor": "armour", "move": "move (inches)",
-    "range": "shooting range (inches)", "attacks": "shots each turn", "shoots": "can shoot", "weapon": "weapon",
+    "range": "shooting range (inches)", "attacks": "shots each turn", "shoots": "way of shooting", "weapon": "weapon",
     "cost": "cost to cross", "difficult": "slows figures down", "blocks_movement": "cannot be walked through",
     "conceals": "hides figures", "elevation": "height", "fight_dice": "fighting dice", "hit": "needed to hit",
     "save": "needed to save", "rating": "rating", "figures_per_base": "figures on one base",

@@ -23,6 +23,9 @@
     const st = await TS.api("GET", "/api/status");
     const ul = $("calibration");
     ul.innerHTML = "";
+    const box = $("calibration-hint");
+    box.innerHTML = "";
+    if (st.hint) box.appendChild(TS.hintBox(st.hint));
     for (const line of st.calibration_words) {
       const li = document.createElement("li"); li.textContent = line; ul.appendChild(li);
     }

@@ -208,10 +208,11 @@ def _die_for(title: str, counter: list[int]) -> int:
     return 6 if counter[1] % 2 else 1
 
 
-def test_a_kimmiria_turn_never_says_the_forbidden_words(browser, demo, shots):
+@pytest.mark.parametrize("shape", VIEWPORTS)
+def test_a_kimmiria_turn_never_says_the_forbidden_words(browser, demo, shots, shape):
     from playwright.sync_api import expect
     base, _ = demo
-    context, page, errors = _page(browser, VIEWPORTS["landscape"])
+    context, page, errors = _page(browser, VIEWPORTS[shape])
     _join(page, base, "/play/")
     answer = ["accept"]
     page.on("dialog", lambda d: d.accept() if answer[0] == "accept" else d.dismiss())
@@ -237,16 +238,16 @@ def test_a_kimmiria_turn_never_says_the_forbidden_words(browser, demo, shots):
             assert fighters == {"Sir Bors", "Goblin 4"}                # both named in the title, both ringed
             assert title in ("Sir Bors fights Goblin 4!", "Goblin 4 fights Sir Bors!")
             if not seen_melee:
-                page.screenshot(path=shots / "play-melee-landscape.png")
+                page.screenshot(path=shots / f"play-melee-{shape}.png")
             seen_melee = True
         if page.locator("#board .group-label").count():
             seen_groups = True
-            _check_sizes(page, "play with groups")
-            page.screenshot(path=shots / "play-groups-landscape.png")
+            _check_sizes(page, f"play with groups {shape}")
+            page.screenshot(path=shots / f"play-groups-{shape}.png")
         if title.startswith("No winner yet"):
             assert turn.startswith("Turn 1"), turn                    # turn 1's verdict is headed turn 1
             seen_verdict = True
-            page.screenshot(path=shots / "play-verdict-landscape.png")
+            page.screenshot(path=shots / f"play-verdict-{shape}.png")
         if turn.startswith("Turn 2"):
             break
         if page.locator("#dice").is_visible():
@@ -267,10 +268,10 @@ def test_a_kimmiria_turn_never_says_the_forbidden_words(browser, demo, shots):
             page.wait_for_function(settled)
             if "fights" in title and counter[1] == 1:
                 expect(page.locator("#board .die-badge")).to_have_count(1)   # the die by its figure
-                page.screenshot(path=shots / "play-melee-die-landscape.png")
+                page.screenshot(path=shots / f"play-melee-die-{shape}.png")
         else:
             page.click("#next")
-    assert seen_melee and seen_groups and seen_verdict and seen_badge_undo, texts
+    assert (seen_melee, seen_groups, seen_verdict, seen_badge_undo) == (True,) * 4, texts[-6:]
     # New game asks before it ends the game in progress.
     answer[0] = "dismiss"
     before = page.inner_text("#prompt-title")

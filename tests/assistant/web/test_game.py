@@ -262,3 +262,15 @@ def test_moves_seen_in_the_new_picture_are_checked_by_the_rules(app, client, pin
         assert any("Tom cannot move there" in line for line in p["lines"])
         client.post("/api/game/next", headers=pin)
         assert prompt(client)["kind"] == "do"                          # put him back and try again
+
+
+def test_a_new_game_brings_back_the_fallen_of_the_last_one(client, pin):
+    client.post("/api/game/new", headers=pin)
+    for value in (2, 5, 6, 2, 3, 5, 5, 1):          # Goblin 1 and Goblin 3 fall to the first volley
+        roll(client, pin, value)
+    assert prompt(client)["remove"] == ["m20", "m22"]
+    client.post("/api/game/next", headers=pin)
+    assert len(client.get("/api/scene").get_json()["scene"]["figures"]) == 10
+    client.post("/api/game/new", headers=pin)
+    assert len(client.get("/api/scene").get_json()["scene"]["figures"]) == 12
+    assert prompt(client)["title"] == "Robin shoots at Grak!"
