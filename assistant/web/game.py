@@ -409,7 +409,8 @@ def _event_words(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
         return f"{n(e['shooter'])} rolled {a}, {n(e['target'])} rolled {d}: {end}"
     if kind == "missile_no_target":
         return f"{n(e['shooter'])} has no enemy in sight and in range."
-    return event_line(e, names) or with_names(str(e.get("text", "")), names)
+    kid = event_line(e, names)             # "" when the heading already says it
+    return kid if kid is not None else with_names(str(e.get("text", "")), names)
 
 
 REMOVE_WORDS = {"missile": "after all the arrows and magic", "melee": "now the fight is over"}
@@ -423,7 +424,8 @@ def _outcome_prompt(rec: Record, st: GameState, names: Mapping[str, str]) -> dic
     events = [e for e in result.get("events", [])
               if e.get("kind") != "removed" and not (e.get("kind") == "melee_dice" and not result.get("dice"))]
     idle = [names.get(e["shooter"], e["shooter"]) for e in events if e.get("kind") == "missile_no_target"]
-    lines = [_event_words(e, names) for e in events if e.get("kind") != "missile_no_target"]
+    lines = [line for line in (_event_words(e, names) for e in events if e.get("kind") != "missile_no_target")
+             if line]
     if idle:        # one line for everyone who had nothing to shoot at, after the shots
         lines.append(f"{name_list(idle)} {'has' if len(idle) == 1 else 'have'} no enemy in sight and in range.")
     removed = list(result.get("removed", []))

@@ -201,10 +201,8 @@ def event_line(e: Mapping[str, object], names: Mapping[str, str]) -> str | None:
         return f"{n(e.get('figure'))} has nobody left to fight."
     if kind == "melee_none":
         return "No figure touches an enemy: nobody fights."
-    if kind == "victory":
-        return f"{n(e.get('winner'))} wins the game!"
-    if kind == "no_victory":
-        return "Nobody has won yet."
+    if kind in ("victory", "no_victory"):
+        return ""                           # the heading says who won, or that nobody has yet
     if kind == "draw":
         return "Both sides have won at the same time: it's a draw!"
     if kind == "surrender_offer":

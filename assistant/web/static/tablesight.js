@@ -10,9 +10,10 @@ const TS = (() => {
     else if (body !== undefined) { opts.body = JSON.stringify(body); opts.headers["Content-Type"] = "application/json"; }
     const res = await fetch(url, opts);
     let data = null;
-    try { data = await res.json(); } catch (e) { data = {error: res.statusText}; }
+    try { data = await res.json(); } catch (e) { data = null; }
     if (!res.ok) {
-      const err = new Error((data && data.error) || res.statusText);
+      // The server's own words; never a bare HTTP status ("UNPROCESSABLE ENTITY") on a child's screen.
+      const err = new Error((data && data.error) || "Something went wrong: try again.");
       err.status = res.status; err.data = data;
       throw err;
     }
