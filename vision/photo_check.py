@@ -41,18 +41,23 @@ def photo_quality(frame: np.ndarray) -> PhotoQuality:
 
 
 def anchor_places(profile, registration, image_size: tuple[int, int], seen=()) -> dict[int, str]:
-    """Anchor id -> "seen", "outside" (where it should be is off the photo) or "hidden" (in the photo, unseen).
+    """Anchor id -> "seen", "moved" (seen, but not where the others say), "outside" (where it should be is
+    off the photo) or "hidden" (in the photo, unseen).
 
     Without a registration nothing says where a missing anchor would be: it is "unknown".
     """
     seen = set(int(i) for i in seen)
+    moved: set[int] = set()
     if registration is not None:
         seen |= set(int(i) for i in registration.anchors_seen)
+        moved = set(int(i) for i in registration.anchors_rejected) - seen
     out: dict[int, str] = {}
     w, h = image_size
     for anchor in profile.anchors:
         if anchor.id in seen:
             out[anchor.id] = "seen"
+        elif anchor.id in moved:
+            out[anchor.id] = "moved"
         elif registration is None:
             out[anchor.id] = "unknown"
         else:

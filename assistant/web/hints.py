@@ -54,6 +54,9 @@ def photo_hint(profile: TableProfile, quality: PhotoQuality, places: dict[int, s
         reasons.append({"kind": "cut_off", "anchors": outside,
                         "words": f"The table is cut off: {where} outside the photo. "
                                  "Step back or point the camera at the middle of the table."})
+    for i in (i for i in missing if places[i] == "moved"):
+        reasons.append({"kind": "moved", "anchors": [i],
+                        "words": f"The {_marker_words(profile, i)} has moved: put it back in its place."})
     for i in hidden:
         reasons.append({"kind": "covered", "anchors": [i],
                         "words": f"I can't see the {_marker_words(profile, i)}: is something on it?"})

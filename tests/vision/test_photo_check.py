@@ -67,4 +67,5 @@ def test_anchor_places_seen_hidden_outside(demo):
     cut_w = int(right_x) - 60
     places = anchor_places(profile, replace(reg, anchors_seen=(0, 3)), (cut_w, h))
     assert places == {0: "seen", 1: "outside", 2: "outside", 3: "seen"}
+    assert anchor_places(profile, replace(reg, anchors_seen=(0, 1, 3), anchors_rejected=(2,)), (w, h))[2] == "moved"
     assert anchor_places(profile, None, (w, h), seen=[2]) == {0: "unknown", 1: "unknown", 2: "seen", 3: "unknown"}

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from assistant.demo import DEMO_PHOTO
+from assistant.demo import DEMO_PHOTO, DEMO_TABLE
 from tests.assistant.web.test_photo import _upload
 
 NEVER = re.compile(r"DICT_|UNPROCESSABLE|\b4\d\d\b|aruco|anchor", re.I)
@@ -78,3 +78,14 @@ def test_a_photo_that_cannot_be_measured_keeps_the_last_good_one(client, pin, de
     after = client.get("/api/scene").get_json()
     assert after["hint"] == hint and after["scene"]["figures"] == before["scene"]["figures"]
     assert after["picture"]["H_in_to_px"] == before["picture"]["H_in_to_px"]
+
+
+def test_a_moved_marker_is_asked_back_into_place():
+    from calibration.profile import load_profile
+    from vision.photo_check import PhotoQuality
+    from assistant.web.hints import photo_hint
+    profile = load_profile(DEMO_TABLE)
+    fine = PhotoQuality(100.0, 40.0, 200.0, False, False)
+    hint = photo_hint(profile, fine, {0: "seen", 1: "moved", 2: "seen", 3: "seen"}, failed=False)
+    assert hint["title"] == "The top-right corner marker has moved: put it back in its place."
+    assert hint["anchors"][1]["state"] == "moved"
