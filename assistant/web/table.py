@@ -18,8 +18,10 @@ import numpy as np
 
 from calibration.profile import TableProfile
 from measure.scene import Scene, Table, Terrain, scene_from_json
+from vision.photo_check import anchor_places, photo_quality
 from vision.pipeline import FramePipeline, to_gray
 
+from assistant.web.hints import photo_hint
 from assistant.web.images import display_jpeg
 
 LIVE_PUBLISH_S = 0.5        # house default: live pictures sent to tablets at most twice a second
@@ -198,22 +200,25 @@ class TableState:
         A photo it cannot read keeps the last good picture and the game, and leaves a hint (too dark,
         too blurred, the table cut off, a corner marker covered) that the pages draw.
         """
-        from assistant.web.hints import photo_hint
-        from vision.photo_check import anchor_places, photo_quality
 
         size = (frame_bgr.shape[1], frame_bgr.shape[0])
         try:
             result = self.pipeline.process(frame_bgr)
         except ValueError:                  # RegistrationError and friends: the hint says what to fix
-            seen = self.pipeline.markers.find_anchors(to_gray(frame_bgr))
-            hint = photo_hint(self.profile, photo_quality(frame_bgr), anchor_places(self.profile, None, size, seen),
-                              failed=True, kept=self._frame is not None)
+            hint = self.failed_hint(frame_bgr)
             return self.publish(frame_bgr, None, source=source, problem=hint["title"], hint=hint), hint["title"]
         places = anchor_places(self.profile, result.registration, size)
         hint = None
         if any(p != "seen" for p in places.values()):
             hint = photo_hint(self.profile, photo_quality(frame_bgr), places, failed=False)
         return self.publish(frame_bgr, result, source=source, hint=hint), None
+
+    def failed_hint(self, frame_bgr: np.ndarray) -> dict[str, Any]:
+        """What to fix in a frame the pipeline could not register: too dark, too blurred, markers unseen."""
+        size = (frame_bgr.shape[1], frame_bgr.shape[0])
+        seen = self.pipeline.markers.find_anchors(to_gray(frame_bgr))
+        return photo_hint(self.profile, photo_quality(frame_bgr), anchor_places(self.profile, None, size, seen),
+                          failed=True, kept=self._frame is not None)
 
     def use_profile(self, profile: TableProfile) -> int:
         """Switch to another table: its pipeline, no picture yet; every tablet is woken to show it."""
@@ -275,7 +280,8 @@ class TableState:
             seen = snap.version
             last = time.monotonic()
             problem = "; ".join(s.text for s in snap.status) or None
-            self.publish(snap.frame, snap.result, source="live", problem=problem)
+            hint = self.failed_hint(snap.frame) if snap.result is None else None
+            self.publish(snap.frame, snap.result, source="live", problem=problem, hint=hint)
 
     def stop_live(self) -> None:
         self._live_stop.set()

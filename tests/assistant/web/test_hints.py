@@ -89,3 +89,13 @@ def test_a_moved_marker_is_asked_back_into_place():
     hint = photo_hint(profile, fine, {0: "seen", 1: "moved", 2: "seen", 3: "seen"}, failed=False)
     assert hint["title"] == "The top-right corner marker has moved: put it back in its place."
     assert hint["anchors"][1]["state"] == "moved"
+
+
+def test_a_live_frame_that_cannot_be_registered_keeps_the_picture_with_a_hint(client, demo_frame):
+    t = client.application.extensions["tablesight"]["table"]
+    before = client.get("/api/frame.jpg").data
+    dark = (cv2.resize(demo_frame, (960, 540)) * 0.08).astype(np.uint8)
+    t.publish(dark, None, source="live", problem="camera bumped", hint=t.failed_hint(dark))
+    scene = client.get("/api/scene").get_json()
+    assert scene["hint"]["reasons"][0]["kind"] == "dark" and scene["picture"]["H_in_to_px"] is not None
+    assert client.get("/api/frame.jpg").data == before
