@@ -48,7 +48,7 @@ def status():
     system = get_system(s.system)
     return jsonify({"version": version, "source": t.source, "system": system.name, "system_title": system.title,
                     "table": {"name": t.profile.name, "width": t.profile.width_in, "depth": t.profile.depth_in},
-                    "calibration": cal.to_json(), "calibration_words": calibration_words(cal, t.source),
+                    "calibration": cal.to_json(), "calibration_words": calibration_words(cal, t.source, t.profile),
                     "hint": t.hint(),
                     "live_available": bool(_camera()), "live_running": t.live is not None,
                     "figures": _figures_in_game()})

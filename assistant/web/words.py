@@ -62,23 +62,38 @@ def with_names(text: str, names: Mapping[str, str]) -> str:
     return pattern.sub(lambda m: names[m.group(1)], text)
 
 
-def calibration_words(cal: Calibration, source: str) -> list[str]:
-    """The calibration status as short sentences a grown-up can act on."""
+def _sentence(text: str) -> str:
+    return text if text.rstrip()[-1:] in (".", "!", "?") else text + "."
+
+
+def calibration_words(cal: Calibration, source: str, profile=None) -> list[str]:
+    """The calibration status as short sentences a grown-up can act on.
+
+    With the table profile, markers are named by their corner ("the top-left one"), not their number.
+    """
+    def where(ids) -> str:
+        if profile is None or any(profile.anchor(i) is None for i in ids):
+            return "marker " + ", ".join(map(str, ids))
+        from assistant.web.hints import corner_words
+        return name_list([f"the {corner_words(profile, profile.anchor(i).x_in, profile.anchor(i).y_in)} one"
+                          for i in ids])
+
     lines = []
     if source == "none":
         return ["No picture yet: take a photo of the table or start the camera."]
     n_exp, n_seen = len(cal.anchors_expected), len(cal.anchors_seen)
     if cal.problem and n_seen == 0:
-        lines.append(f"The last picture could not be measured: {cal.problem}.")
+        lines.append(_sentence(f"The last picture could not be measured: {cal.problem}"))
         return lines
     if n_seen == n_exp:
         lines.append(f"All {n_exp} corner markers are in view.")
     else:
-        missing = [str(a) for a in cal.anchors_expected if a not in cal.anchors_seen]
-        lines.append(f"{n_seen} of {n_exp} corner markers are in view (missing: {', '.join(missing)}). "
+        missing = [a for a in cal.anchors_expected if a not in cal.anchors_seen]
+        lines.append(f"{n_seen} of {n_exp} corner markers are in view (missing: {where(missing)}). "
                      "Measurements still work, but check nothing covers them.")
     if cal.anchors_rejected:
-        lines.append(f"Marker {', '.join(map(str, cal.anchors_rejected))} seems to have moved: put it back in its place.")
+        moved = where(list(cal.anchors_rejected))
+        lines.append(f"{moved[0].upper()}{moved[1:]} seems to have moved: put it back in its place.")
     if cal.rms_px is not None:
         quality = ("very well" if cal.rms_px < 1.0 else "well" if cal.rms_px < 2.5 else
                    "poorly: check the markers lie flat")
@@ -89,7 +104,7 @@ def calibration_words(cal: Calibration, source: str) -> list[str]:
     else:
         lines.append("No grid on this table: distances are measured in inches.")
     if cal.problem:
-        lines.append(f"Note: {cal.problem}.")
+        lines.append(_sentence(f"Note: {cal.problem}"))
     return lines
 
 

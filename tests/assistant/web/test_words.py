@@ -37,7 +37,7 @@ def _cal(**kw):
 @pytest.mark.parametrize("cal, source, expected", [
     (_cal(), "none", "No picture yet"),
     (_cal(), "photo", "All 4 corner markers are in view."),
-    (_cal(anchors_seen=(0, 2)), "photo", "2 of 4 corner markers are in view (missing: 1, 3)"),
+    (_cal(anchors_seen=(0, 2)), "photo", "2 of 4 corner markers are in view (missing: marker 1, 3)"),
     (_cal(anchors_rejected=(2,)), "live", "Marker 2 seems to have moved"),
     (_cal(rms_px=0.4), "photo", "fits the table very well"),
     (_cal(rms_px=3.2), "photo", "poorly: check the markers lie flat"),
@@ -47,6 +47,17 @@ def _cal(**kw):
 ])
 def test_calibration_words(cal, source, expected):
     assert any(expected in line for line in calibration_words(cal, source))
+
+
+def test_calibration_words_name_markers_by_their_corner():
+    from assistant.demo import DEMO_TABLE
+    from calibration.profile import load_profile
+    profile = load_profile(DEMO_TABLE)
+    lines = calibration_words(_cal(anchors_seen=(0, 2), anchors_rejected=(2,)), "photo", profile)
+    assert "missing: the top-right one and the bottom-left one" in lines[0]
+    assert lines[1].startswith("The bottom-right one seems to have moved")
+    problem = calibration_words(_cal(anchors_seen=(), rms_px=None, problem="I can't see it: is it there?"), "photo")
+    assert problem == ["The last picture could not be measured: I can't see it: is it there?"]
 
 
 @pytest.mark.parametrize("die, mods, total, expected", [
