@@ -185,13 +185,24 @@ def event_line(e: Mapping[str, object], names: Mapping[str, str]) -> str | None:
     """
     n = lambda fid: names.get(fid, side_word(fid) if fid in ("red", "blue") else fid)   # noqa: E731
     kind = e.get("kind")
-    if kind == "initiative":
-        rolls = sorted(dict(e.get("rolls") or {}).items(), key=lambda sv: -sv[1])     # the highest first
-        dice = ", ".join(f"{n(s)} rolled {v}" for s, v in rolls)
-        return f"{dice}: {n(e.get('winner'))} goes first and moves." if dice else f"{n(e.get('winner'))} goes first."
-    if kind == "initiative_tie":
-        rolls = e.get("rolls") or {}
-        return ", ".join(f"{n(s)} rolled {v}" for s, v in rolls.items()) + ": the same! Roll again."
+    if kind in ("initiative", "initiative_tie", "initiative_rolls"):
+        rolls = sorted(dict(e.get("rolls") or e.get("totals") or {}).items(), key=lambda sv: -sv[1])
+        dice = ", ".join(f"{n(s)} rolled {v}" for s, v in rolls)      # the highest first
+        if e.get("order"):
+            return "Who moves first: " + ", then ".join(n(s) for s in e["order"]) + "."
+        if kind == "initiative_tie" or (kind == "initiative_rolls" and len({v for _, v in rolls}) < len(rolls)):
+            return f"{dice}: the same! Roll again." if dice else "The same! Roll again."
+        if kind == "initiative_rolls":
+            return f"{dice}." if dice else None
+        winner = n(e.get("winner")) if e.get("winner") else (n(rolls[0][0]) if rolls else None)
+        if winner is None:
+            return None
+        text = str(e.get("text", ""))
+        then = (" and moves" if "attacker" in text else       # KIMMIRIA: who goes first moves
+                " and chooses to go first or second" if "chooses" in text else "")
+        kept = " (a tie, kept by the side that had it)" if e.get("kept_on_tie") else ""
+        return f"{dice}: {winner} goes first{then}{kept}." if not then.startswith(" and chooses") else \
+            f"{dice}: {winner} wins the roll{kept}{then}."
     if kind == "groups":
         return f"{n(e.get('side'))} rolled {e.get('roll')}: move up to {groups_words(e.get('groups'))}."
     if kind == "melee_dice":

@@ -95,9 +95,18 @@ def test_every_house_number_of_every_system_has_a_label_without_code_words():
 
 
 @pytest.mark.parametrize("event, line", [
-    ({"kind": "initiative", "rolls": {"blue": 2, "red": 4}, "winner": "red"},
+    ({"kind": "initiative", "text": "red wins the initiative (4) and is the attacker.", "rolls": {"blue": 2, "red": 4},
+      "winner": "red"},
      "Red rolled 4, Blue rolled 2: Red goes first and moves."),
     ({"kind": "groups", "side": "blue", "roll": 1, "groups": 1}, "Blue rolled 1: move up to 1 group."),
+    ({"kind": "initiative", "text": "red has the initiative (7) and chooses to go first or second.",
+      "totals": {"red": 7, "blue": 3}, "winner": "red"}, "Red rolled 7, Blue rolled 3: Red wins the roll and chooses "
+                                                         "to go first or second."),
+    ({"kind": "initiative", "text": "blue wins the initiative (5).", "rolls": {"red": 2, "blue": 5}, "winner": "blue"},
+     "Blue rolled 5, Red rolled 2: Blue goes first."),
+    ({"kind": "initiative_tie", "rolls": {"red": 4, "blue": 4}}, "Red rolled 4, Blue rolled 4: the same! Roll again."),
+    ({"kind": "initiative", "text": "Order of movement: blue, red.", "order": ["blue", "red"]},
+     "Who moves first: Blue, then Red."),
     ({"kind": "melee_dice", "dice": {"m13": 5, "m24": 4}}, "Sir Bors rolled 5, Goblin 4 rolled 4."),
     ({"kind": "melee_kill", "figure": "m13", "target": "m24", "die": 5, "mods": {"fv": 3}, "total": 8,
       "target_die": 4, "target_mods": {"fv": 1, "terrain": 0}, "target_total": 5, "winner": "m13", "loser": "m24"},
