@@ -72,7 +72,10 @@ def photo_hint(profile: TableProfile, quality: PhotoQuality, places: dict[int, s
     elif unknown:
         reasons.append({"kind": "not_seen", "anchors": unknown,
                         "words": "So I can't see the corner markers."})
-    title = reasons[0]["words"] if reasons else "Something is wrong with the photo: take it again."
+    # The heading is the first reason's first sentence; what to do about it opens the list.
+    first = reasons[0]["words"] if reasons else "Something is wrong with the photo: take it again."
+    title, _, rest = first.partition(". ")
+    title = title if rest == "" else title + "."
     if failed and kept:
         after = "Your game and the last good picture are kept. Fix it and take the photo again."
     elif failed:
@@ -82,7 +85,7 @@ def photo_hint(profile: TableProfile, quality: PhotoQuality, places: dict[int, s
     return {
         "failed": failed,
         "title": title,
-        "lines": [r["words"] for r in reasons[1:]] + [after],      # the first reason is the title
+        "lines": ([rest] if rest else []) + [r["words"] for r in reasons[1:]] + [after],
         "reasons": reasons,
         "table": {"width": profile.width_in, "depth": profile.depth_in},
         "anchors": [{"id": a.id, "x": a.x_in, "y": a.y_in, "size": a.size_in, "state": places.get(a.id, "unknown"),
