@@ -33,7 +33,7 @@ class FeltCut:
 
 
 def mat_surface(width_in: float, depth_in: float, rgb: RGB, texture: str | None, rng: np.random.Generator,
-                ppi: float = 12.0, contrast: float = 0.22) -> SurfaceImage:
+                ppi: float = 20.0, contrast: float = 0.18) -> SurfaceImage:
     """The whole mat as a picture in table inches: a photographed texture tinted to `rgb`
     (None: the plain colour with a faint mottle, like render.py's default mat)."""
     w, h = int(width_in * ppi) + 2, int(depth_in * ppi) + 2
@@ -42,7 +42,7 @@ def mat_surface(width_in: float, depth_in: float, rgb: RGB, texture: str | None,
         field /= field.std() + 1e-6
         contrast = 0.05
     else:
-        texel = {"grass": 0.09, "gravel": 0.1, "brick": 0.12, "wood": 0.05}[texture] * ppi
+        texel = {"grass": 0.02, "gravel": 0.025, "brick": 0.04, "wood": 0.04}[texture] * ppi
         field = textures.tiled(texture, (w, h), texel, rng, angle_deg=0.0 if texture == "wood" else None)
     image = np.clip(textures.tinted(field, rgb, contrast), 0, 255).astype(np.uint8)
     return SurfaceImage(image=image, ppi=ppi)
@@ -80,7 +80,7 @@ class FeltLayer:
             wander += share * n / (n.std() + 1e-6)
         edge = d_in + cut.ragged_in * wander
         alpha = np.clip(0.5 + edge / max(cut.soft_in, 1e-3), 0, 1).astype(np.float32)
-        texel = {"grass": 0.07, "gravel": 0.08, "brick": 0.1, "wood": 0.05}[cut.texture] * ppi
+        texel = {"grass": 0.025, "gravel": 0.03, "brick": 0.04, "wood": 0.04}[cut.texture] * ppi
         field = textures.tiled(cut.texture, (w, h), texel, rng)
         colour = np.clip(textures.tinted(field, cut.rgb, cut.contrast), 0, 255).astype(np.float32)
         return colour, alpha, (int(x0), int(y0))

@@ -118,9 +118,15 @@ def hard_photo_set(seed: int = 0, count: int = 60, *,
         yield hard_photo(seed, k, resolutions=resolutions)
 
 
-def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", "1080p", "2160p")) -> HardPhoto:
+def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", "1080p", "2160p"),
+               force: Mapping[str, str] | None = None) -> HardPhoto:
+    """Photo `index` of the set `seed`; `force` pins factors to levels (e.g. {"hand": "yes"}) for a test."""
     rng = np.random.default_rng([seed, index, 7])
     lv = {f: level(seed, f, index, levels) for f, levels in FACTORS.items()}
+    for f, value in (force or {}).items():
+        if f not in FACTORS or value not in FACTORS[f]:
+            raise ValueError(f"force: {f}={value!r} is no level of a factor ({FACTORS})")
+        lv[f] = value
     resolution = level(seed, "resolution", index, tuple(resolutions))
     big = resolution == "2160p"
     long_side = lv["long_side"] == "short axis"

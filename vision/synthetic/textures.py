@@ -70,6 +70,9 @@ def tiled(name: str, size_px: tuple[int, int], texel_px: float, rng: np.random.G
     turned."""
     w, h = size_px
     src = texture_gray(name).astype(np.float32)
+    if texel_px < 1:             # shrink the photo first: a warp alone would alias its fine detail
+        src = cv2.resize(src, None, fx=texel_px, fy=texel_px, interpolation=cv2.INTER_AREA)
+        texel_px = 1.0
     src = np.vstack([np.hstack([src, src[:, ::-1]]), np.hstack([src[::-1], src[::-1, ::-1]])])
     a = math.radians(float(rng.uniform(0, 360)) if angle_deg is None else angle_deg)
     c, s = math.cos(a) / texel_px, math.sin(a) / texel_px
@@ -91,9 +94,10 @@ def printed_page(size_px: tuple[int, int]) -> np.ndarray:
     """A printed rule-book page (BGR uint8): the shipped `page` photo of printed text, lightened
     to paper white and repeated down the sheet."""
     w, h = size_px
-    page = shipped_gray("page").astype(np.float32)
-    page = cv2.normalize(page, None, 0, 1, cv2.NORM_MINMAX)
-    text = np.clip((0.75 - page) / 0.45, 0, 1)          # 1 where ink
+    page = shipped_gray("page")
+    # The photo is lit unevenly: ink is what is darker than its neighbourhood.
+    local = cv2.GaussianBlur(page.astype(np.float32), (0, 0), 6)
+    text = np.clip((local - page.astype(np.float32) - 8) / 40, 0, 1)      # 1 where ink
     reps = int(math.ceil(h / (w * text.shape[0] / text.shape[1]))) + 1
     column = cv2.resize(text, (w, int(w * text.shape[0] / text.shape[1])), interpolation=cv2.INTER_AREA)
     sheet = np.vstack([column] * reps)[:h]
