@@ -90,6 +90,7 @@ class HardPhoto:
     rim_visible: Mapping[str, float]        # colour figure id -> share of its rim band in view
     hand_cover: Mapping[str, float]         # figure id -> share of its base under the hand (> 0 only)
     felt_texture: Mapping[str, str]         # terrain id -> texture
+    cloaks: Mapping[str, str] = field(default_factory=dict)    # colour figure id -> the side its cloak is in
     dice: tuple[Die, ...] = ()
     clutter: tuple[Any, ...] = ()
     hand: Hand | None = None
@@ -289,7 +290,9 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
     return HardPhoto(index=index, image=photo.image, truth=truth, profile=profile, conditions=conditions,
                      camera=photo.camera, marker_corners_px=photo.marker_corners_px, rim_visible=rim_visible,
                      hand_cover={k: round(v, 3) for k, v in cover.items()},
-                     felt_texture={c.terrain_id: c.texture for c in cuts}, dice=tuple(dice), clutter=tuple(items),
+                     felt_texture={c.terrain_id: c.texture for c in cuts},
+                     cloaks={f.figure_id: f.body.cloth for f in colour_figs if f.body.cloth},
+                     dice=tuple(dice), clutter=tuple(items),
                      hand=hand, _before=(lambda: draw(False).image) if hand is not None else None)
 
 
