@@ -85,13 +85,16 @@ class Body:
         inner = _image_polygon(camera, circle(fig.x_in, fig.y_in, fig.base_in / 2 - self.rim_band_in, 48),
                                fig.base_height_in)
         band = rim.difference(inner)
+        return float(band.difference(self.image_shape(camera, fig)).area / band.area) if band.area else 0.0
+
+    def image_shape(self, camera, fig) -> Polygon:
+        """Where the body shows in the photo, in pixels."""
         hulls = []
         for centres, heights, radii, _rgb in self.parts(fig):
             pts = np.vstack([camera.project(np.c_[circle(x, y, rad, 20), np.full(20, -z)])
                              for (x, y), z, rad in zip(centres, heights, radii)])
             hulls.append(shapely.convex_hull(shapely.multipoints(pts)))
-        body = shapely.union_all(hulls)
-        return float(band.difference(body).area / band.area) if band.area else 0.0
+        return shapely.union_all(hulls)
 
 
 def _image_polygon(camera, ring_in: np.ndarray, height_in: float) -> Polygon:

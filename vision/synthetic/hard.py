@@ -33,6 +33,7 @@ from vision.synthetic.clutter import Die
 from vision.synthetic.felt import FeltCut, FeltLayer, mat_surface
 from vision.synthetic.hands import HIDDEN_SHARE, Hand, covered_share, hand_over
 from vision.synthetic.lighting import Cast, HotSpot, MotionBlur
+from vision.synthetic.paint import circle
 from vision.synthetic.render import ColourFigure, GridDrawing, MarkerFigure, PhotoSpec, TableSpec, render_photo
 from vision.synthetic.scenes import SIDE_COLOURS, _blob, worst_cell_px
 
@@ -71,6 +72,7 @@ class Conditions:
     marker_size_in: float
     jpeg_quality: int
     vignette: float
+    clean: bool = False             # light, cast, blur, noise and JPEG left out (a test of the truth)
 
     def groups(self) -> dict[str, str]:
         return {"cast": self.cast, "clutter": "yes" if self.clutter else "no", "hand": "yes" if self.hand else "no",
@@ -120,8 +122,9 @@ def hard_photo_set(seed: int = 0, count: int = 60, *,
 
 
 def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", "1080p", "2160p"),
-               force: Mapping[str, str] | None = None) -> HardPhoto:
-    """Photo `index` of the set `seed`; `force` pins factors to levels (e.g. {"hand": "yes"}) for a test."""
+               force: Mapping[str, str] | None = None, clean: bool = False) -> HardPhoto:
+    """Photo `index` of the set `seed`; `force` pins factors to levels (e.g. {"hand": "yes"}) for a
+    test; `clean` draws the same table with even light and no cast, blur, noise or JPEG."""
     rng = np.random.default_rng([seed, index, 7])
     lv = {f: level(seed, f, index, levels) for f, levels in FACTORS.items()}
     for f, value in (force or {}).items():
@@ -215,36 +218,55 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
         return None
 
     water = next(p for c, p in felt.truth if c.kind == "water")
-    colour_figs, rim_visible = [], {}
+    # Places first, then bodies that lean over no other figure's base, then dice that hide nothing:
+    # so the rim in view is exactly `rim_visible` and every marker is whole.
     n_colour = int(rng.integers(10, 13))
-    for k in range(n_colour):
-        side = "blue" if k % 2 else "red"
-        xy = spot(water if k in (1, 3) else None)        # two blue figures stand in the water
-        if xy is None:
-            continue
-        fig = ColourFigure(f"c{k + 1}", side, SIDE_COLOURS[side], *xy)
-        body, vis = random_body(rng, camera, fig, float(rng.uniform(0.3, 0.7)))
+    colour_xy = [(k, spot(water if k in (1, 3) else None)) for k in range(n_colour)]   # two blue ones in water
+    ids = rng.choice(np.arange(10, 50), size=8, replace=False)
+    marker_figs = [MarkerFigure(int(i), *xy, marker_in, float(rng.uniform(0, 360)))
+                   for i in ids[: int(rng.integers(6, 9))] if (xy := spot()) is not None]
+    keep_clear = {f"m{m.marker_id}": _solid_image(camera, circle(m.x_in, m.y_in, m.size_in * 0.95, 24), 0.0, 0.0)
+                  for m in marker_figs}
+    plain = []
+    for k, xy in colour_xy:
+        if xy is not None:
+            side = "blue" if k % 2 else "red"
+            fig = ColourFigure(f"c{k + 1}", side, SIDE_COLOURS[side], *xy)
+            plain.append(fig)
+            keep_clear[fig.figure_id] = _solid_image(camera, circle(fig.x_in, fig.y_in, fig.base_in / 2 + 0.05, 32),
+                                                     0.0, fig.base_height_in)
+    colour_figs, rim_visible, body_shapes = [], {}, []
+    for fig in plain:
+        others = shapely.union_all([v for key, v in keep_clear.items() if key != fig.figure_id])
+        for _ in range(12):
+            body, vis = random_body(rng, camera, fig, float(rng.uniform(0.3, 0.7)))
+            shape = body.image_shape(camera, fig)
+            if not shape.intersects(others):
+                break
+        else:
+            continue          # no room to lean here: leave the figure off the table
         colour_figs.append(replace(fig, body=body))
         rim_visible[fig.figure_id] = round(vis, 3)
-    ids = rng.choice(np.arange(10, 50), size=8, replace=False)
-    marker_figs = []
-    for marker_id in ids[: int(rng.integers(6, 9))]:
-        xy = spot()
-        if xy is not None:
-            marker_figs.append(MarkerFigure(int(marker_id), *xy, marker_in, float(rng.uniform(0, 360))))
+        body_shapes.append(shape)
+    marker_ids = {f"m{m.marker_id}" for m in marker_figs}
+    taken_img = shapely.union_all([v for key, v in keep_clear.items() if key in rim_visible or key in marker_ids]
+                                  + body_shapes)
 
     dice = []
     for _ in range(int(rng.integers(2, 5))):
         for _ in range(60):
             fig = colour_figs[int(rng.integers(len(colour_figs)))]
             a = rng.uniform(0, 2 * math.pi)
-            d = rng.uniform(1.25, 1.6)
+            d = rng.uniform(1.2, 1.6)
             x, y = fig.x_in + d * math.cos(a), fig.y_in + d * math.sin(a)
+            side = ("red", "blue")[int(rng.integers(2))]
+            die = Die(float(x), float(y), float(rng.uniform(0, 90)), SIDE_COLOURS[side], int(rng.integers(1, 7)))
+            shape = _solid_image(camera, die.ring(), 0.0, die.side_in)
             if (0.8 < x < width - 0.8 and 0.8 < y < depth - 0.8 and not Point(x, y).buffer(0.6).intersects(blocked)
-                    and all(math.hypot(x - fx, y - fy) >= 0.95 for fx, fy in figures_xy)):
-                side = ("red", "blue")[int(rng.integers(2))]
-                dice.append(Die(float(x), float(y), float(rng.uniform(0, 90)), SIDE_COLOURS[side], int(rng.integers(1, 7))))
+                    and not shape.buffer(2.0).intersects(taken_img)):
+                dice.append(die)
                 blocked = blocked.union(Point(x, y).buffer(0.5))
+                taken_img = taken_img.union(shape)
                 break
 
     hand, cover = None, {}
@@ -262,13 +284,17 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
     table = TableSpec(width, depth, anchors, marker_figures=tuple(marker_figs), colour_figures=tuple(colour_figs),
                       grid=grid, surface_rgb=MAT_RGB[lv["texture"]])
     surface = mat_surface(width, depth, MAT_RGB[lv["texture"]], None if lv["texture"] == "plain" else lv["texture"], rng)
-    effects = [Cast(cast_k)]
+    effects: list = [Cast(cast_k)]
     if lv["hot_spot"] == "yes":
         effects.append(HotSpot((float(rng.uniform(0.25, 0.75)), float(rng.uniform(0.25, 0.75))),
                                float(rng.uniform(0.12, 0.25)), float(rng.uniform(0.35, 0.7))))
     if blur_px:
         effects.append(MotionBlur(blur_px, float(rng.uniform(0, 180))))
     render_seed = int(rng.integers(1 << 31))
+    if clean:
+        effects = []
+        spec = replace(spec, light_low=1.0, light_high=1.0, vignette=0.0, shadow=0.0, blur_sigma_px=0.5,
+                       noise_sigma=0.0, jpeg_quality=0)
     over = [thing.draw for thing in (*dice, *items)]
 
     def draw(with_hand: bool):
@@ -285,7 +311,7 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
         blur_px=round(blur_px, 2), texture=lv["texture"], tilt=lv["tilt"], tilt_deg=round(tilt, 1),
         resolution=resolution, grid=lv["grid"], hot_spot=lv["hot_spot"] == "yes", long_side_on_short_axis=short_axis,
         table_in=(round(width, 2), round(depth, 2)), marker_size_in=marker_in, jpeg_quality=spec.jpeg_quality,
-        vignette=round(spec.vignette, 3))
+        vignette=round(spec.vignette, 3), clean=clean)
     profile = _profile(f"Hard photo {seed}/{index}", table, cuts, marker_figs, rng)
     return HardPhoto(index=index, image=photo.image, truth=truth, profile=profile, conditions=conditions,
                      camera=photo.camera, marker_corners_px=photo.marker_corners_px, rim_visible=rim_visible,
@@ -294,6 +320,12 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
                      cloaks={f.figure_id: f.body.cloth for f in colour_figs if f.body.cloth},
                      dice=tuple(dice), clutter=tuple(items),
                      hand=hand, _before=(lambda: draw(False).image) if hand is not None else None)
+
+
+def _solid_image(camera, ring_in: np.ndarray, z0: float, z1: float) -> Polygon:
+    """Where a convex solid standing from z0 to z1 shows in the photo, in pixels."""
+    pts = np.vstack([camera.project(np.c_[ring_in, np.full(len(ring_in), -z)]) for z in (z0, z1)])
+    return shapely.convex_hull(shapely.multipoints(pts))
 
 
 def shade_of(rgb, k):
