@@ -12,7 +12,7 @@ from shapely.geometry import Point
 
 from calibration.profile import standard_anchors
 from vision.synthetic import ColourFigure, MarkerFigure, PhotoSpec, TableSpec, camera_over_table, render_photo
-from vision.synthetic.bodies import random_body
+from vision.synthetic.bodies import RIM_IN, random_body
 from vision.synthetic.felt import FeltCut, FeltLayer, mat_surface
 from vision.synthetic.hands import HIDDEN_SHARE, covered_share, hand_over
 from vision.synthetic.hard import FACTORS, hard_photo, level
@@ -106,7 +106,7 @@ def test_rim_shows_as_much_as_the_truth_says():
     rim = np.all(np.abs(photo.image.astype(int) - (40, 40, 200)) < 25, axis=2)
     for fig, vis in figures:
         band = np.zeros(rim.shape, np.uint8)
-        for r, value in ((0.5, 1), (0.5 - fig.body.rim_band_in, 0)):
+        for r, value in ((0.5, 1), (0.5 - RIM_IN, 0)):
             ring = np.c_[fig.x_in + r * np.cos(np.linspace(0, 2 * np.pi, 96)),
                          fig.y_in + r * np.sin(np.linspace(0, 2 * np.pi, 96)), np.full(96, -0.125)]
             cv2.fillPoly(band, [np.round(photo.camera.project(ring) * 16).astype(np.int32)], value, cv2.LINE_8, 4)
