@@ -13,7 +13,10 @@ camera file), and scored on
   roster's markers reported hidden.
 `--easy N` adds the older, kinder set's report (issue 4's figures).
 
-Run: python benchmarks/accuracy_vision.py [--photos 60] [--seed 0] [--res 1080p,1080p,2160p] [--easy N]
+`--save DIR` also writes each photo as a player would have it (PNG, table TOML, truth and conditions
+JSON), to run `tablesight analyze` on by hand.
+
+Run: python benchmarks/accuracy_vision.py [--photos 60] [--seed 0] [--res 1080p,1080p,2160p] [--easy N] [--save DIR]
 """
 from __future__ import annotations
 
@@ -32,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision.pipeline import FramePipeline  # noqa: E402
 
 try:
+    from vision.synthetic.export import write_hard_photo  # noqa: E402
     from vision.synthetic.hard import REPORTED, hard_photo  # noqa: E402
     from vision.synthetic.textures import texture_gray  # noqa: E402
     texture_gray("grass")
@@ -84,12 +88,14 @@ HEADER = ("| photos | n | markers found | false ids | marker p95 / max in | grid
           "colour p95 in | " + " | ".join(f"IoU {k}" for k in KINDS) + " | IoU mean | terrain where none |")
 
 
-def hard_report(count: int, seed: int, resolutions: tuple[str, ...]) -> None:
+def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path | None = None) -> None:
     scores, lines, hidden = [], [], defaultdict(int)
     render_s, analyse_s = [], []
     for k in range(count):
         t0 = time.perf_counter()
         photo = hard_photo(seed, k, resolutions=resolutions)
+        if save is not None:
+            write_hard_photo(photo, save, f"hard-{seed}-{k:03d}")
         t1 = time.perf_counter()
         try:
             scene = FramePipeline(photo.profile).process(photo.image).scene
@@ -205,12 +211,13 @@ def main() -> None:
     parser.add_argument("--res", default="1080p,1080p,2160p",
                         help="resolutions, cycled like a condition (default: a third at 2160p)")
     parser.add_argument("--easy", type=int, default=0, metavar="N", help="also the older easy set, N tables")
+    parser.add_argument("--save", type=Path, metavar="DIR", help="write each hard photo, its profile and truth there")
     args = parser.parse_args()
     resolutions = tuple(r.strip() for r in args.res.split(",") if r.strip())
     if any(r not in ("1080p", "2160p") for r in resolutions):
         parser.error(f"--res: each of 1080p or 2160p, got {args.res!r}")
     if args.photos > 0:
-        hard_report(args.photos, args.seed, resolutions)
+        hard_report(args.photos, args.seed, resolutions, args.save)
     if args.easy > 0:
         easy_report(args.easy, args.seed + 1)
 

@@ -3,6 +3,7 @@ felt lies where its polygon says, the rim shows as much as `rim_visible` says, t
 figures marked hidden (and only those), and a cast tints the anchors' white as a lamp would."""
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import cv2
@@ -181,3 +182,25 @@ def test_same_seed_same_photo():
     b = hard_photo(9, 4, resolutions=("1080p",))
     assert np.array_equal(a.image, b.image) and a.conditions == b.conditions
     assert [f.xy for f in a.truth.figures] == [f.xy for f in b.truth.figures]
+
+
+def test_a_saved_hard_photo_reads_back_through_the_command_line(tmp_path, capsys):
+    """The files a player would have: `tablesight analyze` on them sees what the benchmark's
+    in-process pipeline sees, with the same profile."""
+    from assistant.cli import main
+    from calibration.profile import load_profile
+    from vision.pipeline import FramePipeline
+    from vision.synthetic.export import write_hard_photo
+
+    photo = hard_photo(6, 2, resolutions=("1080p",))
+    image = write_hard_photo(photo, tmp_path, "p2")
+    assert load_profile(tmp_path / "p2.toml") == photo.profile
+    assert main(["analyze", str(image), "--table", str(tmp_path / "p2.toml"), "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    direct = FramePipeline(photo.profile).process(photo.image).scene
+    found = {f["id"]: (f["x"], f["y"]) for f in cli["figures"]}
+    assert set(found) == {f.id for f in direct.figures}
+    for f in direct.figures:               # the Scene JSON keeps positions to the thousandth
+        assert np.allclose(found[f.id], f.xy, atol=0.0011), f.id
+    truth = json.loads((tmp_path / "p2.truth.json").read_text())
+    assert len(truth["figures"]) == len(photo.truth.figures) and len(truth["terrain"]) == 4
