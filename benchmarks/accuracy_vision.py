@@ -36,7 +36,7 @@ from vision.pipeline import FramePipeline  # noqa: E402
 
 try:
     from vision.synthetic.export import write_hard_photo  # noqa: E402
-    from vision.synthetic.hard import REPORTED, hard_photo  # noqa: E402
+    from vision.synthetic.hard import ALSO_REPORTED, REPORTED, hard_photo  # noqa: E402
     from vision.synthetic.textures import texture_gray  # noqa: E402
     texture_gray("grass")
 except ImportError as exc:      # scikit-image ships the photographed textures
@@ -129,7 +129,7 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     print(HEADER)
     print("|" + "---|" * (HEADER.count("|") - 1))
     print(row("all", aggregate(scores)))
-    for factor in REPORTED:
+    for factor in REPORTED + ALSO_REPORTED:
         for value in sorted({s.groups[factor] for s in scores}):
             print(row(f"{factor}: {value}", aggregate([s for s in scores if s.groups[factor] == value])))
     print()

@@ -44,6 +44,7 @@ FACTORS: dict[str, tuple] = {
     "hot_spot": ("yes", "no"), "long_side": ("short axis", "any", "any"),
 }
 REPORTED = ("cast", "clutter", "hand", "blur", "texture", "tilt", "resolution", "grid")
+ALSO_REPORTED = ("hot spot", "long side")     # in Conditions.groups() too, under these names
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,8 @@ class Conditions:
     def groups(self) -> dict[str, str]:
         return {"cast": self.cast, "clutter": "yes" if self.clutter else "no", "hand": "yes" if self.hand else "no",
                 "blur": self.blur, "texture": self.texture, "tilt": self.tilt, "resolution": self.resolution,
-                "grid": self.grid}
+                "grid": self.grid, "hot spot": "yes" if self.hot_spot else "no",
+                "long side": "short axis" if self.long_side_on_short_axis else "long axis"}
 
 
 @dataclass(frozen=True)
