@@ -165,7 +165,7 @@ def place_hand(rng, camera, width, depth, anchors, felt_area, colour_figs, marke
     anchor_area = shapely.union_all([box(a.x_in - a.size_in, a.y_in - a.size_in, a.x_in + a.size_in,
                                          a.y_in + a.size_in) for a in anchors])
     everyone = [(f.figure_id, f.x_in, f.y_in, f.base_in / 2, f) for f in colour_figs] + \
-               [(f"m{m.marker_id}", m.x_in, m.y_in, m.size_in * 0.75, m) for m in marker_figs]
+               [(f"m{m.marker_id}", m.x_in, m.y_in, m.size_in * 0.95, m) for m in marker_figs]   # the card
     best = None
     for attempt in range(40):
         first = everyone[int(rng.integers(len(everyone)))]
@@ -187,9 +187,10 @@ def place_hand(rng, camera, width, depth, anchors, felt_area, colour_figs, marke
         if n_hidden and felt_hit < 1.0:
             break
     _, hand, cover = best
-    drop = {fid for fid, v in cover.items() if 0.02 < v < HIDDEN_SHARE}
+    # A marker is spoilt by any touch of its card; a rim can lose a sliver.
+    drop = {fid for fid, v in cover.items() if (0 if fid.startswith("m") else 0.02) < v < HIDDEN_SHARE}
     colour_figs = [f for f in colour_figs if f.figure_id not in drop]
     marker_figs = [m for m in marker_figs if f"m{m.marker_id}" not in drop]
-    cover = {fid: v for fid, v in cover.items() if v >= HIDDEN_SHARE or (0 < v <= 0.02)}
+    cover = {fid: v for fid, v in cover.items() if v > 0 and fid not in drop}
     return hand, cover, colour_figs, marker_figs
 
