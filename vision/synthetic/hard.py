@@ -9,9 +9,9 @@ clutter on and around the table (mug with shadow, printed page, phone, pencil, b
 arm over one or two figures; tables 36-60" at tilts up to 35 degrees, some with the long side
 along the frame's short axis; 1080p and 2160p.
 
-Each condition is a factor with a few levels; within every run of consecutive photos as long as
-a factor has levels, each level appears once (a seeded shuffle per block), so any count that is a
-multiple of 12 is exactly balanced and the combinations vary. Photo k depends only on (seed, k).
+Each condition is a factor with n levels; photos are taken in blocks of n (0..n-1, n..2n-1, ...)
+and each block holds each level once, in a seeded shuffle, so any count that is a multiple of 12
+is exactly balanced and the combinations vary. Photo k depends only on (seed, k).
 """
 from __future__ import annotations
 
