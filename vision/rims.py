@@ -30,7 +30,7 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
-from vision.colour import chromaticity, classify, mat_chroma, rgb_chroma
+from vision.colour import chromaticity, classify, rgb_chroma
 
 N_RAYS = 48
 STEP_PX = 0.5                  # sample spacing along a ray
@@ -47,7 +47,7 @@ EDGE_TRIM = 0.2                # an edge point farther than this (radii) from th
 MIN_HOLLOW = 0.6               # along the rays showing the rim, the share of 0.1-0.4 radii without it
 STRONG_COVERAGE = 0.45        # a rim this complete, clean and round may have colour in its middle
 MIN_RING_PX2 = 0.3            # candidate: colour pixels in the annulus, in radii squared
-MAX_CANDIDATES = 400
+MAX_CANDIDATES = 250
 OVERLAP = 1.8                  # two bases' centres are at least a diameter apart: 2 radii, less slack
 
 
@@ -65,8 +65,18 @@ class RimHit:
 
 
 def _candidates(mask: np.ndarray, r_px: float) -> np.ndarray:
-    """(N, 2) view points where a base-sized annulus holds the colour and its middle does not."""
-    m = mask.astype(np.float32)
+    """(N, 2) view points where a base-sized annulus holds the colour and its middle does not.
+
+    Looked for at half the view's resolution when a base is 16 pixels across or more (candidates
+    need only land within a third of a radius: the rays and the fit find the centre)."""
+    if r_px >= 8:
+        h, w = mask.shape
+        small = cv2.resize(mask.astype(np.float32), (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+        return _candidates_in(small, r_px / 2) * 2 + 0.5
+    return _candidates_in(mask.astype(np.float32), r_px)
+
+
+def _candidates_in(m: np.ndarray, r_px: float) -> np.ndarray:
     s_in = int(round(1.1 * r_px)) | 1             # the middle, inside the rim band
     s_out = int(round(2.2 * r_px)) | 1            # the whole base and a little more
     a_in = cv2.boxFilter(m, -1, (s_in, s_in), normalize=False, borderType=cv2.BORDER_CONSTANT)
@@ -226,28 +236,64 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     return samples, edges, kept, centre, residual, clean, free_r
 
 
+QUANT_SHIFT = 2               # colours are classified on 6 bits a channel: 4 levels, well inside CHROMA_TOL
+
+
+def label_view(view_bgr: np.ndarray, targets: Sequence[np.ndarray], *, wb=None, mat: np.ndarray | None = None
+               ) -> np.ndarray:
+    """(H, W) int: which target chromaticity each pixel of a uint8 BGR view shows (-1: none).
+
+    The view is smoothed 3x3 (JPEG and sensor noise in dark paint), quantised to 6 bits a channel,
+    and only the colours present are white-balanced and classified (vision.colour.classify): a
+    table holds a few tens of thousands of distinct colours against a million pixels."""
+    img = cv2.blur(np.ascontiguousarray(view_bgr, np.uint8), (3, 3))
+    bits = 8 - QUANT_SHIFT
+    # B, G, R levels packed into one index (exact in float32: 18 bits), by OpenCV's SIMD transform.
+    weights = np.array([[1 << (2 * bits), 1 << bits, 1]], np.float32)
+    index = cv2.transform((img >> QUANT_SHIFT).astype(np.float32), weights).astype(np.int32)
+    counts = np.bincount(index.ravel(), minlength=1 << (3 * bits))
+    present = np.flatnonzero(counts)
+    levels = ((np.stack([present >> (2 * bits), (present >> bits) & ((1 << bits) - 1),
+                         present & ((1 << bits) - 1)], axis=1) << QUANT_SHIFT) + (1 << QUANT_SHIFT) / 2)
+    colours = levels.astype(np.float32)[None]                       # (1, n, 3) BGR
+    if wb is not None:
+        colours = wb.apply(colours)
+    chroma, brightness = chromaticity(np.clip(colours, 0, None))
+    if mat is None:
+        mat = _weighted_median(chroma[0], counts[present])
+    lut = np.full(1 << (3 * bits), -1, np.int32)
+    lut[present] = classify(chroma, brightness, targets, mat)[0]
+    return np.take(lut, index)
+
+
+def _weighted_median(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Per column, the median of rows weighted by `weights` (the mat: the commonest colour)."""
+    out = np.empty(values.shape[1])
+    for c in range(values.shape[1]):
+        order = np.argsort(values[:, c])
+        cum = np.cumsum(weights[order])
+        out[c] = values[order[np.searchsorted(cum, cum[-1] / 2)], c]
+    return out
+
+
 def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[float]], base_in: float = 1.0, *,
               other_rgbs: Sequence[Sequence[float]] = (), mat: np.ndarray | None = None,
               wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None,
-              exclude: np.ndarray | None = None, normalised: np.ndarray | None = None,
+              exclude: np.ndarray | None = None, wb=None,
               with_rejected: bool = False) -> list[RimHit]:
     """Bases in a top view of the plane of the bases' tops.
 
-    `view_bgr`: the view, white-balanced already (`normalised`, float BGR, may be given instead of
-    or beside it). `side_rgbs`: each side's rim colour (RGB, in the normalised space). `other_rgbs`:
+    `view_bgr`: the view (uint8 BGR), `wb`: the anchors' white balance (vision.whitebalance), applied
+    before any colour is judged. `side_rgbs`: each side's rim colour (RGB, in the white-balanced
+    space). `other_rgbs`:
     terrain colours, so that felt is not taken for a rim. `wall_shift_px(centres (N, 2))` -> (N, 2):
     where the bottom of a base centred there shows, relative to its top (towards the camera).
     `exclude`: (H, W) bool, pixels that are no base (a hand). Returns the kept bases (and, with
     `with_rejected`, every candidate with the reason it was left out)."""
     if not side_rgbs:
         return []
-    img = normalised if normalised is not None else np.asarray(view_bgr, np.float32)
-    img = cv2.blur(np.ascontiguousarray(img, np.float32), (3, 3))     # JPEG and sensor noise in dark paint
-    chroma, brightness = chromaticity(np.clip(img, 0, None))
-    if mat is None:
-        mat = mat_chroma(chroma)
     targets = [rgb_chroma(c) for c in side_rgbs] + [rgb_chroma(c) for c in other_rgbs]
-    label = classify(chroma, brightness, targets, mat)
+    label = label_view(view_bgr, targets, wb=wb, mat=mat)
     if exclude is not None:
         label[exclude] = -1
     r_px = base_in / 2 * ppi
@@ -350,10 +396,9 @@ def rims_in_view(view, side_rgbs, base_in: float, *, pose=None, height_in: float
     the table, is put back over where the base stands; without it the top's position is reported
     (off by height / camera height of the distance from the camera's foot: under 0.3% for a 1/8"
     base under a camera 4' up)."""
-    normalised = wb.apply(view.image, view.ppi, view.origin_in) if wb is not None else None
     shift = table_view_wall_shift(pose, view, height_in) if pose is not None and height_in > 0 else None
     hits = find_rims(view.image, view.ppi, side_rgbs, base_in, other_rgbs=other_rgbs, mat=mat,
-                     wall_shift_px=shift, exclude=exclude, normalised=normalised)
+                     wall_shift_px=shift, exclude=exclude, wb=wb)
     out = []
     for hit in hits:
         xy = view.to_table(hit.xy_view[None])
