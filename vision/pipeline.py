@@ -211,7 +211,9 @@ class FramePipeline:
             if view.image.shape[0] < 8 or view.image.shape[1] < 8:
                 continue
             for p, hit in rims_in_view(view, [s.rgb for s in sides], base_in, pose=pose, height_in=h,
-                                       wb=held.wb, other_rgbs=others, mat=held.mat):
+                                       wb=held.wb, other_rgbs=others, mat=held.mat,
+                                       table_in=(self.profile.width_in, self.profile.depth_in),
+                                       keep_out_in=self._anchor_cards()):
                 if any(np.hypot(*(p - q)) < base_in * 0.6 for q in xy):
                     continue           # the same base seen in two overlapping windows
                 xy.append(p)
@@ -222,6 +224,11 @@ class FramePipeline:
         order = sorted(range(len(xy)), key=lambda k: (round(xy[k][1], 3), xy[k][0]))
         return Detections.from_colour([f"c{i + 1}" for i in range(len(order))], np.array([xy[k] for k in order]),
                                       [side_names[k] for k in order], [conf[k] for k in order])
+
+    def _anchor_cards(self) -> list[tuple[float, float, float, float]]:
+        """Each anchor's printed card (the square and its white border), no place for a base."""
+        return [(a.x_in - a.size_in * 0.75, a.y_in - a.size_in * 0.75, a.x_in + a.size_in * 0.75,
+                 a.y_in + a.size_in * 0.75) for a in self.profile.anchors]
 
     def _terrain(self, frame_bgr, registration: Registration, detections: Detections) -> tuple[Terrain, ...]:
         kinds = [(t.name, t.rgb) for t in self.profile.terrain]

@@ -48,6 +48,7 @@ MIN_HOLLOW = 0.6               # along the rays showing the rim, the share of 0.
 STRONG_COVERAGE = 0.45        # a rim this complete, clean and round may have colour in its middle
 MIN_RING_PX2 = 0.3            # candidate: colour pixels in the annulus, in radii squared
 MAX_CANDIDATES = 250
+MIN_CONFIDENCE = 0.33          # of a ring passing every test: all its measures together
 OVERLAP = 1.8                  # two bases' centres are at least a diameter apart: 2 radii, less slack
 
 
@@ -62,6 +63,7 @@ class RimHit:
                                # rays where the rim shows, whichever is more)
     outer: float               # share of the band just outside showing it
     reason: str                # "ring", or why the candidate is not a base
+    by_hue: bool = False       # found on the loose (hue) labels, not the strict ones
 
 
 def _candidates(mask: np.ndarray, r_px: float) -> np.ndarray:
@@ -239,13 +241,18 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
 QUANT_SHIFT = 2               # colours are classified on 6 bits a channel: 4 levels, well inside CHROMA_TOL
 
 
-def label_view(view_bgr: np.ndarray, targets: Sequence[np.ndarray], *, wb=None, mat: np.ndarray | None = None
-               ) -> np.ndarray:
-    """(H, W) int: which target chromaticity each pixel of a uint8 BGR view shows (-1: none).
+def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other_rgbs: Sequence[Sequence[float]] = (),
+               *, wb=None, mat: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Two (H, W) int maps of which side's colour each pixel of a uint8 BGR view shows (-1: none).
+
+    strict: the nearest of the sides' and the terrain colours (vision.colour.classify, terrain k
+    labelled n_sides + k), so that blue water felt is not a blue rim; loose: a side's hue, saturated enough, whatever else is
+    near, so that a thin rim blended with a dark body or with the mat, which lies off the segment
+    from the mat to its colour, still shows.
 
     The view is smoothed 3x3 (JPEG and sensor noise in dark paint), quantised to 6 bits a channel,
-    and only the colours present are white-balanced and classified (vision.colour.classify): a
-    table holds a few tens of thousands of distinct colours against a million pixels."""
+    and only the colours present are white-balanced and classified: a table holds a few tens of
+    thousands of distinct colours against a million pixels."""
     img = cv2.blur(np.ascontiguousarray(view_bgr, np.uint8), (3, 3))
     bits = 8 - QUANT_SHIFT
     # B, G, R levels packed into one index (exact in float32: 18 bits), by OpenCV's SIMD transform.
@@ -258,12 +265,35 @@ def label_view(view_bgr: np.ndarray, targets: Sequence[np.ndarray], *, wb=None, 
     colours = levels.astype(np.float32)[None]                       # (1, n, 3) BGR
     if wb is not None:
         colours = wb.apply(colours)
-    chroma, brightness = chromaticity(np.clip(colours, 0, None))
+    colours = np.clip(colours, 0, 255)
+    chroma, brightness = chromaticity(colours)
     if mat is None:
         mat = _weighted_median(chroma[0], counts[present])
-    lut = np.full(1 << (3 * bits), -1, np.int32)
-    lut[present] = classify(chroma, brightness, targets, mat)[0]
-    return np.take(lut, index)
+    targets = [rgb_chroma(c) for c in side_rgbs] + [rgb_chroma(c) for c in other_rgbs]
+    strict = np.full(1 << (3 * bits), -1, np.int32)
+    found = classify(chroma, brightness, targets, mat)[0]
+    strict[present] = found
+    loose = np.full(1 << (3 * bits), -1, np.int32)
+    # Loose labels leave out what is nearest a terrain colour (textured water felt is full of
+    # blue-hued holes), however blue its hue.
+    loose[present] = np.where(found >= len(side_rgbs), -1, _hue_label(colours[0], side_rgbs))
+    return np.take(strict, index), np.take(loose, index)
+
+
+HUE_TOL_DEG = 14.0             # loose labels: a side's hue within this
+MIN_SATURATION = 0.4           # and at least this saturated (HSV), and
+MIN_VALUE = 50.0               # this bright (of 255), after white balance
+
+
+def _hue_label(bgr: np.ndarray, side_rgbs) -> np.ndarray:
+    """(n,) which side's hue each (n, 3) BGR colour has, -1 for none."""
+    hsv = cv2.cvtColor((bgr / 255.0).astype(np.float32)[None], cv2.COLOR_BGR2HSV)[0]
+    side_hsv = cv2.cvtColor((np.array([c[::-1] for c in side_rgbs], np.float32) / 255.0)[None], cv2.COLOR_BGR2HSV)[0]
+    ok = (hsv[:, 1] >= MIN_SATURATION) & (hsv[:, 2] * 255 >= MIN_VALUE)
+    d = np.abs(hsv[:, None, 0] - side_hsv[None, :, 0])
+    d = np.minimum(d, 360 - d)
+    best = np.argmin(d, axis=1)
+    return np.where(ok & (d[np.arange(len(d)), best] <= HUE_TOL_DEG), best, -1).astype(np.int32)
 
 
 def _weighted_median(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -292,17 +322,17 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     `with_rejected`, every candidate with the reason it was left out)."""
     if not side_rgbs:
         return []
-    targets = [rgb_chroma(c) for c in side_rgbs] + [rgb_chroma(c) for c in other_rgbs]
-    label = label_view(view_bgr, targets, wb=wb, mat=mat)
+    strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat)
     if exclude is not None:
-        label[exclude] = -1
+        strict[exclude] = -1
+        loose[exclude] = -1
     r_px = base_in / 2 * ppi
     angles = np.linspace(0, 2 * math.pi, N_RAYS, endpoint=False)
     units = np.column_stack([np.cos(angles), np.sin(angles)])
     radii = np.arange(0.0, 2.0 * r_px + 6, STEP_PX)
     hits: list[RimHit] = []
-    for k in range(len(side_rgbs)):
-        mask = label == k
+    for by_hue, k, mask in ((by_hue, k, label == k) for by_hue, label in ((False, strict), (True, loose))
+                            for k in range(len(side_rgbs))):
         if mask.sum() < MIN_RING_PX2 * r_px * r_px:
             continue
         c0 = _candidates(mask, r_px)
@@ -335,6 +365,8 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
         max_res = max(1.2, MAX_RESIDUAL * r_px)
         for i in range(len(c0)):
             reason = "ring"
+            # a clean, round rim round most of it may have cloth of the side's colour on its body
+            strong = coverage[i] >= STRONG_COVERAGE and clean[i] >= 0.85 and residual[i] <= 0.6 * max_res
             if not np.all(np.isfinite(c2[i])) or moved[i] > 0.9 * r_px:
                 reason = "no circle of the base's size"
             elif coverage[i] < MIN_COVERAGE:
@@ -347,25 +379,27 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
                 reason = f"a curve of another size (radius {free_r[i] / r_px:.2f} of the base's)"
             elif residual[i] > max_res:
                 reason = f"not round ({residual[i]:.1f} px off a circle of the base's size)"
-            elif (inner[i] > MAX_INNER or hollow[i] < MIN_HOLLOW) and not (
-                    # a clean, round rim round most of it: cloth of the side's colour on the body
-                    coverage[i] >= STRONG_COVERAGE and clean[i] >= 0.85 and residual[i] <= 0.6 * max_res):
+            elif (inner[i] > MAX_INNER or hollow[i] < MIN_HOLLOW) and not strong:
                 reason = f"filled, not a ring ({filled[i]:.2f} of the middle)"
             elif outer[i] > MAX_OUTER:
                 reason = f"the colour goes on outside ({outer[i]:.2f} of the band around)"
             conf = (min(1.0, coverage[i] / 0.6) * min(1.0, clean[i] / 0.8) * max(0.0, 1 - residual[i] / (2 * max_res))
-                    * (1 - filled[i]) * max(0.0, 1 - outer[i] / (2 * MAX_OUTER)))
+                    * (1 - (0.0 if strong else filled[i])) * max(0.0, 1 - outer[i] / (2 * MAX_OUTER)))
+            if reason == "ring" and conf < MIN_CONFIDENCE:
+                reason = f"too weak a ring all told (confidence {conf:.2f})"
             if reason == "ring" or with_rejected:
                 hits.append(RimHit(c2[i].copy(), k, round(float(conf), 3), round(float(coverage[i]), 3),
                                    round(float(residual[i]), 2), round(float(filled[i]), 3),
-                                   round(float(outer[i]), 3), reason))
+                                   round(float(outer[i]), 3), reason, by_hue))
     return _one_per_base(hits, r_px)
 
 
 def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
     """Bases do not overlap: of kept candidates closer than a base's diameter (less a little for the
     fit), the most confident stands. (An arc seen from its mirror side fits a circle as well.)"""
-    order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", -hits[i].confidence))
+    # A ring on the strict labels places the base better than the same ring on the loose ones.
+    order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", -hits[i].confidence
+                                                    + (0.2 if hits[i].by_hue else 0.0)))
     out: list[RimHit] = []
     for i in order:
         h = hits[i]
@@ -388,14 +422,16 @@ def table_view_wall_shift(pose, view, height_in: float) -> Callable[[np.ndarray]
 
 
 def rims_in_view(view, side_rgbs, base_in: float, *, pose=None, height_in: float = 0.0, wb=None,
-                 other_rgbs=(), mat=None, exclude=None) -> list[tuple[np.ndarray, RimHit]]:
+                 other_rgbs=(), mat=None, exclude=None, table_in: tuple[float, float] | None = None,
+                 keep_out_in: Sequence[tuple[float, float, float, float]] = ()) -> list[tuple[np.ndarray, RimHit]]:
     """Bases in a top view of the table plane (or a window of it): [(centre in table inches, hit)].
 
     `view`: a TopView (image BGR, ppi, origin_in). `wb`: the anchors' white balance, applied to the
     view before any colour is judged. With the camera `pose`, a base's top, seen `height_in` above
     the table, is put back over where the base stands; without it the top's position is reported
     (off by height / camera height of the distance from the camera's foot: under 0.3% for a 1/8"
-    base under a camera 4' up)."""
+    base under a camera 4' up). A base stands on the table (`table_in`: width, depth), its centre at
+    least most of a radius in from the edge, and not on an anchor (`keep_out_in`: x0, y0, x1, y1)."""
     shift = table_view_wall_shift(pose, view, height_in) if pose is not None and height_in > 0 else None
     hits = find_rims(view.image, view.ppi, side_rgbs, base_in, other_rgbs=other_rgbs, mat=mat,
                      wall_shift_px=shift, exclude=exclude, wb=wb)
@@ -404,5 +440,11 @@ def rims_in_view(view, side_rgbs, base_in: float, *, pose=None, height_in: float
         xy = view.to_table(hit.xy_view[None])
         if pose is not None and height_in > 0:
             xy = pose.lift(xy, height_in)
+        x, y = xy[0]
+        edge = 0.8 * base_in / 2
+        if table_in is not None and not (edge <= x <= table_in[0] - edge and edge <= y <= table_in[1] - edge):
+            continue
+        if any(x0 <= x <= x1 and y0 <= y <= y1 for x0, y0, x1, y1 in keep_out_in):
+            continue
         out.append((xy[0], hit))
     return out
