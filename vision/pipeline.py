@@ -210,7 +210,7 @@ class FramePipeline:
             view = warp_top_view(frame_bgr, held.registration.H_in_to_px, COLOUR_PPI, rect)
             if view.image.shape[0] < 8 or view.image.shape[1] < 8:
                 continue
-            for p, hit in rims_in_view(view, [s.rgb for s in sides], base_in, pose=pose, height_in=h,
+            for p, hit in rims_in_view(view, [s.seen_rgb for s in sides], base_in, pose=pose, height_in=h,
                                        wb=held.wb, other_rgbs=others, mat=held.mat,
                                        table_in=(self.profile.width_in, self.profile.depth_in),
                                        keep_out_in=self._anchor_cards()):
