@@ -189,6 +189,16 @@ class TableState:
             return self.publish(frame_bgr, None, source=source, problem=str(exc)), str(exc)
         return self.publish(frame_bgr, result, source=source), None
 
+    def set_profile(self, profile: TableProfile) -> None:
+        """A changed profile (a side's colour learned): a new pipeline, and the last measured
+        picture measured again with it."""
+        with self._cond:
+            self.profile = profile
+            self.pipeline = FramePipeline(profile, self.pipeline.camera)
+            frame, source = self._frame, self.source
+        if frame is not None:
+            self.analyze(frame, source=source)
+
     def registered_frame(self):
         """(frame, registration, crop box) of the last picture that could be measured, or Nones."""
         with self._cond:

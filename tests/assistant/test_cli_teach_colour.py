@@ -10,40 +10,20 @@ import numpy as np
 import pytest
 
 from assistant.cli import main
-from calibration.profile import learned_colours_path, load_profile, standard_anchors
-from vision.synthetic import ColourFigure, PhotoSpec, TableSpec, render_photo
+from calibration.profile import learned_colours_path, load_profile
 
-WIDTH, DEPTH = 30.0, 20.0
-PAINTED_RED = (215, 95, 35)          # the family's "red" is an orange; the profile says #c82828
-BLUE = (40, 80, 200)
-RED_AT = [(8.0, 6.0), (15.0, 12.0), (22.0, 7.0)]
-BLUE_AT = [(9.0, 14.0), (21.0, 14.5)]
-
-
-def _profile_toml() -> str:
-    lines = ['name = "Kitchen"', f"width = {WIDTH}", f"depth = {DEPTH}", ""]
-    for a in standard_anchors(WIDTH, DEPTH):
-        lines += ["[[anchors]]", f"id = {a.id}", f"x = {a.x_in}", f"y = {a.y_in}", f"size = {a.size_in}", ""]
-    lines += ["# our own note: kept as written", "[[sides]]", 'name = "red"', 'colour = "#c82828"', "",
-              "[[sides]]", 'name = "blue"', 'colour = "#2850c8"', ""]
-    return "\n".join(lines)
+from tests.assistant.teach_scene import RED_AT, profile_toml, teach_photo
 
 
 @pytest.fixture(scope="module")
-def table_files(tmp_path_factory):
-    figures = [ColourFigure(f"r{i}", "red", PAINTED_RED, x, y) for i, (x, y) in enumerate(RED_AT)]
-    figures += [ColourFigure(f"b{i}", "blue", BLUE, x, y) for i, (x, y) in enumerate(BLUE_AT)]
-    table = TableSpec(WIDTH, DEPTH, standard_anchors(WIDTH, DEPTH), colour_figures=tuple(figures))
-    photo = render_photo(table, PhotoSpec(image_size=(1280, 800), tilt_deg=15, azimuth_deg=70), rng=5)
-    # a warm lamp: the camera's white balance left a cast
-    cast = np.clip(photo.image.astype(np.float32) * np.array([0.7, 0.88, 1.0], np.float32), 0, 255).astype(np.uint8)
-    return cast
+def table_files():
+    return teach_photo()
 
 
 def _write(tmp_path, image):
     photo, table = tmp_path / "photo.png", tmp_path / "kitchen.toml"
     cv2.imwrite(str(photo), image)
-    table.write_text(_profile_toml())
+    table.write_text(profile_toml())
     return str(photo), str(table)
 
 
