@@ -32,6 +32,7 @@ from vision.change import ChangeWatch
 from vision.colour import COLOUR_PPI, chromaticity, mat_chroma
 from vision.detections import Detections
 from vision.grid import GRID_PPI, canonical_origin, find_grid
+from vision.hands import HAND_PPI, Hands, find_hands
 from vision.height import CameraPose, camera_pose
 from vision.markers import MarkerFinder
 from vision.rims import rims_in_view
@@ -148,8 +149,8 @@ class FramePipeline:
             registration, grid, check = self._grid(gray, registration, spec)
             if check and check.get("rescaled"):
                 pose = camera_pose(registration.H_px_to_in, registration.image_size, k)
-        mat, wb = None, None
-        if self.profile.sides:
+        # The anchors' grey card and the mat's colour: for colour bases and for hands over the table.
+        if True:
             view = warp_top_view(frame_bgr, registration.H_in_to_px, TERRAIN_PPI, self._table_rect())
             wb = estimate_white_balance(view.image, view.ppi, self.profile.anchors, view.origin_in)
             mat = mat_chroma(chromaticity(np.clip(wb.apply(view.image, view.ppi, view.origin_in), 0, None))[0])
@@ -196,7 +197,15 @@ class FramePipeline:
             found = replace(found, xy_in=pose.lift(found.xy_in, h))
         return found
 
-    def _colour(self, frame_bgr, pose: CameraPose, rects, held: _Held) -> Detections:
+    def _hands(self, frame_bgr, held: _Held) -> Hands | None:
+        """Hands over the table in this frame (vision.hands), after the anchors' white balance."""
+        if held.wb is None:
+            return None
+        view = warp_top_view(frame_bgr, held.registration.H_in_to_px, HAND_PPI, self._table_rect())
+        return find_hands(view.image, view.ppi, view.origin_in, wb=held.wb, mat=held.mat,
+                          other_rgbs=[t.rgb for t in self.profile.terrain])
+
+    def _colour(self, frame_bgr, pose: CameraPose, rects, held: _Held, hands: Hands | None = None) -> Detections:
         sides = self.profile.sides
         if not sides:
             return Detections.empty()
@@ -213,7 +222,8 @@ class FramePipeline:
             for p, hit in rims_in_view(view, [s.seen_rgb for s in sides], base_in, pose=pose, height_in=h,
                                        wb=held.wb, other_rgbs=others, mat=held.mat,
                                        table_in=(self.profile.width_in, self.profile.depth_in),
-                                       keep_out_in=self._anchor_cards()):
+                                       keep_out_in=self._anchor_cards(),
+                                       exclude=hands.mask_in(view) if hands is not None else None):
                 if any(np.hypot(*(p - q)) < base_in * 0.6 for q in xy):
                     continue           # the same base seen in two overlapping windows
                 xy.append(p)
@@ -284,7 +294,8 @@ class FramePipeline:
             table = [self._table_rect()]
             detections = self._markers(gray, registration, pose, table, True)
             t2 = time.perf_counter()
-            detections = detections.concat(self._colour(bgr, pose, table, held))
+            hands = self._hands(bgr, held)
+            detections = detections.concat(self._colour(bgr, pose, table, held, hands))
         else:
             carried, marker_rects, colour_rects = self._plan_search()
             detections = self._markers(gray, registration, pose, marker_rects, False) if marker_rects \
@@ -319,6 +330,8 @@ class FramePipeline:
                                  "tilt_deg": round(pose.tilt_deg, 2)}}
         if held.grid_check is not None:
             extra["grid_check"] = held.grid_check
+        if full and hands is not None and hands.polygons:
+            extra["hands"] = hands.as_json()
         scene = Scene(table=Table(self.profile.width_in, self.profile.depth_in), figures=figures,
                       terrain=held.terrain, grid=held.grid, extra=extra)
         return FrameResult(scene=scene, registration=registration, detections=detections, timing_ms=timing,
