@@ -48,6 +48,8 @@ MIN_HOLLOW = 0.6               # along the rays showing the rim, the share of 0.
 STRONG_COVERAGE = 0.45        # a rim this complete, clean and round may have colour in its middle
 MIN_RING_PX2 = 0.3            # candidate: colour pixels in the annulus, in radii squared
 MAX_CANDIDATES = 250
+EDGE_BIAS_PX = 0.5             # the rim's edge as found lies this far outside the base's true edge
+RADIUS_PRIOR = 8.0             # the base's known radius counts as this many edge points
 MIN_CONFIDENCE = 0.33          # of a ring passing every test: all its measures together
 OVERLAP = 1.8                  # two bases' centres are at least a diameter apart: 2 radii, less slack
 
@@ -174,30 +176,35 @@ def _free_radius(points: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return np.sqrt(np.where(r2 > 0, r2, np.nan))
 
 
-def _fit_fixed_radius(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px: float,
-                      iterations: int = 6) -> np.ndarray:
-    """(N, 2) centres of circles of radius r_px through points (N, K, 2) with weights (N, K)."""
+def _fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px: float,
+                iterations: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    """(N, 2) centres and (N,) radii of circles through points (N, K, 2) with weights (N, K), the
+    radius held near the base's `r_px` by a prior worth RADIUS_PRIOR points (Gauss-Newton).
+
+    The rim's outer edge shows a little outside the base (blur, a blended pixel counted as rim):
+    on a whole ring that only grows the radius, but on a short arc a fixed radius would pull the
+    centre towards the arc. A long arc finds its own radius; a short one keeps the prior's."""
     c = start.copy()
+    r = np.full(len(c), r_px + EDGE_BIAS_PX)
+    lam = RADIUS_PRIOR
     for _ in range(iterations):
         d = points - c[:, None, :]
         dist = np.hypot(d[..., 0], d[..., 1])
         u = d / np.maximum(dist, 1e-6)[..., None]
-        e = dist - r_px                                  # residual; d e / d c = -u
+        e = dist - r[:, None]                           # d e / d (cx, cy, r) = (-ux, -uy, -1)
         w = weights
-        a11 = (w * u[..., 0] ** 2).sum(1)
-        a12 = (w * u[..., 0] * u[..., 1]).sum(1)
-        a22 = (w * u[..., 1] ** 2).sum(1)
-        b1 = (w * u[..., 0] * e).sum(1)
-        b2 = (w * u[..., 1] * e).sum(1)
-        det = a11 * a22 - a12 * a12
-        ok = det > 1e-6
-        det = np.where(ok, det, 1.0)
-        dx = (a22 * b1 - a12 * b2) / det
-        dy = (a11 * b2 - a12 * b1) / det
-        step = np.column_stack([dx, dy])
-        step = np.clip(step, -0.5 * r_px, 0.5 * r_px)
-        c = c + np.where(ok[:, None], step, 0.0)
-    return c
+        j = np.stack([-u[..., 0], -u[..., 1], -np.ones_like(dist)], -1)           # (N, K, 3)
+        a = np.einsum("nk,nki,nkj->nij", w, j, j)
+        b = np.einsum("nk,nki,nk->ni", w, j, e)
+        a[:, 2, 2] += lam
+        b[:, 2] += lam * (r - (r_px + EDGE_BIAS_PX))
+        ok = np.abs(np.linalg.det(a)) > 1e-6
+        step = np.zeros((len(c), 3))
+        if ok.any():
+            step[ok] = -np.linalg.solve(a[ok], b[ok][..., None])[..., 0]
+        c = c + np.clip(step[:, :2], -0.5 * r_px, 0.5 * r_px)
+        r = np.clip(r + step[:, 2], 0.85 * r_px, 1.25 * r_px)
+    return c, r
 
 
 def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
@@ -221,11 +228,11 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     weights = valid.astype(np.float64)
     centre = centres
     for trim in (0.45, EDGE_TRIM):
-        centre = _fit_fixed_radius(points, weights, centre, r_px)
-        res = np.hypot(*(points - centre[:, None, :]).transpose(2, 0, 1)) - r_px
+        centre, radius = _fit_circle(points, weights, centre, r_px)
+        res = np.hypot(*(points - centre[:, None, :]).transpose(2, 0, 1)) - radius[:, None]
         weights = valid & (np.abs(res) <= trim * r_px)
         weights = weights.astype(np.float64)
-    res = np.hypot(*(points - centre[:, None, :]).transpose(2, 0, 1)) - r_px
+    res = np.hypot(*(points - centre[:, None, :]).transpose(2, 0, 1)) - radius[:, None]
     kept = weights > 0
     n_kept = kept.sum(1)
     # Of the rays that meet the colour near the ring, the share that show a clean rim edge on the
@@ -398,8 +405,7 @@ def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
     """Bases do not overlap: of kept candidates closer than a base's diameter (less a little for the
     fit), the most confident stands. (An arc seen from its mirror side fits a circle as well.)"""
     # A ring on the strict labels places the base better than the same ring on the loose ones.
-    order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", -hits[i].confidence
-                                                    + (0.2 if hits[i].by_hue else 0.0)))
+    order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", hits[i].by_hue, -hits[i].confidence))
     out: list[RimHit] = []
     for i in order:
         h = hits[i]
