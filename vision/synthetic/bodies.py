@@ -1,6 +1,7 @@
-"""Painted figures standing on rimmed bases: the rim is a ring in the side's colour round the base's
-edge (its wall and an outer band of its top); the body stands on the base and leans, so that from
-the camera only part of the rim shows. Bodies are painted in several colours (skin, metal, brown,
+"""Painted figures standing on rimmed bases: the base's wall and the outer part of its top are in
+the side's colour (some players paint a thin band at the edge, some the whole top); the body
+stands on the base and leans, so that from the camera only part of the rim shows. The rim is the
+outer RIM_IN of the top: `rim_visible` is the share of it that no part of the body hides. Bodies are painted in several colours (skin, metal, brown,
 green) and some carry a cloak or banner of red or blue cloth, of either side.
 """
 from __future__ import annotations
@@ -20,6 +21,7 @@ BROWN = ((110, 75, 45), (85, 60, 40), (140, 100, 60))
 GREEN = ((70, 95, 50), (50, 80, 45), (95, 110, 60))
 BASE_TOPS = ((95, 80, 55), (70, 90, 50), (120, 115, 105), (60, 60, 62))
 CLOTH = {"red": (185, 35, 40), "blue": (40, 70, 190)}
+RIM_IN = 0.12            # the rim: this outer band of a base's top (of a 1" base)
 
 
 @dataclass(frozen=True)
@@ -33,7 +35,7 @@ class Body:
     head: RGB
     weapon: RGB
     base_top: RGB
-    rim_band_in: float                  # width of the rim's band on top of the base
+    rim_band_in: float                  # how far in from the edge the top is painted in the side's colour
     cloth: str | None = None            # a side whose colour the cloak is, or None
     scale: float = 1.0                  # body size relative to a 1" base
 
@@ -75,23 +77,27 @@ class Body:
         wall = np.vstack([to_canvas(canvas, circle(fig.x_in, fig.y_in, r, 48), z) for z in (0.0, top)])
         canvas.fill_hull(wall, shaded(rim, 0.6))
         canvas.fill([circle(fig.x_in, fig.y_in, r, 48)], rim, top)
-        canvas.fill([circle(fig.x_in, fig.y_in, r - self.rim_band_in, 48)], self.base_top, top)
+        if r - self.rim_band_in > 0.01:
+            canvas.fill([circle(fig.x_in, fig.y_in, r - self.rim_band_in, 48)], self.base_top, top)
         for centres, heights, radii, rgb in self.parts(fig):
             tube(canvas, centres, heights, radii, rgb)
 
     def rim_visible(self, camera, fig) -> float:
-        """The share of the rim's top band that no part of the body hides from this camera."""
+        """The share of the rim (the outer RIM_IN of the top) that no part of the body hides from this camera."""
         rim = _image_polygon(camera, circle(fig.x_in, fig.y_in, fig.base_in / 2, 48), fig.base_height_in)
-        inner = _image_polygon(camera, circle(fig.x_in, fig.y_in, fig.base_in / 2 - self.rim_band_in, 48),
+        inner = _image_polygon(camera, circle(fig.x_in, fig.y_in, fig.base_in / 2 - RIM_IN * fig.base_in, 48),
                                fig.base_height_in)
         band = rim.difference(inner)
+        return float(band.difference(self.image_shape(camera, fig)).area / band.area) if band.area else 0.0
+
+    def image_shape(self, camera, fig) -> Polygon:
+        """Where the body shows in the photo, in pixels."""
         hulls = []
         for centres, heights, radii, _rgb in self.parts(fig):
             pts = np.vstack([camera.project(np.c_[circle(x, y, rad, 20), np.full(20, -z)])
                              for (x, y), z, rad in zip(centres, heights, radii)])
             hulls.append(shapely.convex_hull(shapely.multipoints(pts)))
-        body = shapely.union_all(hulls)
-        return float(band.difference(body).area / band.area) if band.area else 0.0
+        return shapely.union_all(hulls)
 
 
 def _image_polygon(camera, ring_in: np.ndarray, height_in: float) -> Polygon:
@@ -107,7 +113,7 @@ def random_body(rng: np.random.Generator, camera, fig, target_visible: float) ->
                 stance_in=tuple(rng.uniform(-0.06, 0.06, 2).tolist()),
                 legs=pick(BROWN + GREEN), torso=pick(GREEN + BROWN + METAL), arms=pick(SKIN + METAL),
                 head=pick(SKIN), weapon=pick(METAL + BROWN), base_top=pick(BASE_TOPS),
-                rim_band_in=float(rng.uniform(0.1, 0.16)) * fig.base_in, cloth=cloth,
+                rim_band_in=float(rng.uniform(0.12, 0.2) if rng.random() < 0.5 else 0.5) * fig.base_in, cloth=cloth,
                 scale=float(rng.uniform(0.95, 1.2)))
     best, best_gap, best_vis = None, math.inf, 1.0
     for scale in (base["scale"], base["scale"] * 1.25):
