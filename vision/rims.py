@@ -245,6 +245,7 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     return samples, edges, kept, centre, residual, clean, free_r
 
 
+FELT_NEAR = 0.15              # a felt colour this near a side's (chromaticity) is a background to judge it on
 QUANT_SHIFT = 2               # colours are classified on 6 bits a channel: 4 levels, well inside CHROMA_TOL
 
 
@@ -279,6 +280,17 @@ def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other
     targets = [rgb_chroma(c) for c in side_rgbs] + [rgb_chroma(c) for c in other_rgbs]
     strict = np.full(1 << (3 * bits), -1, np.int32)
     found = classify(chroma, brightness, targets, mat)[0]
+    # In felt of a colour near a side's (a blue figure standing in blue water), a rim blended with
+    # the felt lies between the two: judged against the felt, not the mat.
+    for t, other in enumerate(other_rgbs):
+        felt = rgb_chroma(other)
+        for k, side in enumerate(side_rgbs):
+            if np.linalg.norm(felt - rgb_chroma(side)) > FELT_NEAR:
+                continue
+            here = found == len(side_rgbs) + t
+            if here.any():
+                sub = classify(chroma[:, here], brightness[:, here], [rgb_chroma(side)], felt, min_alpha=0.5)[0]
+                found[here] = np.where(sub == 0, k, len(side_rgbs) + t)
     strict[present] = found
     loose = np.full(1 << (3 * bits), -1, np.int32)
     # Loose labels leave out what is nearest a terrain colour (textured water felt is full of
