@@ -20,7 +20,8 @@ from measure.scene import Scene
 from vision.colour import chromaticity, mat_chroma, rgb_chroma
 
 HAND_PPI = 10.0
-MIN_AREA_IN2 = 5.0           # a child's palm and fingers seen from above
+MIN_AREA_IN2 = 8.0           # a child's hand and wrist seen from above
+MAX_TEXTURE = 0.04           # mean |Laplacian| over brightness: felt and gravel are rough, skin is smooth
 MIN_ELONGATION = 1.7         # length over width of a hand with its forearm (unless it reaches the edge)
 MAX_TABLE_SHARE = 0.35       # more than this of the table is the table, not a hand
 SKIN_HUE_DEG = (-12.0, 48.0)
@@ -63,7 +64,7 @@ class Hands:
                  "area_in2": round(p.area, 1)} for p in self.polygons]
 
 
-def skin_mask(view_bgr: np.ndarray, *, wb=None, mat: np.ndarray | None = None) -> np.ndarray:
+def skin_mask(view_bgr: np.ndarray, ppi: float, *, wb=None, mat: np.ndarray | None = None) -> np.ndarray:
     """(H, W) bool: skin-coloured pixels of a top view, after white balance."""
     img = np.clip(wb.apply(view_bgr) if wb is not None else view_bgr.astype(np.float32), 0, 255)
     hsv = cv2.cvtColor((img / 255.0).astype(np.float32), cv2.COLOR_BGR2HSV)
@@ -74,24 +75,39 @@ def skin_mask(view_bgr: np.ndarray, *, wb=None, mat: np.ndarray | None = None) -
     if mat is None:
         mat = mat_chroma(chroma)
     skin &= np.linalg.norm(chroma - np.asarray(mat, np.float32), axis=2) >= MIN_FROM_MAT
+    # ... and from the mat around it: a lamp's warm hot spot tints the mat there, not a hand.
+    skin &= np.linalg.norm(chroma - _local_mat(chroma, ppi), axis=2) >= MIN_FROM_MAT
     return skin
 
 
+def _local_mat(chroma: np.ndarray, ppi: float, cell_in: float = 2.5) -> np.ndarray:
+    """(H, W, 3) the mat's chromaticity around each pixel: the median of 5 x 5 cells of `cell_in`
+    (a foot across), smoothed back up; a hand covers few of them."""
+    h, w = chroma.shape[:2]
+    small_w, small_h = max(3, int(round(w / ppi / cell_in))), max(3, int(round(h / ppi / cell_in)))
+    small = cv2.resize(chroma.astype(np.float32), (small_w, small_h), interpolation=cv2.INTER_AREA)
+    small = cv2.medianBlur(small, 5)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
 def _is_felt(chroma_mean: np.ndarray, other_rgbs) -> bool:
-    """A warm patch nearer a felt colour of the profile (a hill) than any skin tone is felt."""
+    """A warm patch clearly nearer a felt colour of the profile (a hill) than any skin tone is felt;
+    a felt of a skin tone is told from a hand by its texture (find_hands)."""
     if not other_rgbs:
         return False
     d_felt = min(float(np.linalg.norm(chroma_mean - rgb_chroma(c))) for c in other_rgbs)
     d_skin = min(float(np.linalg.norm(chroma_mean - rgb_chroma(c))) for c in SKIN_TONES)
-    return d_felt < d_skin
+    return d_felt < 0.5 * d_skin          # a hill's tan is a skin tone too: only clearly nearer
 
 
 def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] = (0.0, 0.0), *, wb=None,
                mat: np.ndarray | None = None, other_rgbs: Sequence[Sequence[int]] = ()) -> Hands:
     """Hands in a top view of the table (BGR, `ppi`, table point of pixel (0, 0) `origin_in`)."""
-    skin = skin_mask(view_bgr, wb=wb, mat=mat).astype(np.uint8)
+    skin = skin_mask(view_bgr, ppi, wb=wb, mat=mat).astype(np.uint8)
     img = np.clip(wb.apply(view_bgr) if wb is not None else view_bgr.astype(np.float32), 0, 255)
     chroma = chromaticity(img)[0]
+    lum = img.mean(axis=2)
+    texture = np.abs(cv2.Laplacian(cv2.GaussianBlur(lum, (0, 0), 0.7), cv2.CV_32F))
     k = max(1, int(round(0.15 * ppi))) | 1
     skin = cv2.morphologyEx(skin, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     skin = cv2.morphologyEx(skin, cv2.MORPH_CLOSE, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
@@ -102,8 +118,13 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
         area_in2 = stats[i, cv2.CC_STAT_AREA] / (ppi * ppi)
         if area_in2 < MIN_AREA_IN2 or stats[i, cv2.CC_STAT_AREA] > MAX_TABLE_SHARE * h * w:
             continue
-        if _is_felt(chroma[labels == i].mean(axis=0), other_rgbs):
+        inside = labels == i
+        if _is_felt(chroma[inside].mean(axis=0), other_rgbs):
             continue
+        core = cv2.erode(inside.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0     # its outline is no texture
+        core = core if core.any() else inside
+        if float(texture[core].mean()) > MAX_TEXTURE * max(float(lum[core].mean()), 1.0):
+            continue              # felt's weave or gravel, a printed page: skin is smooth
         x, y, bw, bh = (stats[i, c] for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
         at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
         pts = np.column_stack(np.nonzero(labels == i)[::-1]).astype(np.float32)

@@ -66,6 +66,8 @@ class RimHit:
     outer: float               # share of the band just outside showing it
     reason: str                # "ring", or why the candidate is not a base
     by_hue: bool = False       # found on the loose (hue) labels, not the strict ones
+    radius: float = 1.0        # the fitted circle's radius, in the base's radii
+    clean: float = 1.0         # of the rays meeting the colour, the share with a rim edge on the circle
 
 
 def _candidates(mask: np.ndarray, r_px: float) -> np.ndarray:
@@ -242,7 +244,7 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     clean = n_kept / np.maximum(touched.any(2).sum(1), 1)
     free_r = _free_radius(points, weights)
     residual = np.sqrt((np.where(kept, res, 0.0) ** 2).sum(1) / np.maximum(n_kept, 1))
-    return samples, edges, kept, centre, residual, clean, free_r
+    return samples, edges, kept, centre, residual, clean, free_r, radius
 
 
 FELT_NEAR = 0.15              # a felt colour this near a side's (chromaticity) is a background to judge it on
@@ -258,10 +260,11 @@ def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other
     near, so that a thin rim blended with a dark body or with the mat, which lies off the segment
     from the mat to its colour, still shows.
 
-    The view is smoothed 3x3 (JPEG and sensor noise in dark paint), quantised to 6 bits a channel,
+    The view is quantised to 6 bits a channel (not smoothed: a thin rim in a 1080p photo is two or
+    three pixels wide),
     and only the colours present are white-balanced and classified: a table holds a few tens of
     thousands of distinct colours against a million pixels."""
-    img = cv2.blur(np.ascontiguousarray(view_bgr, np.uint8), (3, 3))
+    img = np.ascontiguousarray(view_bgr, np.uint8)
     bits = 8 - QUANT_SHIFT
     # B, G, R levels packed into one index (exact in float32: 18 bits), by OpenCV's SIMD transform.
     weights = np.array([[1 << (2 * bits), 1 << bits, 1]], np.float32)
@@ -361,10 +364,10 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
         shift0 = np.zeros_like(c0) if wall_shift_px is None else np.asarray(wall_shift_px(c0), np.float64)
         # First from the candidate (which may sit off-centre, towards the visible arc), then again
         # from the fitted centre with the tighter band.
-        _, _, _, c1, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii, 0.3, 1.45)
+        _, _, _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii, 0.3, 1.45)
         moved = np.hypot(*(c1 - c0).T)
         shift1 = np.zeros_like(c1) if wall_shift_px is None else np.asarray(wall_shift_px(c1), np.float64)
-        samples, edges, kept, c2, residual, clean, free_r = _ring_stats(mask_f, c1, r_px, shift1, units, radii, 0.55, 1.25)
+        samples, edges, kept, c2, residual, clean, free_r, fit_r = _ring_stats(mask_f, c1, r_px, shift1, units, radii, 0.55, 1.25)
         # The shape measures, from the final centre.
         samples = _sample_rays(mask_f, c2, radii, units)
         wall = np.maximum(0.0, shift1 @ units.T)
@@ -409,7 +412,8 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
             if reason == "ring" or with_rejected:
                 hits.append(RimHit(c2[i].copy(), k, round(float(conf), 3), round(float(coverage[i]), 3),
                                    round(float(residual[i]), 2), round(float(filled[i]), 3),
-                                   round(float(outer[i]), 3), reason, by_hue))
+                                   round(float(outer[i]), 3), reason, by_hue, round(float(fit_r[i] / r_px), 3),
+                                   round(float(clean[i]), 3)))
     return _one_per_base(hits, r_px)
 
 
