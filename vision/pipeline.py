@@ -240,13 +240,11 @@ class FramePipeline:
         return [(a.x_in - a.size_in * 0.75, a.y_in - a.size_in * 0.75, a.x_in + a.size_in * 0.75,
                  a.y_in + a.size_in * 0.75) for a in self.profile.anchors]
 
-    def _terrain(self, frame_bgr, registration: Registration, detections: Detections, wb=None) -> tuple[Terrain, ...]:
+    def _terrain(self, frame_bgr, registration: Registration, detections: Detections) -> tuple[Terrain, ...]:
         kinds = [(t.name, t.rgb) for t in self.profile.terrain]
         if not kinds:
             return ()
         view = warp_top_view(frame_bgr, registration.H_in_to_px, TERRAIN_PPI, self._table_rect())
-        if wb is not None:      # felt colours are judged after the anchors' white balance too
-            view = replace(view, image=np.clip(wb.apply(view.image, view.ppi, view.origin_in), 0, 255).astype(np.uint8))
         base_in = VISION_DEFAULTS["colour_base_in"]
         marker_r = self.profile.figure_marker_size_in * 0.75
         footprints = [(float(x), float(y), base_in / 2 if by == "colour" else marker_r)
@@ -313,7 +311,7 @@ class FramePipeline:
         every = int(VISION_DEFAULTS["terrain_every_frames"])
         due = self.track and self._frame - held.terrain_frame >= every and self.watch.changed("table")
         if held.terrain is None or due:
-            held.terrain = self._terrain(bgr, registration, detections, held.wb)
+            held.terrain = self._terrain(bgr, registration, detections)
             held.terrain_frame = self._frame
             events.append("terrain")
             if self.track:
