@@ -15,7 +15,7 @@ from tests.assistant.web.conftest import PIN
 
 @pytest.fixture(scope="module")
 def hand_photo():
-    photo = hard_photo(0, 13)            # a hand over a figure or two, on a plain mat under tungsten light
+    photo = hard_photo(0, 9, force={"hand": "yes"})      # a hand over two marker figures on a grass mat
     assert photo.hidden_ids
     return photo
 
