@@ -3,7 +3,8 @@ it are reported hidden (at their last place), never removed, and nothing on it i
 
 A hand is skin-coloured (after white balance: a warm hue, moderately saturated, not dark, not the
 mat's own colour, and on the whole nearer a skin tone than a felt colour of the profile), large (a palm and fingers: several square
-inches), long (with its forearm) or reaching in from the table's edge, and not the whole table (a wooden table is skin-coloured all over). Its outline, a little
+inches), long (with its forearm) or reaching in from the table's edge, not square-cut (a book) and
+not the whole table (a wooden table is skin-coloured all over). Its outline, a little
 enlarged, is what it hides.
 """
 from __future__ import annotations
@@ -22,6 +23,7 @@ from vision.colour import chromaticity, mat_chroma, rgb_chroma
 HAND_PPI = 10.0
 MIN_AREA_IN2 = 8.0           # a child's hand and wrist seen from above
 MAX_TEXTURE = 0.04           # mean |Laplacian| over brightness: felt and gravel are rough, skin is smooth
+MAX_SQUARENESS = 0.88        # of its smallest enclosing rectangle a hand fills less than this
 MIN_ELONGATION = 1.7         # length over width of a hand with its forearm (unless it reaches the edge)
 MAX_TABLE_SHARE = 0.35       # more than this of the table is the table, not a hand
 SKIN_HUE_DEG = (-12.0, 48.0)
@@ -131,6 +133,8 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
         (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
         if not at_edge and max(rw, rh) < MIN_ELONGATION * max(1.0, min(rw, rh)):
             continue              # round: a mug of coffee, a cork mat; a hand and arm reach in, long
+        if stats[i, cv2.CC_STAT_AREA] > MAX_SQUARENESS * rw * rh:
+            continue              # square-cut: a book, a phone, a box; a hand has fingers and a wrist
         contours, _ = cv2.findContours((labels == i).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         c = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
         if len(c) < 3:
