@@ -195,10 +195,17 @@ def _fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px
         u = d / np.maximum(dist, 1e-6)[..., None]
         e = dist - r[:, None]                           # d e / d (cx, cy, r) = (-ux, -uy, -1)
         w = weights
-        j = np.stack([-u[..., 0], -u[..., 1], -np.ones_like(dist)], -1)           # (N, K, 3)
-        a = np.einsum("nk,nki,nkj->nij", w, j, j)
-        b = np.einsum("nk,nki,nk->ni", w, j, e)
-        a[:, 2, 2] += lam
+        ux, uy = u[..., 0], u[..., 1]
+        wx, wy = w * ux, w * uy
+        a = np.empty((len(c), 3, 3))
+        a[:, 0, 0] = (wx * ux).sum(1)
+        a[:, 0, 1] = a[:, 1, 0] = (wx * uy).sum(1)
+        a[:, 1, 1] = (wy * uy).sum(1)
+        a[:, 0, 2] = a[:, 2, 0] = wx.sum(1)
+        a[:, 1, 2] = a[:, 2, 1] = wy.sum(1)
+        a[:, 2, 2] = w.sum(1) + lam
+        we = w * e
+        b = -np.stack([(we * ux).sum(1), (we * uy).sum(1), we.sum(1)], 1)   # J^T e, J = (-ux, -uy, -1)
         b[:, 2] += lam * (r - (r_px + EDGE_BIAS_PX))
         ok = np.abs(np.linalg.det(a)) > 1e-6
         step = np.zeros((len(c), 3))
