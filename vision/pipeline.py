@@ -150,10 +150,9 @@ class FramePipeline:
             if check and check.get("rescaled"):
                 pose = camera_pose(registration.H_px_to_in, registration.image_size, k)
         # The anchors' grey card and the mat's colour: for colour bases and for hands over the table.
-        if True:
-            view = warp_top_view(frame_bgr, registration.H_in_to_px, TERRAIN_PPI, self._table_rect())
-            wb = estimate_white_balance(view.image, view.ppi, self.profile.anchors, view.origin_in)
-            mat = mat_chroma(chromaticity(np.clip(wb.apply(view.image, view.ppi, view.origin_in), 0, None))[0])
+        view = warp_top_view(frame_bgr, registration.H_in_to_px, TERRAIN_PPI, self._table_rect())
+        wb = estimate_white_balance(view.image, view.ppi, self.profile.anchors, view.origin_in)
+        mat = mat_chroma(chromaticity(np.clip(wb.apply(view.image, view.ppi, view.origin_in), 0, None))[0])
         return _Held(registration, pose, grid, check, mat, wb=wb)
 
     def _grid(self, gray, registration: Registration, spec):
