@@ -18,6 +18,7 @@ import numpy as np
 
 from calibration.profile import TableProfile
 from measure.scene import Scene, Table, Terrain, scene_from_json
+from vision.hands import carry_hidden
 from vision.photo_check import anchor_places, photo_quality
 from vision.pipeline import FramePipeline, to_gray
 
@@ -207,6 +208,11 @@ class TableState:
         except ValueError:                  # RegistrationError and friends: the hint says what to fix
             hint = self.failed_hint(frame_bgr)
             return self.publish(frame_bgr, None, source=source, problem=hint["title"], hint=hint), hint["title"]
+        # A hand over the table hides figures: they stay where the last picture had them, hidden,
+        # never removed; colour figures found again keep their ids (vision.hands).
+        with self._cond:
+            previous = self._scene
+        result = replace(result, scene=carry_hidden(previous, result.scene))
         places = anchor_places(self.profile, result.registration, size)
         hint = None
         if any(p != "seen" for p in places.values()):
@@ -239,6 +245,16 @@ class TableState:
             self._cond.notify_all()
             version = self._version
         return version
+
+    def set_profile(self, profile: TableProfile) -> None:
+        """A changed profile (a side's colour learned): a new pipeline, and the last measured
+        picture measured again with it."""
+        with self._cond:
+            self.profile = profile
+            self.pipeline = FramePipeline(profile, self.pipeline.camera)
+            frame, source = self._frame, self.source
+        if frame is not None:
+            self.analyze(frame, source=source)
 
     def registered_frame(self):
         """(frame, registration, crop box) of the last picture that could be measured, or Nones."""
