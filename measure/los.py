@@ -331,8 +331,9 @@ def find_blockers(idx: SceneIndex, a_idx, b_idx, width_in, policy: SightPolicy) 
                                                    policy.elevated_kinds))
             if len(high):
                 polys = np.take(idx.polygons, ti[high])
-                ends = [shapely.points(idx.xy[np.take(e, ci[high])].reshape(-1, 2)) for e in (a_idx, b_idx)]
-                blocks[high] = ~(shapely.intersects(polys, ends[0]) | shapely.intersects(polys, ends[1]))
+                a, b = np.take(a_idx, ci[high]), np.take(b_idx, ci[high])
+                blocks[high] = ~(shapely.intersects_xy(polys, np.take(idx.x, a), np.take(idx.y, a))
+                                 | shapely.intersects_xy(polys, np.take(idx.x, b), np.take(idx.y, b)))
         hill = np.flatnonzero(meets & (klass == HILL))
         if len(hill):
             blocks[hill] = _hill_blocks(idx, ti[hill], np.take(a_idx, ci[hill]), np.take(b_idx, ci[hill]),
