@@ -6,6 +6,11 @@ reports its peak resident set (resource.getrusage, ru_maxrss). Goals: 1,000 figu
 `--unchunked` ranks every shooter in one chunk, as before, for comparison. Never a timed test.
 
     python benchmarks/bench_targets_memory.py [--figures 1000 2000 10000] [--system NAME] [--unchunked]
+                                              [--shooters N]
+
+`--shooters N` keeps only N shooters (the others become troops): the output of `targets` lists every
+enemy of every shooter, so with half of 10,000 figures shooting it is 25 million verdicts and the
+run takes hours; memory is bounded per chunk either way.
 
 Scenes: figures on a jittered lattice 1.6 in apart (bases never overlap), red on the left half and
 blue on the right, half of each side archers or wizards; one terrain piece per 20 figures (at
@@ -37,7 +42,7 @@ sys.stderr.write(f"{code} {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\n
 """
 
 
-def big_scene(n_figures: int, seed: int = 7) -> dict:
+def big_scene(n_figures: int, seed: int = 7, shooters: int | None = None) -> dict:
     rng = np.random.default_rng(seed)
     pitch = 1.6
     cols = int(math.ceil(math.sqrt(n_figures * 4 / 3)))
@@ -51,6 +56,12 @@ def big_scene(n_figures: int, seed: int = 7) -> dict:
         side = "red" if x < width / 2 else "blue"
         kind = ("archer", "wizard", "troop", "troop")[k % 4]
         figures.append({"id": f"m{k + 10}", "side": side, "type": kind, "x": round(x, 3), "y": round(y, 3)})
+    if shooters is not None:                # every m-th shooter keeps its bow, spread over the table
+        able = [f for f in figures if f["type"] != "troop"]
+        keep = {id(f) for f in able[::max(1, len(able) // max(shooters, 1))][:shooters]}
+        for f in able:
+            if id(f) not in keep:
+                f["type"] = "troop"
     terrain = []
     for i in range(max(30, n_figures // 20)):
         kind = KINDS[i % len(KINDS)]
@@ -79,12 +90,13 @@ def main(argv=None) -> None:
     parser.add_argument("--figures", type=int, nargs="+", default=[1000, 2000, 10000])
     parser.add_argument("--system", default="kimmiria")
     parser.add_argument("--unchunked", action="store_true", help="also run with every shooter in one chunk")
+    parser.add_argument("--shooters", type=int, help="keep only about this many shooters, spread over the table")
     args = parser.parse_args(argv)
     goal_mb = {1000: 300, 10000: 2048}
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.figures:
             path = Path(tmp) / f"table_{n}.json"
-            doc = big_scene(n)
+            doc = big_scene(n, shooters=args.shooters)
             path.write_text(json.dumps(doc))
             shooters = sum(1 for f in doc["figures"] if f["type"] in ("archer", "wizard"))
             modes = ["chunked"] + (["unchunked"] if args.unchunked else [])

@@ -43,7 +43,7 @@ from measure.sight import (MeasureSettings, RangePolicy, ShooterSpec, SightPolic
 
 REASONS = ("target", "tie", "shooter_engaged", "engaged", "out_of_range", "out_of_arc", "blocked", "farther")
 RISKS = ("obstacle_roll", "friendly_fire")
-CHUNK_PAIRS = 50_000        # shooter/enemy pairs measured at once: bounds memory, keeps numpy busy
+CHUNK_PAIRS = 20_000        # shooter/enemy pairs measured at once: bounds memory, keeps numpy busy
 
 
 class EnemyVerdict(NamedTuple):
