@@ -208,8 +208,11 @@ def _scene_facts(scene: Scene, idx: SceneIndex, policy: TargetPolicy, settings: 
     group = np.zeros(n, bool)
     group[labels[i[foes]]] = True
     n_sides = int(side.max(initial=-1)) + 2
-    known_i, known_j = side[j] >= 0, side[i] >= 0
-    keys = np.sort(np.concatenate([i[known_i] * n_sides + side[j][known_i], j[known_j] * n_sides + side[i][known_j]]))
+    keys = np.empty(0, np.int64)
+    if policy.engaged_targets == "risk":
+        known_i, known_j = side[j] >= 0, side[i] >= 0
+        keys = np.sort(np.concatenate([i[known_i] * n_sides + side[j][known_i],
+                                       j[known_j] * n_sides + side[i][known_j]]))
     grid = cells = None
     if policy.range.measure == "spaces":
         grid, cells = range_cells(scene, policy.range)

@@ -35,3 +35,19 @@ def test_rulers_queried_in_pieces_find_the_same_blockers(monkeypatch):
     monkeypatch.setattr(measure.los, "SPLIT_QUERY_ITEMS", 0)
     monkeypatch.setattr(measure.los, "PIECE_IN", 0.7)
     assert answers(closest_targets(scene, specs)) == plain
+
+
+@pytest.mark.parametrize("grid", [None, "square", "hex"])
+def test_contacts_from_the_tree_match_all_pairs(monkeypatch, grid):
+    import measure.engage as engage
+    from dataclasses import replace
+    from measure.scene import Grid
+
+    scene, _ = make_scene(11, per_side=40, pieces=0)
+    figures = [replace(f, x=f.x * 0.35, y=f.y * 0.35) for f in scene.figures]     # crowded: many contacts
+    scene = replace(scene.with_figures(figures), grid=Grid(grid, 1.0) if grid else None)
+    dense = engage.contact_pairs(scene, 0.1)
+    monkeypatch.setattr(engage, "DENSE_CONTACTS", 0)
+    tree = engage.contact_pairs(scene, 0.1)
+    assert len(dense[0]) > 10
+    assert (dense[0].tolist(), dense[1].tolist()) == (tree[0].tolist(), tree[1].tolist())
