@@ -24,19 +24,26 @@ from measure.sight import RangePolicy, ShooterSpec, SightPolicy
 from measure.targets import pair_range
 
 from assistant.rules.anyminis_attack import AttackStep, ScenarioError, need
+from assistant.rules.anyminis_effects import forbidden, points_lost
+from assistant.rules.anyminis_heroes import HeroSteps
+from assistant.rules.anyminis_spells import SpellSteps
 from assistant.rules.anyminis_rules import (Assessment, AssessmentError, MoveError, SquadError, Step,
                                             check_assignment, check_spend_order, check_squad, initiative_winner,
                                             move_cost)
 from assistant.rules.anyminis_rules import assess as assess_figure
 from assistant.rules.dice import Dice
 from assistant.rules.events import Event, Prompt, StepResult, event
+from assistant.rules import anyminis_inputs
 from assistant.rules.system import RuleSystem
 
 _SQUARE = Grid("square", 1.0)      # 1" spaces when the scene has no printed grid
-class AnyMinis(AttackStep, RuleSystem):
+class AnyMinis(AttackStep, HeroSteps, SpellSteps, RuleSystem):
     name = "anyminis"
     title = "AnyMinis!"
-    steps = ("assess", "initiative", "plan", "move", "attack", "command")
+    steps = ("assess", "initiative", "plan", "move", "attack", "command", "ability", "spell", "cleanup")
+    step_inputs = anyminis_inputs.STEP_INPUTS
+    figure_keys = anyminis_inputs.FIGURE_KEYS
+    terrain_keys = anyminis_inputs.TERRAIN_KEYS
 
     # ------------------------------------------------------------ data and geometry
     def assessment_data(self) -> dict[str, Any]:
@@ -187,7 +194,8 @@ class AnyMinis(AttackStep, RuleSystem):
         for fid, plan in need(options, "plans").items():
             fig = scene.figure(fid)
             a = self.assess(fig)
-            available = a.action_points + int(given.get(fid, 0))
+            # "Slow: target figure loses 1 action point next turn"
+            available = a.action_points + int(given.get(fid, 0)) - points_lost(fid, options.get("effects", []))
             try:
                 reserve = check_assignment(fid, plan, available, guarding=a.stance == "guarding")
                 if fid in options.get("spent", {}):
@@ -206,6 +214,11 @@ class AnyMinis(AttackStep, RuleSystem):
         fig = scene.figure(need(options, "figure"))
         a = self.assess(fig)
         path = need(options, "path")
+        held = forbidden(fig.id, "move", options.get("effects", []))
+        if held:
+            # "Stun: target figure may not move next turn"; Freeze; Charge and Bring it! ("may not move next turn")
+            return StepResult("move", (event("move_illegal", f"{fig.id} may not move this turn: {held}.",
+                                             figure=fig.id, reason="effect", effect=held),))
         try:
             cost = move_cost(fig.id, self.move_steps(scene, fig, path), a.stance)
         except MoveError as exc:

@@ -30,11 +30,11 @@ from assistant.rules.kimmiria_paths import cheapest_path, group_moved, moved_fig
 from assistant.rules.kimmiria_move import (IMPASSABLE, MoveCheck, MoveError, Space, check_group_count, check_path,
                                            check_victory, group_rate, roll_groups, roll_initiative,
                                            wizard_may_fly)
+from assistant.rules.errors import ScenarioError
+from assistant.rules import kimmiria_inputs
 from assistant.rules.system import RuleSystem, RulesDataError
 
 
-class ScenarioError(ValueError):
-    """A step's options that do not fit the scene; the message names the item."""
 
 
 def _tie_pick(value: int, n: int) -> int:
@@ -74,6 +74,8 @@ class Kimmiria(RuleSystem):
     # "Rule number one is that you have to shoot at the closest enemy target."
     must_shoot_closest = True
     steps = ("missile", "initiative", "groups", "move", "melee", "victory")
+    step_inputs = kimmiria_inputs.STEP_INPUTS
+    figure_keys = kimmiria_inputs.FIGURE_KEYS
 
     # ------------------------------------------------------------ sight, range and targets
     def target_policy(self) -> TargetPolicy:

@@ -23,18 +23,37 @@ from measure.sight import RangePolicy, ShooterSpec, TargetPolicy
 from assistant.rules.dice import Dice
 from assistant.rules.events import Event, Prompt, StepResult, event
 from assistant.rules.facing import parse_facing
-from assistant.rules.kremlin_melee import MeleeStep
+from assistant.rules.kremlin_melee import MeleeStep, killed_kings
 from assistant.rules.kremlin_morale import MoraleSteps
-from assistant.rules.kremlin_rules import (KremlinError, apply_kills, heavy_fire, hit_dice, hit_needed, movement_dice,
+from assistant.rules.kremlin_moves import ManoeuvreSteps
+from assistant.rules.kremlin_scenery import ScenerySteps
+from assistant.rules.kremlin_rules import (KremlinError, heavy_fire, hit_dice, hit_needed, kill_on_bases, movement_dice,
                                            roll_hits, roll_saves, woods_hostile, woods_nature)
-from assistant.rules.kremlin_units import Unit, behind_front, build_units, front_line, gap_in, need, removal_order
+from assistant.rules.inputs import need
+from assistant.rules.kremlin_units import Unit, behind_front, build_units, front_line, gap_in, removal_order
+from assistant.rules import kremlin_inputs
+from assistant.rules.inputs import Ids
 from assistant.rules.system import RuleSystem
 
 
-class Kremlin(MeleeStep, MoraleSteps, RuleSystem):
+class Kremlin(MeleeStep, MoraleSteps, ManoeuvreSteps, ScenerySteps, RuleSystem):
     name = "kremlin"
     title = "KremlinMiniatures"
-    steps = ("initiative", "move", "shoot", "melee", "morale_allowance", "morale", "recover", "woods")
+    steps = ("initiative", "move", "charge_response", "shoot", "melee", "break_off", "pursue", "interpenetrate",
+             "morale_allowance", "morale", "rally", "recover", "woods", "woods_damage", "woods_move", "siege")
+    step_inputs = kremlin_inputs.STEP_INPUTS
+    figure_keys = kremlin_inputs.FIGURE_KEYS
+    terrain_keys = kremlin_inputs.TERRAIN_KEYS
+
+    def input_ids(self, scene: Scene, options: Mapping[str, Any]) -> Ids:
+        """Figures, sides, terrain and units: the `units` option's keys and every base's `unit` (or own id)."""
+        ids = super().input_ids(scene, options)
+        given = options.get("units")
+        given = given if isinstance(given, Mapping) else {}
+        named = {b for spec in given.values() if isinstance(spec, Mapping) and isinstance(spec.get("bases"), list)
+                 for b in spec["bases"] if isinstance(b, str)}
+        units = list(given) + [str(f.extra.get("unit", f.id)) for f in scene.figures if f.id not in named]
+        return Ids({**ids.by_kind, "unit": list(dict.fromkeys(units))})
 
     # ------------------------------------------------------------ helpers
     def units(self, scene: Scene, options: Mapping[str, Any]) -> dict[str, Unit]:
@@ -65,18 +84,23 @@ class Kremlin(MeleeStep, MoraleSteps, RuleSystem):
             events.append(event("hits_taken", f"{unit.id} takes {kills} hit(s) ({cause}); {left} left.",
                                 unit=unit.id, hits=kills, hits_left=left))
             return False
-        alive = [b for b in unit.bases if b not in removed]
-        cas = apply_kills(len(alive), unit.figures_per_base, tally.get(unit.id, unit.lost), kills)
+        order = [b for b in removal_order(scene, unit, enemy_ids) if b not in removed]
+        per_base = {b: unit.figures_per_base for b in unit.bases}
+        per_base.update({g: int(self.values["figure_types"][t]["figures_per_base"])
+                         for g, t in zip(unit.generals, unit.general_types)})
+        cas = kill_on_bases([per_base[b] for b in order], tally.get(unit.id, unit.lost), kills)
         tally[unit.id] = cas.figures_left_on_partial
-        gone = [b for b in removal_order(scene, unit, enemy_ids) if b in alive][:cas.bases_lost]
-        if cas.destroyed:
-            gone = [b for b in unit.all_bases if b not in removed]
+        gone = order[:cas.bases_lost]
         removed.extend(gone)
         events.append(event("casualties", f"{unit.id} loses {kills} figure(s) ({cause})"
                             + (f": base(s) {', '.join(gone)} removed" if gone else "")
                             + (" and the unit is destroyed." if cas.destroyed else "."),
                             unit=unit.id, figures=kills, bases_removed=gone, destroyed=cas.destroyed,
                             lost_on_next_base=cas.figures_left_on_partial))
+        left_alone = [g for g in unit.generals if g not in removed]
+        if not cas.destroyed and left_alone and all(b in removed for b in unit.bases):
+            events.append(event("general_alone", f"Every base of {unit.id} is gone: {', '.join(left_alone)} now acts "
+                                "alone with his own stats.", unit=unit.id, generals=left_alone))
         return cas.destroyed
 
     def shooter_spec(self, figure: Figure) -> ShooterSpec | None:
@@ -118,7 +142,11 @@ class Kremlin(MeleeStep, MoraleSteps, RuleSystem):
         return False, nearest or ()
 
     def _dice_for(self, unit: Unit) -> int:
-        n = unit.fight_dice if unit.monster else len(unit.bases)
+        """Shooting dice: "Roll 1d6 per base in the unit". An attached general "fight[s] with the same stats
+        as the unit" - fighting is melee (the text's actions are "Move, Shoot, Fight in melee"), so he adds
+        a shooting die only when the players say so (play.general_shoots_with_unit)."""
+        bases = unit.all_bases if self.values["play"]["general_shoots_with_unit"] else unit.bases
+        n = unit.fight_dice if unit.monster else len(bases)
         return hit_dice(n, unit.disordered or unit.routing)
 
     # ------------------------------------------------------------ steps
@@ -226,7 +254,7 @@ class Kremlin(MeleeStep, MoraleSteps, RuleSystem):
                 events.append(event("disordered", f"Heavy fire: {target.id} lost {kills} figures, more than the "
                                     f"{rank} stand(s) in its front rank: disordered.", unit=target.id,
                                     reason="heavy_fire"))
-        prompts = []
+        prompts = killed_kings(units, removed)
         if not destroyed and not options.get("response") and target.range_in is not None \
                 and gap <= target.range_in + 1e-9:
             prompts.append(Prompt("response_fire", f"{target.id} is missile armed and in range: it may fire back "

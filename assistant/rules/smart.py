@@ -25,25 +25,23 @@ from assistant.rules.dice import Dice
 from assistant.rules.events import Event, Prompt, StepResult, event
 from assistant.rules.facing import parse_facing
 from assistant.rules.smart_rules import (absorption, breath_area, combat_hit, defeated, diverted, faith_saves,
-                                         in_area, initiative_order, level_for_xp, strike_tiers, xp_award)
+                                         in_area, fire_order, initiative_order, level_for_xp, strike_tiers, xp_award)
+from assistant.rules.errors import ScenarioError
+from assistant.rules.inputs import need
+from assistant.rules import smart_inputs
 from assistant.rules.system import RuleSystem
 
 
 
-class ScenarioError(ValueError):
-    """A step's options that do not fit the scene; the message names the item."""
-
-
-def _need(obj: Mapping[str, Any], key: str, where: str = "scenario") -> Any:
-    if not isinstance(obj, Mapping) or key not in obj:
-        raise ScenarioError(f"{where}: missing key {key!r}")
-    return obj[key]
+_need = need
 
 
 class Smart(RuleSystem):
     name = "smart"
     title = "SMART"
     steps = ("initiative", "move", "missile", "melee", "dragon_breath", "experience")
+    step_inputs = smart_inputs.STEP_INPUTS
+    figure_keys = smart_inputs.FIGURE_KEYS
 
     # ------------------------------------------------------------ sight, range and targets
     def range_policy(self) -> RangePolicy:
@@ -170,7 +168,18 @@ class Smart(RuleSystem):
         events: list[Event] = []
         removed: list[str] = []
         xp: dict[str, int] = {}
-        for n, shot in enumerate(_need(options, "shots")):
+        shots = list(_need(options, "shots"))
+        if "order" in options and self.values["projectiles"]["fire_order"] == "initiative":
+            sides = [scene.figure(s["shooter"]).side for s in shots]
+            missing = sorted({s for s in sides if s not in options["order"]}, key=str)
+            if missing:
+                raise ScenarioError(f"order: {', '.join(map(str, missing))} fire(s) but is not in the order of play")
+            ranked = fire_order(sides, list(options["order"]))
+            events.append(event("fire_order", "Players fire in the order they moved: "
+                                + ", ".join(dict.fromkeys(sides[i] for i in ranked)) + ".",
+                                order=list(dict.fromkeys(sides[i] for i in ranked))))
+            shots = [shots[i] for i in ranked]
+        for n, shot in enumerate(shots):
             shooter = scene.figure(_need(shot, "shooter", f"shots[{n}]"))
             target = scene.figure(_need(shot, "target", f"shots[{n}]"))
             if shooter.side == target.side:
@@ -178,6 +187,8 @@ class Smart(RuleSystem):
             if self.shooter_spec(shooter) is None:
                 raise ScenarioError(f"shots[{n}]: {shooter.id} ({shooter.type}) has no projectile weapon")
             if shooter.id in removed:
+                events.append(event("missile_skipped", f"{shooter.id} was defeated before its player fired.",
+                                    shooter=shooter.id))
                 continue
             # The shared policy: the same verdict `targets` gives this pair (range roll, obstacles).
             verdict = shot_verdict(scene, shooter.id, target.id, self.shooter_spec(shooter), policy)
