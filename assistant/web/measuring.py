@@ -14,6 +14,15 @@ from assistant.rules.system import RuleSystem
 from assistant.web.words import REASON_WORDS, figure_names, name_list, thing_names
 
 
+# Words for the reasons and risks a system's target policy adds to KIMMIRIA's (words.REASON_WORDS).
+POLICY_WORDS = {
+    "shooter_engaged": "the shooter is touching an enemy: it does not shoot",
+    "out_of_arc": "outside its arc of fire",
+    "obstacle_roll": "something is in the way: a die says if the shot hits it instead",
+    "friendly_fire": "fighting next to a friend: a die says if the shot hits the friend",
+}
+
+
 class LosQueryError(ValueError):
     """A line-of-sight question that cannot be answered; the message names the item."""
 
@@ -116,7 +125,8 @@ def targets_json(scene: Scene, system: RuleSystem, profile: TableProfile,
                          "edge_distance_in": round(e.edge_distance_in, 3), "reason": e.reason,
                          "measured": round(e.measured, 3), "unit": r.range_unit, "needs": e.needs,
                          "risks": list(e.risks), "in_the_way": [{"id": i, "name": names.get(i, i)} for i in e.in_the_way],
-                         "reason_words": REASON_WORDS.get(e.reason, e.reason),
+                         "reason_words": REASON_WORDS.get(e.reason) or POLICY_WORDS.get(e.reason, e.reason),
+                         "risk_words": [POLICY_WORDS[k] for k in e.risks],
                          "blocked_by": [{"id": i, "name": names.get(i, i)} for i in e.blocked_by]}
                         for e in r.enemies]})
     return {"shooters": out, "names": figure_names(scene)}
