@@ -13,7 +13,7 @@ from assistant.web.inputs import InputError, allows_upload, json_object, one_lin
 from assistant.web.images import UploadError, decode_upload, display_jpeg
 from assistant.web.measuring import los_json, targets_json
 from assistant.web.terrain import TerrainError, check_piece, piece_json, source_of, terrain_kinds
-from assistant.web.words import calibration_words, thing_names
+from assistant.web.words import calibration_words, house_label, thing_names
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -53,9 +53,16 @@ def _status():
     system = get_system(s.system)
     return {"version": version, "source": t.source, "system": system.name, "system_title": system.title,
             "table": {"name": t.profile.name, "width": t.profile.width_in, "depth": t.profile.depth_in},
-            "calibration": cal.to_json(), "calibration_words": calibration_words(cal, t.source),
+            "calibration": cal.to_json(), "calibration_words": calibration_words(cal, t.source, t.profile),
+            "hint": t.hint(),
             "live_available": bool(_camera()), "live_running": t.live is not None,
-            "figures": 0 if scene is None else len(scene.figures)}
+            "figures": _figures_in_game()}
+
+
+def _figures_in_game() -> int:
+    """The figures the pages draw (the fallen of the current game left out): one count everywhere."""
+    current = context.scene()
+    return 0 if current is None else len(current.figures)
 
 
 def _camera():
@@ -73,12 +80,13 @@ def _scene_answer():
     version, _, picture, _ = t.snapshot()
     current = context.scene()
     if current is None:
-        return {"version": version, "source": t.source, "scene": None, "picture": None, "removed": []}
+        return {"version": version, "source": t.source, "scene": None, "picture": None, "removed": [],
+                "hint": t.hint()}
     everything = context.scene(with_removed=True)
     gone = sorted({f.id for f in everything.figures} - {f.id for f in current.figures})
     ghosts = [f for f in scene_to_json(everything)["figures"] if f["id"] in gone]
     return {"version": version, "source": t.source, "scene": scene_to_json(current),
-            "removed": gone, "removed_figures": ghosts,
+            "removed": gone, "removed_figures": ghosts, "hint": t.hint(),
             "picture": None if picture is None else picture.meta(version)}
 
 
@@ -119,8 +127,10 @@ def targets():
 @bp.get("/los")
 def los():
     a, b, width = request.args.get("a"), request.args.get("b"), request.args.get("width")
-    return _answer(("los", a, b, width),
-                   lambda: los_json(_scene(), a, b, width, context.system(), context.table().profile))
+    to, cell = request.args.get("to"), request.args.get("cell")
+    return _answer(("los", a, b, width, to, cell),
+                   lambda: los_json(_scene(), a, b, width, context.system(), context.table().profile,
+                                    to=to, cell=cell))
 
 
 @bp.get("/systems")
@@ -138,7 +148,7 @@ def systems():
                         "house_defaults": [], "types": []})
             continue
         out.append({"available": True, "name": s.name, "title": s.title, "current": s.name == current,
-                    "house_defaults": [h.to_json() for h in s.house_defaults()],
+                    "house_defaults": [{**h.to_json(), "label": house_label(h.key)} for h in s.house_defaults()],
                     "types": sorted(s.values.get("figure_types", {}))})
     return jsonify({"systems": out, "current": current})
 
@@ -258,6 +268,19 @@ def delete_terrain(piece_id: str):
     return jsonify({"id": piece_id, "deleted": True})
 
 
+def hand_words(scene, hidden: list[str]) -> str | None:
+    """Plain words for a photo with a hand in it."""
+    if not scene.extra.get("hands"):
+        return None
+    if not hidden:
+        return "A hand is over the table. Take the photo again without it, to be sure every figure is seen."
+    names = [next((f.name or f.id for f in scene.figures if f.id == fid), fid) for fid in hidden]
+    n = len(names)
+    return (f"A hand is covering {', '.join(names)}. {'It stays' if n == 1 else 'They stay'} where "
+            f"{'it was' if n == 1 else 'they were'} in the last photo, not taken off the table. "
+            "Take the photo again without the hand.")
+
+
 @bp.post("/photo")
 @allows_upload
 def photo():
@@ -265,11 +288,19 @@ def photo():
     if upload is None:
         raise UploadError("photo: send the picture as the multipart field 'photo'", 400)
     image = decode_upload(upload.read(), upload.filename or "photo")
-    version, problem = context.table().analyze(image, source="photo")
+    t = context.table()
+    version, problem = t.analyze(image, source="photo")
     current = context.scene()
-    return jsonify({"version": version, "problem": problem,
-                    "figures": 0 if current is None or problem else len(current.figures),
-                    "scene": None if current is None or problem else scene_to_json(current)}), (200 if not problem else 422)
+    if problem:         # a 4xx whose words say what to fix; the last good picture and the game stay
+        return jsonify({"version": version, "problem": problem, "error": problem, "hint": t.hint(),
+                        "hidden_under_hand": [], "hand_words": None,
+                        "figures": 0, "scene": None}), 422
+    hidden = [] if current is None else list(current.extra.get("hidden_under_hand", []))
+    return jsonify({"version": version, "problem": None, "hint": t.hint(),
+                    "hidden_under_hand": hidden,
+                    "hand_words": hand_words(current, hidden) if current is not None else None,
+                    "figures": 0 if current is None else len(current.figures),
+                    "scene": None if current is None else scene_to_json(current)})
 
 
 def warm_answers() -> None:
@@ -315,11 +346,11 @@ def game_new():
     system = context.system()
     if system.name != "kimmiria":
         raise game.PlayError(f"kids' mode plays KIMMIRIA; {system.title} is for the referee page for now", 409)
-    try:
-        current = _scene()
-    except context.GameUnreadable:         # the old game is unreadable: the new one starts from the table
-        current = _scene_with_removed()
-    game.start_game(context.games(), current, overrides=context.settings().system_overrides("kimmiria"),
+    # Everyone the picture shows: the fallen of the game before stand again in a new game.
+    everyone = context.scene(with_removed=True)
+    if everyone is None:
+        raise NoScene()
+    game.start_game(context.games(), everyone, overrides=context.settings().system_overrides("kimmiria"),
                     condition=str(body.get("condition", "A")))
     context.table().bump()
     return jsonify(game.current_prompt(context.games()))
