@@ -1,8 +1,6 @@
 """The menu page, and joining the table with its PIN (a session cookie for this tablet)."""
 from __future__ import annotations
 
-import hmac
-
 from flask import Blueprint, redirect, render_template, request, session, url_for
 
 from assistant.web import security
@@ -29,7 +27,7 @@ def join_page():
 def join():
     sent = request.form.get("csrf_token", "")
     nxt = _safe_next(request.form.get("next"))
-    if not sent or not hmac.compare_digest(sent, session.get("csrf", "")):
+    if not security.same_secret(sent, session.get("csrf")):
         return render_template("join.html", area="join", next=nxt,
                                message="That form was old: please type the PIN again."), 403
     ok, status, message = security.check_pin(request.form.get("pin", ""))
@@ -42,7 +40,7 @@ def join():
 @bp.post("/leave")
 def leave():
     sent = request.form.get("csrf_token", "")
-    if not sent or not hmac.compare_digest(sent, session.get("csrf", "")):
+    if not security.same_secret(sent, session.get("csrf")):
         return render_template("error.html", status=403, message="That form was old."), 403
     session.pop("joined", None)
     return redirect(url_for("home.index"))

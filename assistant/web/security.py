@@ -68,7 +68,7 @@ def join_token(instance: Path, secret_key: str, pin: str) -> str:
     pin_check = hmac.new(secret_key.encode(), ("tablesight-pin:" + pin).encode(), hashlib.sha256).hexdigest()
     try:
         kept = json.loads(path.read_text(encoding="utf-8"))
-        if hmac.compare_digest(str(kept["pin_check"]), pin_check) and len(str(kept["token"])) >= 32:
+        if same_secret(kept["pin_check"], pin_check) and len(str(kept["token"])) >= 32:
             return str(kept["token"])
     except (OSError, ValueError, KeyError, TypeError):
         pass
@@ -83,6 +83,13 @@ def mark_joined() -> None:
     session.permanent = True
 
 
+def same_secret(sent: object, kept: object) -> bool:
+    """A constant-time comparison of what a request sent with what the server kept (any text)."""
+    if not isinstance(sent, str) or not isinstance(kept, str) or not sent or not kept:
+        return False
+    return hmac.compare_digest(sent.encode("utf-8", "surrogatepass"), kept.encode("utf-8", "surrogatepass"))
+
+
 def csrf_token() -> str:
     token = session.get("csrf")
     if not token:
@@ -93,7 +100,7 @@ def csrf_token() -> str:
 
 def joined() -> bool:
     token = session.get("joined")
-    return isinstance(token, str) and hmac.compare_digest(token.encode(), current_app.config["JOIN_TOKEN"].encode())
+    return same_secret(token, current_app.config["JOIN_TOKEN"])
 
 
 class Failures:
@@ -173,7 +180,7 @@ def check_pin(given: str) -> tuple[bool, int, str]:
     wait = failures.wait_s(who, address)
     if wait > 0:
         return False, 429, f"too many wrong PINs from this tablet: wait {math.ceil(wait)} s and try again"
-    if hmac.compare_digest(given.strip().encode(), current_app.config["TABLE_PIN"].encode()):
+    if same_secret(given.strip(), current_app.config["TABLE_PIN"]):
         failures.clear(who)
         return True, 200, ""
     failures.add(who, address)
@@ -201,7 +208,7 @@ def guard_changes():
     if not joined():
         return error_response(401, "join the table with its PIN first (header X-Table-PIN, or the Join page)")
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token", "")
-    if not sent or not hmac.compare_digest(sent, session.get("csrf", "")):
+    if not same_secret(sent, session.get("csrf")):
         return error_response(403, "this request did not come from a tablesight page (missing CSRF token)")
     return None
 

@@ -261,3 +261,13 @@ def test_no_table_is_a_clear_error(tmp_path):
 def test_unknown_system_is_a_clear_error(tmp_path):
     with pytest.raises(ValueError, match="unknown rule system"):
         create_app({"DEMO": True, "INSTANCE_PATH": str(tmp_path), "SYSTEM": "chess"})
+
+
+@pytest.mark.parametrize("sent", ["é", "\u3000", "token\x00", "🙂" * 10])
+def test_a_csrf_token_or_pin_in_any_letters_is_a_plain_refusal(client, sent):
+    """hmac.compare_digest refuses non-ASCII text: a join form with 'é' as its token was a 500."""
+    client.get("/join")
+    assert client.post("/join", data={"pin": PIN, "csrf_token": sent}).status_code == 403
+    assert client.post("/join", data={"pin": sent, "csrf_token": sent}).status_code == 403
+    assert client.post("/leave", data={"csrf_token": sent}).status_code == 403
+    assert client.post("/api/game/undo", headers={"X-Table-PIN": sent.encode("utf-8").decode("latin-1")}).status_code == 403
