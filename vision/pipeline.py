@@ -2,14 +2,15 @@
 
 One photo (`analyze_image`, or a pipeline built with `track=False`): register the table, find the
 figure markers and the colour bases over the whole table, the grid (when the profile has one) and
-the terrain felt.
+the terrain felt. The frame is warped to a top view of the table once (vision.topview); markers,
+colour, grid and terrain all read that one view (a gray layer, coarser layers, windows cut out).
 
 A stream (`FramePipeline(profile, track=True)`): what a frame did not change is reused.
 - The registration holds while the anchors stay put: each frame looks for them only in small
   windows where the registration puts them. An anchor that moved more than `bump_px` means the
   camera was bumped: the table is registered again and everything is searched afresh. Anchors
   hidden by a hand are no reason to drop a good registration.
-- The grid and the camera pose are worked out once per registration, the terrain every
+- The top view's pixel maps, the grid and the camera pose are worked out once per registration, the terrain every
   `terrain_every_frames` frames.
 - Figures are looked for in windows around their last positions, plus one tile of the table in
   turn (`search_tiles` tiles), so a new figure is found within that many frames.
@@ -36,7 +37,7 @@ from vision.height import CameraPose, camera_pose
 from vision.markers import MarkerFinder
 from vision.settings import VISION_DEFAULTS
 from vision.terrain import TERRAIN_PPI, find_terrain
-from vision.topview import warp_top_view
+from vision.topview import FrameView, TopViewMaker
 from vision.tracking import Tracker
 
 WINDOW_IN = 1.4          # half side of the window searched around a figure's last position
@@ -81,6 +82,8 @@ class _Held:
     pose: CameraPose
     grid: Grid | None
     grid_check: dict | None
+    maker: TopViewMaker | None = None      # the frame's one top view, for this registration
+    rescale: tuple[float, tuple[float, float]] | None = None   # grid correction of the view's labels
     mat: np.ndarray | None = None          # the mat's chromaticity (colour figures compare against it)
     terrain: tuple[Terrain, ...] | None = None
     terrain_frame: int = -10 ** 9
@@ -136,41 +139,51 @@ class FramePipeline:
             return None, "bumped"
         return held, "ok"
 
-    def _hold(self, registration: Registration, frame_bgr: np.ndarray, gray: np.ndarray) -> _Held:
+    def _hold(self, registration: Registration, frame_bgr: np.ndarray, gray: np.ndarray) -> tuple[_Held, FrameView]:
+        """What this registration lets later frames reuse, and this frame's top view."""
         k = self.camera.matrix_for(gray.shape[1], gray.shape[0]) if self.camera is not None else None
         pose = camera_pose(registration.H_px_to_in, registration.image_size, k)
-        grid, check = None, None
+        ppi = max(self.markers.view_px_per_in, COLOUR_PPI, GRID_PPI, TERRAIN_PPI)
+        maker = TopViewMaker(registration.H_in_to_px, ppi, self._table_rect(), keep_maps=self.track)
+        view = maker.make(frame_bgr)
+        grid, check, rescale = None, None, None
         spec = self.profile.grid
         if spec is not None:
-            registration, grid, check = self._grid(gray, registration, spec)
-            if check and check.get("rescaled"):
+            registration, grid, check, rescale = self._grid(view, registration, spec)
+            if rescale is not None:
                 pose = camera_pose(registration.H_px_to_in, registration.image_size, k)
+                view = view.rescaled(*rescale)
         mat = None
         if self.profile.sides:
-            view = warp_top_view(frame_bgr, registration.H_in_to_px, TERRAIN_PPI, self._table_rect())
-            mat = mat_chroma(chromaticity(view.image)[0])
-        return _Held(registration, pose, grid, check, mat)
+            mat = mat_chroma(chromaticity(view.at(TERRAIN_PPI).image)[0])
+        return _Held(registration, pose, grid, check, maker, rescale, mat), view
 
-    def _grid(self, gray, registration: Registration, spec):
-        view = warp_top_view(gray, registration.H_in_to_px, GRID_PPI, self._table_rect())
-        fit = find_grid(view.image, GRID_PPI, kind=spec.kind, pitch_in=spec.pitch_in, orientation=spec.orientation)
+    def _view(self, held: _Held, frame_bgr: np.ndarray) -> FrameView:
+        view = held.maker.make(frame_bgr)
+        return view.rescaled(*held.rescale) if held.rescale is not None else view
+
+    def _grid(self, view: FrameView, registration: Registration, spec):
+        fit = find_grid(view.gray_at(GRID_PPI).image, GRID_PPI, kind=spec.kind, pitch_in=spec.pitch_in,
+                        orientation=spec.orientation)
         if fit is None:
-            return registration, None, None
+            return registration, None, None, None
         grid = fit.grid
         error = grid.pitch_in / spec.pitch_in - 1
         check = {"measured_pitch_in": round(grid.pitch_in, 5), "profile_pitch_in": spec.pitch_in,
                  "scale_error_pct": round(100 * error, 3), "rescaled": False}
+        rescale = None
         if VISION_DEFAULTS["grid_scale_report"] < abs(error) <= VISION_DEFAULTS["grid_scale_max"]:
             # The printed grid is the better ruler: rescale the table frame about the anchors' centre.
             centre = np.mean([self.profile.anchor(i).corners_in() for i in registration.anchors_seen], axis=(0, 1))
             f = 1.0 / (1 + error)
+            rescale = (f, (float(centre[0]), float(centre[1])))
             s = np.array([[f, 0, centre[0] * (1 - f)], [0, f, centre[1] * (1 - f)], [0, 0, 1.0]])
             registration = replace(registration, H_px_to_in=s @ registration.H_px_to_in)
             origin = tuple(float(v) for v in s[:2, :2] @ np.asarray(grid.origin) + s[:2, 2])
             grid = replace(grid, pitch_in=spec.pitch_in)
             grid = replace(grid, origin=canonical_origin(origin, grid))
             check["rescaled"] = True
-        return registration, grid, check
+        return registration, grid, check, rescale
 
     def _table_rect(self) -> tuple[float, float, float, float]:
         return (0.0, 0.0, self.profile.width_in, self.profile.depth_in)
@@ -181,34 +194,33 @@ class FramePipeline:
         x0, y0, x1, y1 = rect
         return (max(0.0, x0), max(0.0, y0), min(self.profile.width_in, x1), min(self.profile.depth_in, y1))
 
-    def _markers(self, gray, registration: Registration, pose: CameraPose, rects, full: bool) -> Detections:
-        if full:
-            found = self.markers.find_figures(gray, registration)
-        else:
-            found = self.markers.find_figures_in(gray, registration, rects)
+    def _markers(self, view: FrameView, registration: Registration, pose: CameraPose, rects, full: bool) -> Detections:
+        found = self.markers.find_figures(view.gray(), registration, None if full else rects)
         h = self.profile.figure_marker_height_in
         if h > 0 and len(found):
             # Markers on bases stand above the table: put them back under the camera's ray.
             found = replace(found, xy_in=pose.lift(found.xy_in, h))
         return found
 
-    def _colour(self, frame_bgr, pose: CameraPose, rects, mat: np.ndarray | None) -> Detections:
+    def _colour(self, view: FrameView, pose: CameraPose, rects, mat: np.ndarray | None) -> Detections:
         sides = self.profile.sides
         if not sides:
             return Detections.empty()
         h = VISION_DEFAULTS["colour_base_height_in"]
         base_in = VISION_DEFAULTS["colour_base_in"]
-        plane = pose.plane_homography(h)
         others = [t.rgb for t in self.profile.terrain]
+        table_view = view.at(COLOUR_PPI)
         xy, side_names, conf = [], [], []
         for rect in rects:
-            view = warp_top_view(frame_bgr, plane, COLOUR_PPI, rect)
-            if view.image.shape[0] < 8 or view.image.shape[1] < 8:
+            # The table-plane view: a base's top shows where its ray meets the table, `lift` puts
+            # it back over its true centre (the rim's size changes by well under 1%).
+            window = table_view.window(rect)
+            if window.image.shape[0] < 8 or window.image.shape[1] < 8:
                 continue
-            hits = find_bases(view.image, COLOUR_PPI, [s.rgb for s in sides], base_in, others,
-                              mat=mat, wall_shift_px=wall_shift(pose, view, h))
+            hits = find_bases(window.image, window.ppi, [s.rgb for s in sides], base_in, others,
+                              mat=mat, wall_shift_px=wall_shift(pose, window, h))
             for hit in hits:
-                p = view.to_table(hit.xy_view[None])[0]
+                p = pose.lift(window.to_table(hit.xy_view[None]), h)[0]
                 if any(np.hypot(*(p - q)) < base_in * 0.6 for q in xy):
                     continue           # the same base seen in two overlapping windows
                 xy.append(p)
@@ -220,19 +232,19 @@ class FramePipeline:
         return Detections.from_colour([f"c{i + 1}" for i in range(len(order))], np.array([xy[k] for k in order]),
                                       [side_names[k] for k in order], [conf[k] for k in order])
 
-    def _terrain(self, frame_bgr, registration: Registration, detections: Detections) -> tuple[Terrain, ...]:
+    def _terrain(self, frame_view: FrameView, detections: Detections) -> tuple[Terrain, ...]:
         kinds = [(t.name, t.rgb) for t in self.profile.terrain]
         if not kinds:
             return ()
-        view = warp_top_view(frame_bgr, registration.H_in_to_px, TERRAIN_PPI, self._table_rect())
+        view = frame_view.at(TERRAIN_PPI)
         base_in = VISION_DEFAULTS["colour_base_in"]
         marker_r = self.profile.figure_marker_size_in * 0.75
         footprints = [(float(x), float(y), base_in / 2 if by == "colour" else marker_r)
                       for (x, y), by in zip(detections.xy_in, detections.detected_by)]
         exclude = [(a.x_in - a.size_in * 0.7, a.y_in - a.size_in * 0.7, a.x_in + a.size_in * 0.7,
                     a.y_in + a.size_in * 0.7) for a in self.profile.anchors]
-        return find_terrain(view.image, TERRAIN_PPI, kinds, [s.rgb for s in self.profile.sides], footprints,
-                            exclude_in=exclude)
+        return find_terrain(view.image, view.ppi, kinds, [s.rgb for s in self.profile.sides], footprints,
+                            origin_in=view.origin_in, exclude_in=exclude)
 
     # ------------------------------------------------------------ the frame
 
@@ -262,26 +274,28 @@ class FramePipeline:
         full = held is None
         if full:
             registration = self.register(gray)
-            held = self._hold(registration, bgr, gray)
+            held, view = self._hold(registration, bgr, gray)
             events.append("registered")
             if self.track:
                 self._held = held
                 self.watch.clear()
                 self._snapshot_anchors(held.registration)
+        else:
+            view = _Lazy(lambda: self._view(held, bgr))     # tracked: made only if a stage looks
         registration, pose = held.registration, held.pose
         t1 = time.perf_counter()
         if full:
             table = [self._table_rect()]
-            detections = self._markers(gray, registration, pose, table, True)
+            detections = self._markers(view, registration, pose, table, True)
             t2 = time.perf_counter()
-            detections = detections.concat(self._colour(bgr, pose, table, held.mat))
+            detections = detections.concat(self._colour(view, pose, table, held.mat))
         else:
             carried, marker_rects, colour_rects = self._plan_search()
-            detections = self._markers(gray, registration, pose, marker_rects, False) if marker_rects \
+            detections = self._markers(view, registration, pose, marker_rects, False) if marker_rects \
                 else Detections.empty()
             t2 = time.perf_counter()
             if colour_rects:
-                detections = detections.concat(self._colour(bgr, pose, colour_rects, held.mat))
+                detections = detections.concat(self._colour(view, pose, colour_rects, held.mat))
             detections = _merge_carried(detections, carried)
         t3 = time.perf_counter()
         if self.tracker is not None:
@@ -290,7 +304,7 @@ class FramePipeline:
         every = int(VISION_DEFAULTS["terrain_every_frames"])
         due = self.track and self._frame - held.terrain_frame >= every and self.watch.changed("table")
         if held.terrain is None or due:
-            held.terrain = self._terrain(bgr, registration, detections)
+            held.terrain = self._terrain(view, detections)
             held.terrain_frame = self._frame
             events.append("terrain")
             if self.track:
@@ -363,6 +377,18 @@ class FramePipeline:
             x0, y0, x1, y1 = tile
             self.watch.snapshot(key, registration.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
         return carried, marker_rects, colour_rects
+
+class _Lazy:
+    """A frame's top view made on first use (a tracked frame where nothing changed needs none)."""
+
+    def __init__(self, make):
+        self._make, self._view = make, None
+
+    def __getattr__(self, name):
+        if self._view is None:
+            self._view = self._make()
+        return getattr(self._view, name)
+
 
 def _tiles(width_in: float, depth_in: float, n: int) -> list[tuple[float, float, float, float]]:
     """n search tiles (columns x rows as square as the table allows), padded so they overlap."""
