@@ -34,6 +34,7 @@ from vision.colour import COLOUR_PPI, chromaticity, find_bases, mat_chroma, wall
 from vision.detections import Detections
 from vision.grid import GRID_PPI, canonical_origin, find_grid
 from vision.height import CameraPose, camera_pose
+from vision.light import anchor_white
 from vision.markers import MarkerFinder
 from vision.settings import VISION_DEFAULTS
 from vision.terrain import TERRAIN_PPI, find_terrain
@@ -237,14 +238,17 @@ class FramePipeline:
         if not kinds:
             return ()
         view = frame_view.at(TERRAIN_PPI)
+        white = anchor_white(frame_view.at(COLOUR_PPI), self.profile.anchors, self.markers.cells)
+        image = white.apply(view.image) if white is not None else view.image
         base_in = VISION_DEFAULTS["colour_base_in"]
         marker_r = self.profile.figure_marker_size_in * 0.75
         footprints = [(float(x), float(y), base_in / 2 if by == "colour" else marker_r)
                       for (x, y), by in zip(detections.xy_in, detections.detected_by)]
         exclude = [(a.x_in - a.size_in * 0.7, a.y_in - a.size_in * 0.7, a.x_in + a.size_in * 0.7,
                     a.y_in + a.size_in * 0.7) for a in self.profile.anchors]
-        return find_terrain(view.image, view.ppi, kinds, [s.rgb for s in self.profile.sides], footprints,
-                            origin_in=view.origin_in, exclude_in=exclude)
+        return find_terrain(image, view.ppi, kinds, [s.rgb for s in self.profile.sides], footprints,
+                            origin_in=view.origin_in, exclude_in=exclude, table_in=self._table_rect(),
+                            reference_in=white.at_in if white is not None else ())
 
     # ------------------------------------------------------------ the frame
 
