@@ -20,6 +20,7 @@ from vision.topview import TopView
 CELL_PX = 6.0            # marker cell size in the rectified view
 SHARPEN = 3.0            # unsharp-mask gain in the rectified view
 SHARPEN_SIGMA_CELLS = 0.5
+HALF_SIZE_FROM_PX = 2500  # frames this large (longer side) look for anchors at half size first
 SIZE_TOLERANCE = 0.2     # a figure marker's side must be within 20% of the profile's size
 
 
@@ -61,13 +62,38 @@ class MarkerFinder:
         self.view_px_per_in = self.cells * CELL_PX / profile.figure_marker_size_in
 
     def find_anchors(self, gray: np.ndarray) -> dict[int, np.ndarray]:
-        """Anchor id -> (4, 2) sub-pixel corners in the frame (TL, TR, BR, BL)."""
+        """Anchor id -> (4, 2) sub-pixel corners in the frame (TL, TR, BR, BL).
+
+        A large frame is searched at half size first (anchors are big: a 2" anchor on a 60" table
+        is still 5 pixels a cell at 2160p halved) and each found again at full size in a crop around it; only when
+        that finds fewer than two anchors is the full frame searched."""
+        if max(gray.shape[:2]) >= HALF_SIZE_FROM_PX:
+            small = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
+            found = self._anchors_in(small)
+            if len(found) >= 2:
+                return {i: self._refine(gray, i, 2 * c + 0.5) for i, c in found.items()}
+        return self._anchors_in(gray)
+
+    def _anchors_in(self, gray: np.ndarray) -> dict[int, np.ndarray]:
         corners, ids, _ = self._frame_detector.detectMarkers(gray)
         if ids is None:
             return {}
         anchors = self.profile.anchor_ids
         return {int(i): c.reshape(4, 2).astype(np.float64) for i, c in zip(ids.ravel(), corners)
                 if int(i) in anchors}
+
+    def _refine(self, gray: np.ndarray, marker_id: int, corners: np.ndarray) -> np.ndarray:
+        """An anchor found at half size, found again at full size in a crop around it (the same
+        detector and sub-pixel corners as a full-frame search, on a small part of the frame)."""
+        side = float(np.max(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
+        pad = int(np.ceil(0.6 * side)) + 4
+        h, w = gray.shape[:2]
+        x0, y0 = (int(max(0, np.floor(v) - pad)) for v in corners.min(axis=0))
+        x1, y1 = int(min(w, np.ceil(corners[:, 0].max()) + pad)), int(min(h, np.ceil(corners[:, 1].max()) + pad))
+        found = self._anchors_in(np.ascontiguousarray(gray[y0:y1, x0:x1]))
+        if marker_id not in found:
+            return corners
+        return found[marker_id] + (x0, y0)
 
     def find_figures(self, view: TopView, registration: Registration,
                      rects_in: list[tuple[float, float, float, float]] | None = None) -> Detections:
