@@ -38,9 +38,11 @@ class FeltScene:
 
 def _noise(rng, shape, scale_px: float) -> np.ndarray:
     """Smooth noise with features about `scale_px` across, zero mean, unit std."""
-    small = (max(2, int(shape[1] / scale_px)), max(2, int(shape[0] / scale_px)))
-    n = cv2.resize(rng.normal(0, 1, (small[1], small[0])).astype(np.float32), (shape[1], shape[0]),
-                   interpolation=cv2.INTER_CUBIC)
+    # White noise blurred at a fine scale, then enlarged: smooth, and with no lattice of its own
+    # (a plain enlargement leaves one at the coarse pixels' pitch, which reads as a printed grid).
+    small = (max(2, int(4 * shape[1] / scale_px)), max(2, int(4 * shape[0] / scale_px)))
+    n = cv2.GaussianBlur(rng.normal(0, 1, (small[1], small[0])).astype(np.float32), (0, 0), 2.0)
+    n = cv2.resize(n, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
     return (n - n.mean()) / (n.std() + 1e-6)
 
 
