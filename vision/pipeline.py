@@ -30,16 +30,18 @@ from measure.grid import cell_of
 from measure.scene import Grid, Scene, Table, Terrain
 from vision.anchors import SEARCH_TRIES, AnchorWindows
 from vision.change import ChangeWatch
-from vision.colour import COLOUR_PPI, chromaticity, find_bases, mat_chroma, wall_shift
+from vision.colour import COLOUR_PPI, chromaticity, mat_chroma
 from vision.detections import Detections
 from vision.grid import GRID_PPI, canonical_origin, find_grid
+from vision.hands import HAND_PPI, Hands, find_hands
 from vision.height import CameraPose, camera_pose
-from vision.light import anchor_white
 from vision.markers import MarkerFinder
+from vision.rims import rims_in_view
 from vision.settings import VISION_DEFAULTS
 from vision.terrain import TERRAIN_PPI, find_terrain
 from vision.topview import FrameView, TopViewMaker
 from vision.tracking import Tracker
+from vision.whitebalance import BLACK, WHITE, WhiteBalance, estimate_white_balance
 
 WINDOW_IN = 1.4          # half side of the window searched around a figure's last position
 FIGURE_WATCH_IN = 1.2    # half side of the region watched for change around a figure
@@ -86,6 +88,7 @@ class _Held:
     maker: TopViewMaker | None = None      # the frame's one top view, for this registration
     rescale: tuple[float, tuple[float, float]] | None = None   # grid correction of the view's labels
     mat: np.ndarray | None = None          # the mat's chromaticity (colour figures compare against it)
+    wb: WhiteBalance | None = None         # the anchors' grey card: colours are judged after it
     terrain: tuple[Terrain, ...] | None = None
     terrain_frame: int = -10 ** 9
 
@@ -154,10 +157,11 @@ class FramePipeline:
             if rescale is not None:
                 pose = camera_pose(registration.H_px_to_in, registration.image_size, k)
                 view = view.rescaled(*rescale)
-        mat = None
-        if self.profile.sides:
-            mat = mat_chroma(chromaticity(view.at(TERRAIN_PPI).image)[0])
-        return _Held(registration, pose, grid, check, maker, rescale, mat), view
+        # The anchors' grey card and the mat's colour: for colour bases, hands and terrain.
+        coarse = view.at(TERRAIN_PPI)
+        wb = estimate_white_balance(coarse.image, coarse.ppi, self.profile.anchors, coarse.origin_in)
+        mat = mat_chroma(chromaticity(np.clip(wb.apply(coarse.image, coarse.ppi, coarse.origin_in), 0, None))[0])
+        return _Held(registration, pose, grid, check, maker, rescale, mat, wb=wb), view
 
     def _view(self, held: _Held, frame_bgr: np.ndarray) -> FrameView:
         view = held.maker.make(frame_bgr)
@@ -203,7 +207,15 @@ class FramePipeline:
             found = replace(found, xy_in=pose.lift(found.xy_in, h))
         return found
 
-    def _colour(self, view: FrameView, pose: CameraPose, rects, mat: np.ndarray | None) -> Detections:
+    def _hands(self, view: FrameView, held: _Held) -> Hands | None:
+        """Hands over the table in this frame (vision.hands), after the anchors' white balance."""
+        if held.wb is None:
+            return None
+        coarse = view.at(HAND_PPI)
+        return find_hands(coarse.image, coarse.ppi, coarse.origin_in, wb=held.wb, mat=held.mat,
+                          other_rgbs=[t.rgb for t in self.profile.terrain])
+
+    def _colour(self, view: FrameView, pose: CameraPose, rects, held: _Held, hands: Hands | None = None) -> Detections:
         sides = self.profile.sides
         if not sides:
             return Detections.empty()
@@ -213,33 +225,43 @@ class FramePipeline:
         table_view = view.at(COLOUR_PPI)
         xy, side_names, conf = [], [], []
         for rect in rects:
-            # The table-plane view: a base's top shows where its ray meets the table, `lift` puts
-            # it back over its true centre (the rim's size changes by well under 1%).
+            # The table-plane view: a base's top shows where its ray meets the table; the camera
+            # pose puts it back over its true centre (vision.rims).
             window = table_view.window(rect)
             if window.image.shape[0] < 8 or window.image.shape[1] < 8:
                 continue
-            hits = find_bases(window.image, window.ppi, [s.rgb for s in sides], base_in, others,
-                              mat=mat, wall_shift_px=wall_shift(pose, window, h))
-            for hit in hits:
-                p = pose.lift(window.to_table(hit.xy_view[None]), h)[0]
+            for p, hit in rims_in_view(window, [s.seen_rgb for s in sides], base_in, pose=pose, height_in=h,
+                                       wb=held.wb, other_rgbs=others, mat=held.mat,
+                                       table_in=(self.profile.width_in, self.profile.depth_in),
+                                       keep_out_in=self._anchor_cards(),
+                                       exclude=hands.mask_in(window) if hands is not None else None):
                 if any(np.hypot(*(p - q)) < base_in * 0.6 for q in xy):
                     continue           # the same base seen in two overlapping windows
                 xy.append(p)
                 side_names.append(sides[hit.side_index].name)
-                conf.append(round(min(1.0, hit.fill / 0.6), 3))
+                conf.append(hit.confidence)
         if not xy:
             return Detections.empty()
         order = sorted(range(len(xy)), key=lambda k: (round(xy[k][1], 3), xy[k][0]))
         return Detections.from_colour([f"c{i + 1}" for i in range(len(order))], np.array([xy[k] for k in order]),
                                       [side_names[k] for k in order], [conf[k] for k in order])
 
-    def _terrain(self, frame_view: FrameView, detections: Detections) -> tuple[Terrain, ...]:
+    def _anchor_cards(self) -> list[tuple[float, float, float, float]]:
+        """Each anchor's printed card (the square and its white border), no place for a base."""
+        return [(a.x_in - a.size_in * 0.75, a.y_in - a.size_in * 0.75, a.x_in + a.size_in * 0.75,
+                 a.y_in + a.size_in * 0.75) for a in self.profile.anchors]
+
+    def _terrain(self, frame_view: FrameView, detections: Detections, wb=None, hands: Hands | None = None
+                 ) -> tuple[Terrain, ...]:
         kinds = [(t.name, t.rgb) for t in self.profile.terrain]
         if not kinds:
             return ()
         view = frame_view.at(TERRAIN_PPI)
-        white = anchor_white(frame_view.at(COLOUR_PPI), self.profile.anchors, self.markers.cells)
-        image = white.apply(view.image) if white is not None else view.image
+        image = view.image
+        reference = ()
+        if wb is not None:      # felt colours are judged after the anchors' white balance too
+            image = felt_balance(wb, view)
+            reference = tuple((a.x_in, a.y_in) for a in self.profile.anchors if a.id in wb.anchors_used)
         base_in = VISION_DEFAULTS["colour_base_in"]
         marker_r = self.profile.figure_marker_size_in * 0.75
         footprints = [(float(x), float(y), base_in / 2 if by == "colour" else marker_r)
@@ -248,7 +270,8 @@ class FramePipeline:
                     a.y_in + a.size_in * 0.7) for a in self.profile.anchors]
         return find_terrain(image, view.ppi, kinds, [s.rgb for s in self.profile.sides], footprints,
                             origin_in=view.origin_in, exclude_in=exclude, table_in=self._table_rect(),
-                            reference_in=white.at_in if white is not None else ())
+                            reference_in=reference,
+                            exclude_mask=hands.mask_in(view) if hands is not None else None)
 
     # ------------------------------------------------------------ the frame
 
@@ -292,14 +315,16 @@ class FramePipeline:
             table = [self._table_rect()]
             detections = self._markers(view, registration, pose, table, True)
             t2 = time.perf_counter()
-            detections = detections.concat(self._colour(view, pose, table, held.mat))
+            hands = self._hands(view, held)
+            detections = detections.concat(self._colour(view, pose, table, held, hands))
         else:
+            hands = None
             carried, marker_rects, colour_rects = self._plan_search()
             detections = self._markers(view, registration, pose, marker_rects, False) if marker_rects \
                 else Detections.empty()
             t2 = time.perf_counter()
             if colour_rects:
-                detections = detections.concat(self._colour(view, pose, colour_rects, held.mat))
+                detections = detections.concat(self._colour(view, pose, colour_rects, held))
             detections = _merge_carried(detections, carried)
         t3 = time.perf_counter()
         if self.tracker is not None:
@@ -308,7 +333,7 @@ class FramePipeline:
         every = int(VISION_DEFAULTS["terrain_every_frames"])
         due = self.track and self._frame - held.terrain_frame >= every and self.watch.changed("table")
         if held.terrain is None or due:
-            held.terrain = self._terrain(view, detections)
+            held.terrain = self._terrain(view, detections, held.wb, hands)
             held.terrain_frame = self._frame
             events.append("terrain")
             if self.track:
@@ -327,6 +352,8 @@ class FramePipeline:
                                  "tilt_deg": round(pose.tilt_deg, 2)}}
         if held.grid_check is not None:
             extra["grid_check"] = held.grid_check
+        if full and hands is not None and hands.polygons:
+            extra["hands"] = hands.as_json()
         scene = Scene(table=Table(self.profile.width_in, self.profile.depth_in), figures=figures,
                       terrain=held.terrain, grid=held.grid, extra=extra)
         return FrameResult(scene=scene, registration=registration, detections=detections, timing_ms=timing,
@@ -392,6 +419,15 @@ class _Lazy:
         if self._view is None:
             self._view = self._make()
         return getattr(self._view, name)
+
+
+def felt_balance(wb: WhiteBalance, view) -> np.ndarray:
+    """A top view under the anchors' white balance for judging felt: the exposure plane divided out
+    and each channel scaled so the white card is WHITE, with no black offset (felt colours scale
+    with the light; an ink black measured a little low would otherwise darken every dark felt),
+    and not clipped at 255 (a lamp's hot spot keeps its colours)."""
+    unbalanced = (wb.apply(view.image, view.ppi, view.origin_in) - BLACK) / wb.gain + wb.black_bgr
+    return np.maximum(unbalanced * (WHITE / np.maximum(wb.white_bgr, 1.0)), 0).astype(np.float32)
 
 
 def _tiles(width_in: float, depth_in: float, n: int) -> list[tuple[float, float, float, float]]:

@@ -34,11 +34,12 @@ MIN_AREA_SQIN = 8.0          # smaller patches of a terrain colour are not a pie
 MAX_HOLE_SQIN = 3.0          # holes up to this are filled: a figure or a marker standing on the felt
 MIN_THICK_IN = 0.6           # a piece holds a disc this wide somewhere (pencils, strips, rims do not)
 SMOOTH_IN = 0.25             # felt-scale smoothing (texture of mat and felt)
-VOTE_IN = 0.5                # labels are voted over a window this wide
+VOTE_IN = 0.6                # labels are voted over a window this wide ...
+VOTE_SHARE = 0.4             # ... where this share of the pixels shows the kind (coarse felt texture)
 MAT_REACH_IN = 6.0           # the local mat colour is the mean of mat-like pixels this far around
 MAT_LIKE_AB = 14.0           # Lab a/b distance from the view's median that is still mat (for its colour)
 LEARN_AXES = np.array([1.0, 0.0, 0.0], np.float32)   # ... in lightness only (exposure; hue is the profile's)
-MAX_LEARN_DE = 8.0           # a kind's colour read off the photo moves at most this far from the profile's
+MAX_LEARN_DE = 16.0           # a kind's colour read off the photo moves at most this far from the profile's
 MAX_DELTA_E = 28.0           # a felt pixel lies at most this far (weighted Lab) from the felt's colour
 L_WEIGHT = 0.8               # lightness counts less than hue: exposure is the least certain part
 EDGE_BAND_IN = 1.0           # a patch mostly within this of the table's edge is not on the table
@@ -53,9 +54,10 @@ MIN_SHOWN = 0.6              # of a piece's inside (0.3" in from its edge) that 
 SEPARATION_DE = 20.0         # felt this far (Lab) from the mat's colour counts as fully distinct
 SHADE_MARGIN_DE = 3.0        # a felt colour must beat the mat in shade by this much (a mug's shadow)
 SHADES = (0.35, 0.45, 0.55, 0.62)   # the mat's colour scaled: the mat in shadow
-# Things on a table that are no felt: paper, a phone, skin. Each competes for pixels unless it is
-# near one of the profile's felt colours (a white "snow" felt stays snow).
-DISTRACTORS = ((236, 236, 236), (28, 28, 30), (205, 155, 125), (225, 185, 45))
+# Things on a table that are no felt: paper, a phone, a pencil. Each competes for pixels unless it
+# is near one of the profile's felt colours (a white "snow" felt stays snow). Hands are found by
+# vision.hands and handed in as `exclude_mask`.
+DISTRACTORS = ((236, 236, 236), (28, 28, 30), (225, 185, 45))
 DISTRACTOR_MIN_DE = 12.0
 DISTRACTOR_MARGIN_DE = 0.0
 THING_TOLERANCE_IN = 0.15    # an outline within this of its bounding rectangle ...
@@ -79,8 +81,8 @@ def rgb_lab(rgb: Sequence[int]) -> np.ndarray:
 
 
 def _smooth(view_bgr: np.ndarray, ppi: float) -> np.ndarray:
-    k = max(3, int(round(SMOOTH_IN * ppi)) | 1)
-    out = cv2.medianBlur(view_bgr, k)
+    k = min(5, max(3, int(round(SMOOTH_IN * ppi)) | 1))      # (a float median takes 3 or 5)
+    out = cv2.medianBlur(np.asarray(view_bgr, np.float32), k)
     return cv2.GaussianBlur(out, (0, 0), SMOOTH_IN * ppi / 2)
 
 
@@ -185,13 +187,16 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                  origin_in: tuple[float, float] = (0.0, 0.0),
                  exclude_in: Sequence[tuple[float, float, float, float]] = (),
                  table_in: tuple[float, float, float, float] | None = None,
-                 reference_in: Sequence[tuple[float, float]] = ()) -> tuple[Terrain, ...]:
-    """Terrain pieces in a table-plane top view (white-balanced when the pipeline can). `kinds`:
+                 reference_in: Sequence[tuple[float, float]] = (),
+                 exclude_mask: np.ndarray | None = None) -> tuple[Terrain, ...]:
+    """Terrain pieces in a table-plane top view (BGR, uint8 or float: white-balanced when the
+    pipeline can, and then not clipped, so a lamp's hot spot keeps its colours). `kinds`:
     (kind, rgb) from the profile; `side_rgbs` compete for pixels (a red rim is not a red felt);
     `footprints_in`: (x, y, radius) of the figures and markers seen, filled into the piece they
     stand on; `exclude_in`: (x0, y0, x1, y1) rectangles that are never terrain (the anchor cards);
     `table_in`: the table's rectangle (default: the view's); `reference_in`: table points whose light
-    the view was white-balanced for (the anchors)."""
+    the view was white-balanced for (the anchors); `exclude_mask`: (H, W) bool, never terrain (hands
+    over the table, vision.hands)."""
     if not kinds:
         return ()
     ox, oy = origin_in
@@ -203,6 +208,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
               max(0, int((x0 - ox) * ppi)):max(0, int(math.ceil((x1 - ox) * ppi)))] = -1
     if table_in is None:
         table_in = (ox, oy, ox + w / ppi, oy + h / ppi)
+    if exclude_mask is not None:
+        label[exclude_mask] = -1
     edge = _edge_band(label.shape, ppi, origin_in, table_in)
     vote = max(3, int(round(VOTE_IN * ppi)) | 1)
     pieces: list[tuple[str, Polygon, float]] = []
@@ -210,7 +217,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         raw = (label == k).astype(np.uint8)
         if not raw.any() or separation[k] < MIN_SEPARATION_DE:
             continue                  # a felt the mat's own colour cannot be told from the mat
-        mask = (cv2.blur(raw.astype(np.float32), (vote, vote)) > 0.5).astype(np.uint8)
+        mask = (cv2.blur(raw.astype(np.float32), (vote, vote)) > VOTE_SHARE).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _kernel(0.25, ppi))
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _kernel(0.4, ppi))
         mask = _fill_holes(mask, MAX_HOLE_SQIN * ppi * ppi)

@@ -211,6 +211,19 @@ def delete_terrain(piece_id: str):
     return jsonify({"id": piece_id, "deleted": True})
 
 
+def hand_words(scene, hidden: list[str]) -> str | None:
+    """Plain words for a photo with a hand in it."""
+    if not scene.extra.get("hands"):
+        return None
+    if not hidden:
+        return "A hand is over the table. Take the photo again without it, to be sure every figure is seen."
+    names = [next((f.name or f.id for f in scene.figures if f.id == fid), fid) for fid in hidden]
+    n = len(names)
+    return (f"A hand is covering {', '.join(names)}. {'It stays' if n == 1 else 'They stay'} where "
+            f"{'it was' if n == 1 else 'they were'} in the last photo, not taken off the table. "
+            "Take the photo again without the hand.")
+
+
 @bp.post("/photo")
 def photo():
     upload = request.files.get("photo")
@@ -219,7 +232,9 @@ def photo():
     image = decode_upload(upload.read(), upload.filename or "photo")
     version, problem = context.table().analyze(image, source="photo")
     current = context.scene()
-    return jsonify({"version": version, "problem": problem,
+    hidden = [] if current is None or problem else list(current.extra.get("hidden_under_hand", []))
+    return jsonify({"version": version, "problem": problem, "hidden_under_hand": hidden,
+                    "hand_words": hand_words(current, hidden) if current is not None and not problem else None,
                     "figures": 0 if current is None or problem else len(current.figures),
                     "scene": None if current is None or problem else scene_to_json(current)}), (200 if not problem else 422)
 

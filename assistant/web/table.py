@@ -18,6 +18,7 @@ import numpy as np
 
 from calibration.profile import TableProfile
 from measure.scene import Scene, Table, Terrain, scene_from_json
+from vision.hands import carry_hidden
 from vision.pipeline import FramePipeline
 
 from assistant.web.images import display_jpeg
@@ -187,7 +188,22 @@ class TableState:
             result = self.pipeline.process(frame_bgr)
         except ValueError as exc:           # RegistrationError and friends: plain words already
             return self.publish(frame_bgr, None, source=source, problem=str(exc)), str(exc)
+        # A hand over the table hides figures: they stay where the last picture had them, hidden,
+        # never removed; colour figures found again keep their ids (vision.hands).
+        with self._cond:
+            previous = self._scene
+        result = replace(result, scene=carry_hidden(previous, result.scene))
         return self.publish(frame_bgr, result, source=source), None
+
+    def set_profile(self, profile: TableProfile) -> None:
+        """A changed profile (a side's colour learned): a new pipeline, and the last measured
+        picture measured again with it."""
+        with self._cond:
+            self.profile = profile
+            self.pipeline = FramePipeline(profile, self.pipeline.camera)
+            frame, source = self._frame, self.source
+        if frame is not None:
+            self.analyze(frame, source=source)
 
     def registered_frame(self):
         """(frame, registration, crop box) of the last picture that could be measured, or Nones."""

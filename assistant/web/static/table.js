@@ -34,7 +34,7 @@
     form.append("photo", file);
     try {
       const out = await TS.api("POST", "/api/photo", form);
-      status.textContent = `Found ${out.figures} figure${out.figures === 1 ? "" : "s"}.`;
+      status.textContent = `Found ${out.figures} figure${out.figures === 1 ? "" : "s"}.` + (out.hand_words ? " " + out.hand_words : "");
     } catch (e) {
       status.textContent = e.status === 401 ? "Join this tablet with the PIN first." : e.message;
       TS.problem(e);
