@@ -54,7 +54,8 @@ def write_hard_photo(photo, out_dir: Path, stem: str) -> Path:
                                                 encoding="utf-8")
     extra = {"conditions": dataclasses.asdict(photo.conditions), "rim_visible": dict(photo.rim_visible),
              "hand_cover": dict(photo.hand_cover), "felt_texture": dict(photo.felt_texture),
-             "cloaks": dict(photo.cloaks), "clutter": [c.kind for c in photo.clutter],
+             "cloaks": dict(photo.cloaks), "rim_rgb": {k: list(v) for k, v in photo.rim_rgb.items()},
+             "clutter": [c.kind for c in photo.clutter],
              "dice": [{"x": d.x_in, "y": d.y_in, "rgb": list(d.rgb)} for d in photo.dice]}
     (out_dir / f"{stem}.conditions.json").write_text(json.dumps(extra, indent=1) + "\n", encoding="utf-8")
     return image_path

@@ -9,9 +9,9 @@ clutter on and around the table (mug with shadow, printed page, phone, pencil, b
 arm over one or two figures; tables 36-60" at tilts up to 35 degrees, some with the long side
 along the frame's short axis; 1080p and 2160p.
 
-Each condition is a factor with a few levels; within every run of consecutive photos as long as
-a factor has levels, each level appears once (a seeded shuffle per block), so any count that is a
-multiple of 12 is exactly balanced and the combinations vary. Photo k depends only on (seed, k).
+Each condition is a factor with n levels; photos are taken in blocks of n (0..n-1, n..2n-1, ...)
+and each block holds each level once, in a seeded shuffle, so any count that is a multiple of 12
+is exactly balanced and the combinations vary. Photo k depends only on (seed, k).
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from vision.synthetic.camera import PinholeCamera, camera_over_table
 from vision.synthetic.clutter import Die
 from vision.synthetic.felt import FeltCut, FeltLayer, mat_surface
 from vision.synthetic.hands import HIDDEN_SHARE, Hand
-from vision.synthetic.layout import FELT, RESOLUTIONS  # noqa: F401  (part of this module's vocabulary)
+from vision.synthetic.layout import FELT, RESOLUTIONS  # noqa: F401  (RESOLUTIONS: part of this module's vocabulary)
 from vision.synthetic.lighting import Cast, HotSpot, MotionBlur
 from vision.synthetic.render import GridDrawing, TableSpec, render_photo
 from vision.synthetic.scenes import SIDE_COLOURS
@@ -89,6 +89,7 @@ class HardPhoto:
     hand_cover: Mapping[str, float]         # figure id -> share of its base under the hand (> 0 only)
     felt_texture: Mapping[str, str]         # terrain id -> texture
     cloaks: Mapping[str, str] = field(default_factory=dict)    # colour figure id -> the side its cloak is in
+    rim_rgb: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)   # as painted (the profile's is nominal)
     dice: tuple[Die, ...] = ()
     clutter: tuple[Any, ...] = ()
     hand: Hand | None = None
@@ -207,6 +208,7 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
                      hand_cover={k: round(v, 3) for k, v in cover.items()},
                      felt_texture={c.terrain_id: c.texture for c in cuts},
                      cloaks={f.figure_id: f.body.cloth for f in colour_figs if f.body.cloth},
+                     rim_rgb={f.figure_id: f.rim_rgb for f in colour_figs},
                      dice=tuple(dice), clutter=tuple(items),
                      hand=hand, _before=(lambda: draw(False).image) if hand is not None else None)
 
@@ -224,4 +226,4 @@ def _profile(name: str, table: TableSpec, cuts: list[FeltCut], marker_figs, rng)
     return TableProfile(name=name, width_in=table.width_in, depth_in=table.depth_in, dictionary=table.dictionary,
                         figure_marker_size_in=marker_figs[0].size_in if marker_figs else 1.0, anchors=table.anchors,
                         grid=grid, sides=tuple(ColourSpec(k, v) for k, v in SIDE_COLOURS.items()),
-                        terrain=tuple(ColourSpec(c.kind, c.rgb) for c in cuts), roster=roster)
+                        terrain=tuple(ColourSpec(c.kind, FELT[c.kind][1]) for c in cuts), roster=roster)

@@ -54,7 +54,7 @@ def cut_felt(rng, width, depth, blocked) -> list[FeltCut]:
             outline = _blob(rng, cx, cy, radius)
             if not Polygon(outline).buffer(1.2).intersects(taken):
                 break
-        cuts.append(FeltCut(f"t{i + 1}", kind, outline, rgb, texture, contrast,
+        cuts.append(FeltCut(f"t{i + 1}", kind, outline, _near(rng, rgb, 10), texture, contrast,
                             ragged_in=float(rng.uniform(0.06, 0.14)), soft_in=float(rng.uniform(0.03, 0.08))))
         taken = taken.union(Polygon(outline).buffer(1.2))
     return cuts
@@ -99,6 +99,9 @@ def place_figures(rng, camera, width, depth, blocked, water, marker_in):
                 return float(x), float(y)
         return None
 
+    # Each table's paint is near, not at, the profile's colour (the player named it by eye; the
+    # pipeline may learn the real one), and no two pots mix quite alike.
+    paint = {side: _near(rng, rgb, 18) for side, rgb in SIDE_COLOURS.items()}
     n_colour = int(rng.integers(10, 13))
     colour_xy = [(k, spot(water if k in (1, 3) else None)) for k in range(n_colour)]
     ids = rng.choice(np.arange(10, 50), size=8, replace=False)
@@ -110,7 +113,7 @@ def place_figures(rng, camera, width, depth, blocked, water, marker_in):
     for k, xy in colour_xy:
         if xy is not None:
             side = "blue" if k % 2 else "red"
-            fig = ColourFigure(f"c{k + 1}", side, SIDE_COLOURS[side], *xy)
+            fig = ColourFigure(f"c{k + 1}", side, _near(rng, paint[side], 6), *xy)
             plain.append(fig)
             keep_clear[fig.figure_id] = solid_image(camera, circle(fig.x_in, fig.y_in, fig.base_in / 2 + 0.05, 32),
                                                      0.0, fig.base_height_in)
@@ -151,6 +154,10 @@ def roll_dice(rng, camera, width, depth, blocked, colour_figs, marker_figs, take
                 taken_img = taken_img.union(shape)
                 break
     return dice
+
+
+def _near(rng, rgb, spread: int) -> tuple[int, int, int]:
+    return tuple(int(np.clip(c + rng.integers(-spread, spread + 1), 0, 255)) for c in rgb)
 
 
 def solid_image(camera, ring_in: np.ndarray, z0: float, z1: float) -> Polygon:

@@ -1,7 +1,7 @@
 """Real photographed textures for mats, felt and paper, read from the files scikit-image ships.
 
 The grass, gravel and brick photos (CC0, see skimage.data's docstrings) and the printed `page`
-photo are inside the scikit-image wheel; they are read straight from its package folder with
+photo (scikit-image's own sample data, BSD-3) are inside the scikit-image wheel; they are read straight from its package folder with
 OpenCV, so nothing is imported from skimage and nothing is ever downloaded. No wood photo ships:
 `wood` is derived from the gravel photo, smeared along one axis into long fibres and bent into
 growth rings, so it keeps a photo's irregular grain rather than a clean sine.
