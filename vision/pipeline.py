@@ -36,6 +36,7 @@ from vision.grid import GRID_PPI, canonical_origin, find_grid
 from vision.hands import HAND_PPI, Hands, find_hands
 from vision.height import CameraPose, camera_pose
 from vision.markers import MarkerFinder
+from vision.quality import check_photo
 from vision.rims import rims_in_view
 from vision.settings import VISION_DEFAULTS
 from vision.terrain import TERRAIN_PPI, find_terrain
@@ -300,6 +301,7 @@ class FramePipeline:
                 self._snapshot_anchors(held.registration)
         full = held is None
         if full:
+            check_photo(gray)          # too dark or too blurred: one plain line, nothing measured
             registration = self.register(gray)
             held, view = self._hold(registration, bgr, gray)
             events.append("registered")
