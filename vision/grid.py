@@ -26,6 +26,7 @@ MIN_PITCH_IN, MAX_PITCH_IN = 0.5, 3.0
 MIN_PEAK_SNR = 12.0        # every peak's magnitude over the spectrum's median in the search band
 MIN_WHITE_SNR = 4.5        # ... or over the mean of its spectral neighbourhood (a textured mat)
 WHITEN_BINS = 15           # that neighbourhood, in spectrum bins
+ZOOM_BLOCK_RATE = 0.3      # the zoomed DFTs average q x q blocks, q = this over the highest peak frequency
 PROFILE_PITCH_SLACK = 0.15 # with a profile pitch, search within +-15% of it
 _SQRT3 = math.sqrt(3.0)
 
@@ -47,8 +48,24 @@ def _hann(h: int, w: int) -> np.ndarray:
     return np.outer(np.hanning(h), np.hanning(w)).astype(np.float32)
 
 
-def _zoom_dft(weighted: np.ndarray, f: np.ndarray, step: float, n: int = 7) -> np.ndarray:
-    """|DFT| on an n x n grid of frequencies (cycles/px) around f, spacing `step`."""
+class _Decimated:
+    """The windowed evidence low-passed and sampled every q pixels, for the zoomed DFTs: the
+    lattice's first peaks lie far below the sampling rate, and q * q fewer pixels make each zoom
+    that much cheaper. The blur keeps the lattice's harmonics from folding onto its fundamental;
+    sample u is evidence pixel q u, so phases need no correction."""
+
+    def __init__(self, weighted: np.ndarray, q: int):
+        self.q = max(1, int(q))
+        image = np.asarray(weighted, np.float32)
+        if self.q > 1:
+            image = cv2.GaussianBlur(image, (0, 0), 0.75 * self.q)[:: self.q, :: self.q]
+        self.image = np.ascontiguousarray(image)
+
+
+def _zoom_dft(weighted, f: np.ndarray, step: float, n: int = 7) -> np.ndarray:
+    """DFT on an n x n grid of frequencies (cycles/px) around f, spacing `step`."""
+    if isinstance(weighted, _Decimated):
+        return _zoom_dft(weighted.image, np.asarray(f, np.float64) * weighted.q, step * weighted.q, n)
     h, w = weighted.shape
     offsets = (np.arange(n) - n // 2) * step
     # Single precision: the peaks stand hundreds of times over the background, and it halves the work.
@@ -126,6 +143,8 @@ def find_grid(view_gray: np.ndarray, ppi: float = GRID_PPI, *, kind: str | None 
     evidence -= evidence.mean()
     weighted = evidence * _hann(*evidence.shape)
     spectrum = _Spectrum(weighted)
+    f_max = max(_band(k, ppi, pitch_in)[1] for k in (("square", "hex") if kind is None else (kind,)))
+    weighted = _Decimated(weighted, int(ZOOM_BLOCK_RATE / max(f_max, 1e-6)))
     kinds = (kind,) if kind else ("square", "hex")
     best: GridFit | None = None
     for k in kinds:
