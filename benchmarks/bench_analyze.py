@@ -1,7 +1,8 @@
 """Per-frame cost of `analyze` with every feature on, as a ratio to a bare ArucoDetector.detectMarkers.
 
 Photos: 1080p tables with figure markers, red and blue colour bases, four felt pieces and a printed
-grid (square or hex), tilts 0-35 degrees. Each photo is analysed from scratch (registration, grid,
+grid (square or hex), tilts 0-35 degrees; with --hard, photos of the hard set instead
+(vision.synthetic.hard: textured mats, casts, clutter, hands, blur). Each photo is analysed from scratch (registration, grid,
 markers, colour, terrain; nothing reused), interleaved in this process with two baselines on the
 same frame, so machine load cancels out of the ratios:
 - default: `cv2.aruco.ArucoDetector(dictionary, DetectorParameters())` as it comes;
@@ -10,7 +11,7 @@ same frame, so machine load cancels out of the ratios:
 Reports the median, p95 and max of the per-run ratios, the stages' medians, and how long a 2160p
 photo takes to register.
 
-Run: python benchmarks/bench_analyze.py [--photos N] [--runs N] [--seed S]
+Run: python benchmarks/bench_analyze.py [--photos N] [--runs N] [--seed S] [--hard]
 Goal (issue 10): <= 3x the default detector; 2160p registration <= 150 ms.
 """
 from __future__ import annotations
@@ -52,15 +53,12 @@ def main() -> None:
     parser.add_argument("--photos", type=int, default=6)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--hard", action="store_true", help="photos of the hard set (textures, clutter, hands)")
     args = parser.parse_args()
 
     rng = np.random.default_rng(args.seed)
     cases = []
-    for k in range(args.photos):
-        table = random_table(rng, width_in=float(rng.uniform(40, 60)), depth_in=float(rng.uniform(30, 44)),
-                             n_markers=12, n_colour=10, n_terrain=4, grid=GRIDS[k % len(GRIDS)])
-        photo = render_photo(table, random_photo(rng), rng)
-        profile = profile_for(table)
+    for k, (photo, profile) in enumerate(_photos(args, rng)):
         pipeline = FramePipeline(profile)
         first = pipeline.process(photo.image)
         tuned = tuned_detector(profile, first.registration, first.registration.image_size)
@@ -94,7 +92,7 @@ def main() -> None:
             for stage, ms in result.timing_ms.items():
                 stages.setdefault(stage, []).append(ms)
 
-    print(f"{len(cases)} photos 1920x1080, every feature on (markers, colour bases, grid, terrain), "
+    print(f"{len(cases)} {'hard-set ' if args.hard else ''}photos 1920x1080, every feature on (markers, colour bases, grid, terrain), "
           f"{args.runs} runs each; cv2 threads {cv2.getNumThreads()}")
     print(f"markers found by analyze: {found}/{truth_n}")
     print(f"default detectMarkers {statistics.median(default_ms):.1f} ms, tuned {statistics.median(tuned_ms):.1f} ms, "
@@ -117,6 +115,19 @@ def main() -> None:
             reg_ms.append((time.perf_counter() - t0) * 1e3)
     print(f"2160p registration: median {statistics.median(reg_ms):.1f} ms, p95 {pct(reg_ms, 95):.1f} ms, "
           f"max {max(reg_ms):.1f} ms over {len(reg_ms)} runs (goal <= 150 ms); table {table.width_in:.0f} in")
+
+
+def _photos(args, rng):
+    """(photo, profile) pairs: the hard set's, or tables drawn here."""
+    if args.hard:
+        from vision.synthetic.hard import hard_photo_set
+        for photo in hard_photo_set(args.seed, args.photos, resolutions=("1080p",)):
+            yield photo, photo.profile
+        return
+    for k in range(args.photos):
+        table = random_table(rng, width_in=float(rng.uniform(40, 60)), depth_in=float(rng.uniform(30, 44)),
+                             n_markers=12, n_colour=10, n_terrain=4, grid=GRIDS[k % len(GRIDS)])
+        yield render_photo(table, random_photo(rng), rng), profile_for(table)
 
 
 def _table_spec(photo):
