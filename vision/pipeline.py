@@ -164,10 +164,6 @@ class FramePipeline:
         mat = mat_chroma(chromaticity(np.clip(wb.apply(coarse.image, coarse.ppi, coarse.origin_in), 0, None))[0])
         return _Held(registration, pose, grid, check, maker, rescale, mat, wb=wb), view
 
-    def _view(self, held: _Held, frame_bgr: np.ndarray) -> FrameView:
-        view = held.maker.make(frame_bgr)
-        return view.rescaled(*held.rescale) if held.rescale is not None else view
-
     def _grid(self, view: FrameView, registration: Registration, spec):
         fit = find_grid(view.gray_at(GRID_PPI).image, GRID_PPI, kind=spec.kind, pitch_in=spec.pitch_in,
                         orientation=spec.orientation)
@@ -257,6 +253,7 @@ class FramePipeline:
         kinds = [(t.name, t.rgb) for t in self.profile.terrain]
         if not kinds:
             return ()
+        frame_view = frame_view.whole()
         view = frame_view.at(TERRAIN_PPI)
         image = view.image
         reference = ()
@@ -310,7 +307,7 @@ class FramePipeline:
                 self.watch.clear()
                 self._snapshot_anchors(held.registration)
         else:
-            view = _Lazy(lambda: self._view(held, bgr))     # tracked: made only if a stage looks
+            view = held.maker.windows(bgr, held.rescale)     # tracked: made only where a stage looks
         registration, pose = held.registration, held.pose
         t1 = time.perf_counter()
         if full:
@@ -410,18 +407,6 @@ class FramePipeline:
             x0, y0, x1, y1 = tile
             self.watch.snapshot(key, registration.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
         return carried, marker_rects, colour_rects
-
-class _Lazy:
-    """A frame's top view made on first use (a tracked frame where nothing changed needs none)."""
-
-    def __init__(self, make):
-        self._make, self._view = make, None
-
-    def __getattr__(self, name):
-        if self._view is None:
-            self._view = self._make()
-        return getattr(self._view, name)
-
 
 def felt_balance(wb: WhiteBalance, view) -> np.ndarray:
     """A top view under the anchors' white balance for judging felt: the exposure plane divided out

@@ -94,6 +94,9 @@ class FrameView:
     def rescaled(self, factor: float, centre_in: tuple[float, float]) -> "FrameView":
         return FrameView(self.base.rescaled(factor, centre_in))
 
+    def whole(self) -> "FrameView":
+        return self
+
 
 def _resized(view: TopView, ppi: float) -> TopView:
     """The view at another resolution, on the same pixel-centre convention (an exact scale about the
@@ -137,6 +140,13 @@ class TopViewMaker:
             image = cv2.remap(frame_bgr, *self._maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         return FrameView(TopView(image, self.ppi, (self.rect_in[0], self.rect_in[1])))
 
+    def windows(self, frame_bgr: np.ndarray, rescale=None) -> "WindowedView":
+        """This frame's view, made only where a stage looks (a tracked frame: a few windows)."""
+        TopViewMaker.warps += 1
+        if self._maps is None:
+            self._maps = self._build_maps()
+        return WindowedView(self, frame_bgr, rescale)
+
     def _build_maps(self):
         w, h = self.size
         grid = np.empty((h, w, 2), np.float32)
@@ -144,3 +154,68 @@ class TopViewMaker:
         grid[..., 1] = np.arange(h, dtype=np.float32)[:, None]
         px = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), self._m).reshape(h, w, 2)
         return cv2.convertMaps(px, None, cv2.CV_16SC2)
+
+
+class WindowedView:
+    """A tracked frame's one top view, made window by window where the stages look (around the
+    figures, a search tile) by remapping those parts of the frame through the kept maps; the whole
+    of it only if a stage asks for it (`whole`). Layers: `gray()` and `at(ppi)` give window sources
+    (`.window(rect)`), each window cut from the base resolution."""
+
+    def __init__(self, maker: TopViewMaker, frame_bgr: np.ndarray, rescale=None):
+        self._maker, self._frame, self._rescale = maker, frame_bgr, rescale
+        self._whole: FrameView | None = None
+
+    def whole(self) -> FrameView:
+        if self._whole is None:
+            image = cv2.remap(self._frame, *self._maker._maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            view = FrameView(TopView(image, self._maker.ppi, (self._maker.rect_in[0], self._maker.rect_in[1])))
+            self._whole = view.rescaled(*self._rescale) if self._rescale is not None else view
+        return self._whole
+
+    def base_window(self, rect_in: Rect) -> TopView:
+        if self._whole is not None:
+            return self._whole.base.window(rect_in)
+        x0, y0, x1, y1 = rect_in
+        if self._rescale is not None:           # labels of the grid-corrected frame -> the maps' frame
+            f, (cx, cy) = self._rescale
+            x0, x1 = ((v - cx * (1 - f)) / f for v in (x0, x1))
+            y0, y1 = ((v - cy * (1 - f)) / f for v in (y0, y1))
+        maker = self._maker
+        w, h = maker.size
+        u0 = int(np.clip(np.floor((x0 - maker.rect_in[0]) * maker.ppi), 0, w))
+        v0 = int(np.clip(np.floor((y0 - maker.rect_in[1]) * maker.ppi), 0, h))
+        u1 = int(np.clip(np.ceil((x1 - maker.rect_in[0]) * maker.ppi), u0, w))
+        v1 = int(np.clip(np.ceil((y1 - maker.rect_in[1]) * maker.ppi), v0, h))
+        map1, map2 = maker._maps
+        if u1 <= u0 or v1 <= v0:
+            image = np.zeros((max(0, v1 - v0), max(0, u1 - u0), 3), np.uint8)
+        else:
+            image = cv2.remap(self._frame, map1[v0:v1, u0:u1], map2[v0:v1, u0:u1], cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+        view = TopView(image, maker.ppi, (maker.rect_in[0] + u0 / maker.ppi, maker.rect_in[1] + v0 / maker.ppi))
+        return view.rescaled(*self._rescale) if self._rescale is not None else view
+
+    def gray(self) -> "_Windows":
+        return _Windows(self, None)
+
+    def at(self, ppi: float) -> "_Windows":
+        return _Windows(self, ppi)
+
+
+class _Windows:
+    """Windows of one layer of a WindowedView (gray at the base resolution, or colour at `ppi`)."""
+
+    def __init__(self, source: WindowedView, ppi: float | None):
+        self._source, self._ppi = source, ppi
+
+    @property
+    def ppi(self) -> float:
+        return self._ppi if self._ppi is not None else self._source._maker.ppi
+
+    def window(self, rect_in: Rect) -> TopView:
+        base = self._source.base_window(rect_in)
+        if self._ppi is None:
+            gray = cv2.cvtColor(base.image, cv2.COLOR_BGR2GRAY) if base.image.size else base.image[..., 0]
+            return TopView(gray, base.ppi, base.origin_in)
+        return _resized(base, self._ppi) if base.image.size else base
