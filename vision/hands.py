@@ -3,7 +3,8 @@ it are reported hidden (at their last place), never removed, and nothing on it i
 
 A hand is skin-coloured (after white balance: a warm hue, moderately saturated, not dark, not the
 mat's own colour, and on the whole nearer a skin tone than a felt colour of the profile), large (a palm and fingers: several square
-inches), long (with its forearm) or reaching in from the table's edge, and not the whole table (a wooden table is skin-coloured all over). Its outline, a little
+inches), long (with its forearm) or reaching in from the table's edge, not square-cut (a book) and
+not the whole table (a wooden table is skin-coloured all over). Its outline, a little
 enlarged, is what it hides.
 """
 from __future__ import annotations
@@ -22,6 +23,7 @@ from vision.colour import chromaticity, mat_chroma, rgb_chroma
 HAND_PPI = 10.0
 MIN_AREA_IN2 = 8.0           # a child's hand and wrist seen from above
 MAX_TEXTURE = 0.04           # mean |Laplacian| over brightness: felt and gravel are rough, skin is smooth
+MAX_SQUARENESS = 0.88        # of its smallest enclosing rectangle a hand fills less than this
 MIN_ELONGATION = 1.7         # length over width of a hand with its forearm (unless it reaches the edge)
 MAX_TABLE_SHARE = 0.35       # more than this of the table is the table, not a hand
 SKIN_HUE_DEG = (-12.0, 48.0)
@@ -64,19 +66,29 @@ class Hands:
                  "area_in2": round(p.area, 1)} for p in self.polygons]
 
 
-def skin_mask(view_bgr: np.ndarray, ppi: float, *, wb=None, mat: np.ndarray | None = None) -> np.ndarray:
-    """(H, W) bool: skin-coloured pixels of a top view, after white balance."""
-    img = np.clip(wb.apply(view_bgr) if wb is not None else view_bgr.astype(np.float32), 0, 255)
-    hsv = cv2.cvtColor((img / 255.0).astype(np.float32), cv2.COLOR_BGR2HSV)
-    hue = np.where(hsv[..., 0] > 180, hsv[..., 0] - 360, hsv[..., 0])
-    skin = ((hue >= SKIN_HUE_DEG[0]) & (hue <= SKIN_HUE_DEG[1]) & (hsv[..., 1] >= SKIN_SATURATION[0])
-            & (hsv[..., 1] <= SKIN_SATURATION[1]) & (hsv[..., 2] * 255 >= MIN_VALUE))
-    chroma, brightness = chromaticity(img)
+def skin_mask(view_bgr: np.ndarray, ppi: float, *, wb=None, mat: np.ndarray | None = None,
+              normalised: np.ndarray | None = None) -> np.ndarray:
+    """(H, W) bool: skin-coloured pixels of a top view, after white balance (`normalised`: the
+    view already white-balanced, float BGR)."""
+    img = normalised if normalised is not None else (
+        wb.apply(view_bgr) if wb is not None else view_bgr.astype(np.float32))
+    img = np.clip(img, 0, 255)
+    hsv = cv2.cvtColor(img * np.float32(1 / 255.0), cv2.COLOR_BGR2HSV)
+    h, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    skin = (((h <= SKIN_HUE_DEG[1]) | (h >= 360 + SKIN_HUE_DEG[0])) & (sat >= SKIN_SATURATION[0])
+            & (sat <= SKIN_SATURATION[1]) & (val * 255 >= MIN_VALUE))
+    if not skin.any():
+        return skin
+    chroma = chromaticity(img)[0]
     if mat is None:
         mat = mat_chroma(chroma)
-    skin &= np.linalg.norm(chroma - np.asarray(mat, np.float32), axis=2) >= MIN_FROM_MAT
-    # ... and from the mat around it: a lamp's warm hot spot tints the mat there, not a hand.
-    skin &= np.linalg.norm(chroma - _local_mat(chroma, ppi), axis=2) >= MIN_FROM_MAT
+    local = _local_mat(chroma, ppi)
+    ys, xs = np.nonzero(skin)
+    c = chroma[ys, xs]
+    # Away from the mat's colour, and from the mat around it (a lamp's warm hot spot tints it there).
+    far = ((((c - np.asarray(mat, np.float32)) ** 2).sum(1) >= MIN_FROM_MAT ** 2)
+           & (((c - local[ys, xs]) ** 2).sum(1) >= MIN_FROM_MAT ** 2))
+    skin[ys[~far], xs[~far]] = False
     return skin
 
 
@@ -103,16 +115,18 @@ def _is_felt(chroma_mean: np.ndarray, other_rgbs) -> bool:
 def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] = (0.0, 0.0), *, wb=None,
                mat: np.ndarray | None = None, other_rgbs: Sequence[Sequence[int]] = ()) -> Hands:
     """Hands in a top view of the table (BGR, `ppi`, table point of pixel (0, 0) `origin_in`)."""
-    skin = skin_mask(view_bgr, ppi, wb=wb, mat=mat).astype(np.uint8)
     img = np.clip(wb.apply(view_bgr) if wb is not None else view_bgr.astype(np.float32), 0, 255)
-    chroma = chromaticity(img)[0]
-    lum = img.mean(axis=2)
-    texture = np.abs(cv2.Laplacian(cv2.GaussianBlur(lum, (0, 0), 0.7), cv2.CV_32F))
+    skin = skin_mask(view_bgr, ppi, mat=mat, normalised=img).astype(np.uint8)
     k = max(1, int(round(0.15 * ppi))) | 1
     skin = cv2.morphologyEx(skin, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     skin = cv2.morphologyEx(skin, cv2.MORPH_CLOSE, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
     h, w = skin.shape
+    if not (stats[1:, cv2.CC_STAT_AREA] >= MIN_AREA_IN2 * ppi * ppi).any():
+        return Hands((), np.zeros((h, w), bool), ppi, tuple(origin_in))
+    chroma = chromaticity(img)[0]
+    lum = img.mean(axis=2)
+    texture = np.abs(cv2.Laplacian(cv2.GaussianBlur(lum, (0, 0), 0.7), cv2.CV_32F))
     polygons, keep = [], np.zeros(n, bool)
     for i in range(1, n):
         area_in2 = stats[i, cv2.CC_STAT_AREA] / (ppi * ppi)
@@ -131,6 +145,8 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
         (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
         if not at_edge and max(rw, rh) < MIN_ELONGATION * max(1.0, min(rw, rh)):
             continue              # round: a mug of coffee, a cork mat; a hand and arm reach in, long
+        if stats[i, cv2.CC_STAT_AREA] > MAX_SQUARENESS * rw * rh:
+            continue              # square-cut: a book, a phone, a box; a hand has fingers and a wrist
         contours, _ = cv2.findContours((labels == i).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         c = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
         if len(c) < 3:

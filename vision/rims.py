@@ -195,10 +195,17 @@ def _fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px
         u = d / np.maximum(dist, 1e-6)[..., None]
         e = dist - r[:, None]                           # d e / d (cx, cy, r) = (-ux, -uy, -1)
         w = weights
-        j = np.stack([-u[..., 0], -u[..., 1], -np.ones_like(dist)], -1)           # (N, K, 3)
-        a = np.einsum("nk,nki,nkj->nij", w, j, j)
-        b = np.einsum("nk,nki,nk->ni", w, j, e)
-        a[:, 2, 2] += lam
+        ux, uy = u[..., 0], u[..., 1]
+        wx, wy = w * ux, w * uy
+        a = np.empty((len(c), 3, 3))
+        a[:, 0, 0] = (wx * ux).sum(1)
+        a[:, 0, 1] = a[:, 1, 0] = (wx * uy).sum(1)
+        a[:, 1, 1] = (wy * uy).sum(1)
+        a[:, 0, 2] = a[:, 2, 0] = wx.sum(1)
+        a[:, 1, 2] = a[:, 2, 1] = wy.sum(1)
+        a[:, 2, 2] = w.sum(1) + lam
+        we = w * e
+        b = -np.stack([(we * ux).sum(1), (we * uy).sum(1), we.sum(1)], 1)   # J^T e, J = (-ux, -uy, -1)
         b[:, 2] += lam * (r - (r_px + EDGE_BIAS_PX))
         ok = np.abs(np.linalg.det(a)) > 1e-6
         step = np.zeros((len(c), 3))
@@ -353,67 +360,91 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     units = np.column_stack([np.cos(angles), np.sin(angles)])
     radii = np.arange(0.0, 2.0 * r_px + 6, STEP_PX)
     hits: list[RimHit] = []
-    for by_hue, k, mask in ((by_hue, k, label == k) for by_hue, label in ((False, strict), (True, loose))
-                            for k in range(len(side_rgbs))):
-        if mask.sum() < MIN_RING_PX2 * r_px * r_px:
-            continue
-        c0 = _candidates(mask, r_px)
-        if not len(c0):
-            continue
-        mask_f = mask.astype(np.float32)
-        shift0 = np.zeros_like(c0) if wall_shift_px is None else np.asarray(wall_shift_px(c0), np.float64)
-        # First from the candidate (which may sit off-centre, towards the visible arc), then again
-        # from the fitted centre with the tighter band.
-        _, _, _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii, 0.3, 1.45)
-        moved = np.hypot(*(c1 - c0).T)
-        shift1 = np.zeros_like(c1) if wall_shift_px is None else np.asarray(wall_shift_px(c1), np.float64)
-        samples, edges, kept, c2, residual, clean, free_r, fit_r = _ring_stats(mask_f, c1, r_px, shift1, units, radii, 0.55, 1.25)
-        # The shape measures, from the final centre.
-        samples = _sample_rays(mask_f, c2, radii, units)
-        wall = np.maximum(0.0, shift1 @ units.T)
-        rr = radii[None, None, :]
-        coverage = kept.mean(1)
-        arc = _longest_arc(kept)
-        # Along the rays where the rim shows, the colour stops before the middle (the footing and the
-        # body stand there): seen from beside a die or a mug's wall, it does not.
-        near = (rr >= 0.1 * r_px) & (rr <= 0.4 * r_px)
-        along = (samples * near).sum(2) / max(int(near.sum()), 1)             # (N, K)
-        hollow = 1 - (along * kept).sum(1) / np.maximum(kept.sum(1), 1)
-        inner_band = np.broadcast_to(rr <= 0.45 * r_px, samples.shape)
-        inner = (samples * inner_band).sum((1, 2)) / np.maximum(inner_band.sum((1, 2)), 1)
-        filled = np.maximum(inner, 1 - hollow)
-        outer_band = (rr >= 1.35 * r_px + wall[..., None]) & (rr <= 1.8 * r_px + wall[..., None])
-        outer = (samples * outer_band).sum((1, 2)) / np.maximum(outer_band.sum((1, 2)), 1)
-        max_res = max(1.2, MAX_RESIDUAL * r_px)
-        for i in range(len(c0)):
-            reason = "ring"
-            # a clean, round rim round most of it may have cloth of the side's colour on its body
-            strong = coverage[i] >= STRONG_COVERAGE and clean[i] >= 0.85 and residual[i] <= 0.6 * max_res
-            if not np.all(np.isfinite(c2[i])) or moved[i] > 0.9 * r_px:
-                reason = "no circle of the base's size"
-            elif coverage[i] < MIN_COVERAGE:
-                reason = f"too little ring ({coverage[i]:.2f} of it)"
-            elif arc[i] < MIN_ARC:
-                reason = f"bits of arcs, not one rim ({arc[i]:.2f} of the ring in one piece)"
-            elif clean[i] < MIN_CLEAN:
-                reason = f"cluttered, not a clean rim ({clean[i]:.2f} of the rays)"
-            elif not MIN_FREE_R <= free_r[i] / r_px <= MAX_FREE_R:
-                reason = f"a curve of another size (radius {free_r[i] / r_px:.2f} of the base's)"
-            elif residual[i] > max_res:
-                reason = f"not round ({residual[i]:.1f} px off a circle of the base's size)"
-            elif (inner[i] > MAX_INNER or hollow[i] < MIN_HOLLOW) and not strong:
-                reason = f"filled, not a ring ({filled[i]:.2f} of the middle)"
-            elif outer[i] > MAX_OUTER:
-                reason = f"the colour goes on outside ({outer[i]:.2f} of the band around)"
-            conf = (min(1.0, coverage[i] / 0.6) * min(1.0, clean[i] / 0.8) * max(0.0, 1 - residual[i] / (2 * max_res))
-                    * (1 - (0.0 if strong else filled[i])) * max(0.0, 1 - outer[i] / (2 * MAX_OUTER)))
-            if reason == "ring" and conf < MIN_CONFIDENCE:
-                reason = f"too weak a ring all told (confidence {conf:.2f})"
-            if reason == "ring" or with_rejected:
-                hits.append(RimHit(c2[i].copy(), k, round(float(conf), 3), round(float(coverage[i]), 3),
-                                   round(float(residual[i]), 2), round(float(filled[i]), 3),
-                                   round(float(outer[i]), 3), reason, by_hue, round(float(fit_r[i] / r_px), 3),
-                                   round(float(clean[i]), 3)))
+    # Every side's strict and loose labels side by side in one wide image (zero columns between,
+    # wider than a ray), so that all candidates are measured at once: one remap, one fit.
+    h, w = strict.shape
+    pad = int(radii[-1]) + 4
+    masks, c0s, sides, by_hues, offsets = [], [], [], [], []
+    for by_hue, label in ((False, strict), (True, loose)):
+        for k in range(len(side_rgbs)):
+            mask = label == k
+            if mask.sum() < MIN_RING_PX2 * r_px * r_px:
+                continue
+            c = _candidates(mask, r_px)
+            if not len(c):
+                continue
+            x_off = len(masks) * (w + pad)
+            masks.append(mask)
+            c0s.append(c)
+            sides.append(np.full(len(c), k))
+            by_hues.append(np.full(len(c), by_hue))
+            offsets.append(np.tile([x_off, 0.0], (len(c), 1)))
+    if not masks:
+        return []
+    wide = np.zeros((h, len(masks) * (w + pad)), np.float32)
+    for m, mask in enumerate(masks):
+        wide[:, m * (w + pad):m * (w + pad) + w] = mask
+    side_of, by_hue_of, offset = np.concatenate(sides), np.concatenate(by_hues), np.concatenate(offsets)
+    c0 = np.concatenate(c0s) + offset
+    mask_f = wide
+
+    def shift_at(c: np.ndarray) -> np.ndarray:
+        return np.zeros_like(c) if wall_shift_px is None else np.asarray(wall_shift_px(c - offset), np.float64)
+
+    shift0 = shift_at(c0)
+    # First from the candidate (which may sit off-centre, towards the visible arc), then again
+    # from the fitted centre with the tighter band.
+    _, _, _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii, 0.3, 1.45)
+    moved = np.hypot(*(c1 - c0).T)
+    shift1 = shift_at(c1)
+    samples, edges, kept, c2, residual, clean, free_r, fit_r = _ring_stats(mask_f, c1, r_px, shift1, units, radii, 0.55, 1.25)
+    # The shape measures, from the final centre.
+    samples = _sample_rays(mask_f, c2, radii, units)
+    wall = np.maximum(0.0, shift1 @ units.T)
+    rr = radii[None, None, :]
+    coverage = kept.mean(1)
+    arc = _longest_arc(kept)
+    # Along the rays where the rim shows, the colour stops before the middle (the footing and the
+    # body stand there): seen from beside a die or a mug's wall, it does not.
+    near = (rr >= 0.1 * r_px) & (rr <= 0.4 * r_px)
+    along = (samples * near).sum(2) / max(int(near.sum()), 1)             # (N, K)
+    hollow = 1 - (along * kept).sum(1) / np.maximum(kept.sum(1), 1)
+    inner_band = np.broadcast_to(rr <= 0.45 * r_px, samples.shape)
+    inner = (samples * inner_band).sum((1, 2)) / np.maximum(inner_band.sum((1, 2)), 1)
+    filled = np.maximum(inner, 1 - hollow)
+    outer_band = (rr >= 1.35 * r_px + wall[..., None]) & (rr <= 1.8 * r_px + wall[..., None])
+    outer = (samples * outer_band).sum((1, 2)) / np.maximum(outer_band.sum((1, 2)), 1)
+    c2 = c2 - offset
+    max_res = max(1.2, MAX_RESIDUAL * r_px)
+    for i in range(len(c0)):
+        reason = "ring"
+        # a clean, round rim round most of it may have cloth of the side's colour on its body
+        strong = coverage[i] >= STRONG_COVERAGE and clean[i] >= 0.85 and residual[i] <= 0.6 * max_res
+        if not np.all(np.isfinite(c2[i])) or moved[i] > 0.9 * r_px:
+            reason = "no circle of the base's size"
+        elif coverage[i] < MIN_COVERAGE:
+            reason = f"too little ring ({coverage[i]:.2f} of it)"
+        elif arc[i] < MIN_ARC:
+            reason = f"bits of arcs, not one rim ({arc[i]:.2f} of the ring in one piece)"
+        elif clean[i] < MIN_CLEAN:
+            reason = f"cluttered, not a clean rim ({clean[i]:.2f} of the rays)"
+        elif not MIN_FREE_R <= free_r[i] / r_px <= MAX_FREE_R:
+            reason = f"a curve of another size (radius {free_r[i] / r_px:.2f} of the base's)"
+        elif residual[i] > max_res:
+            reason = f"not round ({residual[i]:.1f} px off a circle of the base's size)"
+        elif (inner[i] > MAX_INNER or hollow[i] < MIN_HOLLOW) and not strong:
+            reason = f"filled, not a ring ({filled[i]:.2f} of the middle)"
+        elif outer[i] > MAX_OUTER:
+            reason = f"the colour goes on outside ({outer[i]:.2f} of the band around)"
+        conf = (min(1.0, coverage[i] / 0.6) * min(1.0, clean[i] / 0.8) * max(0.0, 1 - residual[i] / (2 * max_res))
+                * (1 - (0.0 if strong else filled[i])) * max(0.0, 1 - outer[i] / (2 * MAX_OUTER)))
+        if reason == "ring" and conf < MIN_CONFIDENCE:
+            reason = f"too weak a ring all told (confidence {conf:.2f})"
+        if reason == "ring" or with_rejected:
+            hits.append(RimHit(c2[i].copy(), int(side_of[i]), round(float(conf), 3), round(float(coverage[i]), 3),
+                               round(float(residual[i]), 2), round(float(filled[i]), 3),
+                               round(float(outer[i]), 3), reason, bool(by_hue_of[i]), round(float(fit_r[i] / r_px), 3),
+                               round(float(clean[i]), 3)))
     return _one_per_base(hits, r_px)
 
 

@@ -58,6 +58,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         GAMES_DIR=str(instance / "games"),
+        TABLES_DIR=str(instance / "tables"),     # tables saved by the Setup wizard (profile TOML files)
         SETTINGS_LOG=str(instance / "settings.sqlite"),
         SSE_HEARTBEAT_S=15.0,
     )
@@ -96,8 +97,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         state.analyze(cv2.imread(str(DEMO_PHOTO)), source="demo")
 
     security.install(app)
-    from assistant.web import api, home, live, play, referee, setup, tableview, teach
-    for module in (home, play, referee, setup, tableview, api, live, teach):
+    from assistant.web import api, home, live, play, referee, setup, tables, tableview, teach
+    for module in (home, play, referee, setup, tableview, api, tables, live, teach):
         app.register_blueprint(module.bp)
     return app
 

@@ -12,7 +12,7 @@ from assistant.web import context, game
 from assistant.web.images import UploadError, decode_upload, display_jpeg
 from assistant.web.measuring import los_json, targets_json
 from assistant.web.terrain import TerrainError, check_piece, piece_json, source_of, terrain_kinds
-from assistant.web.words import calibration_words, thing_names
+from assistant.web.words import calibration_words, house_label, thing_names
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -48,9 +48,16 @@ def status():
     system = get_system(s.system)
     return jsonify({"version": version, "source": t.source, "system": system.name, "system_title": system.title,
                     "table": {"name": t.profile.name, "width": t.profile.width_in, "depth": t.profile.depth_in},
-                    "calibration": cal.to_json(), "calibration_words": calibration_words(cal, t.source),
+                    "calibration": cal.to_json(), "calibration_words": calibration_words(cal, t.source, t.profile),
+                    "hint": t.hint(),
                     "live_available": bool(_camera()), "live_running": t.live is not None,
-                    "figures": 0 if scene is None else len(scene.figures)})
+                    "figures": _figures_in_game()})
+
+
+def _figures_in_game() -> int:
+    """The figures the pages draw (the fallen of the current game left out): one count everywhere."""
+    current = context.scene()
+    return 0 if current is None else len(current.figures)
 
 
 def _camera():
@@ -64,12 +71,13 @@ def scene():
     version, _, picture, _ = t.snapshot()
     current = context.scene()
     if current is None:
-        return jsonify({"version": version, "source": t.source, "scene": None, "picture": None, "removed": []})
+        return jsonify({"version": version, "source": t.source, "scene": None, "picture": None, "removed": [],
+                        "hint": t.hint()})
     everything = context.scene(with_removed=True)
     gone = sorted({f.id for f in everything.figures} - {f.id for f in current.figures})
     ghosts = [f for f in scene_to_json(everything)["figures"] if f["id"] in gone]
     return jsonify({"version": version, "source": t.source, "scene": scene_to_json(current),
-                    "removed": gone, "removed_figures": ghosts,
+                    "removed": gone, "removed_figures": ghosts, "hint": t.hint(),
                     "picture": None if picture is None else picture.meta(version)})
 
 
@@ -111,7 +119,8 @@ def targets():
 @bp.get("/los")
 def los():
     return jsonify(los_json(_scene(), request.args.get("a"), request.args.get("b"), request.args.get("width"),
-                            context.system(), context.table().profile))
+                            context.system(), context.table().profile,
+                            to=request.args.get("to"), cell=request.args.get("cell")))
 
 
 @bp.get("/systems")
@@ -125,7 +134,7 @@ def systems():
         except (ImportError, ValueError):      # a system still being written is listed, not offered
             continue
         out.append({"name": s.name, "title": s.title, "current": s.name == current,
-                    "house_defaults": [h.to_json() for h in s.house_defaults()],
+                    "house_defaults": [{**h.to_json(), "label": house_label(h.key)} for h in s.house_defaults()],
                     "types": sorted(s.values.get("figure_types", {}))})
     return jsonify({"systems": out, "current": current})
 
@@ -230,13 +239,19 @@ def photo():
     if upload is None:
         raise UploadError("photo: send the picture as the multipart field 'photo'", 400)
     image = decode_upload(upload.read(), upload.filename or "photo")
-    version, problem = context.table().analyze(image, source="photo")
+    t = context.table()
+    version, problem = t.analyze(image, source="photo")
     current = context.scene()
-    hidden = [] if current is None or problem else list(current.extra.get("hidden_under_hand", []))
-    return jsonify({"version": version, "problem": problem, "hidden_under_hand": hidden,
-                    "hand_words": hand_words(current, hidden) if current is not None and not problem else None,
-                    "figures": 0 if current is None or problem else len(current.figures),
-                    "scene": None if current is None or problem else scene_to_json(current)}), (200 if not problem else 422)
+    if problem:         # a 4xx whose words say what to fix; the last good picture and the game stay
+        return jsonify({"version": version, "problem": problem, "error": problem, "hint": t.hint(),
+                        "hidden_under_hand": [], "hand_words": None,
+                        "figures": 0, "scene": None}), 422
+    hidden = [] if current is None else list(current.extra.get("hidden_under_hand", []))
+    return jsonify({"version": version, "problem": None, "hint": t.hint(),
+                    "hidden_under_hand": hidden,
+                    "hand_words": hand_words(current, hidden) if current is not None else None,
+                    "figures": 0 if current is None else len(current.figures),
+                    "scene": None if current is None else scene_to_json(current)})
 
 
 @bp.post("/live")
@@ -267,7 +282,11 @@ def game_new():
     system = context.system()
     if system.name != "kimmiria":
         raise game.PlayError(f"kids' mode plays KIMMIRIA; {system.title} is for the referee page for now", 409)
-    game.start_game(context.games(), _scene(), overrides=context.settings().system_overrides("kimmiria"),
+    # Everyone the picture shows: the fallen of the game before stand again in a new game.
+    everyone = context.scene(with_removed=True)
+    if everyone is None:
+        raise NoScene()
+    game.start_game(context.games(), everyone, overrides=context.settings().system_overrides("kimmiria"),
                     condition=str(body.get("condition", "A")))
     context.table().bump()
     return jsonify(game.current_prompt(context.games()))

@@ -99,3 +99,14 @@ def test_no_picture_yet_is_409(table_app):
     app, _ = table_app
     res = app.test_client().post(URL, json={"side": "red", "x": 22, "y": 7}, headers={"X-Table-PIN": PIN, **JSON})
     assert res.status_code == 409 and "take a photo" in res.get_json()["error"]
+
+
+def test_setup_page_offers_the_teaching(table_app):
+    app, _ = table_app
+    client = app.test_client()
+    page = client.get("/setup/").data.decode()
+    assert 'id="teach-colour"' in page and "teach.js" in page
+    res = client.get("/static/teach.js")
+    script = res.data.decode()
+    res.close()
+    assert "/api/setup/teach-colour" in script and "/api/setup/colours" in script
