@@ -58,6 +58,10 @@ class MarkerFinder:
             errorCorrectionRate=0.3, minCornerDistanceRate=0.05, minDistanceToBorder=1,
             cornerRefinementMethod=cv2.aruco.CORNER_REFINE_SUBPIX, cornerRefinementWinSize=3)
         self._view_detector = cv2.aruco.ArucoDetector(self.dictionary, self._view_params)
+        # When the quick search finds fewer than two anchors (small, far, steeply seen ones): three
+        # threshold windows and no perimeter floor, as OpenCV comes, on such frames only.
+        self._thorough_detector = cv2.aruco.ArucoDetector(self.dictionary, _parameters(
+            cornerRefinementMethod=cv2.aruco.CORNER_REFINE_SUBPIX, cornerRefinementWinSize=4))
         self._view_max_side_px = -1
         self.view_px_per_in = self.cells * CELL_PX / profile.figure_marker_size_in
 
@@ -74,8 +78,12 @@ class MarkerFinder:
                 return {i: self._refine(gray, i, 2 * c + 0.5) for i, c in found.items()}
         return self._anchors_in(gray)
 
-    def _anchors_in(self, gray: np.ndarray) -> dict[int, np.ndarray]:
-        corners, ids, _ = self._frame_detector.detectMarkers(gray)
+    def find_anchors_thoroughly(self, gray: np.ndarray) -> dict[int, np.ndarray]:
+        """Anchors found by OpenCV's own detector settings over the whole frame (slower)."""
+        return self._anchors_in(gray, self._thorough_detector)
+
+    def _anchors_in(self, gray: np.ndarray, detector=None) -> dict[int, np.ndarray]:
+        corners, ids, _ = (detector or self._frame_detector).detectMarkers(gray)
         if ids is None:
             return {}
         anchors = self.profile.anchor_ids

@@ -114,12 +114,17 @@ class FramePipeline:
 
     def register(self, gray: np.ndarray) -> Registration:
         anchors = self.markers.find_anchors(gray)
+        if len(anchors) < 2:
+            anchors = self._look_harder(gray, anchors)
         if not anchors:
             names = ", ".join(str(a.id) for a in self.profile.anchors)
             raise RegistrationError(f"no anchor in view: none of the anchor markers {names} "
                                     f"({self.profile.dictionary}) was found in the photo")
         size = (gray.shape[1], gray.shape[0])
         registration = register(anchors, self.profile, size)
+        if len(registration.anchors_seen) < 2 and len(self.profile.anchors) >= 2:
+            anchors = self._look_harder(gray, anchors)
+            registration = register(anchors, self.profile, size)
         missing = self.profile.anchor_ids - set(registration.anchors_seen)
         if missing:
             # Small or steeply seen anchors the whole-frame search missed, or found with corners too
@@ -128,6 +133,11 @@ class FramePipeline:
             if more:
                 registration = register({**anchors, **more}, self.profile, size)
         return registration
+
+    def _look_harder(self, gray: np.ndarray, anchors: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+        """One anchor cannot check itself and places the others badly: the whole frame is searched
+        again with OpenCV's own settings (small, far, steeply seen anchors), on such frames only."""
+        return {**anchors, **self.markers.find_anchors_thoroughly(gray)}
 
     def _check_registration(self, gray: np.ndarray) -> tuple[Registration | None, str]:
         """("ok" | "anchors-hidden", held registration) or (None, "bumped")."""
