@@ -21,7 +21,8 @@ WORK_PX = 960            # the longer side the check works at (cheap, and the sa
 
 MESSAGES = {
     "dark": "The photo is too dark to measure: turn on a light or open the curtains, then take it again.",
-    "blurred": "The photo is too blurred to measure: hold the camera still and let it focus, then take it again.",
+    "blurred": ("The photo is too blurred to measure: hold the camera still and let it focus, "
+                "then take it again."),
 }
 
 

@@ -63,7 +63,7 @@ def test_each_kind_is_found_as_one_polygon_with_iou_over_0_9(found):
     for scene, pieces in found:
         for kind, truth in scene.truth:
             mine = [p for p in pieces if p.kind == kind and p.polygon.intersects(truth)]
-            assert len(mine) == 1, f"{kind}: {len(mine)} pieces where one felt lies {[(p.kind, p.polygon.bounds) for p in pieces]} {truth.bounds}"
+            assert len(mine) == 1, (kind, truth.bounds, [(p.kind, p.polygon.bounds) for p in pieces])
             per_kind.setdefault(kind, []).append(_iou(mine[0].polygon, truth))
     for kind, ious in per_kind.items():
         assert np.mean(ious) >= 0.9, (kind, ious)
