@@ -13,7 +13,7 @@ standing on the edge of a piece bite a notch out of its outline; their footprint
 
 A patch is not a piece when it is small, thin (no disc of `MIN_THICK_IN` fits in it), lies mostly
 along the table's edge (the floor, a cloth or a book hanging over the edge, an arm reaching in), or
-is a clean rectangle (a book, a phone, a box: felt is cut by hand). Each piece reports a
+is square-cut and hangs over the table's edge (a book, a box). Each piece reports a
 `confidence`: how much of it shows the kind's colour, times how far that colour stands from the
 mat's.
 """
@@ -60,9 +60,6 @@ SHADES = (0.35, 0.45, 0.55, 0.62)   # the mat's colour scaled: the mat in shadow
 DISTRACTORS = ((236, 236, 236), (28, 28, 30), (225, 185, 45))
 DISTRACTOR_MIN_DE = 12.0
 DISTRACTOR_MARGIN_DE = 0.0
-THING_TOLERANCE_IN = 0.15    # an outline within this of its bounding rectangle ...
-MIN_ON_BOX = 0.5             # ... for this share of its length, filling it this well, is a thing
-MIN_THING_FILL = 0.89        # (a book, a phone, a box): felt is cut by hand
 
 
 def _kernel(radius_in: float, ppi: float) -> np.ndarray:
@@ -257,7 +254,8 @@ def _edge_band(shape, ppi: float, origin_in, table_in) -> np.ndarray:
 
 
 def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray) -> bool:
-    """Felt-shaped: thick enough, not lying along the table's edge, not a clean rectangle."""
+    """Felt-shaped: thick enough, not lying along the table's edge, not reaching in over it (an
+    arm) nor square-cut and hanging over it (a book). A rectangle inside the table may be felt."""
     thick = cv2.distanceTransform(part, cv2.DIST_L2, 3).max() * 2 / ppi
     if thick < MIN_THICK_IN:
         return False
@@ -266,21 +264,14 @@ def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray) -> bool:
         return False
     contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     contour = max(contours, key=cv2.contourArea)
-    box = cv2.minAreaRect(contour)
-    (_, _), (rw, rh), _ = box
+    (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
     rim = max(1, int(EDGE_TOUCH_IN * ppi))
     touches = part[:rim].any() or part[-rim:].any() or part[:, :rim].any() or part[:, -rim:].any()
     if touches and max(rw, rh) > MAX_REACH_ASPECT * max(1.0, min(rw, rh)):
         return False                  # long and in from the edge: an arm reaching in, a cloth
     if touches and area / max(1.0, (rw + 1) * (rh + 1)) >= MIN_EDGE_THING_FILL:
         return False                  # square-cut and over the edge: a book or a box hanging off
-    # A book, a phone, a box: the outline runs along its bounding rectangle nearly all the way.
-    corners = cv2.boxPoints(box).reshape(-1, 1, 2).astype(np.float32)
-    points = contour.reshape(-1, 2).astype(np.float32)
-    on_box = [abs(cv2.pointPolygonTest(corners, (float(x), float(y)), True)) <= THING_TOLERANCE_IN * ppi
-              for x, y in points[::2]]
-    fill = area / max(1.0, (rw + 1) * (rh + 1))
-    return not (fill >= MIN_THING_FILL and float(np.mean(on_box)) >= MIN_ON_BOX)
+    return True
 
 
 def _polygon(part: np.ndarray, ppi: float, origin_in) -> Polygon | None:
