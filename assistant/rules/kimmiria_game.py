@@ -211,14 +211,20 @@ class KimmiriaGame:
         return {}
 
     def play(self, step: str, dice: Dice, **options: Any) -> StepResult:
+        result, payload = self.step_record(step, dice, **options)
+        self.log.append("step", payload)
+        return result
+
+    def step_record(self, step: str, dice: Dice, **options: Any) -> tuple[StepResult, dict[str, Any]]:
+        """The step resolved but not yet appended: its result and the `step` record's payload, for a
+        caller that commits it together with the input that finished it (one transaction)."""
         st = self.state()
         if st.phase != step:
             raise GameError(f"it is the {st.phase} phase of turn {st.turn}, not {step}")
         system = self.system
         opts = {**self.options_for(step, st, system), **options}
         result = system.resolve(step, scene_from_json(st.scene), st.attacker, dice, opts)
-        self.log.append("step", {"turn": st.turn, "options": opts, "result": result.to_json()})
-        return result
+        return result, {"turn": st.turn, "options": opts, "result": result.to_json()}
 
     def play_seen_move(self, after: Scene, groups: list[list[str]] | None = None) -> StepResult:
         """The move step for what the camera saw: moves inferred from the last scene to `after`.

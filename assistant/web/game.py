@@ -213,8 +213,23 @@ def enter_roll(games: Games, value: int | None, how: str) -> dict[str, Any]:
                 value = secrets.randbelow(need.sides) + 1
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= need.sides:
                 raise PlayError(f"a d{need.sides} shows 1 to {need.sides}, not {value!r}", 400)
-            log.append(ROLL, {"value": value, "sides": need.sides, "purpose": need.purpose, "who": need.who,
-                              "how": how})
+            record = (ROLL, {"value": value, "sides": need.sides, "purpose": need.purpose, "who": need.who,
+                             "how": how})
+            st = game.state()
+            rolls, _, _ = _tail(log.live_records())
+            try:
+                _try_step(game, st, rolls + [value])
+                finished = True
+            except NeedRoll:
+                finished = False
+            if finished:
+                # The die and the step it finishes land in one transaction: a crash between the two
+                # can no longer leave a complete set of dice with no step after it.
+                moves = {"moves": []} if st.phase == "move" else {}
+                _, payload = game.step_record(st.phase, ScriptedDice(rolls + [value]), **moves)
+                log.append_step([record, ("step", payload)])
+            else:
+                log.append(*record)
             advance(game)
             return {"value": value, "sides": need.sides}
         finally:
@@ -276,9 +291,10 @@ def undo_roll(games: Games) -> None:
             if not any(r.kind == ROLL for r in records):
                 raise PlayError("no die to take back", 409)
             while True:
-                last = log.live_records()[-1]
+                live = log.live_records()
+                last_step = live[-1].step
                 log.undo("tablet: take back the last die")
-                if last.kind == ROLL:
+                if any(r.kind == ROLL for r in live if r.step == last_step):
                     break
         finally:
             log.close()
@@ -440,6 +456,9 @@ def current_prompt(games: Games) -> dict[str, Any]:
                     "button": "New game", "game": None}
         try:
             game = KimmiriaGame(log)
+            # A step whose dice are all in but which was never played (a crash between two writes of an
+            # older version, or between a step and the next dice-free one) is played now, from the log.
+            advance(game)
             st = game.state()
             records = log.live_records()
             rolls, last_step, acked = _tail(records)
