@@ -19,13 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from measure.scene import Scene, scene_from_json, scene_to_json
+from measure.sight import MeasureSettings
 
 from assistant.rules.dice import DiceError, Roll, ScriptedDice
 from assistant.rules.kimmiria_game import GameError, GameState, KimmiriaGame
 from assistant.rules.log import GameLog, Record
+from assistant.web import guided
 from assistant.web.words import figure_names, name_list, side_word, with_names
 
-ROLL, ACK = "web_roll", "web_ack"
+ROLL, ACK, ENDED = "web_roll", "web_ack", "game_ended"
 
 
 class PlayError(ValueError):
@@ -102,12 +104,16 @@ class Games:
 
 
 def start_game(games: Games, scene: Scene, overrides: Mapping[str, Any] | None = None,
-               condition: str = "A") -> None:
+               condition: str = "A", system: str = "kimmiria", settings: MeasureSettings | None = None,
+               picture: str | None = None) -> None:
     with games.lock:
         path = games.new_path()
         log = GameLog(path)
         try:
-            KimmiriaGame.start(log, scene, condition=condition, overrides=overrides)
+            if system == "kimmiria":
+                KimmiriaGame.start(log, scene, condition=condition, overrides=overrides)
+            else:
+                guided.start_game(log, scene, system, overrides, settings, picture)
         except ValueError:
             log.close()
             path.unlink(missing_ok=True)
@@ -115,7 +121,71 @@ def start_game(games: Games, scene: Scene, overrides: Mapping[str, Any] | None =
                 extra.unlink(missing_ok=True)
             raise
         try:
-            advance(KimmiriaGame(log))
+            if system == "kimmiria":
+                advance(KimmiriaGame(log))
+        finally:
+            log.close()
+
+
+def system_of(log: GameLog) -> str:
+    """The rule system a game log plays (its first record says; older logs are KIMMIRIA)."""
+    records = log.live_records()
+    return str(records[0].payload.get("system", "kimmiria")) if records else "kimmiria"
+
+
+def _guided(log: GameLog, settings: MeasureSettings | None = None) -> guided.Game:
+    first = log.live_records()[0].payload
+    return guided.Game(log, system_of(log), first.get("overrides"), settings)
+
+
+def _ended(log: GameLog) -> bool:
+    return any(r.kind == ENDED for r in log.live_records())
+
+
+def game_in_progress(games: Games) -> str | None:
+    """The system of the game being played (None: no game, or it is over or ended)."""
+    with games.lock:
+        log = games.open_current()
+        if log is None:
+            return None
+        try:
+            if _ended(log):
+                return None
+            if system_of(log) == "kimmiria":
+                return None if KimmiriaGame(log).state().phase == "over" else "kimmiria"
+            return None if _guided(log).state.over else system_of(log)
+        except ValueError:
+            return None
+        finally:
+            log.close()
+
+
+def end_game(games: Games, why: str) -> None:
+    """End the game in progress (switching the rules): its log keeps it, the next prompt offers a new one."""
+    with games.lock:
+        log = games.open_current()
+        if log is not None:
+            try:
+                log.append(ENDED, {"why": why})
+            finally:
+                log.close()
+
+
+def removed_in(games: Games) -> set[str]:
+    """Figures taken off the table in the current game, whatever its system."""
+    with games.lock:
+        log = games.open_current()
+        if log is None:
+            return set()
+        try:
+            if _ended(log):
+                return set()
+            if system_of(log) == "kimmiria":
+                return set(KimmiriaGame(log).state().removed)
+            return {r for rec in log.live_records() if rec.kind == "step"
+                    for r in rec.payload.get("result", {}).get("removed", [])}
+        except ValueError:
+            return set()
         finally:
             log.close()
 
@@ -201,11 +271,13 @@ def pending_roll(game: KimmiriaGame) -> NeedRoll | None:
     return None
 
 
-def enter_roll(games: Games, value: int | None, how: str) -> dict[str, Any]:
+def enter_roll(games: Games, value: int | None, how: str, settings: MeasureSettings | None = None) -> dict[str, Any]:
     """A die for the roll the game is waiting for; value None rolls the virtual die."""
     with games.lock:
         log, game = _game(games)
         try:
+            if system_of(log) != "kimmiria":
+                return guided.enter_roll(_guided(log, settings), value, how)
             need = pending_roll(game)
             if need is None:
                 raise PlayError("no die is needed right now", 409)
@@ -236,11 +308,14 @@ def enter_roll(games: Games, value: int | None, how: str) -> dict[str, Any]:
             log.close()
 
 
-def acknowledge(games: Games, scene: Scene | None = None) -> None:
+def acknowledge(games: Games, scene: Scene | None = None, picture: str | None = None,
+                settings: MeasureSettings | None = None) -> None:
     """Next: the outcome was read (or the figures were moved); take the table's newest view along."""
     with games.lock:
         log, game = _game(games)
         try:
+            if system_of(log) != "kimmiria":
+                return guided.next_(_guided(log, settings), scene, picture)
             st = game.state()
             _, last_step, acked = _tail(log.live_records())
             if not acked:
@@ -280,6 +355,18 @@ def _see_if_moved(game: KimmiriaGame, st: GameState, scene: Scene | None) -> Non
     if old.keys() != now.keys() or any(abs(old[k][0] - now[k][0]) + abs(old[k][1] - now[k][1]) > 0.05
                                        for k in now):
         game.see(scene.with_figures(keep))
+
+
+def accept(games: Games, settings: MeasureSettings | None = None) -> None:
+    """Accept anyway: the picture does not match the game, the players agree to go on (logged)."""
+    with games.lock:
+        log, _ = _game(games)
+        try:
+            if system_of(log) == "kimmiria":
+                raise PlayError("nothing to accept: the picture matches the game", 409)
+            guided.accept(_guided(log, settings))
+        finally:
+            log.close()
 
 
 def undo_roll(games: Games) -> None:
@@ -447,14 +534,21 @@ def _say(prompt: Mapping[str, Any]) -> str:
     return " ".join(p if p[-1] in ".!?:" else p + "." for p in parts)
 
 
-def current_prompt(games: Games) -> dict[str, Any]:
+def current_prompt(games: Games, settings: MeasureSettings | None = None, title: str = "KIMMIRIA") -> dict[str, Any]:
     """The one thing the table must do now, as JSON for the play page."""
     with games.lock:
         log = games.open_current()
         if log is None:
-            return {"kind": "start", "title": "Ready to play?", "text": "Start a new game of KIMMIRIA.",
+            return {"kind": "start", "title": "Ready to play?", "text": f"Start a new game of {title}.",
                     "button": "New game", "game": None}
         try:
+            if _ended(log):
+                return {"kind": "start", "title": "Ready to play?", "text": f"Start a new game of {title}.",
+                        "button": "New game", "game": None}
+            if system_of(log) != "kimmiria":
+                prompt = guided.prompt(_guided(log, settings), Path(log.path).name)
+                prompt.setdefault("say", _say(prompt))
+                return prompt
             game = KimmiriaGame(log)
             # A step whose dice are all in but which was never played (a crash between two writes of an
             # older version, or between a step and the next dice-free one) is played now, from the log.

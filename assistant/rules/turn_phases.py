@@ -1,0 +1,72 @@
+"""Phase builders the systems' turns share: who goes first, who shoots whom, who fights whom.
+
+Each returns plain `Call`s; geometry comes from measure/ through its public functions, with the
+system's own sight policy and shooter specs, so a system's policy flows through unchanged.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from measure.engage import engaged_ids, engaged_pairs
+from measure.targets import closest_targets
+
+from assistant.rules.turn import Call, TurnContext, TurnState
+
+
+def by_order(state: TurnState, ids: list[str]) -> list[str]:
+    """Figure ids sorted by their side's place in this turn's order (scene order within a side)."""
+    place = {s: i for i, s in enumerate(state.order)}
+    side = {f.id: f.side for f in state.scene.figures}
+    return sorted(ids, key=lambda fid: place.get(side.get(fid), len(place)))
+
+
+def initiative_calls(state: TurnState, ctx: TurnContext) -> tuple[Call, ...]:
+    return (Call("initiative", {"sides": list(state.sides)}, "Each player rolls: the highest roll goes first.",
+                 side=None),)
+
+
+def order_from_winner(state: TurnState, call: Call, result: Mapping[str, Any], ctx: TurnContext) -> TurnState:
+    """The side that won the roll acts first (the rules let it choose; the tablet takes "first")."""
+    if "order" in result:
+        return replace(state, order=tuple(result["order"]))
+    winner = result.get("initiative")
+    rest = tuple(s for s in state.sides if s != winner)
+    return replace(state, order=((winner,) if winner else ()) + rest)
+
+
+def shooting_calls(make: Callable[[str, str, float], Call]) -> Callable[[TurnState, TurnContext], tuple[Call, ...]]:
+    """One call per figure that can shoot and is not fighting, at its closest legal target
+    (`measure.targets.closest_targets` with the system's specs and sight policy). A tie takes the
+    first of the tied (the rules here leave the choice to the players; the words say so)."""
+    def calls(state: TurnState, ctx: TurnContext) -> tuple[Call, ...]:
+        scene = state.scene
+        fighting = engaged_ids(scene, ctx.settings.engage_gap_in)
+        specs = {k: v for k, v in ctx.system.shooter_specs(scene).items() if k not in fighting}
+        if not specs:
+            return ()
+        results = {r.shooter: r for r in closest_targets(scene, specs, ctx.system.sight_policy(), ctx.settings)}
+        out = []
+        for fid in by_order(state, list(results)):
+            r = results[fid]
+            if r.target is not None:
+                out.append(make(fid, r.target, float(r.distance_in or 0.0)))
+        return tuple(out)
+    return calls
+
+
+def fight_calls(make: Callable[[str, str], Call]) -> Callable[[TurnState, TurnContext], tuple[Call, ...]]:
+    """One call per pair of enemies whose bases touch (`measure.engage.engaged_pairs`), the side acting
+    first named first."""
+    def calls(state: TurnState, ctx: TurnContext) -> tuple[Call, ...]:
+        pairs = engaged_pairs(state.scene, ctx.settings.engage_gap_in)
+        place = {s: i for i, s in enumerate(state.order)}
+        side = {f.id: f.side for f in state.scene.figures}
+        out = []
+        for a, b in pairs:
+            if place.get(side[b], 9) < place.get(side[a], 9):
+                a, b = b, a
+            out.append(make(a, b))
+        return tuple(out)
+    return calls
