@@ -6,7 +6,7 @@ one next to an enemy hits it in melee, one with a ranged weapon its closest enem
 """
 from __future__ import annotations
 
-from measure.engage import contact_matrix, enemy_matrix
+from measure.engage import enemy_matrix
 
 from assistant.rules.turn import Call, Phase, TurnSpec
 from assistant.rules.turn_phases import by_order, initiative_calls, order_from_winner
@@ -15,14 +15,16 @@ from measure.targets import closest_targets
 
 def _attack_calls(state, ctx):
     scene, system = state.scene, ctx.system
-    touching = contact_matrix(scene, ctx.settings.engage_gap_in) & enemy_matrix(scene)
+    # "next to" as the rules count spaces (the same reading the attack step uses for melee range).
+    enemies = enemy_matrix(scene)
     index = {f.id: i for i, f in enumerate(scene.figures)}
+    touching = {(a.id, b.id) for a in scene.figures for b in scene.figures
+                if enemies[index[a.id], index[b.id]] and system.spaces_between(scene, a, b) <= 1}
     specs = system.shooter_specs(scene)
     ranged = {r.shooter: r for r in closest_targets(scene, specs, system.sight_policy(), ctx.settings)} if specs else {}
     out = []
     for fid in by_order(state, [f.id for f in scene.figures]):
-        i = index[fid]
-        foes = [f.id for f in scene.figures if touching[i, index[f.id]]]
+        foes = [f.id for f in scene.figures if (fid, f.id) in touching]
         if foes:
             out.append(Call("attack", {"attacks": [{"attacker": fid, "target": foes[0]}]},
                             f"{fid} is next to {foes[0]} and attacks it.", (fid, foes[0])))

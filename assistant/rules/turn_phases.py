@@ -23,8 +23,10 @@ def by_order(state: TurnState, ids: list[str]) -> list[str]:
 
 
 def initiative_calls(state: TurnState, ctx: TurnContext) -> tuple[Call, ...]:
-    return (Call("initiative", {"sides": list(state.sides)}, "Each player rolls: the highest roll goes first.",
-                 side=None),)
+    options: dict[str, Any] = {"sides": list(state.sides)}
+    if state.carry.get("initiative"):
+        options["last_initiative"] = state.carry["initiative"]     # AnyMinis!: "whoever had it last turn keeps it"
+    return (Call("initiative", options, "Each player rolls: the highest roll goes first.", side=None),)
 
 
 def order_from_winner(state: TurnState, call: Call, result: Mapping[str, Any], ctx: TurnContext) -> TurnState:
@@ -33,7 +35,7 @@ def order_from_winner(state: TurnState, call: Call, result: Mapping[str, Any], c
         return replace(state, order=tuple(result["order"]))
     winner = result.get("initiative")
     rest = tuple(s for s in state.sides if s != winner)
-    return replace(state, order=((winner,) if winner else ()) + rest)
+    return replace(state, order=((winner,) if winner else ()) + rest, carry={**state.carry, "initiative": winner})
 
 
 def shooting_calls(make: Callable[[str, str, float], Call]) -> Callable[[TurnState, TurnContext], tuple[Call, ...]]:

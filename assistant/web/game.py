@@ -123,6 +123,8 @@ def start_game(games: Games, scene: Scene, overrides: Mapping[str, Any] | None =
         try:
             if system == "kimmiria":
                 advance(KimmiriaGame(log))
+            else:
+                guided.settle(_guided(log, settings))
         finally:
             log.close()
 
@@ -277,7 +279,9 @@ def enter_roll(games: Games, value: int | None, how: str, settings: MeasureSetti
         log, game = _game(games)
         try:
             if system_of(log) != "kimmiria":
-                return guided.enter_roll(_guided(log, settings), value, how)
+                out = guided.enter_roll(_guided(log, settings), value, how)
+                guided.settle(_guided(log, settings))
+                return out
             need = pending_roll(game)
             if need is None:
                 raise PlayError("no die is needed right now", 409)
@@ -315,7 +319,9 @@ def acknowledge(games: Games, scene: Scene | None = None, picture: str | None = 
         log, game = _game(games)
         try:
             if system_of(log) != "kimmiria":
-                return guided.next_(_guided(log, settings), scene, picture)
+                guided.next_(_guided(log, settings), scene, picture)
+                guided.settle(_guided(log, settings))
+                return None
             st = game.state()
             _, last_step, acked = _tail(log.live_records())
             if not acked:
@@ -365,6 +371,7 @@ def accept(games: Games, settings: MeasureSettings | None = None) -> None:
             if system_of(log) == "kimmiria":
                 raise PlayError("nothing to accept: the picture matches the game", 409)
             guided.accept(_guided(log, settings))
+            guided.settle(_guided(log, settings))
         finally:
             log.close()
 
@@ -546,7 +553,8 @@ def current_prompt(games: Games, settings: MeasureSettings | None = None, title:
                 return {"kind": "start", "title": "Ready to play?", "text": f"Start a new game of {title}.",
                         "button": "New game", "game": None}
             if system_of(log) != "kimmiria":
-                prompt = guided.prompt(_guided(log, settings), Path(log.path).name)
+                # settle() plays a call that needs no die (also one a crash left unplayed).
+                prompt = guided.prompt(guided.settle(_guided(log, settings)), Path(log.path).name)
                 prompt.setdefault("say", _say(prompt))
                 return prompt
             game = KimmiriaGame(log)

@@ -49,6 +49,10 @@ class Game:
         self.names = {**{s: side_word(s) for s in self.state.sides}, **figure_names(first["scene"]),
                       **figure_names(self.state.scene)}
 
+    def refold(self) -> "Game":
+        self.state, self.tail = fold(self.spec, self.log.live_records(), self.ctx)
+        return self
+
     def n(self, fid: str | None) -> str:
         return self.names.get(fid, fid or "")
 
@@ -87,6 +91,21 @@ def enter_roll(game: Game, value: int | None, how: str) -> dict[str, Any]:
     return {"value": value, "sides": need.sides}
 
 
+def settle(game: Game) -> Game:
+    """A call that needs no die at all (a target out of reach, a fight already over) is played at once:
+    its step is appended and shown like any other. Returns the game as the log now says."""
+    for _ in range(50):
+        st, tail = game.state, game.tail
+        if tail.outcome is not None or tail.check is not None or tail.rolls:
+            return game
+        done = next_roll(game.spec, st, game.ctx, ())
+        if not isinstance(done, Finished):
+            return game
+        game.log.append("step", step_payload(st, done))
+        game = game.refold()
+    return game
+
+
 def _picture_changed(game: Game, picture: str | None) -> bool:
     last = None
     for rec in game.log.live_records():
@@ -104,7 +123,7 @@ def next_(game: Game, scene: Scene | None, picture: str | None) -> None:
         raise PlayError("the game is over: start a new game", 409)
     if tail.outcome is not None:
         removed = tail.outcome.get("result", {}).get("removed", [])
-        if removed and scene is not None and _picture_changed(game, picture):
+        if removed and scene is not None and (_picture_changed(game, picture) or tail.check is not None):
             checks = [c for c in check_moves(game.spec, game.ctx.system, st.scene, scene, None, st.removed)
                       if c.kind in ("missing", "still_there", "appeared")]
             if checks:
@@ -116,7 +135,7 @@ def next_(game: Game, scene: Scene | None, picture: str | None) -> None:
     if phase.kind != "move":
         raise PlayError("the game is waiting for a die, not for Next", 409)
     side = st.moving_side
-    if scene is None or not _picture_changed(game, picture):
+    if scene is None or not (_picture_changed(game, picture) or tail.check is not None):
         # No new picture: the figures stay where the game last saw them (the players said so by tapping).
         game.log.append("moved", {"side": side, "scene": scene_to_json(st.scene), "checks": [], "seen": False,
                                   "picture": picture})
@@ -188,12 +207,16 @@ def _roll_prompt(game: Game, need: RollRequest) -> dict[str, Any]:
 
 def _initiative_line(game: Game, result: Mapping[str, Any]) -> list[str]:
     rolls = [r for r in result.get("rolls", []) if r.get("purpose") == "initiative"]
-    lines = []
-    for i in range(0, len(rolls), 1):
-        pass
-    said = ", ".join(f"{side_word(r['who'])} rolled {r['value']}" for r in rolls)
+    rounds: list[list[Mapping[str, Any]]] = []
+    for r in rolls:                     # a new round starts when a side rolls again
+        if not rounds or any(x["who"] == r["who"] for x in rounds[-1]):
+            rounds.append([])
+        rounds[-1].append(r)
     first = game.state.order[0] if game.state.order else None
-    lines.append(f"{said}: {side_word(first)} goes first." if said else f"{side_word(first)} goes first.")
+    lines = [", ".join(f"{side_word(r['who'])} rolled {r['value']}" for r in rnd) + ": a tie, roll again."
+             for rnd in rounds[:-1]]
+    last = ", ".join(f"{side_word(r['who'])} rolled {r['value']}" for r in rounds[-1]) if rounds else ""
+    lines.append(f"{last}: {side_word(first)} goes first." if last else f"{side_word(first)} goes first.")
     return lines
 
 
@@ -218,7 +241,7 @@ def _outcome_prompt(game: Game, rec: Mapping[str, Any]) -> dict[str, Any]:
         title = f"Take {name_list([game.n(r) for r in removed])} off the table."
         text = "Then take a new picture so I can check, and tap Next."
     elif rec.get("step") == "initiative":
-        title, text = lines[0].split(": ")[-1][:1].upper() + lines[0].split(": ")[-1][1:], ""
+        title, text = lines[-1].split(": ")[-1], ""
     else:
         title, text = game.words(rec.get("words") or "Done."), ""
     out = {"kind": "outcome", "step": rec.get("step"), "title": title, "text": text, "lines": lines,
