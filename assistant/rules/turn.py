@@ -254,6 +254,7 @@ class MoveCheck:
     distance_in: float = 0.0
     allowance_in: float | None = None
     crossed: tuple[str, ...] = ()           # terrain pieces the path crossed
+    at: tuple[float, float] | None = None   # where to ring it (inches): where it stands, or stood if missing
 
     @property
     def problem(self) -> bool:
@@ -261,7 +262,8 @@ class MoveCheck:
 
     def to_json(self) -> dict[str, Any]:
         return {"figure": self.figure, "kind": self.kind, "distance_in": round(self.distance_in, 2),
-                "allowance_in": self.allowance_in, "crossed": list(self.crossed)}
+                "allowance_in": self.allowance_in, "crossed": list(self.crossed),
+                "at": None if self.at is None else [round(self.at[0], 3), round(self.at[1], 3)]}
 
 
 def check_moves(spec: TurnSpec, system: RuleSystem, before: Scene, after: Scene, side: str | None,
@@ -273,7 +275,7 @@ def check_moves(spec: TurnSpec, system: RuleSystem, before: Scene, after: Scene,
     for fig in before.figures:
         seen = now.get(fig.id)
         if seen is None:
-            checks.append(MoveCheck(fig.id, "missing"))
+            checks.append(MoveCheck(fig.id, "missing", at=fig.xy))
             continue
         if seen.hidden:
             continue
@@ -281,20 +283,20 @@ def check_moves(spec: TurnSpec, system: RuleSystem, before: Scene, after: Scene,
         if dist < min_move_in:
             continue
         if side is not None and fig.side != side:
-            checks.append(MoveCheck(fig.id, "wrong_side", dist))
+            checks.append(MoveCheck(fig.id, "wrong_side", dist, at=seen.xy))
             continue
         path = corridor(fig.xy, seen.xy, fig.base_in)
         crossed = tuple(t.id for t in before.terrain if shapely.intersects(path, t.polygon))
         blocking = tuple(t.id for t in before.terrain if t.id in crossed and spec.blocks_move(system, t.kind))
         allowance = spec.allowance_in(system, before, fig)
         if allowance is not None and dist > allowance + 0.05:       # a twentieth of an inch for the camera
-            checks.append(MoveCheck(fig.id, "too_far", dist, allowance, crossed))
+            checks.append(MoveCheck(fig.id, "too_far", dist, allowance, crossed, seen.xy))
         elif blocking:
-            checks.append(MoveCheck(fig.id, "blocked", dist, allowance, blocking))
+            checks.append(MoveCheck(fig.id, "blocked", dist, allowance, blocking, seen.xy))
         else:
-            checks.append(MoveCheck(fig.id, "moved", dist, allowance, crossed))
+            checks.append(MoveCheck(fig.id, "moved", dist, allowance, crossed, seen.xy))
     known, fallen = {f.id for f in before.figures}, set(removed)
-    checks += [MoveCheck(f.id, "still_there" if f.id in fallen else "appeared") for f in after.figures
+    checks += [MoveCheck(f.id, "still_there" if f.id in fallen else "appeared", at=f.xy) for f in after.figures
                if f.id not in known and not f.hidden]
     return tuple(checks)
 

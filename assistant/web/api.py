@@ -299,7 +299,7 @@ def game_next():
 
 @bp.post("/game/accept")
 def game_accept():
-    game.accept(context.games(), _measure())
+    game.accept(context.games(), _measure(), context.scene(with_removed=True))
     context.table().bump()
     return jsonify(_game_prompt())
 

@@ -10,6 +10,7 @@ and its outcome is shown until someone taps Next (`web_ack`). Undo takes back th
 from __future__ import annotations
 
 import inspect
+import re
 import itertools
 import secrets
 import threading
@@ -363,13 +364,30 @@ def _see_if_moved(game: KimmiriaGame, st: GameState, scene: Scene | None) -> Non
         game.see(scene.with_figures(keep))
 
 
-def accept(games: Games, settings: MeasureSettings | None = None) -> None:
+def _accept_move(game: KimmiriaGame, scene: Scene | None) -> None:
+    """KIMMIRIA: the players keep a move the rules refused; the picture becomes the table (logged)."""
+    st = game.state()
+    _, last_step, acked = _tail(game.log.live_records())
+    result = last_step.payload.get("result", {}) if last_step is not None and last_step.kind == "step" else {}
+    if acked or st.phase != "move" or result.get("step") != "move" or result.get("legal") or scene is None:
+        raise PlayError("nothing to accept: the picture matches the game", 409)
+    keep = scene.with_figures([f for f in scene.figures if f.id not in set(st.removed)])
+    payload = {"turn": st.turn, "options": {"moves": [], "accepted": True},
+               "result": {"step": "move", "legal": True, "events": [
+                   {"kind": "move_accepted", "text": "The players kept the move the rules refused."}],
+                   "removed": [], "prompts": [], "rolls": [], "scene": scene_to_json(keep)}}
+    game.log.append_step([("accepted", {"events": result.get("events", [])}), ("step", payload)])
+    advance(game)
+
+
+def accept(games: Games, settings: MeasureSettings | None = None, scene: Scene | None = None) -> None:
     """Accept anyway: the picture does not match the game, the players agree to go on (logged)."""
     with games.lock:
-        log, _ = _game(games)
+        log, game = _game(games)
         try:
             if system_of(log) == "kimmiria":
-                raise PlayError("nothing to accept: the picture matches the game", 409)
+                _accept_move(game, scene)
+                return
             guided.accept(_guided(log, settings))
             guided.settle(_guided(log, settings))
         finally:
@@ -450,7 +468,8 @@ def _roll_prompt(game: KimmiriaGame, st: GameState, need: NeedRoll, rolls: list[
                    text=f"{player}: roll a die. The highest roll goes first.")
     elif need.purpose == "groups to move":
         out.update(title=f"{side_word(who_side)} side attacks!",
-                   text=f"{player}: roll a die to see how many groups may move.")
+                   text=f"{player}: roll a die to see how many bands of figures may move "
+                        "(figures standing together are one band).")
     elif need.purpose == "melee":
         out.update(title=f"{n(need.who)} is fighting!", text=f"{player}: roll a die for {n(need.who)}.",
                    highlight={"from": need.who, "to": [], "kind": "melee"})
@@ -489,7 +508,19 @@ def _event_words(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
         return f"{n(e['shooter'])} rolled {a}, {n(e['target'])} rolled {d}: {end}"
     if kind == "missile_no_target":
         return f"{n(e['shooter'])} has no enemy in sight and in range."
-    return with_names(str(e.get("text", "")), names)
+    rolled = lambda: ", ".join(f"{side_word(s)} rolled {v}" for s, v in dict(e.get("rolls", {})).items())  # noqa: E731
+    if kind == "initiative":
+        return f"{rolled()}: {side_word(e.get('winner'))} goes first."
+    if kind == "initiative_tie":
+        return f"{rolled()}: a tie, roll again."
+    if kind == "groups":
+        return f"{side_word(e.get('side'))} rolled {e.get('roll')}: {e.get('groups')} band(s) of figures may move."
+    if kind == "no_victory":
+        return "No winner yet."
+    if kind == "victory":
+        return f"{side_word(e.get('winner'))} wins."
+    # The rules' sentences are for the referee; the tablet says "band" where they say "group".
+    return re.sub(r"\bgroup(s?)\b", r"band\1", with_names(str(e.get("text", "")), names))
 
 
 REMOVE_WORDS = {"missile": "after all the arrows and magic", "melee": "now the fight is over"}
@@ -516,10 +547,15 @@ def _outcome_prompt(rec: Record, st: GameState, names: Mapping[str, str]) -> dic
     elif step == "initiative":
         out["title"] = f"{side_word(result.get('attacker_side'))} goes first!"
     elif step == "groups":
-        out["title"] = f"{side_word(st.attacker)} may move {result.get('groups_allowed')} group(s)."
+        n_bands = result.get("groups_allowed")
+        out["title"] = f"{side_word(st.attacker)} may move {n_bands} band{'' if n_bands == 1 else 's'} of figures."
     elif step == "move":
-        out["title"] = "That move is not allowed. Put the figures back and try again."
+        out["title"] = "That move is not allowed. Put the figures back, take a new picture and try again."
         out["lines"] = [_event_words(e, names) for e in events if e.get("kind") == "move_illegal"] or lines
+        ringed = [e["figure"] for e in events if e.get("kind") == "move_illegal" and e.get("figure")]
+        if ringed:
+            out["highlight"] = {"from": ringed[0], "to": ringed[1:], "kind": "check"}
+        out["accept"] = "Accept anyway"
     elif step == "melee":
         out["title"] = "Nobody is fighting." if not lines else "The fight is over."
     elif step == "victory":
@@ -570,7 +606,7 @@ def current_prompt(games: Games, settings: MeasureSettings | None = None, title:
             first = next((r for r in records if r.kind == "game_started"), None)
             if first is not None:
                 names = {**names, **figure_names(first.payload["scene"]), **figure_names(st.scene)}
-            game_info = {"turn": st.turn, "phase": st.phase, "attacker": st.attacker,
+            game_info = {"turn": st.turn, "phase": st.phase, "attacker": st.attacker, "system": "kimmiria",
                          "removed": list(st.removed), "rolls": rolls,
                          "file": Path(log.path).name, "can_undo": any(r.kind == ROLL for r in records)}
             if last_step is not None and not acked:
@@ -580,9 +616,11 @@ def current_prompt(games: Games, settings: MeasureSettings | None = None, title:
                           "text": "Well played! Start a new game when you are ready.", "button": "New game"}
             elif st.phase == "move":
                 prompt = {"kind": "do", "title": f"{side_word(st.attacker)} side: move!",
-                          "text": f"Move up to {st.groups_allowed} group(s) of your figures on the table. "
+                          "text": f"Move up to {st.groups_allowed} band{'' if st.groups_allowed == 1 else 's'} "
+                                  "of your figures (figures standing together are one band). "
                                   "A figure that moves next to an enemy must stop. "
-                                  "Tap Done when they are all in place.", "button": "Done", "side": st.attacker}
+                                  "Take a new picture, then tap Done when they are all in place.",
+                          "button": "Done", "side": st.attacker, "photo": True}
             elif st.phase == "free_move":
                 offers = [with_names(str(p.get("text", "")), names) for p in st.free_moves]
                 prompt = {"kind": "do", "title": "Free moves", "lines": offers,

@@ -258,7 +258,10 @@ def _check_prompt(game: Game, check: Mapping[str, Any]) -> dict[str, Any]:
     fix = ("Put the figure back where it should be, take a new picture and tap Check again."
            if check.get("after") == "move" else
            "Take the right figure off (or put back the one taken by mistake), take a new picture and tap Check again.")
+    ring_figures = [{"id": c["figure"], "name": game.n(c["figure"]), "x": c["at"][0], "y": c["at"][1]}
+                    for c in check["checks"] if c["kind"] in ("missing", "still_there", "appeared") and c.get("at")]
     return {"kind": "check", "title": lines[0] if lines else "The picture does not match the game.",
+            "ring_figures": ring_figures,
             "text": fix + " Or tap Accept anyway if the players agree.", "lines": lines[1:] + ok,
             "button": "Check again", "accept": "Accept anyway", "ring": ringed,
             "highlight": {"from": ringed[0], "to": ringed[1:], "kind": "check"} if ringed else None}
@@ -268,7 +271,9 @@ def prompt(game: Game, file_name: str) -> dict[str, Any]:
     st, tail, spec = game.state, game.tail, game.spec
     phase = spec.phase(st)
     records = game.log.live_records()
-    info = {"turn": st.turn, "phase": phase.name, "attacker": st.order[0] if st.order else None,
+    # An outcome is headed by the turn it happened in (the state may already be in the next one).
+    turn = int(tail.outcome.get("turn", st.turn)) if tail.outcome is not None else st.turn
+    info = {"turn": turn, "phase": phase.name, "attacker": st.order[0] if st.order else None,
             "removed": list(st.removed), "rolls": list(tail.rolls), "file": file_name, "system": spec.system,
             "can_undo": any(r.kind == ROLL for r in records), "order": list(st.order)}
     if tail.check is not None:

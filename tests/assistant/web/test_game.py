@@ -136,7 +136,7 @@ def test_a_whole_turn_reaches_the_next_missile_fire(client, pin):
     roll(client, pin, 3)
     client.post("/api/game/next", headers=pin)
     p = prompt(client)
-    assert p["kind"] == "do" and p["title"] == "Red side: move!" and "3 group(s)" in p["text"]
+    assert p["kind"] == "do" and p["title"] == "Red side: move!" and "3 bands" in p["text"]
     client.post("/api/game/next", headers=pin)                       # nobody moved on the demo photo
     # Sir Bors and Goblin 4 touch: melee, one die each, in scene order.
     p = prompt(client)
