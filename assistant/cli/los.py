@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -36,7 +36,7 @@ def load_scene(path: str) -> Scene:
 
 def load_table(table: str | None, scene: Scene) -> tuple[MeasureSettings, Scene]:
     """The [rules] numbers of a table profile (else measure's house defaults), and the scene with
-    the profile's [[roster]] filling in what the scene leaves empty (name, side, type, base)."""
+    the profile's [[roster]] laid over it (name, side, type, base: docs/formats.md, the roster)."""
     if table is None:
         return MeasureSettings(), scene
     from calibration.profile import load_profile
@@ -44,16 +44,8 @@ def load_table(table: str | None, scene: Scene) -> tuple[MeasureSettings, Scene]
     rules = profile.rules
     settings = MeasureSettings(ruler_edge_in=rules.ruler_edge_in, ruler_width_in=rules.ruler_width_in,
                                engage_gap_in=rules.engage_gap_in, tie_in=rules.tie_in)
-    roster = {entry.figure: entry for entry in getattr(profile, "roster", ())}
-    figures = []
-    for fig in scene.figures:
-        entry = roster.get(fig.id)
-        if entry is not None:
-            fig = replace(fig, name=fig.name or entry.name, side=fig.side or entry.side,
-                          type=fig.type or entry.type,
-                          base_in=entry.base_in if entry.base_in is not None else fig.base_in)
-        figures.append(fig)
-    return settings, scene.with_figures(figures)
+    from assistant.rules.roster import merge_roster     # the one roster precedence (docs/formats.md)
+    return settings, merge_roster(scene, profile.roster_by_figure(), None, None)
 
 
 @dataclass(frozen=True)

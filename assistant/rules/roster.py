@@ -2,7 +2,8 @@
 
 From weakest to strongest:
 1. what the picture says (vision: marker id, position, a colour's side);
-2. the table profile's [[roster]] (by marker or figure id) fills what the picture leaves empty;
+2. the table profile's [[roster]] (by marker or figure id) sets every field it names (a written roster
+   knows better than a colour's guess, and vision's default 1" base);
 3. the tablet's roster edits (Setup page) replace any field they set;
 4. the chosen system reads the type: a type it knows is kept, any other is read through
    assistant/rules/type_map.toml (documented in docs/formats.md, "Figure types and systems").
@@ -60,9 +61,9 @@ def merge_roster(scene: Scene, profile_roster: Mapping[str, Mapping[str, Any]] |
         entry = dict((profile_roster or {}).get(fig.id, {}))
         if "base" in entry:
             entry["base_in"] = entry.pop("base")
-        fill = {k: entry[k] for k in fields if k in entry and entry[k] is not None and getattr(fig, k, None) is None}
-        if fill:
-            fig = replace(fig, **fill)
+        named = {k: entry[k] for k in fields if entry.get(k) is not None}
+        if named:
+            fig = replace(fig, **named)
         edit = (edits or {}).get(fig.id)
         if edit:
             fig = replace(fig, **{k: v for k, v in edit.items() if k in fields})

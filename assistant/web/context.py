@@ -9,7 +9,7 @@ from assistant.rules import get_system as _get_system
 from assistant.rules.system import RuleSystem
 from assistant.web.game import Games
 from assistant.rules.roster import merge_roster
-from assistant.web.settings import Settings, TableSettings, apply_roster
+from assistant.web.settings import Settings, TableSettings
 from assistant.web.table import TableState
 from assistant.web.terrain import drawn_terrain as _drawn_terrain, with_drawn
 
@@ -36,10 +36,6 @@ def system() -> RuleSystem:
     return _get_system(s.system, overrides=s.system_overrides())
 
 
-def type_for_system(scene: Scene, chosen: RuleSystem) -> Scene:
-    return merge_roster(scene, None, None, chosen)
-
-
 def removed_ids() -> set[str]:
     """Figures taken off the table in the current game (a still photo keeps showing them)."""
     from assistant.web.game import removed_in
@@ -59,7 +55,8 @@ def scene(*, with_removed: bool = False) -> Scene | None:
     s = settings()
     # One precedence for the roster (assistant/rules/roster.py): picture, profile, tablet edits, then the
     # chosen system's reading of each type (so switching systems never leaves an unknown type).
-    current = with_drawn(type_for_system(apply_roster(current, s.roster), system()), drawn_terrain(s))
+    current = with_drawn(merge_roster(current, table().profile.roster_by_figure(), s.roster, system()),
+                         drawn_terrain(s))
     if not with_removed:
         gone = removed_ids()
         if gone:

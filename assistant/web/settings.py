@@ -141,9 +141,6 @@ class TableSettings:
 
 
 def apply_roster(scene: Scene, roster: dict[str, dict[str, Any]]) -> Scene:
-    """The scene with the tablet's roster edits laid over each figure."""
-    if not roster:
-        return scene
-    figures = [replace(f, **{k: v for k, v in roster[f.id].items()}) if f.id in roster else f
-               for f in scene.figures]
-    return scene.with_figures(figures)
+    """The scene with the tablet's roster edits laid over each figure (step 3 of the one precedence)."""
+    from assistant.rules.roster import merge_roster
+    return merge_roster(scene, None, roster, None)

@@ -1,0 +1,52 @@
+"""One roster precedence: picture < profile [[roster]] < tablet edits < the system's reading of the type."""
+from __future__ import annotations
+
+import pytest
+
+from assistant.rules import get_system
+from assistant.rules.roster import merge_roster, type_map
+from measure.scene import Figure, Scene, Table
+
+
+def _scene(**fields):
+    return Scene(table=Table(48, 36), figures=(Figure("m1", 5, 5, **fields),))
+
+
+@pytest.mark.parametrize("picture, profile, edits, want", [
+    ({"side": "red"}, {}, {}, {"side": "red"}),                                   # the picture alone
+    ({"side": "red"}, {"side": "blue"}, {}, {"side": "blue"}),                    # the written roster beats a colour
+    ({"side": "red"}, {"side": "blue"}, {"side": "green"}, {"side": "green"}),    # the tablet has the last word
+    ({}, {"base": 1.5, "name": "Robin"}, {}, {"base_in": 1.5, "name": "Robin"}),
+    ({"name": "Rob"}, {"name": None}, {}, {"name": "Rob"}),                       # an empty roster field names nothing
+])
+def test_precedence(picture, profile, edits, want):
+    fig = merge_roster(_scene(**picture), {"m1": profile}, {"m1": edits} if edits else None, None).figures[0]
+    assert {k: getattr(fig, k) for k in want} == want
+
+
+@pytest.mark.parametrize("system, kimmiria_type", [(s, t) for s in ("smart", "kremlin", "anyminis")
+                                                   for t in ("wizard", "hero", "archer", "troop", "knight", "giant",
+                                                             "horse_archer")])
+def test_every_demo_type_reads_in_every_system(system, kimmiria_type):
+    """Switching systems never leaves "unknown figure type" for the demo's KIMMIRIA types."""
+    rules = get_system(system)
+    fig = merge_roster(_scene(type=kimmiria_type, side="red"), None, None, rules).figures[0]
+    assert rules.type_name(fig.type) in rules.values["figure_types"]
+
+
+def test_a_type_the_system_knows_is_kept_and_extras_are_added_not_overwritten():
+    smart = get_system("smart")
+    assert merge_roster(_scene(type="archer"), None, None, smart).figures[0].type == "archer"
+    anyminis = get_system("anyminis")
+    archer = merge_roster(_scene(type="archer"), None, None, anyminis).figures[0]
+    assert archer.type == "squad_member" and archer.extra["weapons"] == ["launched_small", "melee_small"]
+    own = Scene(table=Table(48, 36), figures=(Figure("m1", 5, 5, type="archer", extra={"weapons": ["thrown_large"]}),))
+    assert merge_roster(own, None, None, anyminis).figures[0].extra["weapons"] == ["thrown_large"]
+
+
+def test_the_map_names_only_types_its_system_knows():
+    for system, table in type_map().items():
+        rules = get_system(system)
+        for source, target in table.items():
+            name = target if isinstance(target, str) else target["type"]
+            assert rules.type_name(name) in rules.values["figure_types"], (system, source)
