@@ -6,12 +6,10 @@ table profile, and the rule system (through assistant.rules, imported when first
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
-from measure.los import line_of_sight
 from measure.scene import Figure, Scene, SceneError, scene_from_json
 from measure.sight import MeasureSettings, ShooterSpec, SightPolicy
 
@@ -82,18 +80,6 @@ def shooter_specs(referee: Referee, scene: Scene) -> tuple[dict[str, ShooterSpec
     return specs, notes
 
 
-def parse_width(text: str) -> str | float:
-    if text in ("edge", "ruler"):
-        return text
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value <= 0:
-        raise CommandError(f"--width: expected edge, ruler or a positive number of inches, got {text!r}")
-    return value
-
-
 def enemy_label(scene: Scene, figure_id: str) -> str:
     """'Goblin 2 (m21)' when the figure has a name, else 'm21'."""
     name = scene.figure(figure_id).name
@@ -154,30 +140,19 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def los_json(result, a: str, b: str) -> dict[str, Any]:
-    return {"a": a, "b": b, "clear": result.clear, "width": round(result.width_in, 4),
-            "distance": round(result.distance_in, 4), "edge_distance": round(result.edge_distance_in, 4),
-            "blocked_by": list(result.blocked_by)}
-
-
 def run(args) -> int:
+    from assistant.rules import get_system
+    from assistant.rules.sight_answer import los_answer       # one answer for the CLI and the tablet
+
     scene = load_scene(args.scene)
     scene.figure(args.a), scene.figure(args.b)           # unknown ids: one line naming them
     settings, scene = load_table(args.table, scene)
     shooter, target = scene.figure(args.a), scene.figure(args.b)
-    referee = referee_for(args.system)
-    if args.width is not None:
-        width: str | float = parse_width(args.width)
-    else:
-        try:
-            spec = referee.spec_for(shooter)
-        except ValueError:
-            spec = None
-        width = spec.width if spec is not None else "edge"
-    result = line_of_sight(scene, args.a, args.b, width, referee.policy, settings)
+    answer = los_answer(scene, args.a, args.b, args.width, get_system(args.system), settings, option="--width")
     if args.json:
-        print(json.dumps(los_json(result, args.a, args.b)))
+        print(json.dumps(answer.cli_json()))
         return 0
+    result, width = answer.result, answer.width
     head = f"{figure_label(shooter)} to {figure_label(target)} along {width_words(width, result.width_in)}: "
     if result.clear:
         head += "clear"

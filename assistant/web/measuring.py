@@ -4,12 +4,11 @@ from __future__ import annotations
 from typing import Any
 
 from calibration.profile import TableProfile
-from measure.corridor import corridor
-from measure.los import line_of_sight
 from measure.scene import Scene
-from measure.sight import MeasureSettings, resolve_width
+from measure.sight import MeasureSettings
 from measure.targets import closest_targets
 
+from assistant.rules.sight_answer import los_answer
 from assistant.rules.system import RuleSystem
 from assistant.web.words import REASON_WORDS, figure_names, name_list, thing_names
 
@@ -24,51 +23,20 @@ def measure_settings(profile: TableProfile) -> MeasureSettings:
                            engage_gap_in=r.engage_gap_in, tie_in=r.tie_in)
 
 
-def parse_width(text: str | None, scene: Scene, shooter_id: str, system: RuleSystem,
-                settings: MeasureSettings) -> tuple[str | float, str]:
-    """'rules' (the shooter's own ruler, edge if it cannot shoot), 'edge', 'ruler' or inches."""
-    text = (text or "rules").strip().lower()
-    if text == "rules":
-        try:
-            spec = system.shooter_spec(scene.figure(shooter_id))
-        except ValueError:
-            spec = None
-        if spec is None:
-            return "edge", "edge (this figure does not shoot)"
-        fig_type = scene.figure(shooter_id).type or "figure"
-        width_word = spec.width if isinstance(spec.width, str) else f"{spec.width:g} in"
-        return spec.width, f"{width_word} ({system.title}, {fig_type.replace('_', ' ')})"
-    if text in ("edge", "ruler"):
-        return text, text
-    try:
-        value = float(text)
-    except ValueError:
-        raise LosQueryError(f"width: expected rules, edge, ruler or inches, got {text!r}") from None
-    resolve_width(value, settings)              # SightError for 0, negative, nan
-    return value, f"{value:g} in"
-
-
 def los_json(scene: Scene, a: str | None, b: str | None, width: str | None, system: RuleSystem,
              profile: TableProfile) -> dict[str, Any]:
+    """The tablet's line-of-sight answer: the same `los_answer` as `tablesight los`, with names and words."""
     if not a or not b:
         raise LosQueryError("los: give two figures, ?a=ID&b=ID")
     if a == b:
         raise LosQueryError(f"los: pick two different figures (both are {a})")
-    fa, fb = scene.figure(a), scene.figure(b)           # SceneError names an unknown id
-    settings = measure_settings(profile)
-    w, w_words = parse_width(width, scene, a, system, settings)
-    width_in = resolve_width(w, settings)
-    res = line_of_sight(scene, a, b, w, system.sight_policy(), settings)
+    answer = los_answer(scene, a, b, width, system, measure_settings(profile))
     names = thing_names(scene)
-    blockers = [{"id": i, "name": names.get(i, i)} for i in res.blocked_by]
-    poly = corridor(fa.xy, fb.xy, width_in)
-    words = (f"{names[a]} can see {names[b]}." if res.clear else
-             f"{names[a]} cannot see {names[b]}: blocked by {name_list([x['name'] for x in blockers])}.")
-    return {"a": a, "b": b, "a_name": names[a], "b_name": names[b], "clear": res.clear,
-            "width_in": round(width_in, 4), "width": w, "width_words": w_words,
-            "distance_in": round(res.distance_in, 3), "edge_distance_in": round(res.edge_distance_in, 3),
-            "blocked_by": blockers, "corridor": [[round(x, 4), round(y, 4)] for x, y in poly.exterior.coords][:-1]
-            if poly.geom_type == "Polygon" else [], "words": words}
+    out = answer.to_json(names)
+    blockers = [x["name"] for x in out["blocked_by"]]
+    out["words"] = (f"{names[a]} can see {names[b]}." if answer.result.clear else
+                    f"{names[a]} cannot see {names[b]}: blocked by {name_list(blockers)}.")
+    return out
 
 
 def targets_json(scene: Scene, system: RuleSystem, profile: TableProfile,

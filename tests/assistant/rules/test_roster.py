@@ -50,3 +50,18 @@ def test_the_map_names_only_types_its_system_knows():
         for source, target in table.items():
             name = target if isinstance(target, str) else target["type"]
             assert rules.type_name(name) in rules.values["figure_types"], (system, source)
+
+
+def test_one_line_of_sight_answer_for_the_command_line_and_the_tablet():
+    """`tablesight los --json` and /api/los are two views of one LosAnswer: same numbers, same width rules."""
+    from assistant.rules.sight_answer import WidthError, los_answer
+    scene = Scene(table=Table(48, 36), figures=(Figure("w", 5, 5, side="red", type="wizard"),
+                                                Figure("g", 15, 5, side="blue", type="troop")))
+    answer = los_answer(scene, "w", "g", None, get_system("kimmiria"))
+    web, cli = answer.to_json(), answer.cli_json()
+    assert web["width"] == "ruler" and web["width_in"] == cli["width"] == 1.25    # a wizard needs the full ruler
+    assert web["distance_in"] == pytest.approx(cli["distance"]) == pytest.approx(10.0)
+    assert [b["id"] for b in web["blocked_by"]] == cli["blocked_by"] == []
+    for bad in ("0", "-1", "nan", "wide"):
+        with pytest.raises(WidthError, match="expected rules, edge, ruler or a positive number of inches"):
+            los_answer(scene, "w", "g", bad, get_system("kimmiria"))
