@@ -60,7 +60,7 @@ class RollRequest:
     sides: int
     purpose: str
     who: str | None
-    call: Call
+    call: Call | None
     before: tuple[Roll, ...] = ()           # the rolls this call already used
 
 
@@ -148,14 +148,21 @@ class _Entered:
         return value
 
 
-def run_call(state: TurnState, call: Call, ctx: TurnContext, values: Sequence[int]) -> RollRequest | Finished:
+def run_with_dice(step: Callable[[Any], StepResult], values: Sequence[int],
+                  call: Call | None = None) -> RollRequest | StepResult:
+    """Run a rules step (handed its dice) on the dice entered so far: its result, or the die it needs next."""
     dice = _Entered(values)
-    options = {**dict(call.options), **_carried(state, call)}
     try:
-        result = ctx.system.resolve(call.step, state.scene, call.side, dice, options)
+        return step(dice)
     except _OutOfDice as need:
         return RollRequest(need.sides, need.purpose, need.who, call, tuple(dice.rolls))
-    return Finished(call, result)
+
+
+def run_call(state: TurnState, call: Call, ctx: TurnContext, values: Sequence[int]) -> RollRequest | Finished:
+    options = {**dict(call.options), **_carried(state, call)}
+    out = run_with_dice(lambda dice: ctx.system.resolve(call.step, state.scene, call.side, dice, options), values,
+                        call)
+    return out if isinstance(out, RollRequest) else Finished(call, out)
 
 
 def _carried(state: TurnState, call: Call) -> dict[str, Any]:

@@ -2,10 +2,12 @@
 
 The rules resolve a whole step at once, handed a Dice source. The tablet asks for one die at a
 time instead: each die a child enters (or the virtual die rolls) is appended to the game log as a
-`web_roll` record, and the step is re-run with the dice entered so far. When it asks for one more
-die than there is, `NeedRoll` says which (sides, purpose, who) and that becomes the next prompt.
-When it needs no more, the step is played for real (KimmiriaGame.play appends its `step` record)
-and its outcome is shown until someone taps Next (`web_ack`). Undo takes back the last die.
+`web_roll` record, and the step is run on the dice entered so far (`assistant.rules.turn.run_with_dice`):
+its value is either a `RollRequest` (sides, purpose, who: the next prompt) or the step's result. The
+die that finishes a step is committed with the `step` record in one transaction, and its outcome is
+shown until someone taps Next (`web_ack`). Undo takes back the last die.
+
+SMART, KremlinMiniatures and AnyMinis! are played through the turns they declare (assistant/web/guided.py).
 """
 from __future__ import annotations
 
@@ -22,9 +24,11 @@ from typing import Any
 from measure.scene import Scene, scene_from_json, scene_to_json
 from measure.sight import MeasureSettings
 
-from assistant.rules.dice import DiceError, Roll, ScriptedDice
+from assistant.rules.dice import Roll, ScriptedDice
+from assistant.rules.events import StepResult
 from assistant.rules.kimmiria_game import GameError, GameState, KimmiriaGame
 from assistant.rules.log import GameLog, Record
+from assistant.rules.turn import RollRequest, run_with_dice
 from assistant.web import guided
 from assistant.web.words import figure_names, name_list, side_word, with_names
 
@@ -39,42 +43,18 @@ class PlayError(ValueError):
         self.status = status
 
 
-class NeedRoll(Exception):
-    """The step asked for a die nobody has entered yet."""
-
-    def __init__(self, sides: int, purpose: str, who: str | None, before: list[Roll]):
-        super().__init__(f"d{sides} for {purpose}")
-        self.sides, self.purpose, self.who, self.before = sides, purpose, who, before
-
-
-class PromptingDice:
-    """The dice entered so far, in order; one more is a NeedRoll."""
-
-    def __init__(self, values: list[int]):
-        self._values = list(values)
-        self.rolls: list[Roll] = []
-
-    def roll(self, sides: int, purpose: str, who: str | None = None) -> int:
-        if not self._values:
-            raise NeedRoll(sides, purpose, who, list(self.rolls))
-        value = self._values.pop(0)
-        if not 1 <= value <= sides:
-            raise DiceError(f"d{sides} for {purpose}: {value} cannot be rolled")
-        self.rolls.append(Roll(sides, value, purpose, who))
-        return value
-
-
-class PaddedDice(PromptingDice):
+class PaddedDice:
     """The dice entered so far, then made-up ones: to see who will shoot whom before anyone rolls."""
 
     def __init__(self, values: list[int]):
-        super().__init__(values)
+        self._values = list(values)
         self._pad = itertools.cycle((1, 6, 2, 5, 3, 4))
+        self.rolls: list[Roll] = []
 
     def roll(self, sides: int, purpose: str, who: str | None = None) -> int:
-        if not self._values:
-            self._values.append(min(next(self._pad), sides))
-        return super().roll(sides, purpose, who)
+        value = self._values.pop(0) if self._values else min(next(self._pad), sides)
+        self.rolls.append(Roll(sides, value, purpose, who))
+        return value
 
 
 # ---------------------------------------------------------------- the games folder
@@ -221,34 +201,44 @@ def _options(game: KimmiriaGame, st: GameState, system) -> dict[str, Any]:
     return game.options_for(st.phase, st)
 
 
-def _try_step(game: KimmiriaGame, st: GameState, rolls: list[int], dice_cls=PromptingDice):
-    """Run the current step on the game's scene with these dice, exactly as KimmiriaGame.play will."""
-    dice = dice_cls(rolls)
+def _try_step(game: KimmiriaGame, st: GameState, rolls: list[int]) -> RollRequest | StepResult:
+    """Run the current step on the game's scene with the dice entered so far, exactly as
+    KimmiriaGame.play will: the result, or the next die it needs."""
     system = game.system
     opts = _options(game, st, system)
     if st.phase == "move":
         opts["moves"] = []
-    return system.resolve(st.phase, scene_from_json(st.scene), st.attacker, dice, opts), dice
+    scene = scene_from_json(st.scene)
+    return run_with_dice(lambda dice: system.resolve(st.phase, scene, st.attacker, dice, opts), rolls)
+
+
+def _probe(game: KimmiriaGame, st: GameState, rolls: list[int]) -> StepResult:
+    """The step played out with made-up dice after the real ones (who shoots whom, who is tied)."""
+    system = game.system
+    opts = _options(game, st, system)
+    return system.resolve(st.phase, scene_from_json(st.scene), st.attacker, PaddedDice(rolls), opts)
 
 
 DICE_PHASES = ("missile", "initiative", "groups", "melee", "victory")
 
 
-def advance(game: KimmiriaGame) -> None:
-    """Play every step that needs nothing more from the players (all its dice are in)."""
+def advance(game: KimmiriaGame) -> RollRequest | None:
+    """Play every step that needs nothing more from the players (all its dice are in); returns the
+    die the game waits for, if it waits for one."""
     for _ in range(20):
         records = game.log.live_records()
         st = game.state()
         rolls, _, acked = _tail(records)
         if st.phase not in DICE_PHASES or not acked:
-            return
+            return None
         try:
-            _try_step(game, st, rolls)
-        except NeedRoll:
-            return
+            out = _try_step(game, st, rolls)
         except ValueError:
-            return              # shown as a problem by current_prompt
+            return None             # shown as a problem by current_prompt
+        if isinstance(out, RollRequest):
+            return out
         game.play(st.phase, ScriptedDice(rolls), **({"moves": []} if st.phase == "move" else {}))
+    return None
 
 
 # ---------------------------------------------------------------- actions
@@ -260,18 +250,16 @@ def _game(games: Games) -> tuple[GameLog, KimmiriaGame]:
     return log, KimmiriaGame(log)
 
 
-def pending_roll(game: KimmiriaGame) -> NeedRoll | None:
+def pending_roll(game: KimmiriaGame) -> RollRequest | None:
     st = game.state()
     rolls, _, acked = _tail(game.log.live_records())
     if st.phase not in DICE_PHASES or not acked:
         return None
     try:
-        _try_step(game, st, rolls)
-    except NeedRoll as need:
-        return need
+        out = _try_step(game, st, rolls)
     except ValueError:
         return None
-    return None
+    return out if isinstance(out, RollRequest) else None
 
 
 def enter_roll(games: Games, value: int | None, how: str, settings: MeasureSettings | None = None) -> dict[str, Any]:
@@ -294,12 +282,7 @@ def enter_roll(games: Games, value: int | None, how: str, settings: MeasureSetti
                              "how": how})
             st = game.state()
             rolls, _, _ = _tail(log.live_records())
-            try:
-                _try_step(game, st, rolls + [value])
-                finished = True
-            except NeedRoll:
-                finished = False
-            if finished:
+            if isinstance(_try_step(game, st, rolls + [value]), StepResult):
                 # The die and the step it finishes land in one transaction: a crash between the two
                 # can no longer leave a complete set of dice with no step after it.
                 moves = {"moves": []} if st.phase == "move" else {}
@@ -424,7 +407,7 @@ def _side_of(st: GameState, fid: str | None) -> str | None:
     return None
 
 
-def _roll_prompt(game: KimmiriaGame, st: GameState, need: NeedRoll, rolls: list[int],
+def _roll_prompt(game: KimmiriaGame, st: GameState, need: RollRequest, rolls: list[int],
                  names: Mapping[str, str]) -> dict[str, Any]:
     n = lambda fid: names.get(fid, fid or "")           # noqa: E731
     who_side = _side_of(st, need.who) or need.who
@@ -433,7 +416,7 @@ def _roll_prompt(game: KimmiriaGame, st: GameState, need: NeedRoll, rolls: list[
                            "side": who_side, "help": ROLL_HOW}
     if need.purpose == "missile attack":
         try:
-            probe, _ = _try_step(game, st, rolls, PaddedDice)
+            probe = _probe(game, st, rolls)
             targets = list(probe.to_json().get("shots", {}).get(need.who, []))
         except ValueError:
             targets = []
@@ -449,7 +432,7 @@ def _roll_prompt(game: KimmiriaGame, st: GameState, need: NeedRoll, rolls: list[
                    highlight={"from": shooter, "to": [need.who], "kind": "shot"})
     elif need.purpose == "closest-target tie":
         try:
-            probe, _ = _try_step(game, st, rolls + [1], PaddedDice)
+            probe = _probe(game, st, rolls + [1])
             tie = next((e for e in probe.events if e.kind == "target_tie" and e.data.get("shooter") == need.who), None)
             tied = list(tie.data["tied"]) if tie else []
         except ValueError:
@@ -596,7 +579,7 @@ def current_prompt(games: Games, settings: MeasureSettings | None = None, title:
             game = KimmiriaGame(log)
             # A step whose dice are all in but which was never played (a crash between two writes of an
             # older version, or between a step and the next dice-free one) is played now, from the log.
-            advance(game)
+            waiting = advance(game)
             st = game.state()
             records = log.live_records()
             rolls, last_step, acked = _tail(records)
@@ -628,10 +611,11 @@ def current_prompt(games: Games, settings: MeasureSettings | None = None, title:
                           "button": "Done", "side": st.attacker}
             else:
                 try:
-                    _try_step(game, st, rolls)
-                    prompt = {"kind": "problem", "title": "One moment...", "text": "Working it out."}
-                except NeedRoll as need:
-                    prompt = _roll_prompt(game, st, need, rolls, names)
+                    need = waiting if waiting is not None else _try_step(game, st, rolls)
+                    if isinstance(need, RollRequest):
+                        prompt = _roll_prompt(game, st, need, rolls, names)
+                    else:           # cannot stay so: advance() plays a step whose dice are all in
+                        prompt = {"kind": "problem", "title": "One moment...", "text": "Working it out."}
                 except ValueError as exc:
                     prompt = {"kind": "problem", "title": "A grown-up is needed",
                               "text": with_names(str(exc), names) + " Fix it on the Setup page, "
