@@ -94,13 +94,16 @@ def _call(port, method, path, body=None):
 
 
 def _play_one(port, rng) -> tuple[int, dict]:
-    """The action the prompt offers: a die for a roll, Next for an outcome or a move, New game at the end."""
+    """The action the prompt offers: a die for a roll, Next for an outcome or a move, Accept for a check,
+    New game at the start and the end."""
     _, p = _call(port, "GET", "/api/game")
     kind = p.get("kind")
     if kind == "roll":
         return _call(port, "POST", "/api/game/roll", {"value": rng.randint(1, p["sides"])})
     if kind in ("outcome", "do"):
         return _call(port, "POST", "/api/game/next", {})
+    if kind == "check":
+        return _call(port, "POST", "/api/game/accept", {})
     if kind in ("start", "over"):
         return _call(port, "POST", "/api/game/new", {})
     return 599, p                     # "problem": what the bug looked like
@@ -119,9 +122,13 @@ def test_kill_9_mid_turn_leaves_a_playable_game_with_every_acknowledged_die(tmp_
     instance = tmp_path / "instance"
     port = _free_port()
     acknowledged: list[int] = []
-    for _ in range(5):
+    played: list[int] = []
+    for kill in range(6):
         proc = _start(instance, port)
         try:
+            if kill == 3:           # the second half of the kills in a SMART game (the guided turn)
+                status, out = _call(port, "POST", "/api/setup/system", {"name": "smart", "confirm": True})
+                assert status == 200, out
             # Playable after the restart: the offered action is accepted, never a 409 or "One moment".
             for _ in range(3):
                 status, out = _play_one(port, rng)
@@ -148,10 +155,14 @@ def test_kill_9_mid_turn_leaves_a_playable_game_with_every_acknowledged_die(tmp_
             stop.set()
         thread.join(timeout=15)
         logged = _logged_rolls(instance)
+        played.append(len(logged))
         # Every acknowledged die is in the log, in order (a die saved whose answer the kill cut off may sit
         # between them: it was never acknowledged, so it is allowed either way).
         rest = iter(logged)
         assert all(any(v == w for w in rest) for v in acknowledged), "an acknowledged die was lost"
+    assert played[-1] > played[2] > 0, "dice were played in both games"
+    assert any(r.payload.get("system") == "smart" for path in instance.glob("**/game-*.sqlite")
+               for r in GameLog(path).records() if r.kind == "game_started")
     proc = _start(instance, port)
     try:
         status, out = _play_one(port, rng)
