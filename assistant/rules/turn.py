@@ -321,13 +321,15 @@ class Tail:
     check: Mapping[str, Any] | None = None          # a picture that did not match, until accepted or redone
 
 
-def fold(spec: TurnSpec, records: Sequence[Any], ctx: TurnContext) -> tuple[TurnState, Tail]:
+def fold(spec: TurnSpec, records: Sequence[Any], ctx: TurnContext,
+         since: tuple[TurnState, Tail] | None = None) -> tuple[TurnState, Tail]:
     """The game log's records in force -> the state and its tail. Records: `game_started` {scene},
     `web_roll` {value}, `step` {result} (the open call's), `web_ack` (an outcome read), `check` {checks} (a
     picture that did not match the game), `moved` {scene} (the moving side is done; shown until read),
-    `accepted` (the players overrode a check; the story keeps it). Other kinds are ignored."""
-    state: TurnState | None = None
-    tail = Tail()
+    `accepted` (the players overrode a check; the story keeps it). Other kinds are ignored.
+    `since`: the state and tail already folded from the records before these (a cache's)."""
+    state: TurnState | None = since[0] if since else None
+    tail = since[1] if since else Tail()
     for rec in records:
         p = rec.payload
         if rec.kind == "game_started":

@@ -110,9 +110,9 @@ def start_game(games: Games, scene: Scene, overrides: Mapping[str, Any] | None =
             log.close()
 
 
-def system_of(log: GameLog) -> str:
+def system_of(log: GameLog, records: list[Record] | None = None) -> str:
     """The rule system a game log plays (its first record says; older logs are KIMMIRIA)."""
-    records = log.live_records()
+    records = log.live_records(records)
     return str(records[0].payload.get("system", "kimmiria")) if records else "kimmiria"
 
 
@@ -121,8 +121,8 @@ def _guided(log: GameLog, settings: MeasureSettings | None = None) -> guided.Gam
     return guided.Game(log, system_of(log), first.get("overrides"), settings)
 
 
-def _ended(log: GameLog) -> bool:
-    return any(r.kind == ENDED for r in log.live_records())
+def _ended(log: GameLog, records: list[Record] | None = None) -> bool:
+    return any(r.kind == ENDED for r in log.live_records(records))
 
 
 def game_in_progress(games: Games) -> str | None:
@@ -568,10 +568,11 @@ def current_prompt(games: Games, settings: MeasureSettings | None = None, title:
             return {"kind": "start", "title": "Ready to play?", "text": f"Start a new game of {title}.",
                     "button": "New game", "game": None}
         try:
-            if _ended(log):
+            records = log.records()             # read once for the checks below
+            if _ended(log, records):
                 return {"kind": "start", "title": "Ready to play?", "text": f"Start a new game of {title}.",
                         "button": "New game", "game": None}
-            if system_of(log) != "kimmiria":
+            if system_of(log, records) != "kimmiria":
                 # settle() plays a call that needs no die (also one a crash left unplayed).
                 prompt = guided.prompt(guided.settle(_guided(log, settings)), Path(log.path).name)
                 prompt.setdefault("say", _say(prompt))

@@ -13,6 +13,7 @@ the figures ringed; "Accept anyway" logs `accepted` and goes on.
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from measure.scene import Scene, scene_to_json
 from measure.sight import MeasureSettings
 
 from assistant.rules import get_system
-from assistant.rules.log import GameLog
+from assistant.rules.log import UNDO, GameLog
 from assistant.rules.turn import (ACK, ROLL, Finished, MoveCheck, RollRequest, TurnContext, TurnSpec, TurnState,
                                   check_moves, fold, get_turn, next_roll, start, step_payload)
 from assistant.web.words import figure_names, name_list, side_word, with_names
@@ -44,13 +45,20 @@ class Game:
         self.log = log
         self.spec: TurnSpec = get_turn(system_name)
         self.ctx = TurnContext(get_system(system_name, overrides=dict(overrides or {})), settings or MeasureSettings())
-        self.state, self.tail = fold(self.spec, log.live_records(), self.ctx)
-        first = log.live_records()[0].payload
+        self.records = log.records()
+        self.live = log.live_records(self.records)
+        # What the fold depends on besides the records: the log's first record, the system, its numbers.
+        self._key = (self.records[0].at if self.records else None, system_name,
+                     repr(sorted(dict(overrides or {}).items())), self.ctx.settings)
+        self.state, self.tail = _folded(log, self.spec, self.ctx, self._key, self.records, self.live)
+        first = self.live[0].payload
         self.names = {**{s: side_word(s) for s in self.state.sides}, **figure_names(first["scene"]),
                       **figure_names(self.state.scene)}
 
     def refold(self) -> "Game":
-        self.state, self.tail = fold(self.spec, self.log.live_records(), self.ctx)
+        self.records = self.log.records()
+        self.live = self.log.live_records(self.records)
+        self.state, self.tail = _folded(self.log, self.spec, self.ctx, self._key, self.records, self.live)
         return self
 
     def n(self, fid: str | None) -> str:
@@ -58,6 +66,33 @@ class Game:
 
     def words(self, text: str) -> str:
         return with_names(text, self.names)
+
+
+_FOLDS: dict[str, tuple[Any, int, TurnState, Tail]] = {}      # log path -> (context key, last seq, state, tail)
+_FOLDS_LOCK = threading.Lock()
+
+
+def _folded(log: GameLog, spec: TurnSpec, ctx: TurnContext, key: Any, records: list, live: list
+            ) -> tuple[TurnState, Tail]:
+    """fold() of the log, continued from the last fold of the same log when only records were added since
+    (the log is append-only; an undo marker since then means a full fold)."""
+    last = records[-1].seq if records else 0
+    with _FOLDS_LOCK:
+        cached = _FOLDS.get(log.path)
+    if cached is not None and key is not None and cached[0] == key and cached[1] <= last:
+        newer = [r for r in records if r.seq > cached[1]]
+        if not any(r.kind == UNDO for r in newer):
+            state, tail = fold(spec, newer, ctx, (cached[2], cached[3])) if newer else (cached[2], cached[3])
+            with _FOLDS_LOCK:
+                _FOLDS[log.path] = (key, last, state, tail)
+            return state, tail
+    state, tail = fold(spec, live, ctx)
+    if key is not None:
+        with _FOLDS_LOCK:
+            if len(_FOLDS) > 64:
+                _FOLDS.clear()
+            _FOLDS[log.path] = (key, last, state, tail)
+    return state, tail
 
 
 def start_game(log: GameLog, scene: Scene, system_name: str, overrides: Mapping[str, Any] | None,
@@ -108,7 +143,7 @@ def settle(game: Game) -> Game:
 
 def _picture_changed(game: Game, picture: str | None) -> bool:
     last = None
-    for rec in game.log.live_records():
+    for rec in game.live:
         if "picture" in rec.payload:
             last = rec.payload["picture"]
     return picture is not None and picture != last
@@ -270,7 +305,7 @@ def _check_prompt(game: Game, check: Mapping[str, Any]) -> dict[str, Any]:
 def prompt(game: Game, file_name: str) -> dict[str, Any]:
     st, tail, spec = game.state, game.tail, game.spec
     phase = spec.phase(st)
-    records = game.log.live_records()
+    records = game.live
     # An outcome is headed by the turn it happened in (the state may already be in the next one).
     turn = int(tail.outcome.get("turn", st.turn)) if tail.outcome is not None else st.turn
     info = {"turn": turn, "phase": phase.name, "attacker": st.order[0] if st.order else None,
