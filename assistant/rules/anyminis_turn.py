@@ -9,7 +9,7 @@ from __future__ import annotations
 from measure.engage import enemy_matrix
 
 from assistant.rules.turn import Call, Phase, TurnSpec
-from assistant.rules.turn_phases import by_order, initiative_calls, order_from_winner
+from assistant.rules.turn_phases import by_order, initiative_calls, order_from_winner, why_not_closer
 from measure.targets import closest_targets
 
 
@@ -32,7 +32,7 @@ def _attack_calls(state, ctx):
             r = ranged[fid]
             out.append(Call("attack", {"attacks": [{"attacker": fid, "target": r.target}]},
                             f"{fid} shoots at {r.target}: the closest enemy it can see and reach "
-                            f"({r.distance_in:.1f} in).", (fid, r.target)))
+                            f"({r.distance_in:.1f} in).", (fid, r.target), why=why_not_closer(r)))
     return tuple(out)
 
 

@@ -48,10 +48,12 @@ class Call:
     words: str = ""                         # plain words, figure ids in them (the tablet names them)
     about: tuple[str, ...] = ()             # the figures it is about, first the one acting
     side: str | None = None                 # the side acting (the rules' `attacker_side`)
+    why: tuple[str, ...] = ()               # why not another (closer enemies that are not legal), figure ids in them
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", _frozen(self.options))
         object.__setattr__(self, "about", tuple(self.about))
+        object.__setattr__(self, "why", tuple(self.why))
 
 
 @dataclass(frozen=True)

@@ -53,9 +53,22 @@ def shooting_calls(make: Callable[[str, str, float], Call]) -> Callable[[TurnSta
         for fid in by_order(state, list(results)):
             r = results[fid]
             if r.target is not None:
-                out.append(make(fid, r.target, float(r.distance_in or 0.0)))
+                out.append(replace(make(fid, r.target, float(r.distance_in or 0.0)), why=why_not_closer(r)))
         return tuple(out)
     return calls
+
+
+WHY = {"blocked": "{e} is closer, but the way is blocked by {by}", "engaged": "{e} is closer, but it is in a fight",
+       "out_of_range": "{e} is closer, but out of range"}
+
+
+def why_not_closer(result) -> tuple[str, ...]:
+    """Sentences for each enemy nearer than the target that may not be shot (figure ids in them)."""
+    out = []
+    for e in result.enemies:
+        if result.distance_in is not None and e.distance_in < result.distance_in and e.reason in WHY:
+            out.append(WHY[e.reason].format(e=e.id, by=" and ".join(e.blocked_by) or "something") + ".")
+    return tuple(out)
 
 
 def fight_calls(make: Callable[[str, str], Call]) -> Callable[[TurnState, TurnContext], tuple[Call, ...]]:

@@ -25,7 +25,7 @@ from assistant.rules import get_system
 from assistant.rules.log import UNDO, GameLog
 from assistant.rules.turn import (ACK, ROLL, Finished, MoveCheck, RollRequest, TurnContext, TurnSpec, TurnState,
                                   check_moves, fold, get_turn, next_roll, start, step_payload)
-from assistant.web.words import figure_names, name_list, side_word, with_names
+from assistant.web.words import figure_names, name_list, side_word, thing_names, with_names
 
 ROLL_HOW = "Tap the number you rolled, or let the tablet roll for you."
 PHOTO_HOW = "Take a new picture of the table (camera, upload or the live camera), then tap Done."
@@ -53,7 +53,7 @@ class Game:
         self.state, self.tail = _folded(log, self.spec, self.ctx, self._key, self.records, self.live)
         first = self.live[0].payload
         self.names = {**{s: side_word(s) for s in self.state.sides}, **figure_names(first["scene"]),
-                      **figure_names(self.state.scene)}
+                      **thing_names(self.state.scene)}
 
     def refold(self) -> "Game":
         self.records = self.log.records()
@@ -233,7 +233,8 @@ def _roll_prompt(game: Game, need: RollRequest) -> dict[str, Any]:
     earlier = [f"{game.n(r.who) if r.who else 'A die'}: {r.value}" for r in need.before]
     out = {"kind": "roll", "sides": need.sides, "who": need.who, "purpose": need.purpose, "side": side,
            "title": game.words(call.words), "text": text, "help": ROLL_HOW,
-           "lines": (["Rolled so far: " + ", ".join(earlier) + "."] if earlier else [])}
+           "lines": [game.words(w) for w in call.why] + (["Rolled so far: " + ", ".join(earlier) + "."]
+                                                           if earlier else [])}
     if call.about:
         out["highlight"] = {"from": call.about[0], "to": list(call.about[1:]),
                             "kind": "shot" if call.step in ("missile", "shoot") or "shoots" in call.words else "melee"}

@@ -76,6 +76,7 @@ def test_smart_turn_with_typed_dice(client, pin):
     p = play_until(client, pin, "missile", [], seen)
     assert p["title"].startswith("Robin shoots at Grak: the closest enemy it can see and reach")
     assert p["sides"] == 20 and p["highlight"] == {"from": "m10", "to": ["m23"], "kind": "shot"}
+    assert p["lines"] == ["Goblin 2 is closer, but the way is blocked by the woods."]      # who may shoot whom, and why
     # "The base chance to hit an opponent is a roll of 11 or higher" (Grak is inside the 30" effective range).
     out = roll(client, pin, 10)
     assert out["kind"] == "outcome" and any("10, needs 11: miss" in line for line in out["lines"])
@@ -206,3 +207,15 @@ def test_switching_system_mid_game_asks_first_and_types_follow_the_system(client
     assert res.status_code == 200, res.get_json()
     merlin = next(f for f in client.get("/api/scene").get_json()["scene"]["figures"] if f["id"] == "m12")
     assert merlin["type"] == "infantry"
+
+
+def test_undo_takes_back_the_last_die_of_a_guided_turn(client, pin):
+    start(client, pin, "smart")
+    roll(client, pin, 5)
+    out = roll(client, pin, 19)                 # finishes who goes first
+    assert out["kind"] == "outcome"
+    res = client.post("/api/game/undo", headers=pin)
+    assert res.status_code == 200
+    p = res.get_json()
+    assert p["kind"] == "roll" and p["game"]["rolls"] == [5] and p["side"] == "red"
+    assert roll(client, pin, 2)["lines"] == ["Blue rolled 5, Red rolled 2: Blue goes first."]
