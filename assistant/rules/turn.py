@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 import shapely
 from measure.corridor import corridor
-from measure.scene import Figure, Scene, scene_from_json, scene_to_json
+from measure.scene import Figure, Scene, scene_from_json
 from measure.sight import MeasureSettings
 
 from assistant.rules.dice import DiceError, Roll

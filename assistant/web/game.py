@@ -17,7 +17,6 @@ import itertools
 import secrets
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import secrets
 import threading
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from measure.scene import Scene, scene_to_json
@@ -23,7 +22,7 @@ from measure.sight import MeasureSettings
 
 from assistant.rules import get_system
 from assistant.rules.log import UNDO, GameLog
-from assistant.rules.turn import (ACK, ROLL, Finished, MoveCheck, RollRequest, TurnContext, TurnSpec, TurnState,
+from assistant.rules.turn import (ACK, ROLL, Finished, RollRequest, TurnContext, TurnSpec, TurnState,
                                   check_moves, fold, get_turn, next_roll, start, step_payload)
 from assistant.web.words import figure_names, name_list, side_word, thing_names, with_names
 

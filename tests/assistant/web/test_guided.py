@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import re
 
-import pytest
 
 from tests.assistant.web.moved_photos import demo_photo_with
 
