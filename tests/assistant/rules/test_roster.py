@@ -34,6 +34,18 @@ def test_every_demo_type_reads_in_every_system(system, kimmiria_type):
     assert rules.type_name(fig.type) in rules.values["figure_types"]
 
 
+@pytest.mark.parametrize("system", ["kimmiria", "smart", "kremlin", "anyminis"])
+def test_every_type_of_every_system_reads_in_every_other(system):
+    """A figure typed on Setup under one system still plays after switching to any other."""
+    rules = get_system(system)
+    for other in ("kimmiria", "smart", "kremlin", "anyminis"):
+        for own_type in get_system(other).values["figure_types"]:
+            fig = merge_roster(_scene(type=own_type, side="red"), None, None, rules).figures[0]
+            assert rules.type_name(fig.type) in rules.values["figure_types"], (other, own_type)
+            if system == "anyminis":
+                rules.assess(fig)                   # the weapons it was given exist
+
+
 def test_a_type_the_system_knows_is_kept_and_extras_are_added_not_overwritten():
     smart = get_system("smart")
     assert merge_roster(_scene(type="archer"), None, None, smart).figures[0].type == "archer"
