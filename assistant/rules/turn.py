@@ -297,7 +297,10 @@ def check_moves(spec: TurnSpec, system: RuleSystem, before: Scene, after: Scene,
         path = corridor(fig.xy, seen.xy, fig.base_in)
         crossed = tuple(t.id for t in before.terrain if shapely.intersects(path, t.polygon))
         blocking = tuple(t.id for t in before.terrain if t.id in crossed and spec.blocks_move(system, t.kind))
-        allowance = spec.allowance_in(system, before, fig)
+        try:
+            allowance = spec.allowance_in(system, before, fig)
+        except ValueError:              # a figure the system cannot rate: say how far, judge nothing
+            allowance = None
         if allowance is not None and dist > allowance + 0.05:       # a twentieth of an inch for the camera
             checks.append(MoveCheck(fig.id, "too_far", dist, allowance, crossed, seen.xy))
         elif blocking:
