@@ -184,9 +184,9 @@ def test_new_game_starts_a_new_log_file(client, pin):
 
 
 def test_new_game_with_a_figure_of_unknown_type_is_400(client, pin):
-    client.put("/api/roster/m14", json={"type": "dragon"}, headers=pin)
+    client.put("/api/roster/m14", json={"type": "unicorn"}, headers=pin)
     res = client.post("/api/game/new", headers=pin)
-    assert res.status_code == 400 and "dragon" in res.get_json()["error"]
+    assert res.status_code == 400 and "unicorn" in res.get_json()["error"]
     assert prompt(client)["kind"] == "start"                          # no broken game left behind
 
 
