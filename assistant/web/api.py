@@ -285,7 +285,8 @@ def game_new():
 def game_roll():
     body = _json_body()
     value = body.get("value")
-    rolled = game.enter_roll(context.games(), value, "typed" if value is not None else "virtual", _measure())
+    rolled = game.enter_roll(context.games(), value, "typed" if value is not None else "virtual", _measure(),
+                             _picture_key())
     context.table().bump()
     return jsonify({"rolled": rolled, "prompt": _game_prompt()})
 

@@ -16,6 +16,7 @@ import re
 import itertools
 import secrets
 import threading
+from types import SimpleNamespace
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from assistant.rules.dice import Roll, ScriptedDice
 from assistant.rules.events import StepResult
 from assistant.rules.kimmiria_game import GameError, GameState, KimmiriaGame
 from assistant.rules.log import GameLog, Record
-from assistant.rules.turn import RollRequest, run_with_dice
+from assistant.rules.turn import RollRequest, TurnSpec, check_moves, run_with_dice
 from assistant.web import guided
 from assistant.web.words import figure_names, name_list, side_word, with_names
 
@@ -261,7 +262,8 @@ def pending_roll(game: KimmiriaGame) -> RollRequest | None:
     return out if isinstance(out, RollRequest) else None
 
 
-def enter_roll(games: Games, value: int | None, how: str, settings: MeasureSettings | None = None) -> dict[str, Any]:
+def enter_roll(games: Games, value: int | None, how: str, settings: MeasureSettings | None = None,
+               picture: str | None = None) -> dict[str, Any]:
     """A die for the roll the game is waiting for; value None rolls the virtual die."""
     with games.lock:
         log, game = _game(games)
@@ -278,7 +280,7 @@ def enter_roll(games: Games, value: int | None, how: str, settings: MeasureSetti
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= need.sides:
                 raise PlayError(f"a d{need.sides} shows 1 to {need.sides}, not {value!r}", 400)
             record = (ROLL, {"value": value, "sides": need.sides, "purpose": need.purpose, "who": need.who,
-                             "how": how})
+                             "how": how, **({"picture": picture} if picture else {})})
             st = game.state()
             rolls, _, _ = _tail(log.live_records())
             if isinstance(_try_step(game, st, rolls + [value]), StepResult):
@@ -306,10 +308,17 @@ def acknowledge(games: Games, scene: Scene | None = None, picture: str | None = 
                 guided.settle(_guided(log, settings))
                 return None
             st = game.state()
-            _, last_step, acked = _tail(log.live_records())
+            records = log.live_records()
+            _, last_step, acked = _tail(records)
+            looked = scene is not None and (_open_check(records) is not None or _new_picture(records, picture))
             if not acked:
-                log.append(ACK, {})
+                fallen = last_step.payload.get("result", {}).get("removed", []) if last_step is not None else []
+                if fallen and looked and _check_picture(game, st, scene, picture, "remove"):
+                    return
+                log.append(ACK, {"picture": picture} if picture else {})
             elif st.phase == "move":
+                if looked and _check_picture(game, st, scene, picture, "move"):
+                    return
                 game.play("move", ScriptedDice(), moves=_moves_seen(game, st, scene))
             elif st.phase == "free_move":
                 _see_if_moved(game, st, scene)
@@ -346,6 +355,58 @@ def _see_if_moved(game: KimmiriaGame, st: GameState, scene: Scene | None) -> Non
         game.see(scene.with_figures(keep))
 
 
+# A picture's check in KIMMIRIA: the rules judge the moves themselves (a group's rate in moves); the
+# picture is checked for figures missing, taken off by mistake, or still on the table.
+KIMMIRIA_CHECKS = TurnSpec(system="kimmiria", phases=(), allowance_in=lambda system, scene, fig: None)
+
+
+def _new_picture(records: list[Record], picture: str | None) -> bool:
+    last = None
+    for rec in records:
+        if "picture" in rec.payload:
+            last = rec.payload["picture"]
+    return picture is not None and picture != last
+
+
+def _open_check(records: list[Record]) -> dict[str, Any] | None:
+    """The picture check not yet resolved (a newer step, Next or a new view closes it)."""
+    check = None
+    for rec in records:
+        if rec.kind == "check":
+            check = dict(rec.payload)
+        elif rec.kind in ("step", ACK, "free_move", "scene", "game_started"):
+            check = None
+    return check
+
+
+def _check_picture(game: KimmiriaGame, st: GameState, scene: Scene, picture: str | None, after: str) -> bool:
+    """Compare the newest picture with the game: a `check` record (and True) when it does not match."""
+    before = scene_from_json(st.scene)
+    checks = [c for c in check_moves(KIMMIRIA_CHECKS, game.system, before, scene, None, st.removed)
+              if c.kind in ("missing", "still_there", "appeared")]
+    if not checks:
+        return False
+    keep = scene.with_figures([f for f in scene.figures if f.id not in set(st.removed)])
+    game.log.append("check", {"checks": [c.to_json() for c in checks], "picture": picture, "after": after,
+                              "scene": scene_to_json(keep)})
+    return True
+
+
+def _accept_check(game: KimmiriaGame, check: Mapping[str, Any]) -> None:
+    """Accept anyway: the removal as it is, or the picture as the table (the rules then judge its moves)."""
+    game.log.append("accepted", {"checks": check["checks"]})
+    if check.get("after") == "remove":
+        game.log.append(ACK, {"accepted": True, "picture": check.get("picture")})
+    else:
+        # The picture's figures as they are; the rules still judge the moves it shows.
+        scene = scene_from_json(check["scene"])
+        moves = _moves_seen(game, game.state(), scene)
+        if not moves:
+            game.see(scene)
+        game.play("move", ScriptedDice(), moves=moves)
+    advance(game)
+
+
 def _accept_move(game: KimmiriaGame, scene: Scene | None) -> None:
     """KIMMIRIA: the players keep a move the rules refused; the picture becomes the table (logged)."""
     st = game.state()
@@ -368,7 +429,11 @@ def accept(games: Games, settings: MeasureSettings | None = None, scene: Scene |
         log, game = _game(games)
         try:
             if system_of(log) == "kimmiria":
-                _accept_move(game, scene)
+                check = _open_check(log.live_records())
+                if check is not None:
+                    _accept_check(game, check)
+                else:
+                    _accept_move(game, scene)
                 return
             guided.accept(_guided(log, settings))
             guided.settle(_guided(log, settings))
@@ -592,7 +657,12 @@ def current_prompt(games: Games, settings: MeasureSettings | None = None, title:
             game_info = {"turn": st.turn, "phase": st.phase, "attacker": st.attacker, "system": "kimmiria",
                          "removed": list(st.removed), "rolls": rolls,
                          "file": Path(log.path).name, "can_undo": any(r.kind == ROLL for r in records)}
-            if last_step is not None and not acked:
+            check = _open_check(records)
+            if check is not None:
+                speaker = SimpleNamespace(n=lambda fid: names.get(fid, fid or ""),
+                                          words=lambda text: with_names(text, names))
+                prompt = guided.check_prompt(speaker, check)
+            elif last_step is not None and not acked:
                 prompt = _outcome_prompt(last_step, st, names)
             elif st.phase == "over":
                 prompt = {"kind": "over", "title": f"{side_word(st.winner)} wins!" if st.winner else "A draw!",

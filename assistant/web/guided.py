@@ -201,7 +201,7 @@ def accept(game: Game) -> None:
 
 # ---------------------------------------------------------------- prompts
 
-def _check_line(game: Game, c: Mapping[str, Any]) -> str:
+def _check_line(game: Any, c: Mapping[str, Any]) -> str:
     who, kind = game.n(c["figure"]), c["kind"]
     crossed = [game.words(t) for t in c.get("crossed", [])]
     if kind == "too_far":
@@ -286,13 +286,18 @@ def _outcome_prompt(game: Game, rec: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _check_prompt(game: Game, check: Mapping[str, Any]) -> dict[str, Any]:
+def check_prompt(game: Any, check: Mapping[str, Any]) -> dict[str, Any]:
+    """The prompt for a picture that does not match the game (`game`: anything with n() and words())."""
     lines = [_check_line(game, c) for c in check["checks"] if c["kind"] != "moved"]
     ok = [_check_line(game, c) for c in check["checks"] if c["kind"] == "moved"]
     ringed = [c["figure"] for c in check["checks"] if c["kind"] != "moved"]
-    fix = ("Put the figure back where it should be, take a new picture and tap Check again."
-           if check.get("after") == "move" else
-           "Take the right figure off (or put back the one taken by mistake), take a new picture and tap Check again.")
+    first = next((c for c in check["checks"] if c["kind"] != "moved"), None)
+    who = game.n(first["figure"]) if first else "the figure"
+    fix = {"still_there": f"Take {who} off the table",
+           "missing": f"Put {who} back on the table",
+           "appeared": f"Take {who} off the table (or check its marker)"}.get(
+               first["kind"] if first else "", f"Put {who} back where it was")
+    fix += ", take a new picture and tap Check again."
     ring_figures = [{"id": c["figure"], "name": game.n(c["figure"]), "x": c["at"][0], "y": c["at"][1]}
                     for c in check["checks"] if c["kind"] in ("missing", "still_there", "appeared") and c.get("at")]
     return {"kind": "check", "title": lines[0] if lines else "The picture does not match the game.",
@@ -312,7 +317,7 @@ def prompt(game: Game, file_name: str) -> dict[str, Any]:
             "removed": list(st.removed), "rolls": list(tail.rolls), "file": file_name, "system": spec.system,
             "can_undo": any(r.kind == ROLL for r in records), "order": list(st.order)}
     if tail.check is not None:
-        p = _check_prompt(game, tail.check)
+        p = check_prompt(game, tail.check)
     elif tail.outcome is not None:
         p = _outcome_prompt(game, tail.outcome)
     elif st.over:

@@ -237,3 +237,34 @@ def test_moves_seen_in_the_new_picture_are_checked_by_the_rules(app, client, pin
         assert any("Tom cannot move there" in line for line in p["lines"])
         client.post("/api/game/next", headers=pin)
         assert prompt(client)["kind"] == "do"                          # put him back and try again
+
+
+def test_the_picture_after_take_x_off_is_checked(client, pin):
+    """Goblin 1 and Goblin 3 fall to the demo's first volley; the new picture shows Goblin 2 taken off instead."""
+    import io
+    from tests.assistant.web.moved_photos import demo_photo_with
+    client.post("/api/game/new", headers=pin)
+    volley(client, pin, DICE)
+    assert prompt(client)["remove"] == ["m20", "m22"]
+    res = client.post("/api/photo", data={"photo": (io.BytesIO(demo_photo_with((), (21,))), "t.jpg")},
+                      headers=pin, content_type="multipart/form-data")
+    assert res.status_code == 200
+    p = client.post("/api/game/next", headers=pin).get_json()
+    assert p["kind"] == "check" and p["accept"] == "Accept anyway"
+    lines = [p["title"], *p["lines"]]
+    assert "Goblin 1 should be off the table, but I can still see it." in lines
+    assert "I can't see Goblin 2 any more. Is it still on the table?" in lines
+    assert {"m20", "m22", "m21"} == set(p["ring"])
+    p = client.post("/api/game/accept", headers=pin).get_json()
+    assert p["kind"] == "roll" and p["purpose"] == "initiative"
+
+
+def test_a_figure_missing_from_the_move_picture_is_asked_about(client, pin):
+    import io
+    from tests.assistant.web.moved_photos import demo_photo_with
+    _to_move_phase(client, pin)
+    client.post("/api/photo", data={"photo": (io.BytesIO(demo_photo_with((), (14,))), "t.jpg")},
+                headers=pin, content_type="multipart/form-data")
+    p = client.post("/api/game/next", headers=pin).get_json()
+    assert p["kind"] == "check" and p["title"] == "I can't see Tom any more. Is it still on the table?"
+    assert p["ring_figures"][0]["id"] == "m14"
