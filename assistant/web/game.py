@@ -208,7 +208,7 @@ def _try_step(game: KimmiriaGame, st: GameState, rolls: list[int]) -> RollReques
     opts = _options(game, st, system)
     if st.phase == "move":
         opts["moves"] = []
-    scene = scene_from_json(st.scene)
+    scene = st.scene
     return run_with_dice(lambda dice: system.resolve(st.phase, scene, st.attacker, dice, opts), rolls)
 
 
@@ -216,7 +216,7 @@ def _probe(game: KimmiriaGame, st: GameState, rolls: list[int]) -> StepResult:
     """The step played out with made-up dice after the real ones (who shoots whom, who is tied)."""
     system = game.system
     opts = _options(game, st, system)
-    return system.resolve(st.phase, scene_from_json(st.scene), st.attacker, PaddedDice(rolls), opts)
+    return system.resolve(st.phase, st.scene, st.attacker, PaddedDice(rolls), opts)
 
 
 DICE_PHASES = ("missile", "initiative", "groups", "melee", "victory")
@@ -336,7 +336,7 @@ def _moves_seen(game: KimmiriaGame, st: GameState, scene: Scene | None) -> list[
         return []
     gone = set(st.removed)
     after = scene.with_figures([f for f in scene.figures if f.id not in gone])
-    before = scene_from_json(st.scene)
+    before = st.scene
     if {f.id for f in before.figures} != {f.id for f in after.figures}:
         return []           # a figure vanished or appeared: nothing to compare, the picture decides later
     return game.system.moves_seen(before, after, side=st.attacker)
@@ -348,7 +348,7 @@ def _see_if_moved(game: KimmiriaGame, st: GameState, scene: Scene | None) -> Non
         return
     keep = [f for f in scene.figures if f.id not in set(st.removed)]
     new = scene_to_json(scene.with_figures(keep))
-    old = {f["id"]: (f["x"], f["y"]) for f in (st.scene or {}).get("figures", [])}
+    old = {f["id"]: (f["x"], f["y"]) for f in (st.scene_json or {}).get("figures", [])}
     now = {f["id"]: (f["x"], f["y"]) for f in new["figures"]}
     if old.keys() != now.keys() or any(abs(old[k][0] - now[k][0]) + abs(old[k][1] - now[k][1]) > 0.05
                                        for k in now):
@@ -381,7 +381,7 @@ def _open_check(records: list[Record]) -> dict[str, Any] | None:
 
 def _check_picture(game: KimmiriaGame, st: GameState, scene: Scene, picture: str | None, after: str) -> bool:
     """Compare the newest picture with the game: a `check` record (and True) when it does not match."""
-    before = scene_from_json(st.scene)
+    before = st.scene
     checks = [c for c in check_moves(KIMMIRIA_CHECKS, game.system, before, scene, None, st.removed)
               if c.kind in ("missing", "still_there", "appeared")]
     if not checks:
@@ -465,7 +465,7 @@ ROLL_HOW = "Tap the number you rolled, or let the tablet roll for you."
 
 
 def _side_of(st: GameState, fid: str | None) -> str | None:
-    for f in (st.scene or {}).get("figures", []):
+    for f in (st.scene_json or {}).get("figures", []):
         if f["id"] == fid:
             return f.get("side")
     return None
@@ -526,7 +526,7 @@ def _roll_prompt(game: KimmiriaGame, st: GameState, need: RollRequest, rolls: li
 
 
 def _type_of(st: GameState, fid: str | None) -> str | None:
-    for f in (st.scene or {}).get("figures", []):
+    for f in (st.scene_json or {}).get("figures", []):
         if f["id"] == fid:
             return f.get("type")
     return None
@@ -649,11 +649,11 @@ def current_prompt(games: Games, settings: MeasureSettings | None = None, title:
             records = log.live_records()
             rolls, last_step, acked = _tail(records)
             names = {side: side_word(side) for side in st.start_counts}
-            names.update(figure_names(st.scene))
+            names.update(figure_names(st.scene_json))
             # Names of the fallen too: the outcome still speaks of them.
             first = next((r for r in records if r.kind == "game_started"), None)
             if first is not None:
-                names = {**names, **figure_names(first.payload["scene"]), **figure_names(st.scene)}
+                names = {**names, **figure_names(first.payload["scene"]), **figure_names(st.scene_json)}
             game_info = {"turn": st.turn, "phase": st.phase, "attacker": st.attacker, "system": "kimmiria",
                          "removed": list(st.removed), "rolls": rolls,
                          "file": Path(log.path).name, "can_undo": any(r.kind == ROLL for r in records)}

@@ -228,7 +228,7 @@ def test_moves_seen_in_the_new_picture_are_checked_by_the_rules(app, client, pin
         with app.app_context():
             log = context.games().open_current()
             try:
-                where = {f["id"]: f["x"] for f in KimmiriaGame(log).state().scene["figures"]}
+                where = {f["id"]: f["x"] for f in KimmiriaGame(log).state().scene_json["figures"]}
             finally:
                 log.close()
         assert where["m14"] == pytest.approx(tom.x + dx_in, abs=1e-3)     # the game follows the table
