@@ -1,53 +1,173 @@
-"""Accuracy of grid, colour bases, terrain and height correction on a larger synthetic set than the
-tests use (issue 4's acceptance figures). Prints the figures; asserts nothing.
+"""Accuracy of vision on synthetic photos: issue 10's figures on the hard set, overall and per
+condition, with every miss named. Prints markdown; asserts nothing.
 
-Run: python benchmarks/accuracy_vision.py [--tables N] [--seed S]
+The hard set (vision.synthetic.hard): each photo is analysed exactly as `tablesight analyze PHOTO
+--table TABLE.toml` does (FramePipeline(profile).process(image), with the photo's own profile, no
+camera file), and scored on
+- figure markers: recall, false ids, p95 and max error (goal >= 99.5%, 0 false, p95 <= 0.05 in);
+- grids (square, flat hex, none): a false grid on a plain table counts as a miss;
+- colour-rimmed figures: recall, phantoms, p95 error (goal >= 98%, 0 phantoms, p95 <= 0.08 in);
+- terrain felt: mean IoU per kind (goal >= 0.9), and pieces found where there is none;
+- figures under a hand: reported hidden at their last place when the previous picture (the same
+  table without the hand) went first through a tracking pipeline; in the still photo alone, the
+  roster's markers reported hidden.
+`--easy N` adds the older, kinder set's report (issue 4's figures).
+
+`--save DIR` also writes each photo as a player would have it (PNG, table TOML, truth and conditions
+JSON), to run `tablesight analyze` on by hand.
+
+Run: python benchmarks/accuracy_vision.py [--photos 60] [--seed 0] [--res 1080p,1080p,2160p] [--easy N] [--save DIR]
 """
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import sys
+import time
+from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from calibration.intrinsics import CameraModel  # noqa: E402
-from tests.vision.scoring import match_colour, terrain_ious  # noqa: E402
-from vision.grid import GRID_PPI, find_grid, phase_error_in  # noqa: E402
-from vision.pipeline import FramePipeline, to_gray  # noqa: E402
-from vision.synthetic import profile_for, random_photo, random_table, render_photo  # noqa: E402
-from vision.topview import warp_top_view  # noqa: E402
+from vision.pipeline import FramePipeline  # noqa: E402
 
-GRIDS = ("square", "hex", "hex-pointy", None)
+try:
+    from vision.synthetic.export import write_hard_photo  # noqa: E402
+    from vision.synthetic.hard import ALSO_REPORTED, REPORTED, hard_photo  # noqa: E402
+    from vision.synthetic.textures import texture_gray  # noqa: E402
+    texture_gray("grass")
+except ImportError as exc:      # scikit-image ships the photographed textures
+    sys.exit(f"accuracy_vision: {exc}")
+from tests.vision.hard_scoring import GOALS, KINDS, hidden_reported, p95, score_photo  # noqa: E402
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=24)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    rng = np.random.default_rng(args.seed)
+def describe(c) -> str:
+    bits = [f"{c.cast} {c.cast_k:.0f} K", "clutter" if c.clutter else "no clutter", "hand" if c.hand else "no hand",
+            f"motion blur {c.blur_px:g} px" if c.blur_px else "no blur", c.texture, f"tilt {c.tilt_deg:g}",
+            c.resolution, f"grid {c.grid}", f"table {c.table_in[0]:g}x{c.table_in[1]:g}"]
+    if c.hot_spot:
+        bits.append("hot spot")
+    if c.long_side_on_short_axis:
+        bits.append("long side on the short axis")
+    return ", ".join(bits)
+
+
+def aggregate(scores) -> dict:
+    m_err = [e for s in scores for e in s.marker_errors_in]
+    c_err = [e for s in scores for e in s.colour_errors_in]
+    ious = {k: [v for s in scores for v in s.terrain_iou.get(k, [])] for k in KINDS}
+    return {
+        "photos": len(scores),
+        "m_found": sum(s.marker_found for s in scores), "m_total": sum(s.marker_total for s in scores),
+        "m_false": sum(len(s.marker_false) for s in scores), "m_p95": p95(m_err), "m_max": max(m_err, default=math.nan),
+        "g_ok": sum(s.grid_ok for s in scores),
+        "c_found": sum(s.colour_found for s in scores), "c_total": sum(s.colour_total for s in scores),
+        "c_phantoms": sum(len(s.colour_phantoms) for s in scores), "c_p95": p95(c_err),
+        "iou": {k: (float(np.mean(v)) if v else math.nan) for k, v in ious.items()},
+        "t_extra": sum(len(s.terrain_extra) for s in scores),
+    }
+
+
+def pct(a, b) -> str:
+    return f"{a}/{b} ({100 * a / b:.1f}%)" if b else "-"
+
+
+def row(name: str, a: dict) -> str:
+    iou = [a["iou"][k] for k in KINDS]
+    mean = np.nanmean(iou) if not all(math.isnan(v) for v in iou) else math.nan
+    cells = [name, str(a["photos"]), pct(a["m_found"], a["m_total"]), str(a["m_false"]),
+             f"{a['m_p95']:.3f} / {a['m_max']:.3f}", f"{a['g_ok']}/{a['photos']}", pct(a["c_found"], a["c_total"]),
+             str(a["c_phantoms"]), f"{a['c_p95']:.3f}", *[f"{v:.2f}" for v in iou], f"{mean:.2f}", str(a["t_extra"])]
+    return "| " + " | ".join(cells) + " |"
+
+
+HEADER = ("| photos | n | markers found | false ids | marker p95 / max in | grids | colour found | phantoms | "
+          "colour p95 in | " + " | ".join(f"IoU {k}" for k in KINDS) + " | IoU mean | terrain where none |")
+
+
+def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path | None = None) -> None:
+    scores, lines, hidden = [], [], defaultdict(int)
+    render_s, analyse_s = [], []
+    for k in range(count):
+        t0 = time.perf_counter()
+        photo = hard_photo(seed, k, resolutions=resolutions)
+        if save is not None:
+            write_hard_photo(photo, save, f"hard-{seed}-{k:03d}")
+        t1 = time.perf_counter()
+        try:
+            scene = FramePipeline(photo.profile).process(photo.image).scene
+        except Exception as exc:         # a photo the pipeline refuses is all misses, named
+            scene = dataclasses.replace(photo.truth, figures=(), terrain=(), grid=None)
+            lines.append(f"- photo {k} [{describe(photo.conditions)}]: analyze failed: {exc}")
+        t2 = time.perf_counter()
+        s = score_photo(photo, scene)
+        scores.append(s)
+        if photo.hand is not None:
+            n, ok, bad = hidden_reported(scene, photo.truth, markers_only=True)
+            hidden["still_total"] += n
+            hidden["still_ok"] += ok
+            tracker = FramePipeline(photo.profile, track=True)
+            tracker.process(photo.before())
+            n, ok, bad2 = hidden_reported(tracker.process(photo.image).scene, photo.truth)
+            hidden["tracked_total"] += n
+            hidden["tracked_ok"] += ok
+            s.misses += [f"{b} (with the previous picture)" for b in bad2] + [f"{b} (still photo)" for b in bad]
+        render_s.append(t1 - t0)
+        analyse_s.append(t2 - t1)
+        if s.misses:
+            lines.append(f"- photo {k} [{describe(photo.conditions)}]: " + "; ".join(s.misses))
+        print(f"photo {k + 1}/{count} {photo.conditions.resolution}: render {t1 - t0:.1f} s, analyse {t2 - t1:.2f} s, "
+              f"misses {len(s.misses)}", file=sys.stderr)
+
+    print(f"## Hard set: {count} photos, seed {seed}\n")
+    print(f"Goals: markers >= {GOALS['marker_recall']:.1%}, 0 false, p95 <= {GOALS['marker_p95_in']} in; "
+          f"grids all; colour >= {GOALS['colour_recall']:.0%}, 0 phantoms, p95 <= {GOALS['colour_p95_in']} in; "
+          f"terrain IoU per kind >= {GOALS['terrain_iou']}.\n")
+    print(HEADER)
+    print("|" + "---|" * (HEADER.count("|") - 1))
+    print(row("all", aggregate(scores)))
+    for factor in REPORTED + ALSO_REPORTED:
+        for value in sorted({s.groups[factor] for s in scores}):
+            print(row(f"{factor}: {value}", aggregate([s for s in scores if s.groups[factor] == value])))
+    print()
+    print(f"Figures under a hand: {hidden['tracked_total']}; reported hidden at their last place after the previous "
+          f"picture: {pct(hidden['tracked_ok'], hidden['tracked_total'])}; roster markers under a hand reported "
+          f"hidden in the still photo: {pct(hidden['still_ok'], hidden['still_total'])}.")
+    print(f"Time a photo: render median {np.median(render_s):.1f} s, analyse median {np.median(analyse_s):.2f} s "
+          f"(max {max(analyse_s):.2f} s).\n")
+    print("### Misses\n")
+    print("\n".join(lines) if lines else "none")
+
+
+def easy_report(tables: int, seed: int) -> None:
+    """Issue 4's figures on the older, kinder renderer (flat-coloured bases and felt, no cast)."""
+    from calibration.intrinsics import CameraModel
+    from tests.vision.scoring import match_colour, terrain_ious
+    from vision.grid import GRID_PPI, find_grid, phase_error_in
+    from vision.pipeline import to_gray
+    from vision.synthetic import profile_for, random_photo, random_table, render_photo
+    from vision.topview import warp_top_view
+
+    rng = np.random.default_rng(seed)
+    grids = ("square", "hex", "hex-pointy", None)
     pitch_err, phase_err, grid_missed, false_grids, plain = [], [], 0, 0, 0
-    colour_err, colour_missed, colour_false, colour_total = [], 0, [], 0
-    ious, extra_pieces = [], 0
-    for k in range(args.tables):
+    colour_err, colour_missed, colour_false, colour_total, ious = [], 0, [], 0, []
+    for k in range(tables):
         table = random_table(rng, width_in=float(rng.uniform(36, 60)), depth_in=float(rng.uniform(30, 44)),
-                             n_markers=8, n_colour=12, n_terrain=4, grid=GRIDS[k % len(GRIDS)],
+                             n_markers=8, n_colour=12, n_terrain=4, grid=grids[k % len(grids)],
                              grid_pitch_in=float(rng.choice([0.75, 1.0, 1.5])))
         photo = render_photo(table, random_photo(rng), rng)
-        profile = profile_for(table)
-        result = FramePipeline(profile).process(photo.image)
+        result = FramePipeline(profile_for(table)).process(photo.image)
         truth = photo.truth
         if truth.grid is None:
             plain += 1
             view = warp_top_view(to_gray(photo.image), result.registration.H_in_to_px, GRID_PPI,
                                  (0, 0, table.width_in, table.depth_in))
-            for kind in ("square", "hex"):
-                for pitch in (0.75, 1.0, 1.5):
-                    false_grids += find_grid(view.image, GRID_PPI, kind=kind, pitch_in=pitch) is not None
+            false_grids += sum(find_grid(view.image, GRID_PPI, kind=kind, pitch_in=pitch) is not None
+                               for kind in ("square", "hex") for pitch in (0.75, 1.0, 1.5))
             false_grids += find_grid(view.image, GRID_PPI) is not None
         elif result.scene.grid is None:
             grid_missed += 1
@@ -60,38 +180,46 @@ def main() -> None:
         colour_false += f
         colour_total += sum(1 for fig in truth.figures if fig.detected_by == "colour")
         ious += terrain_ious(result.scene, truth)
-        extra_pieces += max(0, len(result.scene.terrain) - len(truth.terrain))
-        print(f"table {k + 1}/{args.tables}: anchors {result.registration.anchors_seen} rms {result.registration.rms_px:.2f} "
-              f"tilt {result.scene.extra['camera_pose']['tilt_deg']} grid {truth.grid.kind if truth.grid else None} "
-              f"phase {phase_err[-1] if truth.grid is not None and phase_err else None} colour max {max(e, default=0):.3f}", file=sys.stderr)
-    print(f"{args.tables} tables at 1080p, tilt 0-35 deg, uneven light, shadows, blur, noise, JPEG")
-    n_grid = len(pitch_err) + grid_missed
-    print(f"grid: {n_grid} gridded tables, missed {grid_missed}; pitch error max {100 * max(pitch_err):.3f}% "
-          f"(mean {100 * np.mean(pitch_err):.3f}%); phase error max {max(phase_err):.4f} in "
-          f"(mean {np.mean(phase_err):.4f}); false grids {false_grids} in {plain * 7} searches on plain tables")
     e = np.array(colour_err)
-    print(f"colour bases: {colour_total}, found {colour_total - colour_missed} "
-          f"({100 * (colour_total - colour_missed) / colour_total:.1f}%), false {len(colour_false)}; "
-          f"position p95 {np.percentile(e, 95):.4f} in, max {e.max():.4f}, mean {e.mean():.4f}")
-    print(f"terrain: {len(ious)} pieces, mean IoU {np.mean(ious):.4f}, min {min(ious):.3f}, "
-          f"extra pieces {extra_pieces}")
-
+    print(f"## Easy set: {tables} tables at 1080p (flat colours, no cast, no clutter)\n")
+    print(f"- grid: missed {grid_missed} of {len(pitch_err) + grid_missed}; pitch error max "
+          f"{100 * max(pitch_err, default=0):.3f}%; phase error max {max(phase_err, default=0):.4f} in; "
+          f"false grids {false_grids} in {plain * 7} searches on plain tables")
+    print(f"- colour bases: {pct(colour_total - colour_missed, colour_total)}, false {len(colour_false)}; "
+          f"p95 {np.percentile(e, 95):.4f} in, max {e.max():.4f}")
+    print(f"- terrain: {len(ious)} pieces, mean IoU {np.mean(ious):.4f}, min {min(ious):.3f}")
     errors = {"none": [], "intrinsics": [], "estimated focal": []}
     for _ in range(4):
         table = random_table(rng, n_markers=20, marker_height_in=0.125)
         photo = render_photo(table, random_photo(rng, tilt_deg=35.0), rng)
         profile = profile_for(table)
-        truth = {f.id: f for f in photo.truth.figures}
+        truth_xy = {f.id: f.xy for f in photo.truth.figures}
         cam = CameraModel(camera_matrix=photo.camera.camera_matrix, dist=np.zeros(5), image_size=photo.camera.image_size)
         for name, pipeline in (("none", FramePipeline(dataclasses.replace(profile, figure_marker_height_in=0.0))),
                                ("intrinsics", FramePipeline(profile, cam)), ("estimated focal", FramePipeline(profile))):
             scene = pipeline.process(photo.image).scene
-            errors[name] += [np.hypot(f.x - truth[f.id].x, f.y - truth[f.id].y) for f in scene.figures if f.id in truth]
-    print("height correction, markers 1/8 in up, tilt 35 deg:")
-    for name, errs in errors.items():
-        errs = np.array(errs)
-        print(f"  {name:16s} n={len(errs)} mean {errs.mean():.4f} in, p95 {np.percentile(errs, 95):.4f}, "
-              f"max {errs.max():.4f}")
+            errors[name] += [math.dist(f.xy, truth_xy[f.id]) for f in scene.figures if f.id in truth_xy]
+    print("- height correction, markers 1/8 in up, tilt 35 deg: " + "; ".join(
+        f"{name} mean {np.mean(e):.4f} in, p95 {np.percentile(e, 95):.4f}, max {np.max(e):.4f}"
+        for name, e in errors.items()) + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--photos", type=int, default=60, help="hard photos (default 60)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--res", default="1080p,1080p,2160p",
+                        help="resolutions, cycled like a condition (default: a third at 2160p)")
+    parser.add_argument("--easy", type=int, default=0, metavar="N", help="also the older easy set, N tables")
+    parser.add_argument("--save", type=Path, metavar="DIR", help="write each hard photo, its profile and truth there")
+    args = parser.parse_args()
+    resolutions = tuple(r.strip() for r in args.res.split(",") if r.strip())
+    if any(r not in ("1080p", "2160p") for r in resolutions):
+        parser.error(f"--res: each of 1080p or 2160p, got {args.res!r}")
+    if args.photos > 0:
+        hard_report(args.photos, args.seed, resolutions, args.save)
+    if args.easy > 0:
+        easy_report(args.easy, args.seed + 1)
 
 
 if __name__ == "__main__":

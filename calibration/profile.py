@@ -46,7 +46,13 @@ class GridSpec:
 @dataclass(frozen=True)
 class ColourSpec:
     name: str                   # a side's name, or a terrain kind
-    rgb: tuple[int, int, int]
+    rgb: tuple[int, int, int]   # the profile's colour: the starting guess
+    learned_rgb: tuple[int, int, int] | None = None   # a side's rim as a photo of this table showed it
+
+    @property
+    def seen_rgb(self) -> tuple[int, int, int]:
+        """The colour to look for: the learned one when there is one, else the profile's."""
+        return self.learned_rgb if self.learned_rgb is not None else self.rgb
 
 
 @dataclass(frozen=True)
@@ -157,13 +163,15 @@ def _tables(items: Any, key: str, allowed: set[str]):
         yield where, item
 
 
-def _colours(items: Any, key: str, name_key: str) -> tuple[ColourSpec, ...]:
+def _colours(items: Any, key: str, name_key: str, learned: bool = False) -> tuple[ColourSpec, ...]:
     out = []
-    for where, item in _tables(items, key, {name_key, "colour"}):
+    allowed = {name_key, "colour"} | ({"learned_colour"} if learned else set())
+    for where, item in _tables(items, key, allowed):
         name = item.get(name_key)
         if not isinstance(name, str) or not name:
             raise ProfileError(f"{where}{name_key}: expected a non-empty string, got {name!r}")
-        out.append(ColourSpec(name=name, rgb=parse_colour(item.get("colour"), f"{where}colour")))
+        seen = parse_colour(item["learned_colour"], f"{where}learned_colour") if "learned_colour" in item else None
+        out.append(ColourSpec(name=name, rgb=parse_colour(item.get("colour"), f"{where}colour"), learned_rgb=seen))
     return tuple(out)
 
 
@@ -262,14 +270,17 @@ def profile_from_dict(data: Mapping[str, Any]) -> TableProfile:
         name=name, width_in=width, depth_in=depth, dictionary=dictionary,
         figure_marker_size_in=marker_size, figure_marker_height_in=marker_height,
         anchors=tuple(anchors), grid=grid,
-        sides=_colours(data.get("sides", []), "sides", "name"),
+        sides=_colours(data.get("sides", []), "sides", "name", learned=True),
         terrain=_colours(data.get("terrain", []), "terrain", "kind"),
         rules=rules,
     )
 
 
-def load_profile(path: str | Path) -> TableProfile:
-    """Read and validate a table profile TOML file; raises ProfileError."""
+def load_profile(path: str | Path, learned_path: str | Path | None = None) -> TableProfile:
+    """Read and validate a table profile TOML file; raises ProfileError.
+
+    The rim colours learned from photos of this table (`learned_colours_path(path)`, or
+    `learned_path`) are laid over its sides when that file exists."""
     path = Path(path)
     text = read_text(path, "table profile", ProfileError)
     try:
@@ -277,9 +288,75 @@ def load_profile(path: str | Path) -> TableProfile:
     except tomllib.TOMLDecodeError as exc:
         raise ProfileError(f"{path}: not valid TOML ({exc})") from None
     try:
-        return profile_from_dict(data)
+        profile = profile_from_dict(data)
     except ProfileError as exc:
         raise ProfileError(f"{path}: {exc}") from None
+    learned = Path(learned_path) if learned_path is not None else learned_colours_path(path)
+    return with_learned_colours(profile, read_learned_colours(learned)) if learned.exists() else profile
+
+
+# ------------------------------------------------------------ learned rim colours (a sidecar file)
+# The profile is the players' own file, often with their comments: learning a colour never rewrites
+# it. What a photo taught is kept beside it, in `<profile>.learned.toml`, and laid over the
+# profile's sides when it is read; deleting that file goes back to the profile's colours.
+
+def learned_colours_path(profile_path: str | Path) -> Path:
+    path = Path(profile_path)
+    return path.with_name(path.stem + ".learned.toml")
+
+
+def read_learned_colours(path: str | Path) -> dict[str, tuple[int, int, int]]:
+    """side name -> learned rim colour, from a sidecar file; raises ProfileError naming the key."""
+    path = Path(path)
+    text = read_text(path, "learned colours", ProfileError)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(f"{path}: not valid TOML ({exc})") from None
+    try:
+        _check_keys(data, {"sides"}, "")
+        out = {}
+        for where, item in _tables(data.get("sides", []), "sides", {"name", "learned_colour"}):
+            name = item.get("name")
+            if not isinstance(name, str) or not name:
+                raise ProfileError(f"{where}name: expected a non-empty string, got {name!r}")
+            out[name] = parse_colour(item.get("learned_colour"), f"{where}learned_colour")
+        return out
+    except ProfileError as exc:
+        raise ProfileError(f"{path}: {exc}") from None
+
+
+def with_learned_colours(profile: TableProfile, learned: Mapping[str, tuple[int, int, int]]) -> TableProfile:
+    """The profile with these sides' learned colours set (sides it does not have are ignored)."""
+    from dataclasses import replace
+    sides = tuple(replace(s, learned_rgb=tuple(int(c) for c in learned[s.name])) if s.name in learned else s
+                  for s in profile.sides)
+    return replace(profile, sides=sides)
+
+
+def colour_hex(rgb) -> str:
+    return "#" + "".join(f"{int(c):02x}" for c in rgb)
+
+
+def save_learned_colours(path: str | Path, learned: Mapping[str, tuple[int, int, int]],
+                         profile_name: str = "this table") -> Path:
+    """Write (merging with what the file already holds) side -> learned colour; atomically."""
+    path = Path(path)
+    merged = dict(read_learned_colours(path)) if path.exists() else {}
+    merged.update(learned)
+    lines = [f"# Rim colours tablesight learned from photos of {profile_name}, after white balance.",
+             "# The profile's own colours stay the starting guess: delete this file to go back to them.", ""]
+    for name in sorted(merged):
+        lines += ["[[sides]]", f"name = {_toml_string(name)}", f'learned_colour = "{colour_hex(merged[name])}"', ""]
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text("\n".join(lines), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def _toml_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
 
 
 def standard_anchors(width_in: float, depth_in: float, size_in: float = 2.0,

@@ -22,8 +22,21 @@ pieces block them under a `SightPolicy`:
 - clear kinds (water) never block; blocking kinds (walls, buildings) and kinds the policy
   does not name always block.
 
+A soft piece is judged one connected stretch at a time: where the corridor's overlap with a
+concave piece (a U-shaped wood) falls apart into separate stretches, each one is allowed on its
+own when it lies within `soft_depth_in` of an end, as the same trees cut as two felt pieces are.
+
+The policy may say more (see measure.sight.SightPolicy):
+
+- terrain_in_the_way = "obstacle_roll": terrain that would block is reported as `in the way`
+  (an obstacle roll the step makes), not as a block;
+- fire_over_from_hill: a shooter on a hill is not blocked by friendly figures not on a hill;
+- elevated_kinds (walls, towers): a shooter standing on one is blocked by no figure, and a piece
+  of such a kind never blocks a ruler from or to a figure standing on it.
+
 Touching counts as blocking everywhere; "touching" means within EPS_IN (a millionth inch).
-The verdict is symmetric: swapping shooter and target gives the same blockers.
+The verdict is symmetric (swapping shooter and target gives the same blockers) except for fire
+over from a hill or a wall, which belongs to the shooter.
 """
 from __future__ import annotations
 
@@ -34,7 +47,7 @@ import shapely
 
 from measure.clip import PolygonEdges, Rulers, ruler_overlap
 from measure.distance import EPS_IN, figure_arrays
-from measure.scene import Scene, SceneError
+from measure.scene import Figure, Scene, SceneError
 from measure.sight import LosResult, MeasureSettings, SightPolicy, resolve_width
 
 CLEAR, BLOCKING, SOFT, HILL = 0, 1, 2, 3
@@ -49,6 +62,7 @@ class SceneIndex:
     on first use for each width and kept.
     """
     figure_ids: tuple[str, ...]
+    side_code: np.ndarray           # (N,) a number per side, -1 where the side is unknown
     xy: np.ndarray                  # (N, 2) base centres
     x: np.ndarray                   # (N,) the same, one coordinate per array (fast gathers)
     y: np.ndarray
@@ -70,8 +84,11 @@ class SceneIndex:
         shapely.prepare(polygons)       # caches point-in-polygon structures on the (immutable) shapes
         shapely.prepare(crests)
         bounds = shapely.bounds(polygons).reshape(-1, 4)
+        codes: dict[str, int] = {}
+        side_code = np.array([-1 if f.side is None else codes.setdefault(f.side, len(codes)) for f in scene.figures],
+                             dtype=np.int64)
         return cls(
-            figure_ids=tuple(f.id for f in scene.figures), xy=xy, x=xy[:, 0].copy(), y=xy[:, 1].copy(),
+            figure_ids=tuple(f.id for f in scene.figures), side_code=side_code, xy=xy, x=xy[:, 0].copy(), y=xy[:, 1].copy(),
             radius_in=base / 2.0,
             terrain_ids=tuple(t.id for t in scene.terrain),
             terrain_kinds=tuple(t.kind for t in scene.terrain),
@@ -98,6 +115,27 @@ class SceneIndex:
             tree = shapely.STRtree(shapely.box(x0 - margin_in, y0 - margin_in, x1 + margin_in, y1 + margin_in))
             self._cache[key] = (tree, pieces)
         return self._cache[key]
+
+    def figure_on(self, kinds: tuple[str, ...]) -> np.ndarray:
+        """(N,) bool: the figure's centre is on (or at the edge of) a piece of one of `kinds`."""
+        key = ("on", kinds)
+        if key not in self._cache:
+            on = np.zeros(len(self.figure_ids), bool)
+            pieces = np.flatnonzero(np.isin(np.array(self.terrain_kinds + ("",), dtype=object)[:-1], kinds))
+            if len(pieces) and len(on):
+                fig, _ = shapely.STRtree(self.polygons[pieces]).query(shapely.points(self.xy), predicate="intersects")
+                on[fig] = True
+            self._cache[key] = on
+        return self._cache[key]
+
+    def convex(self) -> np.ndarray:
+        """(T,) bool: the piece is convex with no holes (a ruler crosses it in one stretch)."""
+        if "convex" not in self._cache:
+            hull = shapely.area(shapely.convex_hull(self.polygons)) if len(self.polygons) else np.empty(0)
+            area = shapely.area(self.polygons) if len(self.polygons) else np.empty(0)
+            holes = shapely.get_num_interior_rings(self.polygons) if len(self.polygons) else np.empty(0)
+            self._cache["convex"] = (area >= hull * (1 - 1e-9)) & (holes == 0)
+        return self._cache["convex"]
 
     def position(self, figure_id: str) -> int:
         try:
@@ -132,20 +170,40 @@ class Blockers:
     is_terrain: np.ndarray
     index: np.ndarray
     n_pairs: int
+    obstacle: np.ndarray | None = None   # entry is only in the way (an obstacle roll), not a block
+
+    def _hard(self) -> np.ndarray:
+        return np.ones(len(self.pair), bool) if self.obstacle is None else ~self.obstacle
 
     @property
     def blocked(self) -> np.ndarray:
-        return np.bincount(self.pair, minlength=self.n_pairs) > 0
+        return np.bincount(self.pair[self._hard()], minlength=self.n_pairs) > 0
+
+    @property
+    def obstructed(self) -> np.ndarray:
+        """Corridors with terrain in the way that calls for an obstacle roll."""
+        if self.obstacle is None:
+            return np.zeros(self.n_pairs, bool)
+        return np.bincount(self.pair[self.obstacle], minlength=self.n_pairs) > 0
 
     def ids(self, scene_index: SceneIndex) -> list[tuple[str, ...]]:
         """Blocker ids per corridor (figures first, then terrain, each in scene order)."""
+        return self._ids(scene_index, self._hard())
+
+    def obstacle_ids(self, scene_index: SceneIndex) -> list[tuple[str, ...]]:
+        """Ids of the terrain in the way (obstacle rolls) per corridor."""
+        if self.obstacle is None:
+            return [()] * self.n_pairs
+        return self._ids(scene_index, self.obstacle)
+
+    def _ids(self, scene_index: SceneIndex, keep: np.ndarray) -> list[tuple[str, ...]]:
         names = [*scene_index.figure_ids, *scene_index.terrain_ids]
-        flat = [names[i] for i in
-                np.where(self.is_terrain, len(scene_index.figure_ids) + self.index, self.index).tolist()]
+        flat = [names[i] for i in np.where(self.is_terrain[keep], len(scene_index.figure_ids) + self.index[keep],
+                                           self.index[keep]).tolist()]
         out: list[tuple[str, ...]] = [()] * self.n_pairs
-        pair = self.pair.tolist()
+        pair = self.pair[keep].tolist()
         start = 0
-        for end in (np.flatnonzero(np.diff(self.pair)) + 1).tolist() + [len(pair)]:
+        for end in (np.flatnonzero(np.diff(self.pair[keep])) + 1).tolist() + [len(pair)]:
             if end > start:
                 out[pair[start]] = tuple(flat[start:end])
             start = end
@@ -182,6 +240,35 @@ def _box_may_meet(idx: SceneIndex, ti, r: Rulers) -> np.ndarray:
             & (np.abs(gy * r.ux - gx * r.uy) <= auy * ex + aux * ey + r.half_in + 2 * EPS_IN))
 
 
+SPLIT_QUERY_ITEMS = 256     # trees bigger than this are queried with rulers cut into pieces
+PIECE_IN = 3.0
+
+
+def _query(tree: shapely.STRtree, lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(line, item) pairs whose bounding boxes meet: the candidates of the exact tests.
+
+    On a big table a long diagonal ruler's bounding box holds thousands of bases it never comes
+    near, and the candidate arrays grow with the square of the figures. There the rulers are cut
+    into pieces PIECE_IN long and each piece's (small) box is queried: the pieces' boxes cover the
+    line, so no candidate is lost, and the duplicates are merged.
+    """
+    if len(tree) <= SPLIT_QUERY_ITEMS or not len(lines):
+        return tree.query(lines)
+    coords = shapely.get_coordinates(lines).reshape(-1, 2, 2)
+    a, b = coords[:, 0], coords[:, 1]
+    count = np.maximum(np.ceil(np.hypot(*(b - a).T) / PIECE_IN), 1).astype(np.int64)
+    line = np.repeat(np.arange(len(lines)), count)
+    j = np.arange(len(line)) - np.repeat(np.cumsum(count) - count, count)
+    f0, f1 = (j / count[line])[:, None], ((j + 1) / count[line])[:, None]
+    d = (b - a)[line]
+    pieces = shapely.linestrings(np.stack([a[line] + d * f0, a[line] + d * f1], axis=1))
+    pi, item = tree.query(pieces)
+    keys = line[pi] * len(tree) + item
+    keys.sort()
+    keys = keys[np.r_[True, keys[1:] != keys[:-1]]] if len(keys) else keys
+    return keys // len(tree), keys % len(tree)
+
+
 def _candidates(idx: SceneIndex, half: np.ndarray, lines: np.ndarray, figures: bool, terrain: bool,
                 policy: SightPolicy):
     """STRtree candidates: (ruler, base) and (ruler, piece) index pairs, one query per ruler width."""
@@ -190,11 +277,11 @@ def _candidates(idx: SceneIndex, half: np.ndarray, lines: np.ndarray, figures: b
         sel = np.flatnonzero(half == h) if len(half) else half.astype(np.int64)
         margin = h + 2 * EPS_IN
         if figures:
-            ci, fi = idx.figure_tree(margin).query(lines[sel])
+            ci, fi = _query(idx.figure_tree(margin), lines[sel])
             fig.append((sel[ci], fi))
         if terrain:
             tree, pieces = idx.terrain_tree(margin, policy)
-            ci, ti = tree.query(lines[sel])
+            ci, ti = _query(tree, lines[sel])
             ter.append((sel[ci], pieces[ti]))
 
     def join(parts):
@@ -220,6 +307,9 @@ def find_blockers(idx: SceneIndex, a_idx, b_idx, width_in, policy: SightPolicy) 
 
     if with_figures:
         ci, fi = _figure_hits(idx, fci, ffi, a_idx, b_idx, rulers)
+        if policy.elevated_kinds or policy.fire_over_from_hill:
+            keep = ~_fired_over(idx, np.take(a_idx, ci), fi, policy)
+            ci, fi = ci[keep], fi[keep]
         pairs.append(ci), terrain_flags.append(np.zeros(len(ci), bool)), hits.append(fi)
 
     if with_terrain:
@@ -232,6 +322,18 @@ def find_blockers(idx: SceneIndex, a_idx, b_idx, width_in, policy: SightPolicy) 
         # Soft: the overlap must lie within soft_depth_in of the shooter's or the target's centre.
         reach = policy.soft_depth_in + EPS_IN
         blocks = meets & ((klass == BLOCKING) | (soft & (t_max > reach) & (t_min < r.length - reach)))
+        # A concave soft piece: judge each connected stretch of the corridor inside it on its own.
+        split = np.flatnonzero(blocks & soft & ~np.take(idx.convex(), ti))
+        if len(split):
+            blocks[split] = _stretches_block(idx, ti[split], r.take(split), reach)
+        if policy.elevated_kinds:
+            high = np.flatnonzero(blocks & np.isin(np.array(idx.terrain_kinds + ("",), dtype=object)[:-1][ti],
+                                                   policy.elevated_kinds))
+            if len(high):
+                polys = np.take(idx.polygons, ti[high])
+                a, b = np.take(a_idx, ci[high]), np.take(b_idx, ci[high])
+                blocks[high] = ~(shapely.intersects_xy(polys, np.take(idx.x, a), np.take(idx.y, a))
+                                 | shapely.intersects_xy(polys, np.take(idx.x, b), np.take(idx.y, b)))
         hill = np.flatnonzero(meets & (klass == HILL))
         if len(hill):
             blocks[hill] = _hill_blocks(idx, ti[hill], np.take(a_idx, ci[hill]), np.take(b_idx, ci[hill]),
@@ -245,8 +347,46 @@ def find_blockers(idx: SceneIndex, a_idx, b_idx, width_in, policy: SightPolicy) 
     # Sort by pair, then figures before terrain, each in scene order: one integer key.
     order = np.argsort(pair * (len(idx.figure_ids) + len(idx.terrain_ids) + 1)
                        + np.where(is_terrain, len(idx.figure_ids), 0) + index, kind="stable")
-    return Blockers(pair=pair[order].astype(np.int64), is_terrain=is_terrain[order],
-                    index=index[order].astype(np.int64), n_pairs=n)
+    is_terrain = is_terrain[order]
+    obstacle = is_terrain.copy() if policy.terrain_in_the_way == "obstacle_roll" else None
+    return Blockers(pair=pair[order].astype(np.int64), is_terrain=is_terrain,
+                    index=index[order].astype(np.int64), n_pairs=n, obstacle=obstacle)
+
+
+def _fired_over(idx: SceneIndex, shooter: np.ndarray, fi: np.ndarray, policy: SightPolicy) -> np.ndarray:
+    """Of (shooter, base in the way) rows, the bases the shooter fires over under the policy."""
+    over = np.zeros(len(fi), bool)
+    if policy.elevated_kinds:
+        over |= np.take(idx.figure_on(policy.elevated_kinds), shooter)
+    if policy.fire_over_from_hill:
+        on_hill = idx.figure_on(policy.hill_kinds)
+        side_a, side_f = np.take(idx.side_code, shooter), np.take(idx.side_code, fi)
+        over |= np.take(on_hill, shooter) & ~np.take(on_hill, fi) & (side_a == side_f) & (side_a >= 0)
+    return over
+
+
+def _stretches_block(idx: SceneIndex, ti: np.ndarray, r: Rulers, reach: float) -> np.ndarray:
+    """Exact test for concave soft pieces: does any connected stretch of the corridor (grown by
+    EPS_IN, so touching counts) inside the piece reach farther than `reach` from both ends?"""
+    h, e = r.half_in + EPS_IN, EPS_IN
+    nx, ny = -r.uy * h, r.ux * h
+    x0, y0 = r.x - r.ux * e, r.y - r.uy * e
+    x1, y1 = r.x + r.ux * (r.length + e), r.y + r.uy * (r.length + e)
+    corners = np.stack([np.stack([x0 + nx, y0 + ny], 1), np.stack([x1 + nx, y1 + ny], 1),
+                        np.stack([x1 - nx, y1 - ny], 1), np.stack([x0 - nx, y0 - ny], 1)], axis=1)
+    overlap = shapely.intersection(shapely.polygons(corners), np.take(idx.polygons, ti))
+    parts, owner = shapely.get_parts(overlap, return_index=True)
+    coords, part = shapely.get_coordinates(parts, return_index=True)
+    if not len(coords):
+        return np.zeros(len(ti), bool)
+    row = owner[part]
+    t = (coords[:, 0] - r.x[row]) * r.ux[row] + (coords[:, 1] - r.y[row]) * r.uy[row]
+    lo = np.full(len(parts), np.inf)
+    hi = np.full(len(parts), -np.inf)
+    np.minimum.at(lo, part, t)
+    np.maximum.at(hi, part, t)
+    blocking = (hi > reach) & (lo < r.length[owner] - reach)
+    return np.bincount(owner[blocking], minlength=len(ti)) > 0
 
 
 def _hill_blocks(idx: SceneIndex, ti, a, b, rulers: Rulers) -> np.ndarray:
@@ -282,4 +422,48 @@ def line_of_sight(scene: Scene, a_id: str, b_id: str, width_in: str | float = "e
     edge = centre - idx.radius_in[a] - idx.radius_in[b]
     blocked_by = blockers.ids(idx)[0]
     return LosResult(clear=not blocked_by, width_in=width, distance_in=centre,
-                     edge_distance_in=0.0 if edge <= EPS_IN else float(edge), blocked_by=blocked_by)
+                     edge_distance_in=0.0 if edge <= EPS_IN else float(edge), blocked_by=blocked_by,
+                     in_the_way=blockers.obstacle_ids(idx)[0])
+
+
+def point_of(scene: Scene, to: str | None = None, cell: str | None = None) -> tuple[tuple[float, float], str]:
+    """A point target from text: `to` "X,Y" in table inches, or `cell` "COL,ROW" (square) / "Q,R"
+    (axial hex) on the scene's grid, its centre. Returns the point and words for it."""
+    if (to is None) == (cell is None):
+        raise SceneError("point: give either a table point X,Y or a grid space COL,ROW")
+    text = to if to is not None else cell
+    parts = str(text).split(",")
+    what = "point" if to is not None else "space"
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        values = [float(p) for p in parts] if to is not None else [int(p) for p in parts]
+    except ValueError:
+        raise SceneError(f"{what}: expected two numbers separated by a comma, got {str(text)[:40]!r}") from None
+    if to is not None:
+        x, y = values
+        if not (np.isfinite(x) and np.isfinite(y)):
+            raise SceneError(f"point: expected finite inches, got {str(text)[:40]!r}")
+        return (x, y), f"the point ({x:g}, {y:g})"
+    if scene.grid is None:
+        raise SceneError("space: the scene has no grid; give a table point X,Y instead")
+    from measure.grid import cell_centre
+    x, y = (float(v) for v in cell_centre(scene.grid, np.array(values)))
+    return (x, y), f"{scene.grid.kind} {values[0]},{values[1]} (centre {x:.2f}, {y:.2f})"
+
+
+POINT_ID = "@point"
+POINT_BASE_IN = 1e-3    # a point target: a base too small to touch anything a real base would not
+
+
+def line_of_sight_to_point(scene: Scene, a_id: str, xy: tuple[float, float], width_in: str | float = "edge",
+                           policy: SightPolicy = SightPolicy(),
+                           settings: MeasureSettings = MeasureSettings()) -> LosResult:
+    """A ruler from figure a's centre to a table point (a square or hex centre for a spell such as
+    Teleport: "target square must be in line of sight"); the point has no side and no base."""
+    x, y = (float(v) for v in xy)
+    if not (np.isfinite(x) and np.isfinite(y)):
+        raise SceneError(f"point: expected finite x, y in inches, got {xy!r}")
+    scene.figure(a_id)
+    point = Figure(POINT_ID, x, y, base_in=POINT_BASE_IN, detected_by="manual")
+    return line_of_sight(scene.with_figures((*scene.figures, point)), a_id, POINT_ID, width_in, policy, settings)

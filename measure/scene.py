@@ -18,6 +18,19 @@ class SceneError(ValueError):
     """A Scene (or Scene JSON) that breaks the contract; the message names the item."""
 
 
+def short(value: Any, limit: int = 60) -> str:
+    """repr(value) cut to `limit` characters: an error quotes a prefix of bad input, never all of it."""
+    try:
+        text = repr(value)
+    except ValueError:                  # an int too long to print
+        text = f"<{type(value).__name__} too long to print>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+# No table is a mile across: larger numbers are typos or attacks, and overflow the geometry.
+MAX_ABS_IN = 1e6
+
+
 @dataclass(frozen=True)
 class Table:
     width_in: float
@@ -76,7 +89,7 @@ class Scene:
         for fig in self.figures:
             if fig.id == figure_id:
                 return fig
-        raise SceneError(f"unknown figure id {figure_id!r} (the scene has: "
+        raise SceneError(f"unknown figure id {short(figure_id)} (the scene has: "
                          f"{', '.join(f.id for f in self.figures) or 'no figures'})")
 
     def with_figures(self, figures) -> "Scene":
@@ -92,12 +105,17 @@ _TERRAIN_KEYS = {"id", "kind", "polygon", "crest"}
 
 def _number(value: Any, where: str, *, positive: bool = False) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise SceneError(f"{where}: expected a number, got {value!r}")
-    number = float(value)
+        raise SceneError(f"{where}: expected a number, got {short(value)}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
     if not math.isfinite(number):
-        raise SceneError(f"{where}: must be a finite number, got {value!r}")
+        raise SceneError(f"{where}: must be a finite number, got {short(value)}")
+    if abs(number) > MAX_ABS_IN:
+        raise SceneError(f"{where}: must be at most {MAX_ABS_IN:g} in size, got {number:g}")
     if positive and number <= 0:
-        raise SceneError(f"{where}: must be greater than 0, got {value!r}")
+        raise SceneError(f"{where}: must be greater than 0, got {short(value)}")
     return number
 
 
@@ -107,7 +125,7 @@ def _polygon(value: Any, where: str) -> Polygon:
     points = []
     for i, point in enumerate(value):
         if not isinstance(point, (list, tuple)) or len(point) != 2:
-            raise SceneError(f"{where}[{i}]: expected [x, y], got {point!r}")
+            raise SceneError(f"{where}[{i}]: expected [x, y], got {short(point)}")
         points.append((_number(point[0], f"{where}[{i}][0]"), _number(point[1], f"{where}[{i}][1]")))
     polygon = Polygon(points)
     if polygon.area <= 0 or not polygon.is_valid:
@@ -120,26 +138,26 @@ def _require(obj: Mapping, key: str, where: str) -> Any:
     if not isinstance(obj, Mapping):
         raise SceneError(f"{where}: expected an object, got {type(obj).__name__}")
     if key not in obj:
-        raise SceneError(f"{where}: missing key {key!r}")
+        raise SceneError(f"{where}: missing key {short(key)}")
     return obj[key]
 
 
 def _figure_from_json(obj: Any, where: str) -> Figure:
     figure_id = _require(obj, "id", where)
     if not isinstance(figure_id, str) or not figure_id:
-        raise SceneError(f"{where}.id: expected a non-empty string, got {figure_id!r}")
-    where = f"figure {figure_id!r}"
+        raise SceneError(f"{where}.id: expected a non-empty string, got {short(figure_id)}")
+    where = f"figure {short(figure_id)}"
     marker = obj.get("marker")
     if marker is not None and (isinstance(marker, bool) or not isinstance(marker, int)):
-        raise SceneError(f"{where}.marker: expected an integer, got {marker!r}")
+        raise SceneError(f"{where}.marker: expected an integer, got {short(marker)}")
     cell = obj.get("cell")
     if cell is not None:
         if not isinstance(cell, (list, tuple)) or len(cell) != 2 or not all(isinstance(c, int) for c in cell):
-            raise SceneError(f"{where}.cell: expected [col, row] integers, got {cell!r}")
+            raise SceneError(f"{where}.cell: expected [col, row] integers, got {short(cell)}")
         cell = (int(cell[0]), int(cell[1]))
     for key in ("side", "type", "name"):
         if obj.get(key) is not None and not isinstance(obj[key], str):
-            raise SceneError(f"{where}.{key}: expected a string, got {obj[key]!r}")
+            raise SceneError(f"{where}.{key}: expected a string, got {short(obj[key])}")
     return Figure(
         id=figure_id,
         x=_number(_require(obj, "x", where), f"{where}.x"),
@@ -161,10 +179,10 @@ def _figure_from_json(obj: Any, where: str) -> Figure:
 def _terrain_from_json(obj: Any, index: int) -> Terrain:
     where = f"terrain[{index}]"
     terrain_id = obj.get("id", f"t{index + 1}") if isinstance(obj, Mapping) else None
-    where = f"terrain {terrain_id!r}" if terrain_id else where
+    where = f"terrain {short(terrain_id)}" if terrain_id else where
     kind = _require(obj, "kind", where)
     if not isinstance(kind, str) or not kind:
-        raise SceneError(f"{where}.kind: expected a non-empty string, got {kind!r}")
+        raise SceneError(f"{where}.kind: expected a non-empty string, got {short(kind)}")
     crest = obj.get("crest")
     return Terrain(
         id=str(terrain_id),
@@ -180,15 +198,15 @@ def _grid_from_json(obj: Any) -> Grid | None:
         return None
     kind = _require(obj, "kind", "grid")
     if kind not in ("square", "hex"):
-        raise SceneError(f"grid.kind: expected 'square' or 'hex', got {kind!r}")
+        raise SceneError(f"grid.kind: expected 'square' or 'hex', got {short(kind)}")
     origin = obj.get("origin", [0.0, 0.0])
     if not isinstance(origin, (list, tuple)) or len(origin) != 2:
-        raise SceneError(f"grid.origin: expected [x, y], got {origin!r}")
+        raise SceneError(f"grid.origin: expected [x, y], got {short(origin)}")
     orientation = obj.get("orientation")
     if kind == "hex":
         orientation = orientation or "flat"
         if orientation not in ("flat", "pointy"):
-            raise SceneError(f"grid.orientation: expected 'flat' or 'pointy', got {orientation!r}")
+            raise SceneError(f"grid.orientation: expected 'flat' or 'pointy', got {short(orientation)}")
     return Grid(
         kind=kind,
         pitch_in=_number(_require(obj, "pitch", "grid"), "grid.pitch", positive=True),
@@ -204,7 +222,7 @@ def scene_from_json(obj: Any) -> Scene:
         raise SceneError("scene: expected a JSON object at the top level")
     units = obj.get("units", "in")
     if units != "in":
-        raise SceneError(f"units: only 'in' is supported, got {units!r}")
+        raise SceneError(f"units: only 'in' is supported, got {short(units)}")
     table = _require(obj, "table", "scene")
     table_value = Table(
         width_in=_number(_require(table, "width", "table"), "table.width", positive=True),
@@ -217,7 +235,7 @@ def scene_from_json(obj: Any) -> Scene:
     seen: set[str] = set()
     for fig in figures:
         if fig.id in seen:
-            raise SceneError(f"figure {fig.id!r}: the id appears twice")
+            raise SceneError(f"figure {short(fig.id)}: the id appears twice")
         seen.add(fig.id)
     terrain_json = obj.get("terrain", [])
     if not isinstance(terrain_json, list):

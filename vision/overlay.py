@@ -109,9 +109,12 @@ def draw_scene(frame_bgr: np.ndarray, scene: Scene, registration, *, ruler: Rule
         _poly(image, registration, ring, colour, 1 if fig.hidden else 2)
         if fig.id in blockers:
             _poly(image, registration, _circle_ring(fig.x, fig.y, fig.base_in / 2 + 0.08), BLOCKED_BGR, 4)
-        label = fig.id + (f" {fig.side}" if fig.side else "") + (" (hidden)" if fig.hidden else "")
+        # The name players use (the roster's), in the side's colour; Hershey fonts draw ASCII only.
+        label = (fig.name or fig.id) + (" (hidden)" if fig.hidden else "")
+        label = label.encode("ascii", "replace").decode("ascii")
         anchor = _px(registration, [[fig.x + fig.base_in / 2, fig.y]])[0]
         org = (int(anchor[0]) + 4, int(anchor[1]) + 4)
-        cv2.putText(image, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 3, cv2.LINE_AA)
-        cv2.putText(image, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1, cv2.LINE_AA)
+        scale = max(0.45, image.shape[1] / 2400)        # readable from across the room on a big screen
+        cv2.putText(image, label, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 4, cv2.LINE_AA)
+        cv2.putText(image, label, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 2, cv2.LINE_AA)
     return image

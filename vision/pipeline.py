@@ -29,15 +29,18 @@ from measure.grid import cell_of
 from measure.scene import Grid, Scene, Table, Terrain
 from vision.anchors import SEARCH_TRIES, AnchorWindows
 from vision.change import ChangeWatch
-from vision.colour import COLOUR_PPI, chromaticity, find_bases, mat_chroma, wall_shift
+from vision.colour import COLOUR_PPI, chromaticity, mat_chroma
 from vision.detections import Detections
 from vision.grid import GRID_PPI, canonical_origin, find_grid
+from vision.hands import HAND_PPI, Hands, find_hands
 from vision.height import CameraPose, camera_pose
 from vision.markers import MarkerFinder
+from vision.rims import rims_in_view
 from vision.settings import VISION_DEFAULTS
 from vision.terrain import TERRAIN_PPI, find_terrain
 from vision.topview import warp_top_view
 from vision.tracking import Tracker
+from vision.whitebalance import WhiteBalance, estimate_white_balance
 
 WINDOW_IN = 1.4          # half side of the window searched around a figure's last position
 FIGURE_WATCH_IN = 1.2    # half side of the region watched for change around a figure
@@ -82,6 +85,7 @@ class _Held:
     grid: Grid | None
     grid_check: dict | None
     mat: np.ndarray | None = None          # the mat's chromaticity (colour figures compare against it)
+    wb: WhiteBalance | None = None         # the anchors' grey card: colours are judged after it
     terrain: tuple[Terrain, ...] | None = None
     terrain_frame: int = -10 ** 9
 
@@ -145,11 +149,11 @@ class FramePipeline:
             registration, grid, check = self._grid(gray, registration, spec)
             if check and check.get("rescaled"):
                 pose = camera_pose(registration.H_px_to_in, registration.image_size, k)
-        mat = None
-        if self.profile.sides:
-            view = warp_top_view(frame_bgr, registration.H_in_to_px, TERRAIN_PPI, self._table_rect())
-            mat = mat_chroma(chromaticity(view.image)[0])
-        return _Held(registration, pose, grid, check, mat)
+        # The anchors' grey card and the mat's colour: for colour bases and for hands over the table.
+        view = warp_top_view(frame_bgr, registration.H_in_to_px, TERRAIN_PPI, self._table_rect())
+        wb = estimate_white_balance(view.image, view.ppi, self.profile.anchors, view.origin_in)
+        mat = mat_chroma(chromaticity(np.clip(wb.apply(view.image, view.ppi, view.origin_in), 0, None))[0])
+        return _Held(registration, pose, grid, check, mat, wb=wb)
 
     def _grid(self, gray, registration: Registration, spec):
         view = warp_top_view(gray, registration.H_in_to_px, GRID_PPI, self._table_rect())
@@ -192,33 +196,48 @@ class FramePipeline:
             found = replace(found, xy_in=pose.lift(found.xy_in, h))
         return found
 
-    def _colour(self, frame_bgr, pose: CameraPose, rects, mat: np.ndarray | None) -> Detections:
+    def _hands(self, frame_bgr, held: _Held) -> Hands | None:
+        """Hands over the table in this frame (vision.hands), after the anchors' white balance."""
+        if held.wb is None:
+            return None
+        view = warp_top_view(frame_bgr, held.registration.H_in_to_px, HAND_PPI, self._table_rect())
+        return find_hands(view.image, view.ppi, view.origin_in, wb=held.wb, mat=held.mat,
+                          other_rgbs=[t.rgb for t in self.profile.terrain])
+
+    def _colour(self, frame_bgr, pose: CameraPose, rects, held: _Held, hands: Hands | None = None) -> Detections:
         sides = self.profile.sides
         if not sides:
             return Detections.empty()
         h = VISION_DEFAULTS["colour_base_height_in"]
         base_in = VISION_DEFAULTS["colour_base_in"]
-        plane = pose.plane_homography(h)
         others = [t.rgb for t in self.profile.terrain]
         xy, side_names, conf = [], [], []
         for rect in rects:
-            view = warp_top_view(frame_bgr, plane, COLOUR_PPI, rect)
+            # The table-plane view: a base's top shows where its ray meets the table; the camera
+            # pose puts it back over its true centre (vision.rims).
+            view = warp_top_view(frame_bgr, held.registration.H_in_to_px, COLOUR_PPI, rect)
             if view.image.shape[0] < 8 or view.image.shape[1] < 8:
                 continue
-            hits = find_bases(view.image, COLOUR_PPI, [s.rgb for s in sides], base_in, others,
-                              mat=mat, wall_shift_px=wall_shift(pose, view, h))
-            for hit in hits:
-                p = view.to_table(hit.xy_view[None])[0]
+            for p, hit in rims_in_view(view, [s.seen_rgb for s in sides], base_in, pose=pose, height_in=h,
+                                       wb=held.wb, other_rgbs=others, mat=held.mat,
+                                       table_in=(self.profile.width_in, self.profile.depth_in),
+                                       keep_out_in=self._anchor_cards(),
+                                       exclude=hands.mask_in(view) if hands is not None else None):
                 if any(np.hypot(*(p - q)) < base_in * 0.6 for q in xy):
                     continue           # the same base seen in two overlapping windows
                 xy.append(p)
                 side_names.append(sides[hit.side_index].name)
-                conf.append(round(min(1.0, hit.fill / 0.6), 3))
+                conf.append(hit.confidence)
         if not xy:
             return Detections.empty()
         order = sorted(range(len(xy)), key=lambda k: (round(xy[k][1], 3), xy[k][0]))
         return Detections.from_colour([f"c{i + 1}" for i in range(len(order))], np.array([xy[k] for k in order]),
                                       [side_names[k] for k in order], [conf[k] for k in order])
+
+    def _anchor_cards(self) -> list[tuple[float, float, float, float]]:
+        """Each anchor's printed card (the square and its white border), no place for a base."""
+        return [(a.x_in - a.size_in * 0.75, a.y_in - a.size_in * 0.75, a.x_in + a.size_in * 0.75,
+                 a.y_in + a.size_in * 0.75) for a in self.profile.anchors]
 
     def _terrain(self, frame_bgr, registration: Registration, detections: Detections) -> tuple[Terrain, ...]:
         kinds = [(t.name, t.rgb) for t in self.profile.terrain]
@@ -274,14 +293,15 @@ class FramePipeline:
             table = [self._table_rect()]
             detections = self._markers(gray, registration, pose, table, True)
             t2 = time.perf_counter()
-            detections = detections.concat(self._colour(bgr, pose, table, held.mat))
+            hands = self._hands(bgr, held)
+            detections = detections.concat(self._colour(bgr, pose, table, held, hands))
         else:
             carried, marker_rects, colour_rects = self._plan_search()
             detections = self._markers(gray, registration, pose, marker_rects, False) if marker_rects \
                 else Detections.empty()
             t2 = time.perf_counter()
             if colour_rects:
-                detections = detections.concat(self._colour(bgr, pose, colour_rects, held.mat))
+                detections = detections.concat(self._colour(bgr, pose, colour_rects, held))
             detections = _merge_carried(detections, carried)
         t3 = time.perf_counter()
         if self.tracker is not None:
@@ -309,6 +329,8 @@ class FramePipeline:
                                  "tilt_deg": round(pose.tilt_deg, 2)}}
         if held.grid_check is not None:
             extra["grid_check"] = held.grid_check
+        if full and hands is not None and hands.polygons:
+            extra["hands"] = hands.as_json()
         scene = Scene(table=Table(self.profile.width_in, self.profile.depth_in), figures=figures,
                       terrain=held.terrain, grid=held.grid, extra=extra)
         return FrameResult(scene=scene, registration=registration, detections=detections, timing_ms=timing,

@@ -7,11 +7,12 @@ import statistics
 import sys
 import time
 
-from calibration.profile import load_profile
+from calibration.profile import colour_hex, learned_colours_path, load_profile
 from measure.distance import distance_matrices
 from measure.scene import Scene, scene_to_json
 from vision.imageio import read_image
 from vision.pipeline import FramePipeline
+from vision.teach import parse_teach
 
 
 def register(subparsers) -> None:
@@ -24,6 +25,9 @@ def register(subparsers) -> None:
     parser.add_argument("--repeat", type=int, default=1, metavar="N",
                         help="process the photo N times and report the median ms per frame (benchmarking)")
     parser.add_argument("--demo", action="store_true", help="analyse the bundled demo photo and table")
+    parser.add_argument("--teach-colour", action="append", default=[], metavar="SIDE=X,Y",
+                        help="learn SIDE's rim colour from the figure at X,Y (table inches) in this photo; saved "
+                             "beside the table profile (TABLE.learned.toml) and used from now on. Repeat for each side")
     parser.set_defaults(func=run)
 
 
@@ -46,8 +50,14 @@ def run(args: argparse.Namespace) -> int:
     if args.camera:
         from calibration.intrinsics import CameraModel
         camera = CameraModel.load(args.camera)
+    teach = [parse_teach(text) for text in args.teach_colour]
+    if teach and args.demo and not args.table:
+        raise CommandError("--teach-colour: give your own --table TABLE.toml (the bundled demo table stays as it is)")
     frame = read_image(photo_path)
 
+    learned = []
+    if teach:
+        profile, learned = _teach(frame, profile, camera, table_path, teach)
     pipeline = FramePipeline(profile, camera)
     times_ms = []
     for _ in range(args.repeat):
@@ -56,6 +66,11 @@ def run(args: argparse.Namespace) -> int:
         times_ms.append((time.perf_counter() - t0) * 1e3)
     out = scene_to_json(result.scene)
     out["registration"] = result.registration.as_json()
+    if learned:
+        out["learned_colours"] = {k.side: {"colour": colour_hex(k.rgb), "from": list(k.xy_in),
+                                           "profile_colour": colour_hex(profile.sides[[s.name for s in profile.sides].index(k.side)].rgb)}
+                                  for k in learned}
+        out["learned_colours_file"] = str(learned_colours_path(table_path))
     if args.repeat > 1:
         out["timing"] = {"frames": args.repeat, "median_ms": round(statistics.median(times_ms), 2),
                          "stages_ms": {k: round(v, 2) for k, v in result.timing_ms.items()}}
@@ -63,8 +78,45 @@ def run(args: argparse.Namespace) -> int:
         json.dump(out, sys.stdout, indent=1)
         sys.stdout.write("\n")
     else:
+        for k in learned:
+            colours = out["learned_colours"][k.side]
+            sys.stdout.write(f"Learned the {k.side} rim colour {colours['colour']} (the profile says "
+                             f"{colours['profile_colour']}) from the figure at ({k.xy_in[0]:.2f}, {k.xy_in[1]:.2f}); "
+                             f"saved in {out['learned_colours_file']}\n")
         sys.stdout.write(describe(result.scene, out))
     return 0
+
+
+def _teach(frame, profile, camera, table_path, requests):
+    """Learn each requested side's rim colour from this photo; all or nothing is saved."""
+    from assistant.cli import CommandError
+    from calibration.profile import save_learned_colours, with_learned_colours
+    from vision.height import camera_pose
+    from vision.settings import VISION_DEFAULTS
+    from vision.teach import learn_rim_colour
+
+    for side, x, y in requests:     # the cheap checks first, before any pixel is looked at
+        if side not in [s.name for s in profile.sides]:
+            raise CommandError(f"--teach-colour: the table has no side {side!r} "
+                               f"(its sides: {', '.join(s.name for s in profile.sides) or 'none'})")
+        if not (0 <= x <= profile.width_in and 0 <= y <= profile.depth_in):
+            raise CommandError(f"--teach-colour: ({x:g}, {y:g}) is outside the "
+                               f"{profile.width_in:g} x {profile.depth_in:g} in table")
+    result = FramePipeline(profile, camera).process(frame)
+    reg = result.registration
+    k = camera.matrix_for(*reg.image_size) if camera is not None else None
+    pose = camera_pose(reg.H_px_to_in, reg.image_size, k)
+    learned = []
+    for side, x, y in requests:
+        try:
+            learned.append(learn_rim_colour(frame, reg, profile, side, (x, y), pose=pose,
+                                            base_in=VISION_DEFAULTS["colour_base_in"],
+                                            height_in=VISION_DEFAULTS["colour_base_height_in"]))
+        except ValueError as exc:
+            raise CommandError(f"--teach-colour: {exc}") from None
+    colours = {k.side: k.rgb for k in learned}
+    save_learned_colours(learned_colours_path(table_path), colours, profile.name)
+    return with_learned_colours(profile, colours), learned
 
 
 def describe(scene: Scene, out: dict) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from measure.scene import Figure, Scene, SceneError, scene_from_json
-from measure.sight import MeasureSettings, ShooterSpec, SightPolicy
+from measure.sight import MeasureSettings, ShooterSpec, SightPolicy, TargetPolicy
 
 from assistant.cli import CommandError
 
@@ -21,11 +21,16 @@ from assistant.cli import CommandError
 
 def load_scene(path: str) -> Scene:
     """Read and validate a Scene JSON file; errors name the file and the item."""
-    text = Path(path).read_text(encoding="utf-8")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise CommandError(f"{path}: not a UTF-8 text file") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CommandError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise CommandError(f"{path}: JSON nested too deeply to be a Scene") from None
     try:
         return scene_from_json(data)
     except SceneError as exc:
@@ -54,6 +59,7 @@ class Referee:
     policy: SightPolicy
     spec_for: Callable[[Figure], ShooterSpec | None]
     must_shoot_closest: bool = True  # the system's text obliges shooting the closest legal target
+    target_policy: TargetPolicy | None = None   # sight, range and whom a shooter may take
 
 
 def referee_for(name: str | None) -> Referee:
@@ -61,8 +67,9 @@ def referee_for(name: str | None) -> Referee:
     from assistant.rules import get_system
 
     system = get_system(name)
-    return Referee(system.name, system.title or system.name, system.sight_policy(), system.shooter_spec,
-                   must_shoot_closest=system.must_shoot_closest)
+    target_policy = system.target_policy()
+    return Referee(system.name, system.title or system.name, target_policy.sight, system.shooter_spec,
+                   must_shoot_closest=system.must_shoot_closest, target_policy=target_policy)
 
 
 def shooter_specs(referee: Referee, scene: Scene) -> tuple[dict[str, ShooterSpec], list[str]]:
@@ -133,7 +140,10 @@ def register(subparsers) -> None:
         description="Lay a ruler from figure A's centre to figure B's centre and report what blocks it.")
     parser.add_argument("scene", metavar="SCENE", help="Scene JSON file")
     parser.add_argument("a", metavar="A", help="shooter's figure id")
-    parser.add_argument("b", metavar="B", help="target's figure id")
+    parser.add_argument("b", metavar="B", nargs="?", help="target's figure id (or give --to / --cell)")
+    parser.add_argument("--to", metavar="X,Y", help="a table point as the target, in inches")
+    parser.add_argument("--cell", metavar="COL,ROW",
+                        help="a grid space as the target (square col,row or axial hex q,r), its centre")
     parser.add_argument("--width", metavar="edge|ruler|INCHES",
                         help="corridor width (default: what A's type needs in the rule system, else edge)")
     add_common_options(parser)
@@ -145,18 +155,35 @@ def run(args) -> int:
     from assistant.rules.sight_answer import los_answer       # one answer for the CLI and the tablet
 
     scene = load_scene(args.scene)
-    scene.figure(args.a), scene.figure(args.b)           # unknown ids: one line naming them
+    if (args.b is None) == (args.to is None and args.cell is None) or (args.to is not None and args.cell is not None):
+        raise CommandError("los: give one target: a figure B, or --to X,Y, or --cell COL,ROW")
+    scene.figure(args.a)                                 # unknown ids: one line naming them
+    if args.b is not None:
+        scene.figure(args.b)
     settings, scene = load_table(args.table, scene)
-    shooter, target = scene.figure(args.a), scene.figure(args.b)
-    answer = los_answer(scene, args.a, args.b, args.width, get_system(args.system), settings, option="--width")
+    shooter = scene.figure(args.a)
+    answer = los_answer(scene, args.a, args.b, args.width, get_system(args.system), settings, option="--width",
+                        to=args.to, cell=args.cell)
     if args.json:
         print(json.dumps(answer.cli_json()))
         return 0
     result, width = answer.result, answer.width
-    head = f"{figure_label(shooter)} to {figure_label(target)} along {width_words(width, result.width_in)}: "
-    if result.clear:
-        head += "clear"
-    else:
-        head += "blocked by " + join_words([blocker_label(scene, i) for i in result.blocked_by])
-    print(f"{head}. {result.distance_in:.2f} in centre to centre, {result.edge_distance_in:.2f} in edge to edge.")
+    if answer.point is not None:
+        head = f"{figure_label(shooter)} to {answer.point_words} along {width_words(width, result.width_in)}: "
+        print(f"{head}{_verdict_words(scene, result)}. {result.distance_in:.2f} in from its centre.")
+        return 0
+    head = f"{figure_label(shooter)} to {figure_label(scene.figure(args.b))} along {width_words(width, result.width_in)}: "
+    print(f"{head}{_verdict_words(scene, result)}. {result.distance_in:.2f} in centre to centre, "
+          f"{result.edge_distance_in:.2f} in edge to edge.")
     return 0
+
+
+def _verdict_words(scene: Scene, result) -> str:
+    if result.clear:
+        words = "clear"
+    else:
+        words = "blocked by " + join_words([blocker_label(scene, i) for i in result.blocked_by])
+    if result.in_the_way:
+        words += ("; " if not result.clear else " but ") + join_words(
+            [blocker_label(scene, i) for i in result.in_the_way]) + " in the way (an obstacle roll)"
+    return words

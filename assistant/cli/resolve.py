@@ -13,12 +13,16 @@ from typing import Any
 
 from measure.scene import scene_from_json
 
-from assistant.cli import CommandError
-from assistant.rules import get_system
+from assistant.rules import get_system, system_names
 from assistant.rules.dice import DiceExhausted, ScriptedDice
+from assistant.rules.errors import ScenarioError
 from assistant.rules.events import StepResult
+from assistant.rules.inputs import (MAX_SCENARIO_BYTES, Ids, Int, ListOf, MapOf, OneOf, Str, check_scene_bounds, need,
+                                    read_json_text, shown)
 
-SCENARIO_KEYS = ("system", "scene", "step", "attacker_side", "dice", "overrides", "expected")
+# Keys every scenario may carry; the rest are the step's options, checked against its declared inputs.
+# `expect` and `because` are the outcome written from the rule text and the sentence it rests on.
+SCENARIO_KEYS = ("system", "scene", "step", "attacker_side", "dice", "overrides", "expect", "because", "note")
 
 
 def register(subparsers) -> None:
@@ -31,37 +35,49 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
+# The dice as they fell: in order, or by who rolled ("*": rolls that name nobody). A value too big for
+# the die rolled is refused by the step's roll, which knows the die.
+DICE = OneOf((ListOf(Int(1, 100)), MapOf(Str(), OneOf((Int(1, 100), ListOf(Int(1, 100)))))))
+
+
 def dice_from_json(value: Any) -> ScriptedDice:
     if value is None:
         return ScriptedDice()
+    if isinstance(value, str) or not isinstance(value, (list, Mapping)):
+        raise ScenarioError(f"dice: expected a list of values or an object who -> value, got {shown(value)}")
+    DICE.check(value, "dice", Ids())
     if isinstance(value, list):
         return ScriptedDice(value)
-    if isinstance(value, Mapping):
-        return ScriptedDice({(None if k == "*" else k): v for k, v in value.items()})
-    raise CommandError(f"dice: expected a list of values or an object who -> value, got {type(value).__name__}")
+    return ScriptedDice({(None if k == "*" else k): v for k, v in value.items()})
 
 
 def resolve_scenario(scenario: Any) -> dict[str, Any]:
     """The output object for a parsed scenario (what --json prints)."""
     if not isinstance(scenario, Mapping):
-        raise CommandError("scenario: expected a JSON object")
+        raise ScenarioError("scenario: expected a JSON object")
     for key in ("scene", "step"):
-        if key not in scenario:
-            raise CommandError(f"scenario: missing key {key!r}")
+        need(scenario, key)
+    name = scenario.get("system")
+    if name is not None and not isinstance(name, str):
+        raise ScenarioError(f"system: expected one of {', '.join(system_names())}, got {shown(name)}")
+    step = scenario["step"]
+    if not isinstance(step, str):
+        raise ScenarioError(f"step: expected a step name (a string), got {shown(step)}")
     overrides = scenario.get("overrides", {})
     if not isinstance(overrides, Mapping):
-        raise CommandError("overrides: expected an object setting -> value")
-    system = get_system(scenario.get("system"), overrides=overrides)
+        raise ScenarioError("overrides: expected an object setting -> value")
+    system = get_system(name, overrides=overrides)
     scene = scene_from_json(scenario["scene"])
+    check_scene_bounds(scene)
     attacker = scenario.get("attacker_side")
     if attacker is not None and not isinstance(attacker, str):
-        raise CommandError(f"attacker_side: expected a side name, got {attacker!r}")
+        raise ScenarioError(f"attacker_side: expected a side name, got {shown(attacker)}")
     dice = dice_from_json(scenario.get("dice"))
     options = {k: v for k, v in scenario.items() if k not in SCENARIO_KEYS}
     try:
-        result: StepResult = system.resolve(str(scenario["step"]), scene, attacker, dice, options)
+        result: StepResult = system.resolve(step, scene, attacker, dice, options)
     except DiceExhausted as exc:
-        raise CommandError(f"dice: {exc}") from None
+        raise ScenarioError(f"dice: {exc}") from None
     out = {"system": system.name, **result.to_json()}
     out["unused_dice"] = dice.remaining()
     return out
@@ -78,11 +94,13 @@ def format_text(out: Mapping[str, Any]) -> str:
 
 
 def run(args) -> int:
-    with open(args.scenario, encoding="utf-8") as fh:
-        try:
-            scenario = json.load(fh)
-        except json.JSONDecodeError as exc:
-            raise CommandError(f"{args.scenario}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    with open(args.scenario, "rb") as fh:
+        raw = fh.read(MAX_SCENARIO_BYTES + 1)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{args.scenario}: not UTF-8 text") from None
+    scenario = read_json_text(text, args.scenario)
     out = resolve_scenario(scenario)
     if args.json:
         json.dump(out, sys.stdout, indent=2)

@@ -10,6 +10,7 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
+from assistant.rules.errors import ScenarioError
 from assistant.rules.system import RuleSystem
 
 DEFAULT_SYSTEM = "kimmiria"
@@ -22,7 +23,7 @@ SYSTEMS: dict[str, str] = {
 }
 
 
-class UnknownSystem(ValueError):
+class UnknownSystem(ScenarioError):
     """A rule system name that is not registered; the message lists the known ones."""
 
 

@@ -20,22 +20,30 @@ import shapely
 from measure.grid import cell_centre, cell_distance, cell_of
 from measure.los import line_of_sight
 from measure.scene import Figure, Grid, Scene
-from measure.sight import ShooterSpec, SightPolicy
+from measure.sight import RangePolicy, ShooterSpec, SightPolicy
+from measure.targets import pair_range
 
 from assistant.rules.anyminis_attack import AttackStep, ScenarioError, need
+from assistant.rules.anyminis_effects import forbidden, points_lost
+from assistant.rules.anyminis_heroes import HeroSteps
+from assistant.rules.anyminis_spells import SpellSteps
 from assistant.rules.anyminis_rules import (Assessment, AssessmentError, MoveError, SquadError, Step,
                                             check_assignment, check_spend_order, check_squad, initiative_winner,
                                             move_cost)
 from assistant.rules.anyminis_rules import assess as assess_figure
 from assistant.rules.dice import Dice
 from assistant.rules.events import Event, Prompt, StepResult, event
+from assistant.rules import anyminis_inputs
 from assistant.rules.system import RuleSystem
 
 _SQUARE = Grid("square", 1.0)      # 1" spaces when the scene has no printed grid
-class AnyMinis(AttackStep, RuleSystem):
+class AnyMinis(AttackStep, HeroSteps, SpellSteps, RuleSystem):
     name = "anyminis"
     title = "AnyMinis!"
-    steps = ("assess", "initiative", "plan", "move", "attack", "command")
+    steps = ("assess", "initiative", "plan", "move", "attack", "command", "ability", "spell", "cleanup")
+    step_inputs = anyminis_inputs.STEP_INPUTS
+    figure_keys = anyminis_inputs.FIGURE_KEYS
+    terrain_keys = anyminis_inputs.TERRAIN_KEYS
 
     # ------------------------------------------------------------ data and geometry
     def assessment_data(self) -> dict[str, Any]:
@@ -56,6 +64,10 @@ class AnyMinis(AttackStep, RuleSystem):
         return SightPolicy(figures_block=bool(self.values["sight"]["figures_block"]), soft_kinds=(), hill_kinds=(),
                            blocking_kinds=tuple(k for k, t in terrain.items() if t.get("conceals")),
                            clear_kinds=tuple(k for k, t in terrain.items() if not t.get("conceals")))
+
+    def range_policy(self) -> RangePolicy:
+        """Ranges in spaces ("range 10": ten spaces), diagonals by combat.range_metric, hex distance on hexes."""
+        return RangePolicy(measure="spaces", diagonal=str(self.values["combat"]["range_metric"]), space_in=_SQUARE.pitch_in)
 
     def shooter_spec(self, figure: Figure) -> ShooterSpec | None:
         ranged = [w for w in self.assess(figure).weapons if w.kind != "melee"]
@@ -81,11 +93,8 @@ class AnyMinis(AttackStep, RuleSystem):
         return tuple(cell_centre(scene.grid, np.array(cell)).tolist())
 
     def spaces_between(self, scene: Scene, a: Figure, b: Figure) -> int:
-        metric = self.values["combat"]["range_metric"]
-        if scene.grid is not None and scene.grid.kind == "hex":
-            metric = "chessboard"
-        return int(math.ceil(float(cell_distance(scene.grid or _SQUARE, np.array(self._cell(scene, a)),
-                                                  np.array(self._cell(scene, b)), metric)) - 1e-9))
+        """Range in spaces, as the shared policy counts it (the same count `targets` shows)."""
+        return int(pair_range(scene, a.id, b.id, self.range_policy()))
 
     # ------------------------------------------------------------ steps
     def step_assess(self, scene: Scene, attacker_side: str | None, dice: Dice, options: dict) -> StepResult:
@@ -185,7 +194,8 @@ class AnyMinis(AttackStep, RuleSystem):
         for fid, plan in need(options, "plans").items():
             fig = scene.figure(fid)
             a = self.assess(fig)
-            available = a.action_points + int(given.get(fid, 0))
+            # "Slow: target figure loses 1 action point next turn"
+            available = a.action_points + int(given.get(fid, 0)) - points_lost(fid, options.get("effects", []))
             try:
                 reserve = check_assignment(fid, plan, available, guarding=a.stance == "guarding")
                 if fid in options.get("spent", {}):
@@ -204,6 +214,11 @@ class AnyMinis(AttackStep, RuleSystem):
         fig = scene.figure(need(options, "figure"))
         a = self.assess(fig)
         path = need(options, "path")
+        held = forbidden(fig.id, "move", options.get("effects", []))
+        if held:
+            # "Stun: target figure may not move next turn"; Freeze; Charge and Bring it! ("may not move next turn")
+            return StepResult("move", (event("move_illegal", f"{fig.id} may not move this turn: {held}.",
+                                             figure=fig.id, reason="effect", effect=held),))
         try:
             cost = move_cost(fig.id, self.move_steps(scene, fig, path), a.stance)
         except MoveError as exc:

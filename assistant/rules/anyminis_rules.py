@@ -10,17 +10,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from assistant.rules.errors import MoveError, RulesError, ScenarioError
 
-class AssessmentError(ValueError):
+
+class AssessmentError(ScenarioError):
     """A figure's weapons, armour, stance or role that the data does not know; names the figure."""
 
 
-class SquadError(ValueError):
+class SquadError(RulesError):
     """A squad whose size or roles break "Build your squad"; names the squad."""
 
 
-class MoveError(ValueError):
-    """A path that cannot be moved (not adjacent steps, blocking terrain); names the figure."""
 
 
 # ----------------------------------------------------------------- assessment
@@ -215,6 +215,9 @@ class HitFacts:
     shield: int = 0
     defender_in_difficult: bool = False
     defender_stance: str | None = None
+    ability_bonus: int = 0          # a hero's ability: Charge "1d6+2", Called shot "+3 die roll"
+    ignore_non_armour: bool = False  # Called shot: "may ignore any non-armor types of defense (shields, dodge ...)"
+    bring_it: bool = False          # the defender is a hero who called "Bring it!" this turn
 
 
 @dataclass(frozen=True)
@@ -244,9 +247,12 @@ def hit_roll(attack_d6: int, defence_die_value: int, facts: HitFacts, bonuses: M
     spent no point. `bonuses` are the data's numbers (behind, stance bonuses, terrain)."""
     # "For each additional action point spent on combat, add +1"; "For each figure that attacked the
     # target already this turn, add +1"; "If attacking from behind ... add +2".
+    # "Bring it!: ... ignore the attackers' bonuses for ganging up on the hero, and instead add +1 to
+    # the defense for each additional attacker".
     a = {
+        "ability": facts.ability_bonus,
         "points": facts.extra_points,
-        "ganging_up": facts.prior_attackers,
+        "ganging_up": 0 if facts.bring_it else facts.prior_attackers,
         "from_behind": bonuses["from_behind"] if facts.from_behind else 0,   # "add +2"
         "attacking": bonuses["attacking"] if facts.attacker_stance == "attacking" else 0,
         "aiming": bonuses["aiming"] if facts.attacker_stance == "aiming" and facts.weapon_kind == "launched" else 0,
@@ -255,16 +261,26 @@ def hit_roll(attack_d6: int, defence_die_value: int, facts: HitFacts, bonuses: M
     # allocated to defense, add +1"; "If the defender is in difficult terrain, and it is a ranged attack, add +1".
     d = {
         "armor": facts.armour,
-        "shield": 0 if facts.from_behind else facts.shield,
+        "shield": 0 if facts.from_behind or facts.ignore_non_armour else facts.shield,
+        "bring_it": facts.prior_attackers * bonuses.get("bring_it", 1) if facts.bring_it else 0,
         "points": max(0, facts.defence_points - 1),
         "terrain": (bonuses["difficult_ranged"]
                     if facts.defender_in_difficult and facts.weapon_kind != "melee" else 0),
         "defending": bonuses["defending"] if facts.defender_stance == "defending" else 0,
-        "dodging": bonuses["dodging"] if facts.defender_stance == "dodging" and facts.defence_points >= 1 else 0,
+        "dodging": (bonuses["dodging"] if facts.defender_stance == "dodging" and facts.defence_points >= 1
+                    and not facts.ignore_non_armour else 0),
     }
     a = {k: v for k, v in a.items() if v}
     d = {k: v for k, v in d.items() if v}
     return HitOutcome(attack_d6 + sum(a.values()), defence_die_value + sum(d.values()), a, d)
+
+
+def attacks_allowed(weapons: int, one_weapon: int = 1, two_weapons: int = 2, special_ability: bool = False) -> int | None:
+    """"Only minis wielding 2 weapons are allowed 2 attacks in a single turn, unless a special ability
+    is used": the attacks a figure may make this turn (None: a special ability sets its own)."""
+    if special_ability:
+        return None
+    return two_weapons if weapons >= 2 else one_weapon
 
 
 def damage_roll(weapon: Weapon, die_value: int | None) -> int:

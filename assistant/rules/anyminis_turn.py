@@ -21,7 +21,7 @@ def _attack_calls(state, ctx):
     touching = {(a.id, b.id) for a in scene.figures for b in scene.figures
                 if enemies[index[a.id], index[b.id]] and system.spaces_between(scene, a, b) <= 1}
     specs = system.shooter_specs(scene)
-    ranged = {r.shooter: r for r in closest_targets(scene, specs, system.sight_policy(), ctx.settings)} if specs else {}
+    ranged = {r.shooter: r for r in closest_targets(scene, specs, system.target_policy(), ctx.settings)} if specs else {}
     out = []
     for fid in by_order(state, [f.id for f in scene.figures]):
         foes = [f.id for f in scene.figures if (fid, f.id) in touching]

@@ -16,8 +16,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from assistant.rules.errors import RulesError
 
-class DiceError(ValueError):
+
+class DiceError(RulesError):
     """A die value that cannot be (e.g. a 7 typed in for a d6); the message names the roll."""
 
 

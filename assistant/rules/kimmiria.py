@@ -17,7 +17,7 @@ import shapely
 from measure.engage import engaged_ids
 from measure.grid import adjacent, cell_centre
 from measure.scene import Figure, Scene, scene_to_json
-from measure.sight import MeasureSettings
+from measure.sight import MeasureSettings, TargetPolicy
 from measure.targets import closest_targets
 
 from assistant.rules.dice import Dice
@@ -30,11 +30,11 @@ from assistant.rules.kimmiria_paths import cheapest_path, group_moved, moved_fig
 from assistant.rules.kimmiria_move import (IMPASSABLE, MoveCheck, MoveError, Space, check_group_count, check_path,
                                            check_victory, group_rate, roll_groups, roll_initiative,
                                            wizard_may_fly)
+from assistant.rules.errors import ScenarioError
+from assistant.rules import kimmiria_inputs
 from assistant.rules.system import RuleSystem, RulesDataError
 
 
-class ScenarioError(ValueError):
-    """A step's options that do not fit the scene; the message names the item."""
 
 
 def _tie_pick(value: int, n: int) -> int:
@@ -74,6 +74,13 @@ class Kimmiria(RuleSystem):
     # "Rule number one is that you have to shoot at the closest enemy target."
     must_shoot_closest = True
     steps = ("missile", "initiative", "groups", "move", "melee", "victory")
+    step_inputs = kimmiria_inputs.STEP_INPUTS
+    figure_keys = kimmiria_inputs.FIGURE_KEYS
+
+    # ------------------------------------------------------------ sight, range and targets
+    def target_policy(self) -> TargetPolicy:
+        """[targeting] plus play.engaged_may_shoot: a figure touching an enemy does not shoot."""
+        return replace(super().target_policy(), engaged_shooters=bool(self.values["play"]["engaged_may_shoot"]))
 
     # ------------------------------------------------------------ numbers from the data
     def combat_rules(self) -> CombatRules:
@@ -149,7 +156,7 @@ class Kimmiria(RuleSystem):
         else:
             specs = {fid: spec for fid, spec in self.shooter_specs(scene).items()
                      if fid not in engaged or self.values["play"]["engaged_may_shoot"]}
-            for res in closest_targets(scene, specs, self.sight_policy(), settings):
+            for res in closest_targets(scene, specs, self.target_policy(), settings):
                 if res.target is None:
                     events.append(event("missile_no_target", f"{res.shooter} has no legal target.",
                                         shooter=res.shooter,
@@ -174,12 +181,12 @@ class Kimmiria(RuleSystem):
                          settings: MeasureSettings) -> list:
         """Targets the players named are used as named; say so where the ruler disagrees."""
         specs = {s.shooter: self.shooter_spec(scene.figure(s.shooter)) for s in shots}
-        ranked = {r.shooter: r for r in closest_targets(scene, specs, self.sight_policy(), settings)}
+        ranked = {r.shooter: r for r in closest_targets(scene, specs, self.target_policy(), settings)}
         warnings = []
         for shot in shots:
             res = ranked[shot.shooter]
             legal = (res.target,) + res.ties if res.target else ()
-            if shot.targets[0] not in legal:
+            if shot.targets[0] not in legal and not res.engaged:     # an engaged shooter: said below
                 why = next((e.reason for e in res.enemies if e.id == shot.targets[0]), "not an enemy")
                 warnings.append(event("target_warning", f"{shot.shooter} was told to shoot {shot.targets[0]}, but the "
                                       f"ruler says {shot.targets[0]} is {why.replace('_', ' ')}"
@@ -216,7 +223,7 @@ class Kimmiria(RuleSystem):
         settings = MeasureSettings(engage_gap_in=gap, tie_in=float(options.get("tie_in", MeasureSettings().tie_in)))
         specs = self.shooter_specs(scene)
         plan = []
-        for res in closest_targets(scene, specs, self.sight_policy(), settings):
+        for res in closest_targets(scene, specs, self.target_policy(), settings):
             mtype = mtypes[fighters[res.shooter].type]
             item: dict[str, Any] = {"shooter": res.shooter, "order": mtype.order, "target": res.target,
                                     "ties": list(res.ties), "width_in": res.width_in, "range_in": res.range_in,

@@ -10,15 +10,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from assistant.rules.dice import Dice
+from assistant.rules.errors import ScenarioError
 from assistant.rules.events import Event, Prompt, event
 from assistant.rules.kimmiria_board import ACROSS, CORNER, Fighter
 
 
-class MeleeChoiceError(ValueError):
+class MeleeChoiceError(ScenarioError):
     """A chosen melee target the rules do not allow; the message names the figures."""
 
 
-class MissileTargetError(ValueError):
+class MissileTargetError(ScenarioError):
     """A missile target list the rules do not allow; the message names the figures."""
 
 
@@ -218,6 +219,111 @@ def melee_candidates(fid: str, contacts: Mapping[str, Mapping[str, str]], alive:
     return corner, (CORNER if corner else None)
 
 
+def locked_partners(locked: Iterable[Sequence[str]], placed: Mapping[str, int],
+                    contacts: Mapping[str, Mapping[str, str]]) -> dict[str, str]:
+    """Pairs that tied last turn and still touch: each must fight the other first."""
+    partner: dict[str, str] = {}
+    for a, b in locked:
+        if a in placed and b in placed and b in contacts.get(a, {}):
+            partner[a], partner[b] = b, a
+    return partner
+
+
+def check_choices(choices: Mapping[str, str], placed: Mapping[str, int],
+                  contacts: Mapping[str, Mapping[str, str]]) -> None:
+    for fid, target_id in choices.items():
+        if fid not in placed:
+            raise MeleeChoiceError(f"melee choice for {fid!r}: that figure is not in a fight")
+        if target_id not in contacts.get(fid, {}):
+            raise MeleeChoiceError(f"melee choice {fid} -> {target_id}: {fid} does not touch {target_id!r} "
+                                   f"(it touches {', '.join(sorted(contacts[fid]))})")
+
+
+@dataclass
+class _Melee:
+    """What the melee has done so far, while the figures strike in turn order."""
+    fighters: Mapping[str, Fighter]
+    contacts: Mapping[str, Mapping[str, str]]
+    rules: CombatRules
+    placed: dict[str, int]
+    order_index: dict[str, int]
+    alive: set[str]
+    events: list[Event]
+    kills: dict[str, int] = field(default_factory=dict)
+    gang: dict[str, int] = field(default_factory=dict)
+    new_locks: list[tuple[str, str]] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    killed_by: dict[str, str] = field(default_factory=dict)
+
+    def total(self, f: Fighter, die: int, extra: Mapping[str, int]) -> tuple[int, dict[str, int]]:
+        mods = _mods({"fv": f.fv, "unpainted": painted_modifier(f, self.rules), **extra})
+        return die + sum(mods.values()), mods
+
+
+def _skip_reason(m: _Melee, fid: str) -> Event | None:
+    if fid not in m.alive:
+        return event("melee_skipped", f"{fid} has fallen and does not strike back.",
+                     figure=fid, die=m.placed[fid], reason="fallen", killed_by=m.killed_by.get(fid))
+    if m.kills.get(fid, 0) >= m.rules.kills_per_figure:
+        return event("melee_skipped", f"{fid} has already killed a figure this melee.",
+                     figure=fid, die=m.placed[fid], reason="already_killed")
+    return None
+
+
+def _candidates(m: _Melee, fid: str, forced: str | None) -> tuple[list[str], str, Event | None]:
+    """Whom `fid` may attack now: its locked partner, else "the figure across from you first"."""
+    if forced is not None and forced in m.alive:
+        return [forced], m.contacts[fid][forced], None
+    # A pair that tied this turn fights again next turn, not twice now ("Y and G are locked in
+    # melee for next round", and Y attacks F instead).
+    tied_now = {b if a == fid else a for a, b in m.new_locks if fid in (a, b)}
+    candidates, contact = melee_candidates(fid, m.contacts, m.alive, m.gang, m.rules, tied_now)
+    if not candidates and tied_now & m.alive:
+        return [], contact, event("melee_locked", f"{fid} ({m.placed[fid]}) is locked with "
+                                  f"{', '.join(sorted(tied_now & m.alive))} until next turn.",
+                                  figure=fid, die=m.placed[fid], locked_with=sorted(tied_now & m.alive))
+    return list(candidates), contact, None
+
+
+def _pick(m: _Melee, fid: str, candidates: Sequence[str], contact: str, choices: Mapping[str, str],
+          forced: str | None) -> str:
+    if fid in choices:
+        if choices[fid] not in candidates:
+            raise MeleeChoiceError(
+                f"melee choice {fid} -> {choices[fid]}: allowed {', '.join(sorted(candidates))} "
+                f"({'locked partner' if forced else contact})")
+        return choices[fid]
+    # The easiest fight first: the lowest die + Fighting Value, then scene order.
+    return min(candidates, key=lambda t: (m.placed.get(t, 0) + m.fighters[t].fv, m.order_index.get(t, 0)))
+
+
+def _fight(m: _Melee, fid: str, target_id: str, contact: str) -> Event:
+    """"Add the die roll to the Fighting Value for each figure. Compare the two numbers. Highest number wins."""
+    me, target = m.fighters[fid], m.fighters[target_id]
+    m.gang[target_id] = m.gang.get(target_id, 0) + 1
+    my_total, my_mods = m.total(me, m.placed[fid], {})
+    their_total, their_mods = m.total(target, m.placed.get(target_id, 0),
+                                      {"terrain": defence_bonus(target, me, m.rules, "melee")})
+    facts = dict(figure=fid, target=target_id, contact=contact, die=m.placed[fid], mods=my_mods,
+                 total=my_total, target_die=m.placed.get(target_id), target_mods=their_mods,
+                 target_total=their_total)
+    where = "across" if contact == ACROSS else "a-corner"
+    if my_total == their_total:
+        m.new_locks.append((fid, target_id))
+        return event("melee_tie", f"{fid} ({my_total}) attacks {target_id} ({their_total}) {where}: a tie, nobody "
+                     "dies; both stay in place and fight again next turn.", **facts)
+    winner, loser = (fid, target_id) if my_total > their_total else (target_id, fid)
+    if m.kills.get(winner, 0) >= m.rules.kills_per_figure:
+        return event("melee_repulsed", f"{winner} beats {loser} but has already killed a figure; "
+                     f"{loser} survives.", winner=winner, loser=loser, **facts)
+    m.kills[winner] = m.kills.get(winner, 0) + 1
+    m.alive.discard(loser)
+    m.removed.append(loser)
+    m.killed_by[loser] = winner
+    return event("melee_kill", f"{fid} ({my_total}) attacks {target_id} ({their_total}) {where}: {winner} kills "
+                 f"{loser}.", winner=winner, loser=loser, **facts)
+
+
 def resolve_melee(fighters: Mapping[str, Fighter], contacts: Mapping[str, Mapping[str, str]],
                   attacker_side: str | None, dice: Dice, rules: CombatRules = CombatRules(),
                   scene_order: Sequence[str] = (), choices: Mapping[str, str] | None = None,
@@ -238,101 +344,33 @@ def resolve_melee(fighters: Mapping[str, Fighter], contacts: Mapping[str, Mappin
     placed = {fid: dice.roll(6, "melee", who=fid) for fid in engaged}
     turn_order = sorted(engaged, key=lambda f: (-placed[f], 0 if fighters[f].side == attacker_side else 1,
                                                 order_index.get(f, 0)))
-    partner: dict[str, str] = {}
-    for pair in locked:
-        a, b = pair
-        if a in placed and b in placed and b in contacts.get(a, {}):
-            partner[a], partner[b] = b, a
-    for fid, target_id in choices.items():
-        if fid not in placed:
-            raise MeleeChoiceError(f"melee choice for {fid!r}: that figure is not in a fight")
-        if target_id not in contacts.get(fid, {}):
-            raise MeleeChoiceError(f"melee choice {fid} -> {target_id}: {fid} does not touch {target_id!r} "
-                                   f"(it touches {', '.join(sorted(contacts[fid]))})")
-
-    alive = set(fighters)
-    kills: dict[str, int] = {}
-    gang: dict[str, int] = {}
-    new_locks: list[tuple[str, str]] = []
-    removed: list[str] = []
-    killed_by: dict[str, str] = {}
+    partner = locked_partners(locked, placed, contacts)
+    check_choices(choices, placed, contacts)
     if not engaged:
         return MeleeOutcome((event("melee_none", "No figure touches an enemy: there is no melee."),), (), (), {}, ())
-    events: list[Event] = [event("melee_dice", "Dice placed: " + ", ".join(f"{f} {placed[f]}" for f in turn_order)
-                                 + ".", dice=dict(placed), order=list(turn_order))]
-
-    def total(f: Fighter, die: int, extra: Mapping[str, int]) -> tuple[int, dict[str, int]]:
-        mods = _mods({"fv": f.fv, "unpainted": painted_modifier(f, rules), **extra})
-        return die + sum(mods.values()), mods
-
+    m = _Melee(fighters, contacts, rules, placed, order_index, set(fighters),
+               [event("melee_dice", "Dice placed: " + ", ".join(f"{f} {placed[f]}" for f in turn_order) + ".",
+                      dice=dict(placed), order=list(turn_order))])
     for fid in turn_order:
-        me = fighters[fid]
-        if fid not in alive:
-            events.append(event("melee_skipped", f"{fid} has fallen and does not strike back.",
-                                figure=fid, die=placed[fid], reason="fallen", killed_by=killed_by.get(fid)))
-            continue
-        if kills.get(fid, 0) >= rules.kills_per_figure:
-            events.append(event("melee_skipped", f"{fid} has already killed a figure this melee.",
-                                figure=fid, die=placed[fid], reason="already_killed"))
+        skipped = _skip_reason(m, fid)
+        if skipped:
+            m.events.append(skipped)
             continue
         forced = partner.get(fid)
-        if forced is not None and forced in alive:
-            candidates, contact = [forced], contacts[fid][forced]
-        else:
-            # A pair that tied this turn fights again next turn, not twice now ("Y and G are locked in
-            # melee for next round", and Y attacks F instead).
-            tied_now = {b if a == fid else a for a, b in new_locks if fid in (a, b)}
-            candidates, contact = melee_candidates(fid, contacts, alive, gang, rules, tied_now)
-            if not candidates and tied_now & alive:
-                events.append(event("melee_locked", f"{fid} ({placed[fid]}) is locked with "
-                                    f"{', '.join(sorted(tied_now & alive))} until next turn.",
-                                    figure=fid, die=placed[fid], locked_with=sorted(tied_now & alive)))
-                continue
+        candidates, contact, locked_now = _candidates(m, fid, forced)
+        if locked_now:
+            m.events.append(locked_now)
+            continue
         if not candidates:
-            events.append(event("melee_no_target", f"{fid} ({placed[fid]}) has no target left.",
-                                figure=fid, die=placed[fid]))
+            m.events.append(event("melee_no_target", f"{fid} ({placed[fid]}) has no target left.",
+                                  figure=fid, die=placed[fid]))
             continue
-        if fid in choices:
-            target_id = choices[fid]
-            if target_id not in candidates:
-                raise MeleeChoiceError(
-                    f"melee choice {fid} -> {target_id}: allowed {', '.join(sorted(candidates))} "
-                    f"({'locked partner' if forced else contact})")
-        else:
-            # The easiest fight first: the lowest die + Fighting Value, then scene order.
-            target_id = min(candidates, key=lambda t: (placed.get(t, 0) + fighters[t].fv, order_index.get(t, 0)))
-        target = fighters[target_id]
-        gang[target_id] = gang.get(target_id, 0) + 1
-        my_total, my_mods = total(me, placed[fid], {})
-        their_total, their_mods = total(target, placed.get(target_id, 0),
-                                        {"terrain": defence_bonus(target, me, rules, "melee")})
-        facts = dict(figure=fid, target=target_id, contact=contact, die=placed[fid], mods=my_mods,
-                     total=my_total, target_die=placed.get(target_id), target_mods=their_mods,
-                     target_total=their_total)
-        if my_total == their_total:
-            new_locks.append((fid, target_id))
-            events.append(event("melee_tie", f"{fid} ({my_total}) attacks {target_id} ({their_total}) "
-                                f"{'across' if contact == ACROSS else 'a-corner'}: a tie, nobody dies; both stay "
-                                "in place and fight again next turn.", **facts))
-            continue
-        winner, loser = (fid, target_id) if my_total > their_total else (target_id, fid)
-        if kills.get(winner, 0) >= rules.kills_per_figure:
-            events.append(event("melee_repulsed", f"{winner} beats {loser} but has already killed a figure; "
-                                f"{loser} survives.", winner=winner, loser=loser, **facts))
-            continue
-        kills[winner] = kills.get(winner, 0) + 1
-        alive.discard(loser)
-        removed.append(loser)
-        killed_by[loser] = winner
-        events.append(event("melee_kill", f"{fid} ({my_total}) attacks {target_id} ({their_total}) "
-                            f"{'across' if contact == ACROSS else 'a-corner'}: {winner} kills {loser}.",
-                            winner=winner, loser=loser, **facts))
-
-    locks = tuple(p for p in new_locks if p[0] in alive and p[1] in alive)
-    if removed:
-        events.append(event("removed", f"Remove {', '.join(removed)}.", figures=list(removed), cause="melee"))
-    prompts = free_move_prompts(removed, killed_by, fighters, contacts, alive, attacker_side, locks, positions)
-    return MeleeOutcome(tuple(events), tuple(removed), locks, placed, prompts)
+        m.events.append(_fight(m, fid, _pick(m, fid, candidates, contact, choices, forced), contact))
+    locks = tuple(p for p in m.new_locks if p[0] in m.alive and p[1] in m.alive)
+    if m.removed:
+        m.events.append(event("removed", f"Remove {', '.join(m.removed)}.", figures=list(m.removed), cause="melee"))
+    prompts = free_move_prompts(m.removed, m.killed_by, fighters, contacts, m.alive, attacker_side, locks, positions)
+    return MeleeOutcome(tuple(m.events), tuple(m.removed), locks, placed, prompts)
 
 
 def free_move_prompts(removed: Sequence[str], killed_by: Mapping[str, str], fighters: Mapping[str, Fighter],

@@ -25,6 +25,7 @@ from measure.scene import Scene, scene_from_json, scene_to_json
 
 from assistant.rules import get_system
 from assistant.rules.dice import Dice, ScriptedDice
+from assistant.rules.errors import RulesError
 from assistant.rules.events import StepResult
 from assistant.rules.kimmiria import Kimmiria
 from assistant.rules.log import GameLog, Record
@@ -43,7 +44,7 @@ PHASE_TEXT = {
 }
 
 
-class GameError(ValueError):
+class GameError(RulesError):
     """A step out of turn, or a game log that is not a KIMMIRIA game; the message says which."""
 
 
@@ -205,13 +206,16 @@ class KimmiriaGame:
     def options_for(self, step: str, st: GameState, system: Kimmiria) -> dict[str, Any]:
         """What the log knows that a step needs (the players' own options are added on top)."""
         rest = int(system.values["play"]["wizard_fly_rest_turns"])
+        # Only figures still on the table: the step refuses an id it cannot find.
+        present = {f["id"] for f in (st.scene_json or {}).get("figures", [])}
         if step == "missile":
-            return {"resting": [w for w, t in st.wizard_last_flight.items() if 0 <= st.turn - t <= rest]}
+            return {"resting": [w for w, t in st.wizard_last_flight.items()
+                                if 0 <= st.turn - t <= rest and w in present]}
         if step == "move":
             return {"groups_allowed": st.groups_allowed, "turn": st.turn,
                     "wizard_last_attack": dict(st.wizard_last_attack)}
         if step == "melee":
-            return {"locked": [list(p) for p in st.locked]}
+            return {"locked": [list(p) for p in st.locked if set(p) <= present]}
         if step == "victory":
             return {"start_counts": dict(st.start_counts), "condition": st.condition}
         return {}

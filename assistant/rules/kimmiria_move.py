@@ -9,13 +9,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from assistant.rules.dice import Dice
+from assistant.rules.errors import MoveError
 from assistant.rules.events import Event, event
 
 IMPASSABLE = "impassable"
 
 
-class MoveError(ValueError):
-    """A move request that cannot be checked (unknown figure, empty path); the message names it."""
 
 
 # ----------------------------------------------------------------- initiative and groups

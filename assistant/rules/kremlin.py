@@ -12,24 +12,48 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dataclasses import replace
+
 import shapely
+from measure.arcs import discs_in_arc
+from measure.los import SceneIndex, line_of_sight
 from measure.scene import Figure, Scene
-from measure.sight import ShooterSpec
+from measure.sight import RangePolicy, ShooterSpec, TargetPolicy
 
 from assistant.rules.dice import Dice
 from assistant.rules.events import Event, Prompt, StepResult, event
-from assistant.rules.kremlin_melee import MeleeStep
+from assistant.rules.facing import parse_facing
+from assistant.rules.kremlin_melee import MeleeStep, killed_kings
 from assistant.rules.kremlin_morale import MoraleSteps
-from assistant.rules.kremlin_rules import (KremlinError, apply_kills, arc_of_fire, heavy_fire, hit_dice, hit_needed,
-                                           in_arc, movement_dice, roll_hits, roll_saves, woods_hostile, woods_nature)
-from assistant.rules.kremlin_units import Unit, behind_front, build_units, front_line, gap_in, need, removal_order
+from assistant.rules.kremlin_moves import ManoeuvreSteps
+from assistant.rules.kremlin_scenery import ScenerySteps
+from assistant.rules.kremlin_rules import (KremlinError, heavy_fire, hit_dice, hit_needed, kill_on_bases, movement_dice,
+                                           roll_hits, roll_saves, woods_hostile, woods_nature)
+from assistant.rules.inputs import need
+from assistant.rules.kremlin_units import Unit, behind_front, build_units, front_line, gap_in, removal_order
+from assistant.rules import kremlin_inputs
+from assistant.rules.inputs import Ids
 from assistant.rules.system import RuleSystem
 
 
-class Kremlin(MeleeStep, MoraleSteps, RuleSystem):
+class Kremlin(MeleeStep, MoraleSteps, ManoeuvreSteps, ScenerySteps, RuleSystem):
     name = "kremlin"
     title = "KremlinMiniatures"
-    steps = ("initiative", "move", "shoot", "melee", "morale_allowance", "morale", "recover", "woods")
+    steps = ("initiative", "move", "charge_response", "shoot", "melee", "break_off", "pursue", "interpenetrate",
+             "morale_allowance", "morale", "rally", "recover", "woods", "woods_damage", "woods_move", "siege")
+    step_inputs = kremlin_inputs.STEP_INPUTS
+    figure_keys = kremlin_inputs.FIGURE_KEYS
+    terrain_keys = kremlin_inputs.TERRAIN_KEYS
+
+    def input_ids(self, scene: Scene, options: Mapping[str, Any]) -> Ids:
+        """Figures, sides, terrain and units: the `units` option's keys and every base's `unit` (or own id)."""
+        ids = super().input_ids(scene, options)
+        given = options.get("units")
+        given = given if isinstance(given, Mapping) else {}
+        named = {b for spec in given.values() if isinstance(spec, Mapping) and isinstance(spec.get("bases"), list)
+                 for b in spec["bases"] if isinstance(b, str)}
+        units = list(given) + [str(f.extra.get("unit", f.id)) for f in scene.figures if f.id not in named]
+        return Ids({**ids.by_kind, "unit": list(dict.fromkeys(units))})
 
     # ------------------------------------------------------------ helpers
     def units(self, scene: Scene, options: Mapping[str, Any]) -> dict[str, Unit]:
@@ -60,29 +84,69 @@ class Kremlin(MeleeStep, MoraleSteps, RuleSystem):
             events.append(event("hits_taken", f"{unit.id} takes {kills} hit(s) ({cause}); {left} left.",
                                 unit=unit.id, hits=kills, hits_left=left))
             return False
-        alive = [b for b in unit.bases if b not in removed]
-        cas = apply_kills(len(alive), unit.figures_per_base, tally.get(unit.id, unit.lost), kills)
+        order = [b for b in removal_order(scene, unit, enemy_ids) if b not in removed]
+        per_base = {b: unit.figures_per_base for b in unit.bases}
+        per_base.update({g: int(self.values["figure_types"][t]["figures_per_base"])
+                         for g, t in zip(unit.generals, unit.general_types)})
+        cas = kill_on_bases([per_base[b] for b in order], tally.get(unit.id, unit.lost), kills)
         tally[unit.id] = cas.figures_left_on_partial
-        gone = [b for b in removal_order(scene, unit, enemy_ids) if b in alive][:cas.bases_lost]
-        if cas.destroyed:
-            gone = [b for b in unit.all_bases if b not in removed]
+        gone = order[:cas.bases_lost]
         removed.extend(gone)
         events.append(event("casualties", f"{unit.id} loses {kills} figure(s) ({cause})"
                             + (f": base(s) {', '.join(gone)} removed" if gone else "")
                             + (" and the unit is destroyed." if cas.destroyed else "."),
                             unit=unit.id, figures=kills, bases_removed=gone, destroyed=cas.destroyed,
                             lost_on_next_base=cas.figures_left_on_partial))
+        left_alone = [g for g in unit.generals if g not in removed]
+        if not cas.destroyed and left_alone and all(b in removed for b in unit.bases):
+            events.append(event("general_alone", f"Every base of {unit.id} is gone: {', '.join(left_alone)} now acts "
+                                "alone with his own stats.", unit=unit.id, generals=left_alone))
         return cas.destroyed
 
     def shooter_spec(self, figure: Figure) -> ShooterSpec | None:
-        """A base of a missile-armed type shoots as far as its type's range (a thin ruler)."""
-        rng = self.figure_type(figure.type).get("range", "none")
+        """A base of a missile-armed type shoots as far as its type's range (a thin ruler), into the arc
+        ahead of its `facing` (when the figure or its unit gives one)."""
+        rng = figure.extra.get("range", self.figure_type(figure.type).get("range", "none"))
         if rng in ("none", None):
             return None
-        return ShooterSpec(width="edge", range_in=float(self.values["missile_ranges"].get(rng, rng)))
+        rng = self.values["missile_ranges"].get(rng, rng)
+        if isinstance(rng, bool) or not isinstance(rng, (int, float)):
+            raise KremlinError(f"figure {figure.id!r}: unknown missile range {rng!r}; ranges: "
+                               f"{', '.join(self.values['missile_ranges'])}")
+        face = parse_facing(figure.extra.get("facing"), f"figure {figure.id!r}", KremlinError)
+        return ShooterSpec(width="edge", range_in=float(rng), facing_deg=face)
+
+    # ------------------------------------------------------------ sight, range and targets
+    def range_policy(self) -> RangePolicy:
+        """Ranges between the nearest bases (play.measure_from: edge to edge, or centre)."""
+        return RangePolicy(measure=str(self.values["play"]["measure_from"]))
+
+    def target_policy(self) -> TargetPolicy:
+        """[targeting] plus the arc of fire (play.arc_deg)."""
+        return replace(super().target_policy(), arc_deg=float(self.values["play"]["arc_deg"]))
+
+    def unit_sees(self, scene: Scene, shooter: Unit, target: Unit) -> tuple[bool, tuple[str, ...]]:
+        """Some base of the shooting unit sees some base of the target under the shared sight policy
+        (the units' own bases never block); else what blocks the nearest pair."""
+        policy = self.sight_policy()
+        index = SceneIndex.build(scene)
+        own = set(shooter.all_bases) | set(target.all_bases)
+        nearest: tuple[str, ...] | None = None
+        for a in shooter.all_bases:
+            for b in target.all_bases:
+                res = line_of_sight(scene, a, b, "edge", policy, index=index)
+                blockers = tuple(x for x in res.blocked_by if x not in own)
+                if not blockers:
+                    return True, ()
+                nearest = nearest or blockers
+        return False, nearest or ()
 
     def _dice_for(self, unit: Unit) -> int:
-        n = unit.fight_dice if unit.monster else len(unit.bases)
+        """Shooting dice: "Roll 1d6 per base in the unit". An attached general "fight[s] with the same stats
+        as the unit" - fighting is melee (the text's actions are "Move, Shoot, Fight in melee"), so he adds
+        a shooting die only when the players say so (play.general_shoots_with_unit)."""
+        bases = unit.all_bases if self.values["play"]["general_shoots_with_unit"] else unit.bases
+        n = unit.fight_dice if unit.monster else len(bases)
         return hit_dice(n, unit.disordered or unit.routing)
 
     # ------------------------------------------------------------ steps
@@ -160,11 +224,17 @@ class Kremlin(MeleeStep, MoraleSteps, RuleSystem):
             return StepResult("shoot", (event("out_of_range", f"{target.id} is {gap:.1f}\" away; {shooter.id}'s range "
                                               f"is {shooter.range_in:g}\".", **base),))
         left, right, _ = front_line(scene, shooter)
-        arc = arc_of_fire(left, right, shooter.facing_deg, shooter.range_in + 12.0, play["arc_deg"])
         tfigs = [scene.figure(b) for b in target.all_bases]
-        if not in_arc(arc, [f.xy for f in tfigs], [f.base_in for f in tfigs]):
+        # The shared arc test (measure.arcs), the one `targets` applies to each base.
+        if not discs_in_arc(left, right, shooter.facing_deg, play["arc_deg"], [f.xy for f in tfigs],
+                            [f.base_in / 2 for f in tfigs]).any():
             return StepResult("shoot", (event("out_of_arc", f"{target.id} is outside {shooter.id}'s arc of fire "
                                               f"({play['arc_deg']:g} degrees from its flank lines).", **base),))
+        sees, blockers = self.unit_sees(scene, shooter, target)
+        if not sees:
+            return StepResult("shoot", (event("no_line_of_sight", f"{shooter.id} cannot see {target.id}: "
+                                              f"{', '.join(blockers)} in the way.", **base,
+                                              blocked_by=list(blockers)),))
         n = self._dice_for(shooter)
         rolls, hits = roll_hits(dice, n, hit_needed(shooter.hit), shooter.id, "shooting")
         saves, kills = roll_saves(dice, hits, target.save, target.id)
@@ -184,7 +254,7 @@ class Kremlin(MeleeStep, MoraleSteps, RuleSystem):
                 events.append(event("disordered", f"Heavy fire: {target.id} lost {kills} figures, more than the "
                                     f"{rank} stand(s) in its front rank: disordered.", unit=target.id,
                                     reason="heavy_fire"))
-        prompts = []
+        prompts = killed_kings(units, removed)
         if not destroyed and not options.get("response") and target.range_in is not None \
                 and gap <= target.range_in + 1e-9:
             prompts.append(Prompt("response_fire", f"{target.id} is missile armed and in range: it may fire back "

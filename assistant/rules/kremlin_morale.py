@@ -14,7 +14,8 @@ from measure.scene import Scene
 from assistant.rules.dice import Dice
 from assistant.rules.events import Prompt, StepResult, event
 from assistant.rules.kremlin_rules import KremlinError, morale_allowance, morale_passes, recovery_passes
-from assistant.rules.kremlin_units import Unit, flank_or_rear_contacts, gap_in, mods_text, need
+from assistant.rules.inputs import need
+from assistant.rules.kremlin_units import Unit, flank_or_rear_contacts, gap_in, mods_text
 
 
 class MoraleSteps:
@@ -51,35 +52,21 @@ class MoraleSteps:
     def step_morale(self, scene: Scene, attacker_side: str | None, dice: Dice, options: dict) -> StepResult:
         """"To pass a test the unit must roll less than the number of bases in the unit (or hits remaining)"."""
         units = self.units(scene, options)
-        m = self.values["morale"]
         unit = self._unit(units, need(options, "unit"), "unit")
         if unit.alone_general:
             return StepResult("morale", (event("immune", f"{unit.id} acts alone: immune from morale.", unit=unit.id),))
-        left = options.get("tests_left")
+        # "When a king is killed all units under his command must take an immediate morale test": that
+        # test is not one the opponent calls, so it uses none of his allowance.
+        king_killed = bool(options.get("king_killed", False))
+        left = None if king_killed else options.get("tests_left")
         if left is not None and int(left) <= 0:
             raise KremlinError(f"tests_left: the calling player has no morale tests left to call on {unit.id}")
-        mods = {}
-        if unit.disordered:
-            mods["disordered"] = m["disordered"]
-        flank = options.get("flank_rear")
-        if flank is None:
-            # From the table: an enemy base touching the unit behind its front line.
-            flank = bool(flank_or_rear_contacts(scene, unit, self._enemy_bases(units, unit)))
-        if flank:
-            mods["flank_rear"] = m["flank_rear"]
-        if "king" in unit.general_types or "ally_king" in unit.general_types:
-            mods["king_attached"] = m["king_attached"]
-        elif "captain" in unit.general_types:
-            mods["captain_attached"] = m["captain_attached"]
-        near = []
-        if not unit.generals:
-            near = self._generals_near(scene, units, unit, m["nearby_in"])
-            if near:
-                mods["general_nearby"] = m["general_nearby"]
+        mods, near = self.morale_mods(scene, units, unit, options)
         roll = dice.roll(6, "morale", who=unit.id)
         total = roll + sum(mods.values())
         passed = morale_passes(roll, mods, unit.size)
-        data = dict(unit=unit.id, roll=roll, mods=mods, total=total, size=unit.size, passed=passed, generals_near=near)
+        data = dict(unit=unit.id, roll=roll, mods=mods, total=total, size=unit.size, passed=passed, generals_near=near,
+                    king_killed=king_killed)
         removed: tuple[str, ...] = ()
         prompts = []
         extra: dict[str, Any] = {"passed": passed}
@@ -99,6 +86,54 @@ class MoraleSteps:
                 removed = unit.all_bases
         return StepResult("morale", tuple(events), removed, tuple(prompts), extra=extra)
 
+    def morale_mods(self, scene: Scene, units: Mapping[str, Unit], unit: Unit,
+                    options: Mapping[str, Any]) -> tuple[dict[str, int], list[str]]:
+        """The test's modifiers ("+1 Unit is disordered ... -1 King or Captain nearby") and the generals near."""
+        m = self.values["morale"]
+        mods = {}
+        if unit.disordered:
+            mods["disordered"] = m["disordered"]
+        flank = options.get("flank_rear")
+        if flank is None:
+            # From the table: an enemy base touching the unit behind its front line.
+            flank = bool(flank_or_rear_contacts(scene, unit, self._enemy_bases(units, unit)))
+        if flank:
+            mods["flank_rear"] = m["flank_rear"]
+        if "king" in unit.general_types or "ally_king" in unit.general_types:
+            mods["king_attached"] = m["king_attached"]
+        elif "captain" in unit.general_types:
+            mods["captain_attached"] = m["captain_attached"]
+        near = []
+        if not unit.generals:
+            near = self._generals_near(scene, units, unit, m["nearby_in"])
+            if near:
+                mods["general_nearby"] = m["general_nearby"]
+        return mods, near
+
+    def step_rally(self, scene: Scene, attacker_side: str | None, dice: Dice, options: dict) -> StepResult:
+        """"Fail morale test = the unit routs off table (counts as destroyed). If a king or captain is attached he
+        may have one attempt to rally them." The text gives no rally roll: by default (rally.roll) the morale
+        test is taken once more with the same modifiers."""
+        units = self.units(scene, options)
+        unit = self._unit(units, need(options, "unit"), "unit")
+        if not unit.generals:
+            raise KremlinError(f"unit: {unit.id} has no king or captain attached to rally it")
+        if options.get("rallied_before"):
+            raise KremlinError(f"unit: {unit.generals[0]} has had his one attempt to rally {unit.id}")
+        mods, near = self.morale_mods(scene, units, unit, options)
+        mods.update({k: v for k, v in {"rally": int(self.values["rally"]["modifier"])}.items() if v})
+        roll = dice.roll(6, "rally", who=unit.id)
+        total = roll + sum(mods.values())
+        ok = morale_passes(roll, mods, unit.size)
+        said = f"{unit.generals[0]} tries to rally {unit.id}: {roll}{mods_text(mods)} = {total}"
+        if ok:
+            return StepResult("rally", (event("rallied", f"{said}, under {unit.size}: they rally and stay.",
+                                              unit=unit.id, roll=roll, mods=mods, total=total, size=unit.size),),
+                              extra={"rallied": True})
+        return StepResult("rally", (event("rally_failed", f"{said}, not under {unit.size}: the unit routs off the "
+                                          "table (counts as destroyed).", unit=unit.id, roll=roll, mods=mods,
+                                          total=total, size=unit.size),), unit.all_bases, extra={"rallied": False})
+
     def step_recover(self, scene: Scene, attacker_side: str | None, dice: Dice, options: dict) -> StepResult:
         """"Recovery - Roll 1d6 score greater than the number of bases in the unit to recover"."""
         units = self.units(scene, options)
@@ -111,6 +146,10 @@ class MoraleSteps:
                                                 unit=unit.id),))
         if not unit.disordered:
             return StepResult("recover", (event("not_disordered", f"{unit.id} is not disordered.", unit=unit.id),))
+        if options.get("tried_this_turn"):
+            # "Units may make one attempt to recover per turn"
+            return StepResult("recover", (event("cannot_recover", f"{unit.id} has had its attempt to recover this "
+                                                "turn.", unit=unit.id, reason="tried_this_turn"),))
         if unit.routing or contact:
             why = "routing" if unit.routing else "in contact with the enemy"
             return StepResult("recover", (event("cannot_recover", f"{unit.id} is {why} and cannot recover from "

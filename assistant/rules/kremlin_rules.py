@@ -15,9 +15,10 @@ import shapely
 from shapely.geometry import Polygon
 
 from assistant.rules.dice import Dice
+from assistant.rules.errors import ScenarioError
 
 
-class KremlinError(ValueError):
+class KremlinError(ScenarioError):
     """A unit or request the rules cannot take; the message names the unit."""
 
 
@@ -89,6 +90,21 @@ def apply_kills(bases: int, figures_per_base: int, lost_before: int, kills: int)
     total = lost_before + kills
     lost = min(bases, total // figures_per_base)
     return Casualties(lost, total % figures_per_base if lost < bases else 0, lost >= bases)
+
+
+def kill_on_bases(figures: Sequence[int], lost_before: int, kills: int) -> Casualties:
+    """Kills taken base by base in removal order (`figures`: figures on each base, an attached king or
+    captain last): "Each successful hit kills one figure - If all the figures on a base are killed
+    remove the base"; generals "are always the last base to be destroyed when attached to a unit"."""
+    left = lost_before + kills
+    lost = 0
+    for on_base in figures:
+        if left < on_base:
+            break
+        left -= on_base
+        lost += 1
+    destroyed = lost >= len(figures)
+    return Casualties(lost, 0 if destroyed else left, destroyed)
 
 
 def heavy_fire(figure_casualties: int, front_rank: int) -> bool:

@@ -23,6 +23,17 @@ def _shot(shooter: str, target: str, distance_in: float) -> Call:
                 f"{shooter} shoots at {target}: the closest enemy in range ({distance_in:.1f} in).", (shooter, target))
 
 
+def _shoot_calls(state, ctx):
+    """Each missile unit at its closest enemy, but only a unit whose facing is known: its "arc of fire -
+    45 degrees measured from the unit's flank line" needs one (a photo does not give it; Setup does)."""
+    units = build_units(state.scene, ctx.system)
+
+    def faced(fid: str) -> bool:
+        unit = units.get(_unit_of(state.scene.figure(fid)))
+        return unit is not None and unit.facing_deg is not None
+    return tuple(c for c in shooting_calls(_shot)(state, ctx) if faced(c.about[0]))
+
+
 def _melee(a: str, b: str) -> Call:
     return Call("melee", {"melee": [a, b]}, f"{a} and {b} are in contact: they fight.", (a, b))
 
@@ -55,7 +66,8 @@ TURN = TurnSpec(
     phases=(
         Phase("initiative", "dice", "Who moves first?", initiative_calls, order_from_winner),
         Phase("move", "move", "Move"),
-        Phase("shoot", "dice", "Shooting", shooting_calls(_shot), none_words="Nobody can shoot."),
+        Phase("shoot", "dice", "Shooting", _shoot_calls,
+              none_words="Nobody can shoot (a unit shoots into the arc it faces: give its facing on Setup)."),
         Phase("melee", "dice", "Melee", _melee_calls, _remember_draw, none_words="Nobody is fighting."),
     ),
     allowance_in=_allowance,

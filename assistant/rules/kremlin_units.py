@@ -182,7 +182,11 @@ def front_line(scene: Scene, unit: Unit) -> tuple[tuple[float, float], tuple[flo
     front = float(ahead.max())
     left = f * front + lat * float((side - base / 2).min())
     right = f * front + lat * float((side + base / 2).max())
-    rank = int(np.count_nonzero(ahead >= front - base / 2)) if unit.front_rank is None else int(unit.front_rank)
+    # Stands in the front rank: fighting bases only, since an attached general does not "count as an
+    # extra base for morale/disorder purposes" (heavy fire is a disorder).
+    n = len(unit.bases) or len(unit.all_bases)
+    rank = (int(np.count_nonzero(ahead[:n] >= ahead[:n].max() - base[:n] / 2)) if unit.front_rank is None
+            else int(unit.front_rank))
     return (float(left[0]), float(left[1])), (float(right[0]), float(right[1])), rank
 
 
@@ -199,13 +203,6 @@ def removal_order(scene: Scene, unit: Unit, enemy_ids: Sequence[str]) -> list[st
 
 def moved(fig: Figure, direction: np.ndarray, distance_in: float) -> tuple[float, float]:
     return (round(fig.x + float(direction[0]) * distance_in, 4), round(fig.y + float(direction[1]) * distance_in, 4))
-
-
-def need(obj: Mapping[str, Any], key: str, where: str = "scenario") -> Any:
-    """A required scenario key; a missing one is named."""
-    if not isinstance(obj, Mapping) or key not in obj:
-        raise KremlinError(f"{where}: missing key {key!r}")
-    return obj[key]
 
 
 def mods_text(mods: Mapping[str, int]) -> str:

@@ -11,39 +11,51 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import shapely
 from measure.corridor import corridor
-from measure.distance import figure_distance
 from measure.engage import contact_matrix, engaged_pairs, enemy_matrix
-from measure.los import line_of_sight
 from measure.scene import Figure, Scene
+from measure.sight import RangePolicy, ShooterSpec
+from measure.targets import shot_verdict
 
 from assistant.rules.dice import Dice
 from assistant.rules.events import Event, Prompt, StepResult, event
 from assistant.rules.facing import parse_facing
 from assistant.rules.smart_rules import (absorption, breath_area, combat_hit, defeated, diverted, faith_saves,
-                                         in_area, initiative_order, level_for_xp, projectile_to_hit, range_penalty,
-                                         strike_tiers, xp_award)
+                                         in_area, fire_order, initiative_order, level_for_xp, strike_tiers, xp_award)
+from assistant.rules.errors import ScenarioError
+from assistant.rules.inputs import need
+from assistant.rules import smart_inputs
 from assistant.rules.system import RuleSystem
 
 
 
-class ScenarioError(ValueError):
-    """A step's options that do not fit the scene; the message names the item."""
-
-
-def _need(obj: Mapping[str, Any], key: str, where: str = "scenario") -> Any:
-    if not isinstance(obj, Mapping) or key not in obj:
-        raise ScenarioError(f"{where}: missing key {key!r}")
-    return obj[key]
+_need = need
 
 
 class Smart(RuleSystem):
     name = "smart"
     title = "SMART"
     steps = ("initiative", "move", "missile", "melee", "dragon_breath", "experience")
+    step_inputs = smart_inputs.STEP_INPUTS
+    figure_keys = smart_inputs.FIGURE_KEYS
+
+    # ------------------------------------------------------------ sight, range and targets
+    def range_policy(self) -> RangePolicy:
+        """Centre to centre; past the effective range the roll needed grows ("an archer aiming at a target
+        50 inches away must roll a 12 or higher"); a shot needing more than a d20 is out of range."""
+        p = self.values["projectiles"]
+        return replace(super().range_policy(), penalty_from_in=float(p["effective_range_in"]),
+                       penalty_step_in=float(p["penalty_step_in"]), base_need=int(p["to_hit"]),
+                       max_need=int(self.values["dice"]))
+
+    def shooter_spec(self, figure: Figure) -> ShooterSpec | None:
+        """Projectile units shoot along projectiles.sight_width, with no range limit but the roll's."""
+        spec = super().shooter_spec(figure)
+        return None if spec is None else ShooterSpec(width=self.values["projectiles"]["sight_width"])
 
     # ------------------------------------------------------------ unit facts
     def absorbs(self, fig: Figure) -> int:
@@ -149,14 +161,25 @@ class Smart(RuleSystem):
         """Each shot in `shots`: "a D20 FOR EACH UNIT FIRING", 11+ plus the range penalty; then the
         obstacle roll and the firing-into-hand-to-hand roll (1-10: the obstacle / your own unit)."""
         p = self.values["projectiles"]
-        policy = self.sight_policy()
+        policy = self.target_policy()
         damage = self._damage(scene, options)
         touching = contact_matrix(scene) & enemy_matrix(scene)
         index = {f.id: i for i, f in enumerate(scene.figures)}
         events: list[Event] = []
         removed: list[str] = []
         xp: dict[str, int] = {}
-        for n, shot in enumerate(_need(options, "shots")):
+        shots = list(_need(options, "shots"))
+        if "order" in options and self.values["projectiles"]["fire_order"] == "initiative":
+            sides = [scene.figure(s["shooter"]).side for s in shots]
+            missing = sorted({s for s in sides if s not in options["order"]}, key=str)
+            if missing:
+                raise ScenarioError(f"order: {', '.join(map(str, missing))} fire(s) but is not in the order of play")
+            ranked = fire_order(sides, list(options["order"]))
+            events.append(event("fire_order", "Players fire in the order they moved: "
+                                + ", ".join(dict.fromkeys(sides[i] for i in ranked)) + ".",
+                                order=list(dict.fromkeys(sides[i] for i in ranked))))
+            shots = [shots[i] for i in ranked]
+        for n, shot in enumerate(shots):
             shooter = scene.figure(_need(shot, "shooter", f"shots[{n}]"))
             target = scene.figure(_need(shot, "target", f"shots[{n}]"))
             if shooter.side == target.side:
@@ -164,12 +187,16 @@ class Smart(RuleSystem):
             if self.shooter_spec(shooter) is None:
                 raise ScenarioError(f"shots[{n}]: {shooter.id} ({shooter.type}) has no projectile weapon")
             if shooter.id in removed:
+                events.append(event("missile_skipped", f"{shooter.id} was defeated before its player fired.",
+                                    shooter=shooter.id))
                 continue
-            dist, _ = figure_distance(scene, shooter.id, target.id)
-            need = projectile_to_hit(dist, p["to_hit"], p["effective_range_in"], p["penalty_step_in"])
-            penalty = range_penalty(dist, p["effective_range_in"], p["penalty_step_in"])
+            # The shared policy: the same verdict `targets` gives this pair (range roll, obstacles).
+            verdict = shot_verdict(scene, shooter.id, target.id, self.shooter_spec(shooter), policy)
+            dist = verdict.distance_in
+            need = verdict.needs
+            penalty = need - int(p["to_hit"])
             data = dict(shooter=shooter.id, target=target.id, distance_in=round(dist, 3), penalty=penalty, needs=need)
-            if need > 20:
+            if verdict.reason == "out_of_range":
                 events.append(event("missile_impossible", f"{shooter.id} at {target.id}, {dist:.1f}\": needs {need}, "
                                     "more than a d20 can roll.", **data))
                 continue
@@ -179,8 +206,7 @@ class Smart(RuleSystem):
                                     f"needs {need}: miss.", **data, roll=roll))
                 continue
             struck = target
-            los = line_of_sight(scene, shooter.id, target.id, p["sight_width"], policy)
-            obstacles = [b for b in los.blocked_by if b in {t.id for t in scene.terrain}]
+            obstacles = list(verdict.in_the_way)
             if obstacles:
                 o_roll = dice.roll(20, "obstacle", who=shooter.id)
                 if diverted(o_roll, p["diverted_up_to"]):

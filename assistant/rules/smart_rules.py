@@ -12,8 +12,18 @@ from collections.abc import Mapping, Sequence
 import shapely
 from shapely.geometry import Polygon
 
+from assistant.rules.errors import RulesError
 
-class SmartDataError(ValueError):
+
+def fire_order(shooter_sides: list[str], order: list[str]) -> list[int]:
+    """"... on till each player has a chance to fire their bows or crossbows": the shots (by index), player
+    by player in `order` (the order they moved: "The highest number moves their miniatures first, then the
+    next highest roll, and so on"), each player's shots in the order given."""
+    rank = {side: i for i, side in enumerate(order)}
+    return sorted(range(len(shooter_sides)), key=lambda i: (rank[shooter_sides[i]], i))
+
+
+class SmartDataError(RulesError):
     """An armour, weapon or level the data does not know; the message names the unit."""
 
 

@@ -20,21 +20,23 @@ from pathlib import Path
 from typing import Any
 
 from measure.scene import Figure, Scene
-from measure.sight import SightPolicy, ShooterSpec
+from measure.sight import RangePolicy, SightPolicy, ShooterSpec, TargetPolicy
 
 from assistant.rules.dice import Dice
+from assistant.rules.errors import RulesError, ScenarioError
 from assistant.rules.events import StepResult
+from assistant.rules.inputs import Ids, Spec, check_figure_keys, check_inputs
 
 
-class RulesDataError(ValueError):
+class RulesDataError(RulesError):
     """A rule system's data (or an override of it) that cannot be used; the message names the key."""
 
 
-class UnknownStep(ValueError):
+class UnknownStep(ScenarioError):
     """A step name the system does not have; the message lists the steps it has."""
 
 
-class UnknownFigureType(ValueError):
+class UnknownFigureType(ScenarioError):
     """A figure type the system does not know; the message lists the types it knows."""
 
 
@@ -113,6 +115,13 @@ class RuleSystem:
     title: str = ""
     steps: tuple[str, ...] = ()
     must_shoot_closest: bool = False    # the text obliges a shooter to take the closest legal target
+    # What each step reads besides the scene and dice: option key -> spec (assistant/rules/inputs.py).
+    # The command line and the tablet ask for these; they are checked before the step runs.
+    step_inputs: Mapping[str, Mapping[str, Spec]] = {}
+    # Extra keys the system reads on scene figures (weapons, armour, unit, ...) -> spec.
+    figure_keys: Mapping[str, Spec] = {}
+    # Extra keys the system reads on terrain pieces (a smoke cloud's turns left, a wood's nature) -> spec.
+    terrain_keys: Mapping[str, Spec] = {}
 
     def __init__(self, data: Mapping[str, Any] | None = None,
                  overrides: Mapping[str, Any] | None = None) -> None:
@@ -198,7 +207,26 @@ class RuleSystem:
             return kinds + tuple(a for a, kind in aliases.items() if kind in kinds and a not in kinds)
 
         return replace(policy, soft_kinds=widened(policy.soft_kinds), hill_kinds=widened(policy.hill_kinds),
-                       blocking_kinds=widened(policy.blocking_kinds), clear_kinds=widened(policy.clear_kinds))
+                       blocking_kinds=widened(policy.blocking_kinds), clear_kinds=widened(policy.clear_kinds),
+                       elevated_kinds=widened(policy.elevated_kinds))
+
+    def range_policy(self) -> RangePolicy:
+        """How range and closeness are measured, from the data's [targeting] table (default: centre)."""
+        t = self.values.get("targeting", {})
+        return RangePolicy(measure=str(t.get("range_measure", "centre")),
+                           diagonal=str(t.get("range_diagonal", "chessboard")))
+
+    def target_policy(self) -> TargetPolicy:
+        """Sight, range and whom a shooter may take: the one policy `targets`, `los`, the tablet and this
+        system's steps all read (measure.sight.TargetPolicy). The data's [targeting] table says
+        engaged_targets ("forbidden", "allowed", "risk"), engaged_shooters and arc_deg."""
+        t = self.values.get("targeting", {})
+        arc = t.get("arc_deg")
+        return TargetPolicy(sight=self.sight_policy(), range=self.range_policy(),
+                            engaged_targets=str(t.get("engaged_targets", "forbidden")),
+                            engaged_shooters=bool(t.get("engaged_shooters", False)),
+                            arc_deg=None if arc is None else float(arc),
+                            must_shoot_closest=self.must_shoot_closest)
 
     def shooter_spec(self, figure: Figure) -> ShooterSpec | None:
         """How `figure` shoots, from its type's `shoots` ("edge", "ruler", inches or "none") and `range`."""
@@ -223,11 +251,35 @@ class RuleSystem:
             raise UnknownStep(f"{self.name}: unknown step {step!r}; steps: {', '.join(self.steps)}")
         return getattr(self, f"step_{step}")
 
+    def input_ids(self, scene: Scene, options: Mapping[str, Any]) -> Ids:
+        """The ids a step's options may name: figures, sides and terrain on the table."""
+        return Ids({"figure": [f.id for f in scene.figures],
+                    "side": list(dict.fromkeys(f.side for f in scene.figures if f.side)),
+                    "terrain": [t.id for t in scene.terrain]})
+
+    def step_questions(self, step: str) -> list[dict[str, str]]:
+        """What a step may be told, in words, for a guided turn: [{"key", "expects"}] (e.g. "reinforce" ->
+        "an object a unit id -> a unit id")."""
+        self.step_function(step)
+        return [{"key": key, "expects": spec.describe()} for key, spec in self.step_inputs.get(step, {}).items()]
+
+    def check_step_inputs(self, step: str, scene: Scene, options: Mapping[str, Any],
+                          strict: bool = False) -> dict[str, Any]:
+        """The step's options and the figures' extra keys, each checked at its key path (ScenarioError)."""
+        fields = self.step_inputs.get(step, {})
+        self.step_function(step)
+        ids = self.input_ids(scene, options)
+        check_figure_keys(self.figure_keys, scene.figures, ids)
+        check_figure_keys(self.terrain_keys, scene.terrain, ids, "terrain")
+        return check_inputs(fields, options, ids, strict=strict)
+
     def resolve(self, step: str, scene: Scene, attacker_side: str | None, dice: Dice,
                 options: Mapping[str, Any] | None = None) -> StepResult:
         """Run one rules step; the result's `rolls` are the dice rolled during it."""
         before = len(dice.rolls)
-        result = self.step_function(step)(scene, attacker_side, dice, dict(options or {}))
+        options = dict(options or {})
+        self.check_step_inputs(step, scene, options)
+        result = self.step_function(step)(scene, attacker_side, dice, options)
         rolls = tuple(dice.rolls[before:])
         if result.rolls != rolls:
             result = StepResult(result.step, result.events, result.removed, result.prompts, rolls, result.extra)

@@ -40,7 +40,7 @@ def order_from_winner(state: TurnState, call: Call, result: Mapping[str, Any], c
 
 def shooting_calls(make: Callable[[str, str, float], Call]) -> Callable[[TurnState, TurnContext], tuple[Call, ...]]:
     """One call per figure that can shoot and is not fighting, at its closest legal target
-    (`measure.targets.closest_targets` with the system's specs and sight policy). A tie takes the
+    (`measure.targets.closest_targets` with the system's specs and target policy). A tie takes the
     first of the tied (the rules here leave the choice to the players; the words say so)."""
     def calls(state: TurnState, ctx: TurnContext) -> tuple[Call, ...]:
         scene = state.scene
@@ -48,7 +48,7 @@ def shooting_calls(make: Callable[[str, str, float], Call]) -> Callable[[TurnSta
         specs = {k: v for k, v in ctx.system.shooter_specs(scene).items() if k not in fighting}
         if not specs:
             return ()
-        results = {r.shooter: r for r in closest_targets(scene, specs, ctx.system.sight_policy(), ctx.settings)}
+        results = {r.shooter: r for r in closest_targets(scene, specs, ctx.system.target_policy(), ctx.settings)}
         out = []
         for fid in by_order(state, list(results)):
             r = results[fid]
@@ -59,15 +59,23 @@ def shooting_calls(make: Callable[[str, str, float], Call]) -> Callable[[TurnSta
 
 
 WHY = {"blocked": "{e} is closer, but the way is blocked by {by}", "engaged": "{e} is closer, but it is in a fight",
-       "out_of_range": "{e} is closer, but out of range"}
+       "out_of_range": "{e} is closer, but out of range", "out_of_arc": "{e} is closer, but outside its arc of fire"}
+# The risks a system's target policy puts on a legal target (measure.targets RISKS): the step rolls for them.
+RISK_WHY = {"obstacle_roll": "In the way: {by}. A die says if it stops the shot",
+            "friendly_fire": "Careful: {e} is fighting next to a friend, so a die says if the shot hits the friend"}
 
 
 def why_not_closer(result) -> tuple[str, ...]:
-    """Sentences for each enemy nearer than the target that may not be shot (figure ids in them)."""
+    """Sentences for each enemy nearer than the target that may not be shot, then the target's risks
+    (figure and terrain ids in them)."""
     out = []
     for e in result.enemies:
         if result.distance_in is not None and e.distance_in < result.distance_in and e.reason in WHY:
             out.append(WHY[e.reason].format(e=e.id, by=" and ".join(e.blocked_by) or "something") + ".")
+    target = next((e for e in result.enemies if e.id == result.target), None)
+    for risk in (target.risks if target is not None else ()):
+        if risk in RISK_WHY:
+            out.append(RISK_WHY[risk].format(e=target.id, by=" and ".join(target.in_the_way) or "something") + ".")
     return tuple(out)
 
 

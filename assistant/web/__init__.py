@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from flask import Flask
 
-from calibration.profile import load_profile
+from calibration.profile import learned_colours_path, load_profile
 
 from assistant.demo import DEMO_PHOTO, DEMO_TABLE, DEMO_TRUTH
 from assistant.rules import get_system
@@ -58,6 +58,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         GAMES_DIR=str(instance / "games"),
+        TABLES_DIR=str(instance / "tables"),     # tables saved by the Setup wizard (profile TOML files)
         SETTINGS_LOG=str(instance / "settings.sqlite"),
         SSE_HEARTBEAT_S=15.0,
     )
@@ -74,7 +75,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     table_path = app.config["TABLE"] or (DEMO_TABLE if demo else None)
     if table_path is None:
         raise ValueError("no table profile: give --table TABLE.toml, or --demo for the bundled demo table")
-    profile = load_profile(table_path)
+    # Rim colours learned on the tablet live beside the profile (the bundled demo's in the instance folder).
+    learned_path = learned_colours_path(table_path) if app.config["TABLE"] else instance / "demo.learned.toml"
+    profile = load_profile(table_path, learned_path)
     system = get_system(app.config["SYSTEM"])          # UnknownSystem names the known ones
     fallback = load_truth_terrain(DEMO_TRUTH, _table(profile)) if demo and not app.config["TABLE"] else ()
     camera = None
@@ -87,14 +90,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         "settings": TableSettings(app.config["SETTINGS_LOG"], system.name),
         "games": Games(app.config["GAMES_DIR"]),
         "table_path": str(table_path),
+        "learned_path": str(learned_path),
     }
     if demo:
         import cv2
         state.analyze(cv2.imread(str(DEMO_PHOTO)), source="demo")
 
     security.install(app)
-    from assistant.web import api, home, live, play, referee, setup, tableview
-    for module in (home, play, referee, setup, tableview, api, live):
+    from assistant.web import api, home, live, play, referee, setup, tables, tableview, teach
+    for module in (home, play, referee, setup, tableview, api, tables, live, teach):
         app.register_blueprint(module.bp)
     return app
 

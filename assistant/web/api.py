@@ -13,7 +13,7 @@ from assistant.web import context, game
 from assistant.web.images import UploadError, decode_upload, display_jpeg
 from assistant.web.measuring import los_json, measure_settings, targets_json
 from assistant.web.terrain import TerrainError, check_piece, piece_json, source_of, terrain_kinds
-from assistant.web.words import calibration_words, thing_names
+from assistant.web.words import calibration_words, house_label, thing_names
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -49,9 +49,16 @@ def status():
     system = get_system(s.system)
     return jsonify({"version": version, "source": t.source, "system": system.name, "system_title": system.title,
                     "table": {"name": t.profile.name, "width": t.profile.width_in, "depth": t.profile.depth_in},
-                    "calibration": cal.to_json(), "calibration_words": calibration_words(cal, t.source),
+                    "calibration": cal.to_json(), "calibration_words": calibration_words(cal, t.source, t.profile),
+                    "hint": t.hint(),
                     "live_available": bool(_camera()), "live_running": t.live is not None,
-                    "figures": 0 if scene is None else len(scene.figures)})
+                    "figures": _figures_in_game()})
+
+
+def _figures_in_game() -> int:
+    """The figures the pages draw (the fallen of the current game left out): one count everywhere."""
+    current = context.scene()
+    return 0 if current is None else len(current.figures)
 
 
 def _camera():
@@ -65,12 +72,13 @@ def scene():
     version, _, picture, _ = t.snapshot()
     current = context.scene()
     if current is None:
-        return jsonify({"version": version, "source": t.source, "scene": None, "picture": None, "removed": []})
+        return jsonify({"version": version, "source": t.source, "scene": None, "picture": None, "removed": [],
+                        "hint": t.hint()})
     everything = context.scene(with_removed=True)
     gone = sorted({f.id for f in everything.figures} - {f.id for f in current.figures})
     ghosts = [f for f in scene_to_json(everything)["figures"] if f["id"] in gone]
     return jsonify({"version": version, "source": t.source, "scene": scene_to_json(current),
-                    "removed": gone, "removed_figures": ghosts,
+                    "removed": gone, "removed_figures": ghosts, "hint": t.hint(),
                     "picture": None if picture is None else picture.meta(version)})
 
 
@@ -112,7 +120,8 @@ def targets():
 @bp.get("/los")
 def los():
     return jsonify(los_json(_scene(), request.args.get("a"), request.args.get("b"), request.args.get("width"),
-                            context.system(), context.table().profile))
+                            context.system(), context.table().profile,
+                            to=request.args.get("to"), cell=request.args.get("cell")))
 
 
 @bp.get("/systems")
@@ -126,7 +135,7 @@ def systems():
         except (ImportError, ValueError):      # a system still being written is listed, not offered
             continue
         out.append({"name": s.name, "title": s.title, "current": s.name == current,
-                    "house_defaults": [h.to_json() for h in s.house_defaults()],
+                    "house_defaults": [{**h.to_json(), "label": house_label(h.key)} for h in s.house_defaults()],
                     "types": sorted(s.values.get("figure_types", {}))})
     return jsonify({"systems": out, "current": current})
 
@@ -221,17 +230,38 @@ def delete_terrain(piece_id: str):
     return jsonify({"id": piece_id, "deleted": True})
 
 
+def hand_words(scene, hidden: list[str]) -> str | None:
+    """Plain words for a photo with a hand in it."""
+    if not scene.extra.get("hands"):
+        return None
+    if not hidden:
+        return "A hand is over the table. Take the photo again without it, to be sure every figure is seen."
+    names = [next((f.name or f.id for f in scene.figures if f.id == fid), fid) for fid in hidden]
+    n = len(names)
+    return (f"A hand is covering {', '.join(names)}. {'It stays' if n == 1 else 'They stay'} where "
+            f"{'it was' if n == 1 else 'they were'} in the last photo, not taken off the table. "
+            "Take the photo again without the hand.")
+
+
 @bp.post("/photo")
 def photo():
     upload = request.files.get("photo")
     if upload is None:
         raise UploadError("photo: send the picture as the multipart field 'photo'", 400)
     image = decode_upload(upload.read(), upload.filename or "photo")
-    version, problem = context.table().analyze(image, source="photo")
+    t = context.table()
+    version, problem = t.analyze(image, source="photo")
     current = context.scene()
-    return jsonify({"version": version, "problem": problem,
-                    "figures": 0 if current is None or problem else len(current.figures),
-                    "scene": None if current is None or problem else scene_to_json(current)}), (200 if not problem else 422)
+    if problem:         # a 4xx whose words say what to fix; the last good picture and the game stay
+        return jsonify({"version": version, "problem": problem, "error": problem, "hint": t.hint(),
+                        "hidden_under_hand": [], "hand_words": None,
+                        "figures": 0, "scene": None}), 422
+    hidden = [] if current is None else list(current.extra.get("hidden_under_hand", []))
+    return jsonify({"version": version, "problem": None, "hint": t.hint(),
+                    "hidden_under_hand": hidden,
+                    "hand_words": hand_words(current, hidden) if current is not None else None,
+                    "figures": 0 if current is None else len(current.figures),
+                    "scene": None if current is None else scene_to_json(current)})
 
 
 @bp.post("/live")
@@ -274,7 +304,11 @@ def game_prompt():
 def game_new():
     body = _json_body()
     system = context.system()
-    game.start_game(context.games(), _scene(), overrides=context.settings().system_overrides(system.name),
+    # Everyone the picture shows: the fallen of the game before stand again in a new game.
+    everyone = context.scene(with_removed=True)
+    if everyone is None:
+        raise NoScene()
+    game.start_game(context.games(), everyone, overrides=context.settings().system_overrides(system.name),
                     condition=str(body.get("condition", "A")), system=system.name, settings=_measure(),
                     picture=_picture_key())
     context.table().bump()

@@ -12,7 +12,6 @@ SMART, KremlinMiniatures and AnyMinis! are played through the turns they declare
 from __future__ import annotations
 
 import inspect
-import re
 import itertools
 import secrets
 import threading
@@ -30,7 +29,7 @@ from assistant.rules.kimmiria_game import GameError, GameState, KimmiriaGame
 from assistant.rules.log import GameLog, Record
 from assistant.rules.turn import RollRequest, TurnSpec, check_moves, run_with_dice
 from assistant.web import guided
-from assistant.web.words import figure_names, name_list, side_word, with_names
+from assistant.web.words import event_line, figure_names, groups_words, name_list, side_word, with_names
 
 ROLL, ACK, ENDED = "web_roll", "web_ack", "game_ended"
 
@@ -514,15 +513,46 @@ def _roll_prompt(game: KimmiriaGame, st: GameState, need: RollRequest, rolls: li
         out.update(title="A tie! Roll again." if tie else "Who goes first?",
                    text=f"{player}: roll a die. The highest roll goes first.")
     elif need.purpose == "groups to move":
-        out.update(title=f"{side_word(who_side)} side attacks!",
-                   text=f"{player}: roll a die to see how many bands of figures may move "
-                        "(figures standing together are one band).")
+        out.update(title=f"{side_word(who_side)} moves this turn!",
+                   text=f"{player}: roll a die to see how many groups may move. "
+                        "A group is figures standing close together.",
+                   groups=_groups(game, st, who_side))
     elif need.purpose == "melee":
-        out.update(title=f"{n(need.who)} is fighting!", text=f"{player}: roll a die for {n(need.who)}.",
-                   highlight={"from": need.who, "to": [], "kind": "melee"})
+        try:
+            foes = list(game.system.melee_plan(st.scene).get(need.who, {}))
+        except (ValueError, AttributeError):        # no scene (None) or one the plan cannot read
+            foes = []
+        out.update(title=f"{n(need.who)} fights {name_list([n(f) for f in foes]) or 'an enemy'}!",
+                   text=f"{player}: roll a die for {n(need.who)}.",
+                   highlight={"from": need.who, "to": foes, "kind": "melee"},
+                   dice={r.who: r.value for r in need.before if r.purpose == "melee"})
     else:
         out.update(title=f"Roll a d{need.sides}", text=f"{player}: roll for {need.purpose}.")
     return out
+
+
+def _groups(game: KimmiriaGame, st: GameState, side: str | None) -> list[list[str]]:
+    """The side's figures in groups (standing within the group gap of one another), to draw on the picture."""
+    from assistant.rules.kimmiria_board import contacts
+    try:
+        scene = st.scene
+        if scene is None:
+            return []
+        near = contacts(scene, float(game.system.values["play"]["group_gap_in"]))
+    except (ValueError, KeyError):
+        return []
+    left = [f.id for f in scene.figures if f.side == side]
+    groups = []
+    while left:
+        group, frontier = {left[0]}, [left[0]]
+        while frontier:
+            for other in near.get(frontier.pop(), ()):
+                if other in left and other not in group:
+                    group.add(other)
+                    frontier.append(other)
+        groups.append([f for f in left if f in group])
+        left = [f for f in left if f not in group]
+    return groups
 
 
 def _type_of(st: GameState, fid: str | None) -> str | None:
@@ -532,7 +562,7 @@ def _type_of(st: GameState, fid: str | None) -> str | None:
     return None
 
 
-MOD_WORDS = {"armor_plus": "armour", "terrain": "cover", "unpainted": "unpainted"}
+MOD_WORDS = {"armor_plus": "armour", "terrain": "cover", "unpainted": "unpainted", "fv": "fighting value"}
 
 
 def _die_words(die: Any, mods: Mapping[str, int] | None, total: Any) -> str:
@@ -555,19 +585,8 @@ def _event_words(e: Mapping[str, Any], names: Mapping[str, str]) -> str:
         return f"{n(e['shooter'])} rolled {a}, {n(e['target'])} rolled {d}: {end}"
     if kind == "missile_no_target":
         return f"{n(e['shooter'])} has no enemy in sight and in range."
-    rolled = lambda: ", ".join(f"{side_word(s)} rolled {v}" for s, v in dict(e.get("rolls", {})).items())  # noqa: E731
-    if kind == "initiative":
-        return f"{rolled()}: {side_word(e.get('winner'))} goes first."
-    if kind == "initiative_tie":
-        return f"{rolled()}: a tie, roll again."
-    if kind == "groups":
-        return f"{side_word(e.get('side'))} rolled {e.get('roll')}: {e.get('groups')} band(s) of figures may move."
-    if kind == "no_victory":
-        return "No winner yet."
-    if kind == "victory":
-        return f"{side_word(e.get('winner'))} wins."
-    # The rules' sentences are for the referee; the tablet says "band" where they say "group".
-    return re.sub(r"\bgroup(s?)\b", r"band\1", with_names(str(e.get("text", "")), names))
+    kid = event_line(e, names)             # "" when the heading already says it
+    return kid if kid is not None else with_names(str(e.get("text", "")), names)
 
 
 REMOVE_WORDS = {"missile": "after all the arrows and magic", "melee": "now the fight is over"}
@@ -581,11 +600,15 @@ def _outcome_prompt(rec: Record, st: GameState, names: Mapping[str, str]) -> dic
     events = [e for e in result.get("events", [])
               if e.get("kind") != "removed" and not (e.get("kind") == "melee_dice" and not result.get("dice"))]
     idle = [names.get(e["shooter"], e["shooter"]) for e in events if e.get("kind") == "missile_no_target"]
-    lines = [_event_words(e, names) for e in events if e.get("kind") != "missile_no_target"]
+    lines = [line for line in (_event_words(e, names) for e in events if e.get("kind") != "missile_no_target")
+             if line]
     if idle:        # one line for everyone who had nothing to shoot at, after the shots
         lines.append(f"{name_list(idle)} {'has' if len(idle) == 1 else 'have'} no enemy in sight and in range.")
     removed = list(result.get("removed", []))
-    out: dict[str, Any] = {"kind": "outcome", "step": step, "lines": lines, "remove": removed, "button": "Next"}
+    out: dict[str, Any] = {"kind": "outcome", "step": step, "lines": lines, "remove": removed, "button": "Next",
+                           "turn": rec.payload.get("turn", st.turn)}     # the verdict of turn 1 is turn 1's
+    if step == "melee" and result.get("dice"):
+        out["dice"] = dict(result["dice"])
     if removed:
         out["title"] = f"Take {name_list([names.get(r, r) for r in removed])} off the table " \
                        f"{REMOVE_WORDS.get(step, '')}".strip() + "."
@@ -594,8 +617,7 @@ def _outcome_prompt(rec: Record, st: GameState, names: Mapping[str, str]) -> dic
     elif step == "initiative":
         out["title"] = f"{side_word(result.get('attacker_side'))} goes first!"
     elif step == "groups":
-        n_bands = result.get("groups_allowed")
-        out["title"] = f"{side_word(st.attacker)} may move {n_bands} band{'' if n_bands == 1 else 's'} of figures."
+        out["title"] = f"{side_word(st.attacker)} may move {groups_words(result.get('groups_allowed'))}."
     elif step == "move":
         out["title"] = "That move is not allowed. Put the figures back, take a new picture and try again."
         out["lines"] = [_event_words(e, names) for e in events if e.get("kind") == "move_illegal"] or lines
@@ -669,11 +691,12 @@ def current_prompt(games: Games, settings: MeasureSettings | None = None, title:
                           "text": "Well played! Start a new game when you are ready.", "button": "New game"}
             elif st.phase == "move":
                 prompt = {"kind": "do", "title": f"{side_word(st.attacker)} side: move!",
-                          "text": f"Move up to {st.groups_allowed} band{'' if st.groups_allowed == 1 else 's'} "
-                                  "of your figures (figures standing together are one band). "
+                          "text": f"Move up to {groups_words(st.groups_allowed)} of your figures on the table "
+                                  "(each group is circled and numbered on the picture). "
                                   "A figure that moves next to an enemy must stop. "
                                   "Take a new picture, then tap Done when they are all in place.",
-                          "button": "Done", "side": st.attacker, "photo": True}
+                          "button": "Done", "side": st.attacker, "photo": True,
+                          "groups": _groups(game, st, st.attacker)}
             elif st.phase == "free_move":
                 offers = [with_names(str(p.get("text", "")), names) for p in st.free_moves]
                 prompt = {"kind": "do", "title": "Free moves", "lines": offers,
@@ -690,6 +713,8 @@ def current_prompt(games: Games, settings: MeasureSettings | None = None, title:
                     prompt = {"kind": "problem", "title": "A grown-up is needed",
                               "text": with_names(str(exc), names) + " Fix it on the Setup page, "
                               "then start a new game."}
+            if prompt.get("turn"):              # an outcome speaks of the turn it happened in
+                game_info["turn"] = prompt.pop("turn")
             prompt["game"] = game_info
             prompt.setdefault("say", _say(prompt))
             return prompt

@@ -18,8 +18,11 @@ import numpy as np
 
 from calibration.profile import TableProfile
 from measure.scene import Scene, Table, Terrain, scene_from_json
-from vision.pipeline import FramePipeline
+from vision.hands import carry_hidden
+from vision.photo_check import anchor_places, photo_quality
+from vision.pipeline import FramePipeline, to_gray
 
+from assistant.web.hints import photo_hint
 from assistant.web.images import display_jpeg
 
 LIVE_PUBLISH_S = 0.5        # house default: live pictures sent to tablets at most twice a second
@@ -81,6 +84,7 @@ class TableState:
         self._registration = None
         self._crop = (0, 0, 0, 0)
         self._calibration = self._calibration_for(None, None, None)
+        self._hint: dict[str, Any] | None = None       # what to fix in the last photo (assistant.web.hints)
         self._updated_at = time.time()
         self.live = None                        # a vision.live.LiveLoop when a camera is attached
         self._live_thread: threading.Thread | None = None
@@ -100,6 +104,11 @@ class TableState:
     def snapshot(self) -> tuple[int, Scene | None, Picture | None, Calibration]:
         with self._cond:
             return self._version, self._scene, self._picture, self._calibration
+
+    def hint(self) -> dict[str, Any] | None:
+        """What to fix in the last photo, or None: kept until the next picture."""
+        with self._cond:
+            return self._hint
 
     def wait_change(self, after_version: int, timeout: float) -> int:
         with self._cond:
@@ -146,11 +155,14 @@ class TableState:
             return 0, 0, w, h
         return x0, y0, x1, y1
 
-    def publish(self, frame_bgr: np.ndarray, result, *, source: str, problem: str | None = None) -> int:
+    def publish(self, frame_bgr: np.ndarray, result, *, source: str, problem: str | None = None,
+                hint: dict[str, Any] | None = None) -> int:
         """A new picture and (when it could be read) its analysis; returns the new version.
 
         The picture sent to tablets is cropped to the table, so the figures are as big as the
         screen allows; the matrix sent along maps table inches to the cropped, scaled pixels.
+        A picture that could not be read does not replace the last one that could: the figures
+        stay drawn where they were, and `hint` says what to fix.
         """
         H = None
         scene = None
@@ -167,7 +179,9 @@ class TableState:
             H = np.diag([scale, scale, 1.0]) @ shift @ result.registration.H_in_to_px
         picture = Picture(jpeg, round(w * scale), round(h * scale), H)
         with self._cond:
-            self._picture = picture
+            if result is not None or self._frame is None:
+                self._picture = picture
+            self._hint = hint
             if result is not None:
                 self._frame = full_frame
                 self._registration = result.registration
@@ -182,12 +196,65 @@ class TableState:
             return self._version
 
     def analyze(self, frame_bgr: np.ndarray, *, source: str) -> tuple[int, str | None]:
-        """Run the pipeline on one photo and publish it; a photo it cannot read is still shown."""
+        """Run the pipeline on one photo and publish it; returns (version, problem in plain words or None).
+
+        A photo it cannot read keeps the last good picture and the game, and leaves a hint (too dark,
+        too blurred, the table cut off, a corner marker covered) that the pages draw.
+        """
+
+        size = (frame_bgr.shape[1], frame_bgr.shape[0])
         try:
             result = self.pipeline.process(frame_bgr)
-        except ValueError as exc:           # RegistrationError and friends: plain words already
-            return self.publish(frame_bgr, None, source=source, problem=str(exc)), str(exc)
-        return self.publish(frame_bgr, result, source=source), None
+        except ValueError:                  # RegistrationError and friends: the hint says what to fix
+            hint = self.failed_hint(frame_bgr)
+            return self.publish(frame_bgr, None, source=source, problem=hint["title"], hint=hint), hint["title"]
+        # A hand over the table hides figures: they stay where the last picture had them, hidden,
+        # never removed; colour figures found again keep their ids (vision.hands).
+        with self._cond:
+            previous = self._scene
+        result = replace(result, scene=carry_hidden(previous, result.scene))
+        places = anchor_places(self.profile, result.registration, size)
+        hint = None
+        if any(p != "seen" for p in places.values()):
+            hint = photo_hint(self.profile, photo_quality(frame_bgr), places, failed=False)
+        return self.publish(frame_bgr, result, source=source, hint=hint), None
+
+    def failed_hint(self, frame_bgr: np.ndarray) -> dict[str, Any]:
+        """What to fix in a frame the pipeline could not register: too dark, too blurred, markers unseen."""
+        size = (frame_bgr.shape[1], frame_bgr.shape[0])
+        seen = self.pipeline.markers.find_anchors(to_gray(frame_bgr))
+        return photo_hint(self.profile, photo_quality(frame_bgr), anchor_places(self.profile, None, size, seen),
+                          failed=True, kept=self._frame is not None)
+
+    def use_profile(self, profile: TableProfile) -> int:
+        """Switch to another table: its pipeline, no picture yet; every tablet is woken to show it."""
+        camera = self.pipeline.camera
+        was_live = self.live is not None
+        if was_live:
+            self.stop_live()
+        with self._cond:
+            self.profile = profile
+            self.pipeline = FramePipeline(profile, camera)
+            self.fallback_terrain = ()
+            self._scene = self._picture = self._frame = self._registration = None
+            self._crop = (0, 0, 0, 0)
+            self._hint = None
+            self._calibration = self._calibration_for(None, None, None)
+            self.source = "none"
+            self._version += 1
+            self._cond.notify_all()
+            version = self._version
+        return version
+
+    def set_profile(self, profile: TableProfile) -> None:
+        """A changed profile (a side's colour learned): a new pipeline, and the last measured
+        picture measured again with it."""
+        with self._cond:
+            self.profile = profile
+            self.pipeline = FramePipeline(profile, self.pipeline.camera)
+            frame, source = self._frame, self.source
+        if frame is not None:
+            self.analyze(frame, source=source)
 
     def registered_frame(self):
         """(frame, registration, crop box) of the last picture that could be measured, or Nones."""
@@ -229,7 +296,8 @@ class TableState:
             seen = snap.version
             last = time.monotonic()
             problem = "; ".join(s.text for s in snap.status) or None
-            self.publish(snap.frame, snap.result, source="live", problem=problem)
+            hint = self.failed_hint(snap.frame) if snap.result is None else None
+            self.publish(snap.frame, snap.result, source="live", problem=problem, hint=hint)
 
     def stop_live(self) -> None:
         self._live_stop.set()

@@ -114,10 +114,20 @@ def test_blockers_are_listed_figures_first_then_terrain_in_scene_order():
     assert los(terrain, extra).blocked_by == ("m9", "m1", "z", "a")
 
 
-def test_non_convex_piece_uses_the_whole_stretch():
-    # a U-shaped wood whose two arms cross the ruler near each end: the stretch spans both
+def test_non_convex_piece_is_judged_one_stretch_at_a_time():
+    # "Missiles will go into (and out of) trees and rocks, but only a half inch": a U-shaped wood whose
+    # two arms cross the ruler within half an inch of each end is two short stretches, each allowed,
+    # as the same trees cut as two felt pieces are.
     u = Polygon([(2.2, 3), (9.8, 3), (9.8, 7), (9.5, 7), (9.5, 4), (2.5, 4), (2.5, 7), (2.2, 7)])
-    assert los([Terrain("u", "woods", u)]).blocked_by == ("u",)
+    arms = [Terrain("a1", "woods", box(2.2, 3, 2.5, 7)), Terrain("a2", "woods", box(9.5, 3, 9.8, 7))]
+    assert los(arms).clear
+    assert los([Terrain("u", "woods", u)]).clear
+    # an arm reaching 0.6 in past the shooter's centre is a stretch longer than the half inch
+    deep = Polygon([(2.2, 3), (9.8, 3), (9.8, 7), (9.5, 7), (9.5, 4), (2.6, 4), (2.6, 7), (2.2, 7)])
+    assert los([Terrain("u", "woods", deep)]).blocked_by == ("u",)
+    # and the base of the U across the ruler blocks whatever the arms do
+    across = Polygon([(2.2, 3), (9.8, 3), (9.8, 7), (9.5, 7), (9.5, 5.5), (2.5, 5.5), (2.5, 7), (2.2, 7)])
+    assert los([Terrain("u", "woods", across)]).blocked_by == ("u",)
 
 
 def test_a_wood_grazed_near_the_target_never_blocks_the_edge_more_than_the_full_ruler():

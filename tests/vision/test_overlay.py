@@ -64,3 +64,10 @@ def test_ruler_green_when_clear_red_when_blocked_with_the_blocker_outlined():
     assert (np.abs(ring - np.array(BLOCKED_BGR)).sum(axis=1) < 90).any()
     assert not (np.abs(clear[y - 1:y + 2, x].astype(int) - np.array(BLOCKED_BGR)).sum(axis=1) < 90).any()
     assert CLEAR_BGR != BLOCKED_BGR
+
+
+def test_figures_are_labelled_with_their_roster_names_not_ids():
+    named = lambda fid, name: Scene(Table(30, 20), (Figure(fid, 5.0, 5.0, side="red", name=name),))   # noqa: E731
+    robin = draw_scene(_frame(), named("m10", "Robin"), REG)
+    assert (robin == draw_scene(_frame(), named("m12", "Robin"), REG)).all()     # the id is not drawn
+    assert (robin != draw_scene(_frame(), named("m10", "Merlin"), REG)).any()    # the name is

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
 
 import cv2
 import numpy as np
@@ -42,6 +43,7 @@ class ColourFigure:
     base_in: float = 1.0
     body_rgb: RGB = (120, 110, 100)
     base_height_in: float = 0.125
+    body: Any = None                # an object with draw(canvas, fig) (bodies.Body); None = the plain figure
 
 
 @dataclass(frozen=True)
@@ -217,14 +219,17 @@ def _lighting(size: tuple[int, int], photo: PhotoSpec, rng: np.random.Generator)
 
 
 def _surface(table: TableSpec, camera: PinholeCamera, canvas_size: tuple[int, int],
-             to_canvas: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The mat's colour with low-frequency mottling, warped into the canvas over the floor."""
-    ppi = 4
-    tw, th = int(table.width_in * ppi) + 1, int(table.depth_in * ppi) + 1
-    mottle = cv2.GaussianBlur(rng.normal(0, 1, (th, tw)).astype(np.float32), (0, 0), 3)
-    mottle = 1 + 0.05 * mottle / (mottle.std() + 1e-6)
-    bgr = np.array(table.surface_rgb[::-1], np.float32)
-    texture = np.clip(mottle[..., None] * bgr, 0, 255).astype(np.uint8)
+             to_canvas: np.ndarray, rng: np.random.Generator, given: SurfaceImage | None = None) -> np.ndarray:
+    """The mat (by default its colour with low-frequency mottling), warped into the canvas over the floor."""
+    if given is not None:
+        texture, ppi = given.image, given.ppi
+    else:
+        ppi = 4
+        tw, th = int(table.width_in * ppi) + 1, int(table.depth_in * ppi) + 1
+        mottle = cv2.GaussianBlur(rng.normal(0, 1, (th, tw)).astype(np.float32), (0, 0), 3)
+        mottle = 1 + 0.05 * mottle / (mottle.std() + 1e-6)
+        bgr = np.array(table.surface_rgb[::-1], np.float32)
+        texture = np.clip(mottle[..., None] * bgr, 0, 255).astype(np.uint8)
     scale_in = np.array([[1 / ppi, 0, 0], [0, 1 / ppi, 0], [0, 0, 1.0]])
     h = to_canvas @ camera.plane_homography(0.0) @ scale_in
     floor = tuple(int(c) for c in table.floor_rgb[::-1])
@@ -232,7 +237,23 @@ def _surface(table: TableSpec, camera: PinholeCamera, canvas_size: tuple[int, in
                                borderMode=cv2.BORDER_CONSTANT, borderValue=floor)
 
 
-def render_photo(table: TableSpec, photo: PhotoSpec, rng: np.random.Generator | int = 0) -> SyntheticPhoto:
+@dataclass(frozen=True)
+class SurfaceImage:
+    """The mat as a picture in table inches: BGR, `ppi` pixels an inch, (0, 0) at the table's corner."""
+    image: np.ndarray
+    ppi: float
+
+
+Layer = Callable[["_Canvas"], None]
+Effect = Callable[[np.ndarray, np.random.Generator], np.ndarray]
+
+
+def render_photo(table: TableSpec, photo: PhotoSpec, rng: np.random.Generator | int = 0, *,
+                 surface: SurfaceImage | None = None, under: Sequence[Layer] = (), over: Sequence[Layer] = (),
+                 effects: Sequence[Effect] = ()) -> SyntheticPhoto:
+    """The photo. Hooks for harder photos: `surface` replaces the mottled mat, `under` layers are
+    drawn after the grid and before the felt and figures, `over` layers after the figures (dice,
+    clutter, a hand), and `effects` change the lit float32 image before blur, noise and JPEG."""
     rng = np.random.default_rng(rng)
     camera = camera_over_table(table.width_in, table.depth_in, photo.image_size, tilt_deg=photo.tilt_deg,
                                azimuth_deg=photo.azimuth_deg, roll_deg=photo.roll_deg,
@@ -240,7 +261,7 @@ def render_photo(table: TableSpec, photo: PhotoSpec, rng: np.random.Generator | 
     w, h = photo.image_size
     scale = 3 if w <= 2000 else 2
     to_canvas = np.array([[scale, 0, (scale - 1) / 2], [0, scale, (scale - 1) / 2], [0, 0, 1.0]])
-    canvas = _Canvas(camera, scale, _surface(table, camera, (w * scale, h * scale), to_canvas, rng))
+    canvas = _Canvas(camera, scale, _surface(table, camera, (w * scale, h * scale), to_canvas, rng, surface))
 
     grid_truth = None
     if table.grid is not None:
@@ -249,6 +270,8 @@ def render_photo(table: TableSpec, photo: PhotoSpec, rng: np.random.Generator | 
         g = table.grid
         grid_truth = Grid(kind=g.kind, pitch_in=g.pitch_in, origin=g.origin, angle_deg=g.angle_deg,
                           orientation=g.orientation if g.kind == "hex" else None)
+    for layer in under:
+        layer(canvas)
 
     terrain_truth = []
     for piece in table.terrain:
@@ -277,12 +300,19 @@ def render_photo(table: TableSpec, photo: PhotoSpec, rng: np.random.Generator | 
                               detected_by="marker"))
 
     for fig in table.colour_figures:
-        _draw_colour_figure(canvas, fig)
+        if fig.body is not None:
+            fig.body.draw(canvas, fig)
+        else:
+            _draw_colour_figure(canvas, fig)
         figures.append(Figure(id=fig.figure_id, x=fig.x_in, y=fig.y_in, base_in=fig.base_in, side=fig.side,
                               detected_by="colour"))
+    for layer in over:
+        layer(canvas)
 
     image = cv2.resize(canvas.image, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
     image *= _lighting((w, h), photo, rng)[..., None]
+    for effect in effects:
+        image = effect(image, rng)
     if photo.blur_sigma_px > 0:
         image = cv2.GaussianBlur(image, (0, 0), photo.blur_sigma_px)
     noise = np.empty_like(image)

@@ -52,7 +52,7 @@
     $("join-needed").hidden = canAct;
     $("next").hidden = !(p.button && p.kind !== "start" && p.kind !== "over" && p.kind !== "problem");
     $("next").textContent = p.button || "Next";
-    $("new-game").hidden = !(p.kind === "start" || p.kind === "over" || p.kind === "problem");
+    $("new-game").hidden = false;         // always reachable; during a game it asks first
     $("new-game").classList.toggle("primary", p.kind === "start" || p.kind === "over");
     $("new-game").classList.toggle("big", p.kind === "start" || p.kind === "over");
     $("undo").hidden = !(g && g.can_undo);
@@ -63,7 +63,7 @@
     setEnabled();
     const remove = new Set(p.remove || []);
     const ghosts = removedFigures.filter((f) => remove.has(f.id)).concat(p.ring_figures || []);
-    board.update({highlight: p.highlight || null, ghosts});
+    board.update({highlight: p.highlight || null, ghosts, groups: p.groups || null, dice: p.dice || null});
     const say = p.say || "";
     if (autoSpeak.checked && say && say !== lastSaid) TS.speak(say);
     lastSaid = say;
@@ -78,7 +78,7 @@
     try {
       const s = await TS.loadScene();
       removedFigures = s.removed_figures || [];
-      board.update({scene: s.scene, picture: s.picture});
+      board.update({scene: s.scene, picture: s.picture, hint: s.hint});
     } catch (e) { TS.problem(e); }
   }
 
@@ -127,8 +127,15 @@
   $("accept").addEventListener("click", () => act("/api/game/accept"));
   $("roll-me").addEventListener("click", () => act("/api/game/roll", {}));
   $("next").addEventListener("click", () => act("/api/game/next"));
-  $("undo").addEventListener("click", () => act("/api/game/undo"));
-  $("new-game").addEventListener("click", () => act("/api/game/new"));
+  $("undo").addEventListener("click", () => {
+    $("rolled").hidden = true;            // the die taken back is no longer "rolled"
+    act("/api/game/undo");
+  });
+  $("new-game").addEventListener("click", () => {
+    const playing = prompt && prompt.game && prompt.kind !== "over";
+    if (playing && !confirm("Start a new game? This game ends here.")) return;
+    act("/api/game/new");
+  });
   $("speak").addEventListener("click", () => {
     if (!TS.speak(prompt && prompt.say)) TS.toast("This browser cannot read aloud.");
   });

@@ -15,7 +15,7 @@
       names = {};
       for (const f of (s.scene ? s.scene.figures : [])) names[f.id] = f.name || f.id;
       picked = picked.filter((id) => id in names);
-      board.update({scene: s.scene, picture: s.picture});
+      board.update({scene: s.scene, picture: s.picture, hint: s.hint});
       await redo();
     } catch (e) { TS.problem(e); }
   }

@@ -23,6 +23,9 @@
     const st = await TS.api("GET", "/api/status");
     const ul = $("calibration");
     ul.innerHTML = "";
+    const box = $("calibration-hint");
+    box.innerHTML = "";
+    if (st.hint) box.appendChild(TS.hintBox(st.hint));
     for (const line of st.calibration_words) {
       const li = document.createElement("li"); li.textContent = line; ul.appendChild(li);
     }
@@ -60,7 +63,7 @@
           const label = document.createElement("label");
           const id = "house-" + h.key.replace(/[^a-z0-9]+/gi, "-");
           label.htmlFor = id;
-          label.textContent = h.key.replace(/^figure_types\./, "").replace(/\./g, " ").replace(/_/g, " ");
+          label.textContent = h.label;
           const input = document.createElement("input");
           input.id = id; input.dataset.key = h.key;
           input.value = h.value;
@@ -73,7 +76,8 @@
             catch (e) { TS.problem(e); systems(); }
           });
           const note = document.createElement("span");
-          note.className = "note";
+          note.className = "note"; note.id = id + "-note";
+          input.setAttribute("aria-describedby", note.id);
           note.textContent = (h.changed ? "changed by you. " : "") + h.note;
           li.append(label, input, note);
           ul.appendChild(li);
@@ -119,8 +123,203 @@
     }
   }
 
+  /* Saved tables: switch between them (a change: needs the PIN). */
+  let tableInfo = null;
+  async function tables() {
+    tableInfo = await TS.api("GET", "/api/tables");
+    const ul = $("saved-tables");
+    ul.innerHTML = "";
+    for (const t of tableInfo.tables) {
+      const li = document.createElement("li");
+      li.dataset.file = t.file;
+      const words = document.createElement("span");
+      words.className = "saved-name";
+      words.textContent = `${t.name}: ${t.width} x ${t.depth} inches` + (t.grid ? `, ${t.grid.kind === "hex" ? "hexes" : "squares"}` : "");
+      li.appendChild(words);
+      if (t.current) {
+        const on = document.createElement("span"); on.className = "in-use"; on.textContent = "in use";
+        li.appendChild(on);
+      } else {
+        const b = document.createElement("button");
+        b.type = "button"; b.className = "button use-table"; b.textContent = "Use this table";
+        b.setAttribute("aria-label", `Use the table ${t.name}`);
+        b.addEventListener("click", async () => {
+          if (!confirm(`Switch to ${t.name}? The picture of the table in use goes away; take a new photo.`)) return;
+          try { await TS.api("POST", "/api/tables/use", {file: t.file}); TS.toast(`Now using ${t.name}.`); location.reload(); }
+          catch (e) { TS.problem(e); }
+        });
+        li.appendChild(b);
+      }
+      ul.appendChild(li);
+    }
+  }
+
+  /* The new-table wizard: one step at a time; the answers become a table file on the server. */
+  const STEPS = ["print", "size", "grid", "sides", "terrain", "save", "test"];
+  const TERRAIN_WORDS = {woods: "Woods", rocks: "Rocks", hill: "Hill", water: "Water", wall: "Walls", building: "Buildings"};
+  const wiz = {step: 0, paper: "a4", unit: "in", msize: 1, grid: "", sides: [{name: "Red", colour: "#c82828"}, {name: "Blue", colour: "#2850c8"}],
+               terrain: new Set(["woods", "hill"]), saved: null};
+
+  function showStep() {
+    const name = STEPS[wiz.step];
+    for (const el of document.querySelectorAll(".wizard-step")) el.hidden = el.dataset.step !== name;
+    $("wizard-count").textContent = `Step ${wiz.step + 1} of ${STEPS.length}`;
+    $("wiz-back").hidden = wiz.step === 0 || name === "test";
+    $("wiz-next").hidden = name === "save";
+    $("wiz-next").textContent = name === "test" ? "Finish" : "Next";
+    if (name === "print") sheets();
+    if (name === "sides") sides();
+    if (name === "terrain") terrainPick();
+    if (name === "save") $("wiz-summary").textContent = summary();
+    const first = document.querySelector(`.wizard-step[data-step="${name}"] h3`);
+    if (first) first.scrollIntoView({block: "nearest"});
+  }
+
+  function inches(v) { return wiz.unit === "cm" ? v / 2.54 : v; }
+  function answers() {
+    const round = (v) => Math.round(v * 100) / 100;
+    return {name: $("wiz-name").value.trim(), width: round(inches(Number($("wiz-width").value))),
+            depth: round(inches(Number($("wiz-depth").value))),
+            grid: wiz.grid ? {kind: wiz.grid, pitch: Number($("wiz-pitch").value)} : null,
+            sides: wiz.sides.filter((x) => x.name.trim()), terrain: [...wiz.terrain], marker_size: wiz.msize};
+  }
+  function summary() {
+    const a = answers();
+    const grid = a.grid ? `${a.grid.kind === "hex" ? "hexes" : "squares"} of ${a.grid.pitch} inch` : "no grid";
+    const terr = a.terrain.map((k) => TERRAIN_WORDS[k] || k).join(", ") || "no terrain";
+    return `${a.width} x ${a.depth} inches, ${grid}; sides: ${a.sides.map((x) => x.name).join(", ") || "none"}; ${terr}.`;
+  }
+
+  function sheets() {
+    const q = `?paper=${wiz.paper}`;
+    $("sheet-anchors").href = "/api/sheets/anchors.pdf" + q;
+    $("sheet-grid").href = "/api/sheets/grid.pdf" + q + (wiz.grid ? `&kind=${wiz.grid}&pitch=${Number($("wiz-pitch").value) || 1}` : "");
+    const li = $("sheet-sides");
+    li.innerHTML = "";
+    wiz.sides.slice(0, 3).forEach((side, i) => {
+      const a = document.createElement("a");
+      a.className = "button"; a.target = "_blank"; a.rel = "noopener";
+      a.href = `/api/sheets/markers-${i}.pdf${q}&size=${wiz.msize}&colour=${encodeURIComponent(side.colour)}`;
+      a.textContent = `Figure markers for ${side.name}`;
+      li.appendChild(a);
+    });
+    const help = document.createElement("span"); help.className = "help";
+    help.textContent = "Glue one marker on each figure's base (or under it, if the figure stands on a clear base).";
+    li.appendChild(help);
+  }
+
+  function sides() {
+    const ul = $("wiz-sides");
+    ul.innerHTML = "";
+    wiz.sides.forEach((side, i) => {
+      const li = document.createElement("li");
+      li.className = "wiz-side";
+      const name = document.createElement("input");
+      name.value = side.name; name.maxLength = 30; name.setAttribute("aria-label", `Name of side ${i + 1}`);
+      name.addEventListener("input", () => { side.name = name.value; });
+      const colour = document.createElement("input");
+      colour.type = "color"; colour.value = side.colour; colour.setAttribute("aria-label", `Colour of ${side.name || "side " + (i + 1)}`);
+      colour.addEventListener("input", () => { side.colour = colour.value; });
+      const del = document.createElement("button");
+      del.type = "button"; del.className = "button delete"; del.textContent = "Remove";
+      del.setAttribute("aria-label", `Remove the side ${side.name}`);
+      del.addEventListener("click", () => { wiz.sides.splice(i, 1); sides(); });
+      li.append(name, colour, del);
+      ul.appendChild(li);
+    });
+    $("wiz-add-side").hidden = wiz.sides.length >= 6;
+  }
+
+  function terrainPick() {
+    const box = $("wiz-terrain");
+    box.innerHTML = "";
+    for (const k of (tableInfo && tableInfo.terrain_kinds) || Object.keys(TERRAIN_WORDS)) {
+      const label = document.createElement("label");
+      label.className = "check terrain-check";
+      const cb = document.createElement("input"); cb.type = "checkbox"; cb.value = k; cb.checked = wiz.terrain.has(k);
+      cb.addEventListener("change", () => { if (cb.checked) wiz.terrain.add(k); else wiz.terrain.delete(k); });
+      const sw = document.createElement("span"); sw.className = `swatch swatch-${k}`;
+      label.append(cb, sw, document.createTextNode(" " + (TERRAIN_WORDS[k] || k)));
+      box.appendChild(label);
+    }
+  }
+
+  function pick(attr, onPick) {
+    for (const b of document.querySelectorAll(`[data-${attr}]`)) {
+      b.addEventListener("click", () => {
+        for (const o of document.querySelectorAll(`[data-${attr}]`)) o.classList.toggle("on", o === b);
+        onPick(b.dataset[attr]);
+      });
+    }
+  }
+  pick("paper", (v) => { wiz.paper = v; sheets(); });
+  pick("msize", (v) => { wiz.msize = Number(v); sheets(); });
+  pick("grid", (v) => { wiz.grid = v; $("pitch-row").hidden = !v; });
+  pick("unit", (v) => {
+    if (v === wiz.unit) return;
+    const f = v === "cm" ? 2.54 : 1 / 2.54;
+    for (const id of ["wiz-width", "wiz-depth"]) $(id).value = Math.round(Number($(id).value) * f * 10) / 10;
+    wiz.unit = v;
+  });
+
+  $("wizard-start").addEventListener("click", () => {
+    if (!TS.joined) { TS.toast("Join this tablet with the PIN first (tap Join at the top).", true); return; }
+    $("wizard").hidden = false; $("wizard-start").hidden = true; wiz.step = 0; showStep();
+    $("wizard").scrollIntoView({block: "start"});
+  });
+  $("wiz-cancel").addEventListener("click", () => { $("wizard").hidden = true; $("wizard-start").hidden = false; });
+  $("wiz-back").addEventListener("click", () => { wiz.step = Math.max(0, wiz.step - 1); showStep(); });
+  $("wiz-next").addEventListener("click", () => {
+    const name = STEPS[wiz.step];
+    if (name === "size") {
+      const a = answers();
+      if (!(a.width >= 5 && a.depth >= 5)) { TS.toast("Give the width and the depth (at least 5 inches).", true); return; }
+    }
+    if (name === "test") { location.reload(); return; }
+    wiz.step = Math.min(STEPS.length - 1, wiz.step + 1); showStep();
+  });
+  $("wiz-add-side").addEventListener("click", () => {
+    const used = new Set(wiz.sides.map((x) => x.name.toLowerCase()));
+    const next = Object.entries((tableInfo && tableInfo.side_colours) || {}).find(([n]) => !used.has(n)) || ["Side", "#888888"];
+    wiz.sides.push({name: next[0].charAt(0).toUpperCase() + next[0].slice(1), colour: next[1]});
+    sides();
+  });
+  $("wiz-save").addEventListener("click", async () => {
+    $("wiz-save").disabled = true;
+    try {
+      wiz.saved = await TS.api("POST", "/api/tables", answers());
+      TS.toast(`Saved: ${wiz.saved.name} is the table now.`);
+      $("table-name").textContent = wiz.saved.name;
+      $("table-file").textContent = wiz.saved.file;
+      await tables();
+      wiz.step = STEPS.indexOf("test"); showStep();
+    } catch (e) { TS.problem(e); }
+    finally { $("wiz-save").disabled = false; }
+  });
+  $("wiz-photo").addEventListener("change", async (ev) => {
+    const file = ev.target.files[0];
+    if (!file) return;
+    const box = $("wiz-verdict");
+    box.innerHTML = "<p>Looking at the photo...</p>";
+    const form = new FormData();
+    form.append("photo", file);
+    let out = null, hint = null;
+    try { out = await TS.api("POST", "/api/photo", form); hint = out.hint; }
+    catch (e) { hint = e.data && e.data.hint; if (!hint) { box.innerHTML = ""; TS.problem(e); } }
+    ev.target.value = "";
+    box.innerHTML = "";
+    if (out && !hint) {
+      const p = document.createElement("p"); p.className = "verdict-good";
+      p.textContent = `All four corner markers found, and ${out.figures} figure${out.figures === 1 ? "" : "s"}: your table is ready!`;
+      box.appendChild(p);
+    } else if (hint) {
+      box.appendChild(TS.hintBox(hint));
+    }
+    calibration().catch(TS.problem);
+  });
+
   async function load() {
-    try { await calibration(); await systems(); await roster(); } catch (e) { TS.problem(e); }
+    try { await calibration(); await systems(); await tables(); await roster(); } catch (e) { TS.problem(e); }
   }
   load();
   TS.onChange(() => calibration().catch(TS.problem));

@@ -9,15 +9,12 @@
   async function refresh() {
     try {
       const [s, st, tr] = await Promise.all([TS.loadScene(), TS.api("GET", "/api/status"), TS.api("GET", "/api/terrain")]);
-      pictureBoard.update({scene: s.scene, picture: s.picture});
+      pictureBoard.update({scene: s.scene, picture: s.picture, hint: s.hint});
       mapBoard.update({scene: s.scene, picture: null});
       drawnList(tr);
       kinds(tr.kinds);
       $("draw-start").hidden = !s.scene || drawing;
-      $("source").textContent = `(${SOURCES[st.source] || st.source}, ${st.figures} figures)`;
-      const prob = st.calibration.problem;
-      $("problem").hidden = !prob;
-      $("problem").textContent = prob ? `The last picture could not be measured: ${prob}` : "";
+      $("source").textContent = `(${SOURCES[st.source] || st.source}, ${st.figures} figure${st.figures === 1 ? "" : "s"})`;
       const live = $("live-toggle");
       live.hidden = !st.live_available;
       live.textContent = st.live_running ? "Stop the camera" : "Start the camera";
@@ -34,10 +31,14 @@
     form.append("photo", file);
     try {
       const out = await TS.api("POST", "/api/photo", form);
-      status.textContent = `Found ${out.figures} figure${out.figures === 1 ? "" : "s"}.`;
+      status.textContent = out.hint ? out.hint.title :
+        `Got it: ${out.figures} figure${out.figures === 1 ? "" : "s"} on the table.` +
+        (out.hand_words ? " " + out.hand_words : "");
     } catch (e) {
-      status.textContent = e.status === 401 ? "Join this tablet with the PIN first." : e.message;
-      TS.problem(e);
+      // A photo that could not be measured: the hint over the picture says what to fix.
+      status.textContent = e.status === 401 ? "Join this tablet with the PIN first." :
+        (e.data && e.data.hint ? e.data.hint.title : e.message);
+      if (!(e.data && e.data.hint)) TS.problem(e);
     }
     ev.target.value = "";
     refresh();

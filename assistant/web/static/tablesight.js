@@ -10,9 +10,10 @@ const TS = (() => {
     else if (body !== undefined) { opts.body = JSON.stringify(body); opts.headers["Content-Type"] = "application/json"; }
     const res = await fetch(url, opts);
     let data = null;
-    try { data = await res.json(); } catch (e) { data = {error: res.statusText}; }
+    try { data = await res.json(); } catch (e) { data = null; }
     if (!res.ok) {
-      const err = new Error((data && data.error) || res.statusText);
+      // The server's own words; never a bare HTTP status ("UNPROCESSABLE ENTITY") on a child's screen.
+      const err = new Error((data && data.error) || "Something went wrong: try again.");
       err.status = res.status; err.data = data;
       throw err;
     }
@@ -73,6 +74,60 @@ const TS = (() => {
     return e;
   }
 
+  /* A photo that could not be measured (or only just): what to fix, in words and a small drawing of the
+     table with its corner markers, the missing ones ringed in red. */
+  function hintBox(hint) {
+    const box = document.createElement("div");
+    box.className = "photo-hint " + (hint.failed ? "failed" : "warn");
+    box.setAttribute("role", "alert");
+    const W = hint.table.width, D = hint.table.depth, pad = Math.max(W, D) * 0.12;
+    const svg = el("svg", {viewBox: `${-pad} ${-pad} ${W + 2 * pad} ${D + 2 * pad}`, class: "hint-drawing",
+                           role: "img", "aria-label": "The table from above with its corner markers"});
+    const kinds = new Set(hint.reasons.map((r) => r.kind));
+    const defs = el("defs", {}, svg);
+    if (kinds.has("blurred")) {
+      const f = el("filter", {id: "hint-blur"}, defs);
+      el("feGaussianBlur", {stdDeviation: Math.max(W, D) * 0.012}, f);
+    }
+    const table = el("g", kinds.has("blurred") ? {filter: "url(#hint-blur)"} : {}, svg);
+    el("rect", {x: 0, y: 0, width: W, height: D, rx: Math.min(W, D) * 0.03, class: "hint-table"}, table);
+    const s = Math.max(Math.min(W, D) * 0.14, 2);          // markers drawn bigger than life, to be seen
+    for (const a of hint.anchors) {
+      const x = Math.min(Math.max(a.x, s / 2), W - s / 2), y = Math.min(Math.max(a.y, s / 2), D - s / 2);
+      const g = el("g", {class: `hint-anchor ${a.state}`, "data-id": a.id, "data-place": a.place}, table);
+      el("rect", {x: x - s / 2, y: y - s / 2, width: s, height: s, class: "hint-marker"}, g);
+      el("rect", {x: x - s / 4, y: y - s / 4, width: s / 2, height: s / 2, class: "hint-marker-inner"}, g);
+      if (a.state !== "seen") {
+        el("circle", {cx: x, cy: y, r: s * 0.95, class: "hint-ring", "stroke-width": s * 0.22}, g);
+      } else {
+        el("path", {d: `M${x - s * .3},${y}l${s * .22},${s * .25}l${s * .42},${-s * .5}`, class: "hint-tick",
+                    "stroke-width": s * 0.2}, g);
+      }
+    }
+    if (kinds.has("dark")) el("rect", {x: -pad, y: -pad, width: W + 2 * pad, height: D + 2 * pad, class: "hint-dark"}, svg);
+    if (kinds.has("cut_off")) {
+      // The photo's edge: a dashed frame that leaves the missing corners outside.
+      const out = hint.anchors.filter((a) => a.state === "outside");
+      let x0 = -pad / 2, y0 = -pad / 2, x1 = W + pad / 2, y1 = D + pad / 2;
+      if (out.length && out.every((a) => a.place.includes("right"))) x1 = W * 0.72;
+      if (out.length && out.every((a) => a.place.includes("left"))) x0 = W * 0.28;
+      if (out.length && out.every((a) => a.place.includes("bottom"))) y1 = D * 0.72;
+      if (out.length && out.every((a) => a.place.includes("top"))) y0 = D * 0.28;
+      el("rect", {x: x0, y: y0, width: x1 - x0, height: y1 - y0, class: "hint-photo-edge",
+                  "stroke-width": Math.max(W, D) * 0.012, "stroke-dasharray": `${W * 0.03} ${W * 0.02}`}, svg);
+    }
+    const words = document.createElement("div");
+    words.className = "hint-words";
+    const h = document.createElement("p"); h.className = "hint-title"; h.textContent = hint.title;
+    const ul = document.createElement("ul");
+    for (const line of hint.lines) {
+      const li = document.createElement("li"); li.textContent = line; ul.appendChild(li);
+    }
+    words.append(h, ul);
+    box.append(svg, words);
+    return box;
+  }
+
   /* A board draws the Scene over the picture (mode "picture") or as a top-down map ("map"). */
   class Board {
     constructor(container, options) {
@@ -91,8 +146,10 @@ const TS = (() => {
     render() {
       const d = this.data;
       const c = this.container;
+      const hint = d && d.hint && this.mode === "picture" ? hintBox(d.hint) : null;
       if (!d || !d.scene) {
         c.innerHTML = '<p class="empty">No picture of the table yet. Take a photo on the Table page.</p>';
+        if (hint) c.prepend(hint);
         return;
       }
       const pic = d.picture;
@@ -111,6 +168,7 @@ const TS = (() => {
         project = (x, y) => [x, y];
       }
       c.innerHTML = "";
+      if (hint) c.appendChild(hint);
       c.classList.toggle("is-map", !usePicture);
       const frame = document.createElement("div");
       frame.className = "board-frame";
@@ -163,7 +221,7 @@ const TS = (() => {
         if (!usePicture) {
           const xs = t.polygon.map((p) => p[0]), ys = t.polygon.map((p) => p[1]);
           const tx = xs.reduce((a, b) => a + b) / xs.length, ty = ys.reduce((a, b) => a + b) / ys.length;
-          const label = el("text", {x: tx, y: ty, class: "terrain-label" + (drawn ? " drawn" : ""), "font-size": px(13),
+          const label = el("text", {x: tx, y: ty, class: "terrain-label" + (drawn ? " drawn" : ""), "font-size": px(16),
                                     "stroke-width": px(3)}, terrainLayer);
           label.textContent = drawn ? `${t.kind} (drawn)` : t.kind;
         }
@@ -184,6 +242,24 @@ const TS = (() => {
         }
       }
       const sides = [...new Set(scene.figures.map((f) => f.side).filter(Boolean))];
+      // Groups (figures standing close together): a soft patch round each, numbered, under the figures.
+      const groupLabels = [];
+      if (d.groups && d.groups.length) {
+        const gl = el("g", {class: "groups"}, svg);
+        d.groups.forEach((ids, i) => {
+          const members = scene.figures.filter((f) => ids.includes(f.id));
+          if (!members.length) return;
+          const g = el("g", {class: "group", "data-group": i + 1}, gl);
+          let left = null;
+          for (const f of members) {
+            const [cx, cy] = project(f.x, f.y);
+            const r = radius(f) + px(10);
+            el("circle", {cx, cy, r, class: "group-patch", "stroke-width": px(2), "stroke-dasharray": `${px(5)} ${px(3)}`}, g);
+            if (!left || cx - r < left[0]) left = [cx - r, cy];
+          }
+          groupLabels.push({n: i + 1, x: left[0], y: left[1]});
+        });
+      }
       const selected = new Set(d.selected || []);
       const figLayer = el("g", {class: "figures"}, svg);
       const labels = [];
@@ -217,10 +293,24 @@ const TS = (() => {
                     class: "cross", "stroke-width": px(6)}, g);
         labels.push({f, cx, cy, r, colour: "#c0392b"});
       }
+      // Dice by the figures they belong to (each die left of its figure), and each group's number:
+      // placed before the name tags so the tags keep clear of them, drawn after so they stay on top.
+      const badges = [];
+      for (const [fid, value] of Object.entries(d.dice || {})) {
+        const f = scene.figures.find((x) => x.id === fid) || (d.ghosts || []).find((x) => x.id === fid);
+        if (!f) continue;
+        const [cx, cy] = project(f.x, f.y);
+        const r = radius(f), size = px(34);
+        badges.push({kind: "die", id: fid, text: String(value), x: cx - r - size - px(3), y: cy - size / 2, w: size, h: size});
+      }
+      for (const gl of groupLabels) {
+        const size = px(26);
+        badges.push({kind: "group", n: gl.n, text: String(gl.n), x: gl.x - size - px(1), y: gl.y - size / 2, w: size, h: size});
+      }
       // Name tags: below the base, else above, right or left, whichever overlaps nothing placed yet.
       const labelLayer = el("g", {class: "labels"}, svg);
-      const fs = px(shownWidth < 640 ? 13 : 15);
-      const placed = [];
+      const fs = px(16);                   // never smaller than 16 px on the screen
+      const placed = badges.map((b) => ({x: b.x, y: b.y, w: b.w, h: b.h}));
       const overlap = (a, b) => Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) *
                                 Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
       const circles = labels.map(({cx, cy, r}) => ({x: cx - r, y: cy - r, w: 2 * r, h: 2 * r}));
@@ -247,6 +337,19 @@ const TS = (() => {
         el("rect", {x: box.x, y: box.y, width: bw, height: bh, rx: px(4), class: "label-bg", fill: colour}, labelLayer);
         const t = el("text", {x: box.x + bw / 2, y: box.y + bh * 0.74, "font-size": fs, class: "label"}, labelLayer);
         t.textContent = name;
+      }
+      const badgeLayer = el("g", {class: "badges"}, svg);
+      for (const b of badges) {
+        const g = el("g", b.kind === "die" ? {class: "die-badge", "data-id": b.id} :
+                          {class: "group-label", "data-group": b.n, "aria-label": `Group ${b.n}`}, badgeLayer);
+        if (b.kind === "die") {
+          el("rect", {x: b.x, y: b.y, width: b.w, height: b.h, rx: px(7), class: "die-face", "stroke-width": px(2)}, g);
+        } else {
+          el("circle", {cx: b.x + b.w / 2, cy: b.y + b.h / 2, r: b.w / 2, class: "group-tag", "stroke-width": px(2)}, g);
+        }
+        const t = el("text", {x: b.x + b.w / 2, y: b.y + b.h * (b.kind === "die" ? 0.72 : 0.7),
+                              "font-size": px(b.kind === "die" ? 22 : 17), class: b.kind === "die" ? "die-value" : "group-text"}, g);
+        t.textContent = b.text;
       }
       // A piece being drawn, over everything: its corners so far, closed once there are three.
       if (d.draft && d.draft.points && d.draft.points.length && !usePicture) {
@@ -290,5 +393,5 @@ const TS = (() => {
     return api("GET", "/api/scene");
   }
 
-  return {api, toast, problem, onChange, speak, Board, loadScene, joined, csrf};
+  return {api, toast, problem, onChange, speak, Board, loadScene, joined, csrf, hintBox};
 })();

@@ -288,6 +288,26 @@ def test_the_dead_leave_at_clean_up():
     assert r.removed == ("D",) and r.events[-1].kind == "dead"
 
 
+def test_one_weapon_one_attack_two_weapons_two():
+    """"Only minis wielding 2 weapons are allowed 2 attacks in a single turn, unless a special ability is used."
+    """
+    def two_attacks(weapons):
+        s = scene([("A", 1, 1, "red", "squad_member", {"weapons": weapons}),
+                   ("D", 2, 1, "blue", "squad_member", {})])
+        return AM.resolve("attack", s, "red", ScriptedDice({"A": [1, 1], "D": [6, 6]}),
+                          {"attacks": [{"attacker": "A", "target": "D"}] * 2})
+    sword = two_attacks(["sword"])
+    assert [e.kind for e in sword.events] == ["attack_miss", "attack_illegal"]
+    assert sword.events[1].data["reason"] == "attacks_used" and len(sword.rolls) == 2
+    pair = two_attacks(["sword", "dagger"])
+    assert [e.kind for e in pair.events] == ["attack_miss", "attack_miss"] and len(pair.rolls) == 4
+    # an attack made earlier in the turn counts too
+    s = scene([("A", 1, 1, "red", "squad_member", {"weapons": ["sword"]}), ("D", 2, 1, "blue", "squad_member", {})])
+    r = AM.resolve("attack", s, "red", ScriptedDice({}), {"attacks": [{"attacker": "A", "target": "D"}],
+                                                          "attacks_made": {"A": 1}})
+    assert r.events[0].kind == "attack_illegal" and not r.rolls
+
+
 # ----------------------------------------------------------------- leaders
 
 def test_leader_tie_break_needs_adjacency_and_a_point():

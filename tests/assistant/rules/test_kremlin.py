@@ -247,6 +247,66 @@ def test_pikes_strike_first():
     assert r.events[0].data["unit"] == "P" and r.events[2].data["unit"] == "H" and r.events[2].data["dice"] == 1
 
 
+def captain_scene(b_bases=6):
+    """A: two 3-figure heavy infantry bases with captain `cap` attached (no save); B: light infantry hitting on 2+."""
+    return scene(unit("A", "red", "heavy_infantry", row(10, 2), [10] * 2, save="none"),
+                 [{"id": "cap", "side": "red", "type": "captain", "x": 10.75, "y": 8.75, "base": 1.0, "unit": "A"}],
+                 unit("B", "blue", "light_infantry", row(8, b_bases), [11.5] * b_bases, hit=2))
+
+
+def test_attached_general_is_the_last_base_and_takes_a_hit_of_his_own():
+    """"Each successful hit kills one figure - If all the figures on a base are killed remove the base"; kings and
+    captains "Are always the last base to be destroyed when attached to a unit"."""
+    six = KR.resolve("melee", captain_scene(), "blue", ScriptedDice({"B": [6] * 6, "A": [1, 1, 1]}),
+                     {"melee": ["B", "A"]})
+    hit_a = next(e for e in six.events if e.kind == "casualties" and e.data["unit"] == "A")
+    # six hits kill the six figures on A1 and A2; the captain has not been hit and stays on the table
+    assert hit_a.data["bases_removed"] == ["A1", "A2"] and not hit_a.data["destroyed"]
+    assert "cap" not in six.removed
+    seven = KR.resolve("shoot", scene(unit("A", "red", "heavy_infantry", row(10, 2), [10] * 2, save="none"),
+                                      [{"id": "cap", "side": "red", "type": "captain", "x": 10.75, "y": 8.75,
+                                        "base": 1.0, "unit": "A"}],
+                                      unit("S", "blue", "light_infantry", row(6, 6), [13] * 6, hit=2, facing="north")),
+                       "blue", ScriptedDice({"S": [6] * 6, "A": []}), {"shooter": "S", "target": "A"})
+    assert "cap" not in seven.removed          # six kills, six figures: the captain is the seventh
+    hit = next(e for e in seven.events if e.kind == "casualties")
+    assert hit.data["bases_removed"] == ["A1", "A2"] and not hit.data["destroyed"]
+
+
+def test_attached_general_adds_a_fighting_die():
+    """Kings and captains "While attached they fight with the same stats as the unit they are attached to"; they
+    "Do not count as an extra base for morale/disorder purposes" only; melee: "Roll 1d6 per base in the unit"."""
+    r = KR.resolve("melee", captain_scene(b_bases=2), "red", ScriptedDice({"A": [1, 1, 1], "B": [1, 1]}),
+                   {"melee": ["A", "B"]})
+    a_hits = next(e for e in r.events if e.kind == "melee_hits" and e.data["unit"] == "A")
+    assert a_hits.data["dice"] == 3                # two bases and the captain
+    assert build_units(captain_scene(), KR)["A"].size == 2      # but still two bases for morale
+
+
+def test_an_attached_general_adds_no_shooting_die_unless_the_players_say_so():
+    """The actions are "Move, Shoot, Fight in melee"; attached generals "fight with the same stats as the unit";
+    shooting: "Roll 1d6 per base in the unit" (house default play.general_shoots_with_unit)."""
+    s = scene(unit("S", "red", "light_infantry", row(10, 2), [10] * 2, facing="south"),
+              [{"id": "cap", "side": "red", "type": "captain", "x": 13.0, "y": 10, "base": 1.5, "unit": "S"}],
+              unit("T", "blue", "heavy_infantry", row(10, 2), [14] * 2, facing="north"))
+    plain = KR.resolve("shoot", s, "red", ScriptedDice({"S": [1, 1]}), {"shooter": "S", "target": "T"})
+    assert plain.events[0].data["dice"] == 2
+    told = KR.with_overrides({"play.general_shoots_with_unit": True})
+    assert told.resolve("shoot", s, "red", ScriptedDice({"S": [1, 1, 1]}),
+                        {"shooter": "S", "target": "T"}).events[0].data["dice"] == 3
+
+
+def test_an_attached_general_is_no_stand_for_heavy_fire():
+    """Kings and captains "Do not count as an extra base for morale/disorder purposes"; "Heavy fire - if a unit
+    receives more figure casualties than the number of stands in it's front rank it is disordered"."""
+    s = scene(unit("T", "blue", "heavy_infantry", row(10, 2), [10] * 2, facing="north", save="none"),
+              [{"id": "cap", "side": "blue", "type": "captain", "x": 13.0, "y": 10, "base": 1.5, "unit": "T"}],
+              unit("S", "red", "light_infantry", row(10, 3), [5] * 3, facing="south", hit=2))
+    r = KR.resolve("shoot", s, "red", ScriptedDice({"S": [6, 6, 6], "T": []}), {"shooter": "S", "target": "T"})
+    # three kills against a front rank of two stands (the captain beside them is not one): disordered
+    assert any(e.kind == "disordered" and e.data["reason"] == "heavy_fire" for e in r.events)
+
+
 def test_routing_units_lose_a_base_per_hit():
     """"Routing Units - Lose one base per hit scored on them and are disordered"."""
     s = melee_scene("light_infantry", "heavy_infantry", b_keys={"routing": True})

@@ -194,3 +194,16 @@ def test_missiles_that_leave_a_side_with_nobody_end_the_game(tmp_path):
     assert game.prompt()["phase"] == "victory"
     assert game.play("victory", ScriptedDice()).extra["winner"] == "red"
     assert game.prompt()["phase"] == "over"
+
+
+def test_a_step_is_told_only_of_figures_still_on_the_table(tmp_path):
+    """The melee step refuses a locked pair naming a figure that is not on the table; a pair broken by
+    missile fire (or a wizard who flew and then fell) is left out of what the log hands the step."""
+    from assistant.rules import get_system
+    from assistant.rules.kimmiria_game import GameState
+    game = KimmiriaGame(GameLog(tmp_path / "g.jsonl"))
+    st = GameState(turn=3, scene_json={"figures": [{"id": "G"}, {"id": "F"}]}, locked=(("G", "Y"), ("G", "F")),
+                   wizard_last_flight={"W": 3, "F": 3})
+    system = get_system("kimmiria")
+    assert game.options_for("melee", st, system)["locked"] == [["G", "F"]]
+    assert game.options_for("missile", st, system)["resting"] == ["F"]

@@ -77,3 +77,21 @@ def test_one_line_of_sight_answer_for_the_command_line_and_the_tablet():
     for bad in ("0", "-1", "nan", "wide"):
         with pytest.raises(WidthError, match="expected rules, edge, ruler or a positive number of inches"):
             los_answer(scene, "w", "g", bad, get_system("kimmiria"))
+
+
+def test_the_one_answer_takes_a_point_target_too():
+    """A spell's "target square must be in line of sight": `los --to X,Y` and /api/los?to=X,Y are the same
+    LosAnswer, a troop standing on the line blocks it, and a figure B and a point are never both given."""
+    from measure.scene import SceneError
+
+    from assistant.rules.sight_answer import los_answer
+    scene = Scene(table=Table(48, 36), figures=(Figure("w", 5, 5, side="red", type="wizard"),
+                                                Figure("g", 10, 5, side="blue", type="troop")))
+    answer = los_answer(scene, "w", None, "edge", get_system("kimmiria"), to="15,5")
+    web, cli = answer.to_json(), answer.cli_json()
+    assert answer.point == (15.0, 5.0) and web["point"] == cli["point"] == [15.0, 5.0] and cli["b"] is None
+    assert [b["id"] for b in web["blocked_by"]] == cli["blocked_by"] == ["g"] and not web["clear"]
+    assert web["distance_in"] == pytest.approx(10.0) and "b_name" not in web
+    assert los_answer(scene, "w", None, "edge", get_system("kimmiria"), to="5,15").result.clear
+    with pytest.raises(SceneError, match="either"):
+        los_answer(scene, "w", None, "edge", get_system("kimmiria"), to="1,2", cell="1,2")

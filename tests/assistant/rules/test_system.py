@@ -140,3 +140,16 @@ def test_kimmiria_rulers():
 def test_unwrap_leaves_plain_values():
     data = {"a": {"value": 1, "house_default": True, "note": "n"}, "b": [{"value": "x", "source": "s"}], "c": 2}
     assert unwrap(data) == {"a": 1, "b": ["x"], "c": 2}
+
+
+def test_every_step_declares_its_inputs_in_words():
+    """Each system's steps say what they may be told (the tablet's questions), in plain words."""
+    from assistant.rules import get_system, system_names
+    for name in system_names():
+        system = get_system(name)
+        assert set(system.step_inputs) == set(system.steps), name
+        for step in system.steps:
+            for q in system.step_questions(step):
+                assert q["expects"] and "<" not in q["expects"], (name, step, q)
+    kr = get_system("kremlin").step_questions("melee")
+    assert {"key": "melee", "expects": "[unit a, unit b]"} in kr

@@ -247,7 +247,7 @@ def test_photo_upload_makes_its_figures_appear(browser, server_for, shots, tmp_p
     photo = tmp_path / "table-photo.jpg"
     shutil.copy(DEMO_PHOTO, photo)
     page.set_input_files("#photo-input", str(photo))
-    expect(page.locator("#photo-status")).to_have_text("Found 12 figures.")
+    expect(page.locator("#photo-status")).to_have_text("Got it: 12 figures on the table.")
     expect(page.locator("#board-picture .figure")).to_have_count(12)
     expect(page.locator("#board-map .figure")).to_have_count(12)
     expect(page.locator('#board-map .figure[data-name="Grak"]')).to_have_count(1)

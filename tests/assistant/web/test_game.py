@@ -123,37 +123,62 @@ def test_actions_out_of_turn_are_409(client, pin):
 
 
 def test_a_whole_turn_reaches_the_next_missile_fire(client, pin):
+    from assistant.web.words import FORBIDDEN_IN_PROMPTS
+    seen = []
+
+    def prompt_now():
+        p = prompt(client)
+        seen.append(p)
+        return p
+
     client.post("/api/game/new", headers=pin)
     volley(client, pin)                                              # every arrow and spell misses
     client.post("/api/game/next", headers=pin)                       # missile outcome read
     roll(client, pin, 5)                                             # red initiative
     roll(client, pin, 2)                                             # blue initiative
-    p = prompt(client)
+    p = prompt_now()
     assert p["kind"] == "outcome" and p["title"] == "Red goes first!"
+    assert p["lines"] == ["Red rolled 5, Blue rolled 2: Red goes first and moves."]
     client.post("/api/game/next", headers=pin)
-    p = prompt(client)
-    assert p["purpose"] == "groups to move" and p["title"] == "Red side attacks!"
+    p = prompt_now()
+    assert p["purpose"] == "groups to move" and p["title"] == "Red moves this turn!"
+    red = {f["id"] for f in client.get("/api/scene").get_json()["scene"]["figures"] if f["side"] == "red"}
+    assert {f for g in p["groups"] for f in g} == red                # every red figure in one drawn group
     roll(client, pin, 3)
+    p = prompt_now()
+    assert p["title"] == "Red may move 3 groups."
     client.post("/api/game/next", headers=pin)
-    p = prompt(client)
-    assert p["kind"] == "do" and p["title"] == "Red side: move!" and "3 bands" in p["text"]
+    p = prompt_now()
+    assert p["kind"] == "do" and p["title"] == "Red side: move!" and "up to 3 groups" in p["text"]
+    assert p["groups"] and p["photo"] is True                        # groups drawn; a new picture asked for
     client.post("/api/game/next", headers=pin)                       # nobody moved on the demo photo
-    # Sir Bors and Goblin 4 touch: melee, one die each, in scene order.
-    p = prompt(client)
+    # Sir Bors and Goblin 4 touch: melee, one die each, in scene order; both named and ringed.
+    p = prompt_now()
     assert p["purpose"] == "melee" and {p["who"]} <= {"m13", "m24"}
+    assert p["title"] in ("Sir Bors fights Goblin 4!", "Goblin 4 fights Sir Bors!")
+    assert {p["highlight"]["from"], *p["highlight"]["to"]} == {"m13", "m24"}
+    first = p["who"]
     roll(client, pin, 6)
+    p = prompt_now()
+    assert p["dice"] == {first: 6}                                   # the die shown by its figure
     roll(client, pin, 1)
-    p = prompt(client)
+    p = prompt_now()
     assert p["kind"] == "outcome" and p["step"] == "melee" and len(p["remove"]) == 1
+    assert sorted(p["dice"].values()) == [1, 6]
+    assert any("fights" in line and "falls" in line for line in p["lines"])
     client.post("/api/game/next", headers=pin)
     # The winner may step into the fallen figure's space.
-    p = prompt(client)
+    p = prompt_now()
     assert p["kind"] == "do" and p["title"] == "Free moves" and "into Goblin 4's empty space" in p["lines"][0]
     client.post("/api/game/next", headers=pin)
-    p = prompt(client)
+    p = prompt_now()
     assert p["step"] == "victory" and p["kind"] == "outcome" and p["title"] == "No winner yet: on to the next turn!"
+    assert p["game"]["turn"] == 1                                    # turn 1's verdict is headed turn 1
     client.post("/api/game/next", headers=pin)
-    assert prompt(client)["game"]["turn"] == 2
+    assert prompt_now()["game"]["turn"] == 2
+    for p in seen:
+        words = " ".join([p.get("title", ""), p.get("text", ""), *p.get("lines", []), p.get("say", "")])
+        assert not FORBIDDEN_IN_PROMPTS.search(words), words
 
 
 def test_the_game_survives_a_restart(tmp_path, pin):
@@ -268,3 +293,15 @@ def test_a_figure_missing_from_the_move_picture_is_asked_about(client, pin):
     p = client.post("/api/game/next", headers=pin).get_json()
     assert p["kind"] == "check" and p["title"] == "I can't see Tom any more. Is it still on the table?"
     assert p["ring_figures"][0]["id"] == "m14"
+
+
+def test_a_new_game_brings_back_the_fallen_of_the_last_one(client, pin):
+    client.post("/api/game/new", headers=pin)
+    for value in (2, 5, 6, 2, 3, 5, 5, 1):          # Goblin 1 and Goblin 3 fall to the first volley
+        roll(client, pin, value)
+    assert prompt(client)["remove"] == ["m20", "m22"]
+    client.post("/api/game/next", headers=pin)
+    assert len(client.get("/api/scene").get_json()["scene"]["figures"]) == 10
+    client.post("/api/game/new", headers=pin)
+    assert len(client.get("/api/scene").get_json()["scene"]["figures"]) == 12
+    assert prompt(client)["title"] == "Robin shoots at Grak!"

@@ -71,11 +71,13 @@ def test_smart_turn_with_typed_dice(client, pin):
     out = roll(client, pin, 19)                 # red
     assert out["kind"] == "outcome" and out["lines"] == ["Blue rolled 5, Red rolled 19: Red goes first."]
     assert nxt(client, pin)["title"] == "Red side: move!"
-    # Robin (archer, foot) at 14.5, 21.5 on the demo table: the closest enemy it can see is Grak.
+    # Robin (archer, foot) at 14.5, 21.5 on the demo table: the closest enemy is Goblin 2, behind the woods.
+    # "If there is intervening terrain ... If one rolls a 1-10, the arrow or bolt hits that obstacle
+    # instead": the woods are a risk, never a block (SMART's target policy).
     p = play_until(client, pin, "missile", [], seen)
-    assert p["title"].startswith("Robin shoots at Grak: the closest enemy it can see and reach")
-    assert p["sides"] == 20 and p["highlight"] == {"from": "m10", "to": ["m23"], "kind": "shot"}
-    assert p["lines"] == ["Goblin 2 is closer, but the way is blocked by the woods."]      # who may shoot whom, and why
+    assert p["title"].startswith("Robin shoots at Goblin 2: the closest enemy it can see and reach")
+    assert p["sides"] == 20 and p["highlight"] == {"from": "m10", "to": ["m21"], "kind": "shot"}
+    assert p["lines"] == ["In the way: the woods. A die says if it stops the shot."]     # who may shoot whom, and why
     # "The base chance to hit an opponent is a roll of 11 or higher" (Grak is inside the 30" effective range).
     out = roll(client, pin, 10)
     assert out["kind"] == "outcome" and any("10, needs 11: miss" in line for line in out["lines"])
@@ -131,14 +133,15 @@ def test_anyminis_turn_with_typed_dice(client, pin):
     assert out["title"] == "Blue goes first."
     assert out["lines"][0] == "Blue rolled 4, Red rolled 4: a tie, roll again."
     p = play_until(client, pin, "attack", [], seen)
-    # Marian's bow ("ranged launched, small - range 10, 1d3+1 damage") at Goblin 1, 9.7 inches away.
-    assert p["title"] == "Marian shoots at Goblin 1: the closest enemy it can see and reach (9.7 in)."
+    # Blue acts first. Goblin 3's bow ("ranged launched, small - range 10, 1d3+1 damage") at Ann: 10.4 inches
+    # centre to centre, within 10 spaces as AnyMinis! counts range (its target policy: spaces, diagonals one).
+    assert p["title"] == "Goblin 3 shoots at Ann: the closest enemy it can see and reach (10.4 in)."
     assert p["purpose"] == "hit roll" and p["sides"] == 6
     p = roll(client, pin, 2)
     assert p["purpose"] == "defence roll"
     # "The defender rolls 1d3" (a d6 read as 1-3: 1, 4-5: 2, 6: 3); "Ties go to the defender".
     out = roll(client, pin, 4)
-    assert out["kind"] == "outcome" and out["lines"] == ["Marian rolls 2 (2) against Goblin 1's 2 (d3 2): "
+    assert out["kind"] == "outcome" and out["lines"] == ["Goblin 3 rolls 2 (2) against Ann's 2 (d3 2): "
                                                          "a tie goes to the defender."]
     seen.append(out)
     assert not [words_of(s) for s in seen if FORBIDDEN.search(words_of(s))]

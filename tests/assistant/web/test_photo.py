@@ -57,14 +57,17 @@ def test_a_png_photo_works_too(plain_table_app, pin):
     assert res.status_code == 200 and res.get_json()["figures"] == 12
 
 
-def test_photo_without_the_table_is_422_and_still_shown(client, pin):
+def test_photo_without_the_table_is_422_and_the_last_good_picture_stays(client, pin):
+    before = client.get("/api/frame.jpg").data
     ok, jpg = cv2.imencode(".jpg", np.full((120, 160, 3), 128, np.uint8))
     res = _upload(client, jpg.tobytes(), pin)
     assert res.status_code == 422
-    assert "anchor" in res.get_json()["problem"]
+    assert "corner markers" in res.get_json()["problem"]
     st = client.get("/api/status").get_json()
-    assert st["source"] == "photo" and "anchor" in st["calibration"]["problem"]
-    # The last good scene stays, so the referee can still measure.
+    assert st["source"] == "photo" and "corner markers" in st["calibration"]["problem"]
+    # The last good picture and scene stay, so the referee can still measure on it.
+    assert client.get("/api/frame.jpg").data == before
+    assert client.get("/api/scene").get_json()["picture"]["H_in_to_px"] is not None
     assert client.get("/api/los?a=m10&b=m11").status_code == 200
 
 

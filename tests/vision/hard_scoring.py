@@ -1,0 +1,184 @@
+"""Scoring a found scene against a hard photo's truth, by the figures of issue 10 (shared by the
+hard-set tests and benchmarks/accuracy_vision.py).
+
+Figures under a hand (truth `hidden`) are not expected to be seen: they count neither as misses
+nor, when something is found there, as phantoms; `hidden_reported` checks they are reported
+hidden instead. A found figure that matches nothing visible or hidden is a phantom (a false id
+for markers), and `suspect` names what lies under it (a die, a mug, the hand, a cloak...).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from shapely.geometry import Point
+
+from measure.scene import Scene
+from tests.vision.scoring import visible_truth
+
+GATE_IN = 0.5
+GOALS = {"marker_recall": 0.995, "marker_p95_in": 0.05, "colour_recall": 0.98, "colour_p95_in": 0.08,
+         "terrain_iou": 0.9}
+KINDS = ("woods", "rocks", "hill", "water")
+
+
+@dataclass
+class PhotoScore:
+    index: int
+    groups: dict[str, str]
+    marker_total: int = 0
+    marker_found: int = 0
+    marker_false: list[str] = field(default_factory=list)
+    marker_errors_in: list[float] = field(default_factory=list)
+    grid_ok: bool = True
+    grid_note: str = ""
+    colour_total: int = 0
+    colour_found: int = 0
+    colour_phantoms: list[str] = field(default_factory=list)
+    colour_errors_in: list[float] = field(default_factory=list)
+    terrain_iou: dict[str, list[float]] = field(default_factory=dict)
+    terrain_extra: list[str] = field(default_factory=list)
+    misses: list[str] = field(default_factory=list)
+
+
+def _marker_truth(truth: Scene):
+    return {f.marker: f for f in truth.figures if f.detected_by == "marker" and f.marker is not None}
+
+
+def score_markers(found: Scene, truth: Scene, s: PhotoScore) -> None:
+    want = _marker_truth(truth)
+    seen = {f.marker: f for f in found.figures if f.marker is not None and not f.hidden}
+    for marker, t in want.items():
+        if t.hidden:
+            continue
+        s.marker_total += 1
+        f = seen.get(marker)
+        d = math.hypot(f.x - t.x, f.y - t.y) if f is not None else math.inf
+        if d <= GATE_IN:
+            s.marker_found += 1
+            s.marker_errors_in.append(d)
+        else:
+            s.misses.append(f"marker {marker} at ({t.x:.1f}, {t.y:.1f}) "
+                            + ("not found" if f is None else f"found {d:.2f} in away"))
+    for marker, f in seen.items():
+        t = want.get(marker)
+        if t is None or (not t.hidden and math.hypot(f.x - t.x, f.y - t.y) > GATE_IN):
+            s.marker_false.append(f"m{marker}")
+            s.misses.append(f"false marker {marker} at ({f.x:.1f}, {f.y:.1f})")
+
+
+def score_grid(found: Scene, truth: Scene, s: PhotoScore) -> None:
+    t, f = truth.grid, found.grid
+    if t is None:
+        s.grid_ok = f is None
+        s.grid_note = "" if f is None else f"false {f.kind} grid, pitch {f.pitch_in:.2f} in"
+    elif f is None:
+        s.grid_ok, s.grid_note = False, f"{t.kind} grid (pitch {t.pitch_in} in) not found"
+    else:
+        s.grid_ok = f.kind == t.kind and abs(f.pitch_in / t.pitch_in - 1) < 0.03
+        s.grid_note = "" if s.grid_ok else f"{t.kind} {t.pitch_in} in grid found as {f.kind} {f.pitch_in:.2f} in"
+    if s.grid_note:
+        s.misses.append("grid: " + s.grid_note)
+
+
+def score_colour(found: Scene, truth: Scene, s: PhotoScore, suspect=None, rim_visible=None) -> None:
+    found_c = [f for f in found.figures if f.detected_by == "colour" and not f.hidden]
+    truth_c = [f for f in truth.figures if f.detected_by == "colour"]
+    used: set[int] = set()
+    # Visible truth first, nearest pairs first, same side only.
+    pairs = sorted((math.hypot(f.x - t.x, f.y - t.y), i, j) for i, t in enumerate(truth_c) if not t.hidden
+                   for j, f in enumerate(found_c) if f.side == t.side)
+    matched: dict[int, float] = {}
+    for d, i, j in pairs:
+        if d <= GATE_IN and i not in matched and j not in used:
+            matched[i], _ = d, used.add(j)
+    for i, t in enumerate(truth_c):
+        if t.hidden:
+            continue
+        s.colour_total += 1
+        if i in matched:
+            s.colour_found += 1
+            s.colour_errors_in.append(matched[i])
+        else:
+            vis = f", {rim_visible.get(t.id, 1):.0%} of rim in view" if rim_visible else ""
+            s.misses.append(f"colour {t.id} ({t.side}{vis}) at ({t.x:.1f}, {t.y:.1f}) missed")
+    hidden = [t for t in truth_c if t.hidden]
+    for j, f in enumerate(found_c):
+        if j in used or any(math.hypot(f.x - t.x, f.y - t.y) <= GATE_IN for t in hidden):
+            continue
+        what = suspect(f.x, f.y) if suspect else ""
+        s.colour_phantoms.append(f.id)
+        s.misses.append(f"phantom {f.side} colour figure at ({f.x:.1f}, {f.y:.1f})" + (f" on {what}" if what else ""))
+
+
+def score_terrain(found: Scene, truth: Scene, s: PhotoScore) -> None:
+    for (kind, poly), piece in zip(visible_truth(truth), truth.terrain):
+        best = 0.0
+        for f in found.terrain:
+            if f.kind == kind:
+                union = f.polygon.union(poly).area
+                best = max(best, f.polygon.intersection(poly).area / union if union else 0.0)
+        s.terrain_iou.setdefault(kind, []).append(best)
+        if best < GOALS["terrain_iou"]:
+            s.misses.append(f"terrain {piece.id} ({kind}) IoU {best:.2f}")
+    for f in found.terrain:
+        same = [p for k, p in visible_truth(truth) if k == f.kind]
+        if not any(f.polygon.intersects(p) for p in same):
+            s.terrain_extra.append(f.kind)
+            c = f.polygon.centroid
+            s.misses.append(f"{f.kind} found where there is none, at ({c.x:.1f}, {c.y:.1f}), "
+                            f"{f.polygon.area:.1f} sq in")
+
+
+def score_photo(photo, found: Scene) -> PhotoScore:
+    """All four figures for one HardPhoto (vision.synthetic.hard) and the scene found in it."""
+    s = PhotoScore(index=photo.index, groups=photo.conditions.groups())
+    score_markers(found, photo.truth, s)
+    score_grid(found, photo.truth, s)
+    score_colour(found, photo.truth, s, suspect=lambda x, y: suspect(photo, x, y), rim_visible=photo.rim_visible)
+    score_terrain(found, photo.truth, s)
+    return s
+
+
+def suspect(photo, x: float, y: float) -> str:
+    """What in the truth lies under (x, y): the thing a phantom was most likely made of."""
+    p = Point(x, y)
+    if photo.hand is not None and photo.hand.footprint(photo.camera).buffer(0.3).contains(p):
+        return "the hand"
+    for d in photo.dice:
+        if math.hypot(d.x_in - x, d.y_in - y) < 0.6:
+            return f"a {'red' if d.rgb[0] > d.rgb[2] else 'blue'} die"
+    for item in photo.clutter:
+        if item.footprint(photo.camera).buffer(0.3).contains(p):
+            return f"the {item.kind}"
+    for f in photo.truth.figures:
+        if f.detected_by == "colour" and math.hypot(f.x - x, f.y - y) < 1.5:
+            cloth = photo.cloaks.get(f.id)
+            return f"figure {f.id}'s body ({f.side}" + (f", {cloth} cloak)" if cloth else ")")
+    for t in photo.truth.terrain:
+        if t.polygon.buffer(0.3).contains(p):
+            return f"{t.kind} felt {t.id}"
+    return "the mat"
+
+
+def hidden_reported(found: Scene, truth: Scene, *, markers_only: bool = False) -> tuple[int, int, list[str]]:
+    """(hidden truth figures, of them reported hidden, names of the others). With a previous
+    picture (the default) each must be reported hidden at its last place (within the gate); a
+    still photo can only know the roster's markers, and no place for them: `markers_only`."""
+    want = [t for t in truth.figures if t.hidden and (t.marker is not None or not markers_only)]
+    ok, bad = 0, []
+    for t in want:
+        hit = any(f.hidden and (f.marker == t.marker if t.marker is not None else f.side == t.side)
+                  and (markers_only or math.hypot(f.x - t.x, f.y - t.y) <= GATE_IN) for f in found.figures)
+        ok += hit
+        if not hit:
+            gone = not any((f.marker == t.marker if t.marker is not None else False) for f in found.figures)
+            bad.append(f"{t.id} under the hand " + ("removed" if gone else "not reported hidden at its place"))
+    return len(want), ok, bad
+
+
+def p95(values) -> float:
+    return float(np.percentile(values, 95)) if len(values) else math.nan
+
+

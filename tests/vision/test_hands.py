@@ -1,0 +1,81 @@
+"""Hands over the table: a skin-coloured hand and forearm is found (a round mug of coffee, warm hill
+felt and a figure's face are not); figures a hand now hides are carried from the last picture as
+hidden, at their last place, never removed; a figure gone where there is no hand is gone."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from shapely.geometry import Polygon
+
+from measure.scene import Figure, Scene, Table
+from vision.hands import carry_hidden, find_hands
+
+from tests.vision.rim_scenes import PPI, RED, TopScene
+
+SKIN = (205, 155, 120)
+HILL = (150, 124, 84)
+
+
+def _hand(scene: TopScene, x_edge: float, y: float, rgb=SKIN):
+    """A forearm from the table's left edge to a palm with four fingers, about 10 in long."""
+    scene.poly([(0, y - 1.2), (7, y - 1.0), (7, y + 1.0), (0, y + 1.3)], rgb)          # forearm
+    scene.poly([(6.5, y - 1.6), (9.5, y - 1.5), (9.6, y + 1.5), (6.5, y + 1.6)], rgb)   # palm
+    for dy in (-1.1, -0.4, 0.35, 1.05):
+        scene.poly([(9.4, y + dy - 0.3), (11.8, y + dy - 0.25), (11.8, y + dy + 0.25), (9.4, y + dy + 0.3)], rgb)
+
+
+def test_a_hand_and_forearm_from_the_edge_is_found():
+    scene = TopScene(width_in=24, depth_in=14)
+    _hand(scene, 0, 7.0)
+    img = scene.finish(seed=1)
+    hands = find_hands(img, PPI)
+    assert len(hands.polygons) == 1
+    hand = hands.polygons[0]
+    assert hand.contains(Polygon([(8, 6.5), (9, 6.5), (9, 7.5), (8, 7.5)]))          # the palm
+    assert hands.covers(np.array([[8.0, 7.0], [20.0, 7.0]])).tolist() == [True, False]
+    assert hands.as_json()[0]["area_in2"] > 15
+
+
+@pytest.mark.parametrize("what", ["mug", "hill felt", "faces", "nothing"])
+def test_what_is_no_hand(what):
+    scene = TopScene(width_in=24, depth_in=14)
+    if what == "mug":
+        scene.mug(12, 7, (240, 240, 235), r_in=1.6)
+        scene.disc(12, 7, 1.45, (110, 75, 55))            # coffee, dark and warm like skin
+    elif what == "hill felt":
+        scene.poly([(4, 3), (14, 2.5), (15, 9), (6, 11)], HILL)
+    elif what == "faces":
+        for x in (4, 8, 12, 16):
+            scene.figure(x, 7, "red", RED, body_rgb=(70, 90, 60))
+            scene.disc(x, 7, 0.15, SKIN)
+    img = scene.finish(seed=2)
+    assert find_hands(img, PPI, other_rgbs=[HILL]).polygons == ()
+
+
+def _fig(fid, x, y, **kw):
+    return Figure(id=fid, x=x, y=y, **kw)
+
+
+def test_figures_under_a_hand_are_hidden_at_their_last_place():
+    table = Table(30, 20)
+    previous = Scene(table, (_fig("m12", 5, 5, marker=12), _fig("c1", 10, 10, side="red", detected_by="colour"),
+                             _fig("c2", 20, 10, side="blue", detected_by="colour"),
+                             _fig("c3", 25, 15, side="red", detected_by="colour")))
+    hand = {"polygon": [[3, 3], [12, 3], [12, 12], [3, 12]], "area_in2": 81}
+    # This photo: the hand over m12 and c1; the blue base found again (numbered c1 now); c3 taken off.
+    current = Scene(table, (_fig("c1", 20.03, 10.02, side="blue", detected_by="colour"),), extra={"hands": [hand]})
+    out = carry_hidden(previous, current)
+    by_id = {f.id: f for f in out.figures}
+    assert set(by_id) == {"m12", "c1", "c2"}
+    assert by_id["c2"].xy == (20.03, 10.02) and not by_id["c2"].hidden     # found again, its id kept
+    assert by_id["m12"].hidden and by_id["m12"].xy == (5, 5)
+    assert by_id["c1"].hidden and by_id["c1"].side == "red" and by_id["c1"].xy == (10, 10)
+    assert sorted(out.extra["hidden_under_hand"]) == ["c1", "m12"]
+
+
+def test_no_hand_no_hidden_and_no_previous_picture():
+    table = Table(30, 20)
+    previous = Scene(table, (_fig("m12", 5, 5, marker=12),))
+    current = Scene(table, ())
+    assert carry_hidden(previous, current).figures == ()
+    assert carry_hidden(None, current) is current

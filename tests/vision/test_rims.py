@@ -1,0 +1,104 @@
+"""Rims, not blobs: a base is a ring of its size, partly hidden by the body; dice, cloth, felt of a
+similar hue, a mug and a book cover are not bases; a blue figure standing in water felt is found."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision.rim_scenes import BLUE, PPI, RED, WATER, TopScene
+from vision.rims import find_rims
+
+SIDES = [RED, BLUE]
+NAMES = ["red", "blue"]
+
+
+def _found(scene: TopScene, img, others=(WATER,)):
+    hits = find_rims(img, PPI, SIDES, 1.0, other_rgbs=list(others))
+    return [(h.xy_view[0] / PPI, h.xy_view[1] / PPI, NAMES[h.side_index], h) for h in hits]
+
+
+def _check(scene: TopScene, found, tol_in=0.08):
+    """Every truth base found once, within tol_in, of its side; nothing else."""
+    left = list(found)
+    for x, y, side in scene.truth:
+        near = [f for f in left if f[2] == side and np.hypot(f[0] - x, f[1] - y) <= 0.5]
+        assert near, f"missed the {side} base at ({x}, {y}); found {[(round(f[0], 2), round(f[1], 2)) for f in found]}"
+        best = min(near, key=lambda f: np.hypot(f[0] - x, f[1] - y))
+        assert np.hypot(best[0] - x, best[1] - y) <= tol_in
+        left.remove(best)
+    assert left == [], f"phantom bases at {[(round(f[0], 2), round(f[1], 2), f[2], f[3].reason) for f in left]}"
+
+
+@pytest.mark.parametrize("visible", [0.3, 0.4, 0.5, 0.7, 1.0])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_rim_partly_hidden_by_the_body_is_found(visible, seed):
+    rng = np.random.default_rng(seed)
+    scene = TopScene(width_in=8, depth_in=4)
+    scene.figure(2.0 + rng.uniform(-0.2, 0.2), 2.0 + rng.uniform(-0.2, 0.2), "red", RED, visible=visible,
+                 lean_deg=float(rng.uniform(0, 360)), body_rgb=(110, 80, 50))
+    scene.figure(5.5 + rng.uniform(-0.2, 0.2), 2.0 + rng.uniform(-0.2, 0.2), "blue", BLUE, visible=visible,
+                 lean_deg=float(rng.uniform(0, 360)), body_rgb=(150, 150, 160))
+    found = _found(scene, scene.finish(seed=seed))
+    _check(scene, found)
+    assert all(0 < f[3].confidence <= 1 and f[3].reason == "ring" for f in found)
+
+
+@pytest.mark.parametrize("die_rgb, side", [(RED, "red"), (BLUE, "blue")])
+def test_a_die_of_the_sides_colour_beside_a_figure_is_no_base(die_rgb, side):
+    scene = TopScene(width_in=8, depth_in=4)
+    scene.figure(2.5, 2.0, side, die_rgb, visible=0.6, lean_deg=200)
+    scene.die(3.4, 2.2, die_rgb)                   # touching the base
+    scene.die(6.0, 2.0, die_rgb, yaw_deg=0)         # alone on the mat
+    _check(scene, _found(scene, scene.finish(seed=3)))
+
+
+@pytest.mark.parametrize("cloth, figure_side, rim", [(RED, "blue", BLUE), (BLUE, "red", RED), (RED, "red", RED)])
+def test_a_cloth_patch_on_a_body_is_no_base(cloth, figure_side, rim):
+    scene = TopScene(width_in=6, depth_in=4)
+    scene.figure(3.0, 2.0, figure_side, rim, visible=0.6, lean_deg=30, cloth_rgb=cloth)
+    _check(scene, _found(scene, scene.finish(seed=4)))
+
+
+def test_a_blue_figure_standing_in_water_felt_is_found():
+    scene = TopScene(width_in=8, depth_in=6)
+    scene.poly([(1.0, 1.0), (6.5, 1.2), (6.8, 5.0), (1.2, 5.2)], WATER)
+    scene.figure(2.5, 3.0, "blue", BLUE, visible=0.6, lean_deg=120)
+    scene.figure(5.0, 3.2, "blue", BLUE, visible=0.4, lean_deg=300)
+    scene.figure(7.4, 3.0, "red", RED, visible=0.5, lean_deg=10)
+    _check(scene, _found(scene, scene.finish(seed=5)))
+
+
+def test_felt_of_a_similar_hue_is_no_base():
+    """Red-brown felt and a bluish pond the profile does not know (so no terrain colour to compare)."""
+    scene = TopScene(width_in=12, depth_in=6)
+    scene.poly([(0.8, 0.8), (4.5, 1.0), (4.2, 4.8), (1.0, 5.0)], (175, 55, 45))
+    scene.poly([(6.5, 1.0), (11.0, 1.2), (10.8, 5.0), (6.8, 4.6)], (55, 95, 185))
+    scene.poly([(5.0, 2.0), (5.8, 2.0), (5.8, 2.9), (5.0, 2.9)], (195, 45, 45))     # a scrap
+    scene.figure(5.4, 4.6, "red", RED, visible=0.5, lean_deg=90)
+    _check(scene, _found(scene, scene.finish(seed=6), others=()))
+
+
+@pytest.mark.parametrize("rgb", [RED, BLUE])
+def test_a_mug_and_a_book_cover_of_a_sides_colour_are_no_bases(rgb):
+    scene = TopScene(width_in=14, depth_in=9)
+    scene.mug(3.0, 3.0, rgb)
+    scene.poly([(7.0, 1.0), (13.0, 1.2), (12.8, 8.0), (7.2, 7.8)], rgb)            # a book cover
+    scene.poly([(8.0, 3.0), (12.0, 3.0), (12.0, 3.4), (8.0, 3.4)], (240, 240, 235))  # its title band
+    scene.figure(3.0, 7.5, "red", RED, visible=0.5, lean_deg=0)
+    _check(scene, _found(scene, scene.finish(seed=7)))
+
+
+def test_a_textured_mat_and_heavy_jpeg_make_no_bases():
+    scene = TopScene(width_in=10, depth_in=6, mat_rgb=(80, 110, 60), texture=0.12)   # grass
+    scene.figure(3.0, 3.0, "red", RED, visible=0.5, lean_deg=45)
+    scene.figure(7.0, 3.0, "blue", BLUE, visible=0.5, lean_deg=225)
+    _check(scene, _found(scene, scene.finish(seed=8, jpeg=50, blur_px=1.2)))
+
+
+def test_excluded_pixels_hide_a_base():
+    scene = TopScene(width_in=6, depth_in=4)
+    scene.figure(3.0, 2.0, "red", RED)
+    img = scene.finish()
+    hand = np.zeros(img.shape[:2], bool)
+    hand[:, 40:] = True
+    assert find_rims(img, PPI, SIDES, 1.0, exclude=hand) == []

@@ -1,0 +1,206 @@
+"""The hard renderer's truth agrees with its pictures: markers decode where the truth puts them,
+felt lies where its polygon says, the rim shows as much as `rim_visible` says, the hand covers the
+figures marked hidden (and only those), and a cast tints the anchors' white as a lamp would."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import cv2
+import numpy as np
+import pytest
+from shapely.geometry import Point
+
+from calibration.profile import standard_anchors
+from vision.synthetic import ColourFigure, MarkerFigure, PhotoSpec, TableSpec, camera_over_table, render_photo
+from vision.synthetic.bodies import RIM_IN, random_body
+from vision.synthetic.felt import FeltCut, FeltLayer, mat_surface
+from vision.synthetic.hands import HIDDEN_SHARE, covered_share, hand_over
+from vision.synthetic.hard import FACTORS, hard_photo, level
+from vision.synthetic.lighting import Cast, cast_gains_bgr
+from vision.synthetic.textures import TEXTURES, printed_page, texture_gray
+
+CLEAN = dict(light_low=1.0, light_high=1.0, vignette=0.0, shadow=0.0, blur_sigma_px=0.0, noise_sigma=0.0,
+             jpeg_quality=0)
+MAT = (176, 160, 128)
+
+
+def _detector():
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
+
+
+def _decoded(image) -> dict[int, np.ndarray]:
+    corners, ids, _ = _detector().detectMarkers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    return {} if ids is None else {int(i): c.reshape(4, 2) for i, c in zip(ids.ravel(), corners)}
+
+
+def test_textures_are_the_shipped_photos():
+    for name in TEXTURES:
+        tex = texture_gray(name)
+        assert tex.shape == (512, 512) and tex.std() > 20, name
+    page = printed_page((300, 400))
+    ink = (page[..., 0] < 128).mean()
+    assert page.shape == (400, 300, 3) and 0.02 < ink < 0.4      # paper with lines of print
+
+
+def test_levels_are_balanced_in_every_block():
+    for factor, levels in FACTORS.items():
+        n = len(levels)
+        for block in range(3):
+            got = Counter(level(5, factor, block * n + i, levels) for i in range(n))
+            assert got == Counter(levels), factor
+
+
+def test_force_pins_a_factor_and_refuses_a_wrong_one():
+    photo = hard_photo(3, 0, resolutions=("1080p",), force={"cast": "tungsten", "texture": "wood", "grid": "none"})
+    c = photo.conditions
+    assert (c.cast, c.texture, c.grid, c.resolution) == ("tungsten", "wood", "none", "1080p")
+    assert 2600 <= c.cast_k <= 3200 and photo.truth.grid is None and photo.image.shape == (1080, 1920, 3)
+    with pytest.raises(ValueError, match="no level"):
+        hard_photo(3, 0, force={"cast": "candle"})
+
+
+def test_markers_decode_where_the_truth_puts_them():
+    """On a clean render of a hard table (textures, clutter, bodies, dice and all) every marker
+    decodes, at its truth corners."""
+    photo = hard_photo(11, 1, resolutions=("1080p",), force={"hand": "no", "clutter": "yes"}, clean=True)
+    found = _decoded(photo.image)
+    truth_ids = {f.marker for f in photo.truth.figures if f.marker is not None}
+    assert set(found) == truth_ids | {0, 1, 2, 3}
+    # The mat's texture pulls a refined corner about; a wrong truth would be cells (>= 2.6 px) away.
+    offsets = np.array([c - photo.marker_corners_px[i] for i, c in found.items()])      # (n, 4, 2) px
+    assert np.linalg.norm(offsets, axis=2).max() < 1.5
+    assert np.linalg.norm(offsets.mean(axis=1), axis=1).max() < 0.4                     # each centre
+
+
+def test_felt_lies_where_its_polygon_says():
+    rng = np.random.default_rng(4)
+    outline = tuple((10 + 4 * np.cos(a), 8 + 3 * np.sin(a)) for a in np.linspace(0, 2 * np.pi, 12, endpoint=False))
+    felt = FeltLayer(20, 16, [FeltCut("t1", "water", outline, (52, 104, 168), "grass", 0.07, 0.14, 0.08)], rng)
+    table = TableSpec(20, 16, standard_anchors(20, 16))
+    photo = render_photo(table, PhotoSpec(image_size=(1280, 960), tilt_deg=25, azimuth_deg=60, **CLEAN), 1,
+                         surface=mat_surface(20, 16, MAT, None, rng), under=[felt])
+    ppi = 20
+    h = photo.camera.plane_homography(0.0) @ np.diag([1 / ppi, 1 / ppi, 1.0])
+    top = cv2.warpPerspective(photo.image, h, (20 * ppi, 16 * ppi), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
+    blue = (top[..., 0].astype(int) - top[..., 2].astype(int)) > 40
+    truth = np.zeros_like(blue, np.uint8)
+    poly = felt.truth[0][1]
+    cv2.fillPoly(truth, [np.round(np.asarray(poly.exterior.coords) * ppi).astype(np.int32)], 1)
+    iou = (blue & (truth > 0)).sum() / (blue | (truth > 0)).sum()
+    assert iou > 0.97
+    assert abs(poly.area - 12 * np.pi) < 0.15 * 12 * np.pi       # ragged, but the piece that was cut
+
+
+def test_rim_shows_as_much_as_the_truth_says():
+    rng = np.random.default_rng(8)
+    camera = camera_over_table(12, 9, (1280, 960), tilt_deg=30, azimuth_deg=100)
+    figures = []
+    for k, (x, y) in enumerate([(4, 3), (8, 3), (4, 6), (8, 6)]):
+        fig = ColourFigure(f"c{k}", "red", (200, 40, 40), x, y)
+        body, vis = random_body(rng, camera, fig, 0.3 + 0.12 * k)
+        figures.append((ColourFigure(f"c{k}", "red", (200, 40, 40), x, y, body=body), vis))
+    table = TableSpec(12, 9, standard_anchors(12, 9, size_in=1.0), colour_figures=tuple(f for f, _ in figures))
+    photo = render_photo(table, PhotoSpec(image_size=(1280, 960), tilt_deg=30, azimuth_deg=100, **CLEAN), 1)
+    rim = np.all(np.abs(photo.image.astype(int) - (40, 40, 200)) < 25, axis=2)
+    for fig, vis in figures:
+        band = np.zeros(rim.shape, np.uint8)
+        for r, value in ((0.5, 1), (0.5 - RIM_IN, 0)):
+            ring = np.c_[fig.x_in + r * np.cos(np.linspace(0, 2 * np.pi, 96)),
+                         fig.y_in + r * np.sin(np.linspace(0, 2 * np.pi, 96)), np.full(96, -0.125)]
+            cv2.fillPoly(band, [np.round(photo.camera.project(ring) * 16).astype(np.int32)], value, cv2.LINE_8, 4)
+        seen = rim[band > 0].mean()
+        assert abs(seen - vis) < 0.1, (fig.figure_id, seen, vis)
+    assert min(v for _, v in figures) < 0.45 and max(v for _, v in figures) > 0.55
+
+
+def test_a_hand_hides_the_marker_under_it_and_the_truth_says_so():
+    table = TableSpec(30, 20, standard_anchors(30, 20), marker_figures=(MarkerFigure(17, 15.0, 10.0, 1.5),
+                                                                         MarkerFigure(23, 26.0, 10.0, 1.5)))
+    spec = PhotoSpec(image_size=(1280, 720), tilt_deg=20, azimuth_deg=80, **CLEAN)
+    camera = camera_over_table(30, 20, (1280, 720), tilt_deg=20, azimuth_deg=80)
+    hand = hand_over(np.random.default_rng(2), camera, (15.0, 10.0), 30, 20)
+    foot = hand.footprint(camera)
+    assert covered_share(foot, Point(15, 10).buffer(0.75)) >= HIDDEN_SHARE
+    assert covered_share(foot, Point(26, 10).buffer(0.75)) == 0
+    without = render_photo(table, spec, 1)
+    with_hand = render_photo(table, spec, 1, over=[hand.draw])
+    assert {17, 23} <= set(_decoded(without.image))
+    found = _decoded(with_hand.image)
+    assert 17 not in found and 23 in found
+
+
+def test_hidden_figures_are_those_the_hand_covers_in_the_picture():
+    photo = hard_photo(2, 3, resolutions=("1080p",), force={"hand": "yes", "blur": "none"})
+    before = photo.before()
+    assert photo.hidden_ids and before.shape == photo.image.shape
+    changed = np.abs(photo.image.astype(int) - before.astype(int)).max(axis=2) > 25
+    foot = photo.hand.footprint(photo.camera)
+
+    def changed_share(f):
+        ring = np.c_[f.x + 0.5 * np.cos(np.linspace(0, 2 * np.pi, 48)), f.y + 0.5 * np.sin(np.linspace(0, 2 * np.pi, 48)),
+                     np.full(48, -0.125)]
+        mask = np.zeros(changed.shape, np.uint8)
+        cv2.fillPoly(mask, [np.round(photo.camera.project(ring)).astype(np.int32)], 1)
+        return changed[mask > 0].mean()
+
+    for f in photo.truth.figures:
+        if f.hidden:
+            assert changed_share(f) >= 0.5, f.id
+        elif foot.distance(Point(f.x, f.y)) > 4:
+            assert changed_share(f) < 0.02, f.id
+
+
+def test_a_cast_tints_the_anchors_white_like_the_lamp():
+    table = TableSpec(20, 14, standard_anchors(20, 14))
+    spec = PhotoSpec(image_size=(1280, 960), tilt_deg=10, **{**CLEAN, "light_low": 0.6, "light_high": 0.6})
+    means = {}     # (exposed low enough that the lamp's red does not clip)
+    for kelvin in (2600.0, 6500.0):
+        photo = render_photo(table, spec, 1, effects=[Cast(kelvin)])
+        a = table.anchors[0]
+        quiet = np.c_[[a.x_in - 1.1, a.x_in + 1.1, a.x_in + 1.1, a.x_in - 1.1],
+                      [a.y_in - 1.1, a.y_in - 1.1, a.y_in + 1.1, a.y_in + 1.1], np.zeros(4)]
+        inner = quiet.copy()
+        inner[:, :2] = (quiet[:, :2] - (a.x_in, a.y_in)) * (1.0 / 1.1) + (a.x_in, a.y_in)
+        mask = np.zeros(photo.image.shape[:2], np.uint8)
+        cv2.fillPoly(mask, [np.round(photo.camera.project(quiet)).astype(np.int32)], 1)
+        cv2.fillPoly(mask, [np.round(photo.camera.project(inner)).astype(np.int32)], 0)
+        mask = cv2.erode(mask, np.ones((3, 3), np.uint8))
+        means[kelvin] = photo.image[mask > 0].astype(float).mean(axis=0)
+    day, tungsten = means[6500.0], means[2600.0]
+    assert np.abs(day - 0.6 * np.array([228, 235, 235])).max() < 2   # daylight leaves the card's white as printed
+    gains = cast_gains_bgr(2600.0)
+    assert tungsten[0] < tungsten[1] < tungsten[2]                  # blue lowest, red highest: orange
+    ratio = (tungsten[0] / tungsten[2]) / (day[0] / day[2])
+    assert abs(ratio - gains[0] / gains[2]) < 0.05
+
+
+def test_same_seed_same_photo():
+    a = hard_photo(9, 4, resolutions=("1080p",))
+    b = hard_photo(9, 4, resolutions=("1080p",))
+    assert np.array_equal(a.image, b.image) and a.conditions == b.conditions
+    assert [f.xy for f in a.truth.figures] == [f.xy for f in b.truth.figures]
+
+
+def test_a_saved_hard_photo_reads_back_through_the_command_line(tmp_path, capsys):
+    """The files a player would have: `tablesight analyze` on them sees what the benchmark's
+    in-process pipeline sees, with the same profile."""
+    from assistant.cli import main
+    from calibration.profile import load_profile
+    from vision.pipeline import FramePipeline
+    from vision.synthetic.export import write_hard_photo
+
+    photo = hard_photo(6, 2, resolutions=("1080p",))
+    image = write_hard_photo(photo, tmp_path, "p2")
+    assert load_profile(tmp_path / "p2.toml") == photo.profile
+    assert main(["analyze", str(image), "--table", str(tmp_path / "p2.toml"), "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    direct = FramePipeline(photo.profile).process(photo.image).scene
+    found = {f["id"]: (f["x"], f["y"]) for f in cli["figures"]}
+    assert set(found) == {f.id for f in direct.figures}
+    for f in direct.figures:               # the Scene JSON keeps positions to the thousandth
+        assert np.allclose(found[f.id], f.xy, atol=0.0011), f.id
+    truth = json.loads((tmp_path / "p2.truth.json").read_text())
+    assert len(truth["figures"]) == len(photo.truth.figures) and len(truth["terrain"]) == 4

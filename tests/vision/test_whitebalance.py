@@ -1,0 +1,115 @@
+"""White balance from the anchors: a known cast (per-channel gain and a lift) applied to a clean
+render is undone; a plane of light across the table is measured; a hidden anchor is left out."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration.profile import standard_anchors
+from vision.synthetic import FeltPiece, PhotoSpec, TableSpec, render_photo
+from vision.topview import warp_top_view
+from vision.whitebalance import BLACK, WHITE, WhiteBalance, estimate_white_balance
+
+PPI = 12.0
+WIDTH, DEPTH = 30.0, 20.0
+PATCHES = {"red": ((8, 8), (200, 40, 40)), "blue": ((15, 8), (40, 80, 200)), "green": ((22, 8), (35, 90, 40)),
+           "skin": ((12, 14), (210, 160, 130))}
+# Tungsten (about 2600 K) and cold daylight (6500 K+) as per-channel gains on B, G, R, and a lift
+# (exposed so the white card does not clip: a clipped channel has lost its level).
+CASTS = {"tungsten": ((0.45, 0.75, 1.0), (6, 4, 2)), "daylight": ((1.05, 0.95, 0.72), (3, 3, 8)),
+         "dim-green": ((0.6, 0.75, 0.55), (10, 12, 9))}
+
+
+def _patch(cx, cy, r=1.2):
+    return ((cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r))
+
+
+@pytest.fixture(scope="module")
+def clean():
+    anchors = standard_anchors(WIDTH, DEPTH)
+    felt = tuple(FeltPiece(name, name, _patch(*xy), rgb) for name, (xy, rgb) in PATCHES.items())
+    table = TableSpec(WIDTH, DEPTH, anchors, terrain=felt)
+    photo = render_photo(table, PhotoSpec(image_size=(960, 640), tilt_deg=10, light_low=1.0, light_high=1.0,
+                                          vignette=0.0, noise_sigma=0.5, blur_sigma_px=0.5, jpeg_quality=0), rng=1)
+    H = photo.camera.plane_homography(0.0)
+    return photo.image, H, anchors
+
+
+def _view(image, H):
+    return warp_top_view(image, H, PPI, (0.0, 0.0, WIDTH, DEPTH)).image
+
+
+def _patch_bgr(view, xy):
+    x, y = int(xy[0] * PPI), int(xy[1] * PPI)
+    return view[y - 5:y + 5, x - 5:x + 5].reshape(-1, 3).mean(axis=0)
+
+
+def _chroma(bgr):
+    bgr = np.asarray(bgr, np.float64)
+    return bgr / bgr.sum()
+
+
+def test_clean_render_is_nearly_unchanged(clean):
+    image, H, anchors = clean
+    view = _view(image, H)
+    wb = estimate_white_balance(view, PPI, anchors)
+    assert wb.anchors_used == (0, 1, 2, 3)
+    # The renderer prints white (235, 235, 228) and black (22, 22, 24): near neutral already.
+    assert np.all(np.abs(wb.white_bgr - 232) < 8) and np.all(np.abs(wb.black_bgr - 23) < 8)
+
+
+@pytest.mark.parametrize("cast", sorted(CASTS))
+def test_a_known_cast_is_undone(clean, cast):
+    """Each patch's normalised colour under the cast is within 6 levels (of 255) of its normalised
+    colour in the clean photo, and its chromaticity within 0.01."""
+    image, H, anchors = clean
+    gain, lift = CASTS[cast]
+    cast_image = np.clip(image.astype(np.float32) * np.array(gain, np.float32) + np.array(lift, np.float32),
+                         0, 255).astype(np.uint8)
+    ref_view, cast_view = _view(image, H), _view(cast_image, H)
+    ref = estimate_white_balance(ref_view, PPI, anchors, spatial=False).apply(ref_view)
+    out = estimate_white_balance(cast_view, PPI, anchors, spatial=False).apply(cast_view)
+    for name, (xy, _rgb) in PATCHES.items():
+        a, b = _patch_bgr(ref, xy), _patch_bgr(out, xy)
+        assert np.max(np.abs(a - b)) <= 6.0, (name, a, b)
+        assert np.max(np.abs(_chroma(a) - _chroma(b))) <= 0.01, name
+    # Without the correction the cast moves colours far more than that.
+    raw = _patch_bgr(cast_view.astype(np.float32), PATCHES["skin"][0])
+    assert np.max(np.abs(_chroma(raw) - _chroma(_patch_bgr(ref, PATCHES["skin"][0])))) > 0.03
+
+
+def test_a_plane_of_light_is_measured_and_divided_out(clean):
+    """Light falling from 1.05 on the left to 0.6 on the right (a lamp off to one side)."""
+    image, H, anchors = clean
+    view = _view(image, H).astype(np.float32)
+    x = (np.arange(view.shape[1]) + 0.5) / PPI
+    light = 1.05 - 0.45 * x / WIDTH
+    lit = np.clip(view * light[None, :, None], 0, 255).astype(np.uint8)
+    wb = estimate_white_balance(lit, PPI, anchors)
+    assert wb.exposure_plane is not None
+    rel = wb.exposure_at(np.array([[2.0, 10.0], [28.0, 10.0]]))
+    assert rel[0] / rel[1] == pytest.approx((1.05 - 0.45 * 2 / 30) / (1.05 - 0.45 * 28 / 30), rel=0.06)
+    ref = estimate_white_balance(view, PPI, anchors).apply(view, PPI)
+    out = wb.apply(lit, PPI)
+    for name, (xy, _rgb) in PATCHES.items():
+        assert np.max(np.abs(_patch_bgr(ref, xy) - _patch_bgr(out, xy))) <= 10.0, name
+
+
+def test_an_anchor_under_a_coloured_shadow_is_left_out(clean):
+    image, H, anchors = clean
+    view = _view(image, H).copy()
+    a = anchors[2]
+    x0, y0 = int((a.x_in - 1.3) * PPI), int((a.y_in - 1.3) * PPI)
+    x1, y1 = int((a.x_in + 1.3) * PPI), int((a.y_in + 1.3) * PPI)
+    view[y0:y1, x0:x1] = np.clip(view[y0:y1, x0:x1] * np.array([0.5, 0.8, 1.0]), 0, 255).astype(np.uint8)
+    wb = estimate_white_balance(view, PPI, anchors)
+    assert wb.anchors_used == (0, 1, 3)
+
+
+def test_no_anchor_in_view_is_the_identity():
+    wb = estimate_white_balance(np.full((50, 50, 3), 128, np.uint8), PPI, standard_anchors(WIDTH, DEPTH))
+    assert wb.anchors_used == ()
+    out = wb.apply(np.full((2, 2, 3), 100, np.uint8))
+    assert np.allclose(out, 100.0)
+    assert WhiteBalance.identity().apply_rgb((200, 40, 40)) == pytest.approx((200, 40, 40))
+    assert BLACK < WHITE

@@ -1,0 +1,503 @@
+"""Colour bases as rims, not blobs: a base is a ring of its side's colour, of the base's size.
+
+The figure standing on a base hides its middle and, leaning, part of the ring: 30-70% of the ring
+may show. A die of the side's colour (a filled square, smaller), a patch of cloth on a body (a blob
+with colour in its middle), felt of a similar hue (colour all round, outside too), a mug (a ring of
+the wrong size) and a book cover (a large patch) are not a ring of the base's size with an empty
+middle and little colour around it. So each base is judged by its shape:
+
+1. candidates: where a base-sized square annulus holds the colour and its middle does not
+   (box filters: constant time a pixel);
+2. for all candidates at once, the colour is sampled along rays from the candidate (one remap):
+   on each ray the rim's outer edge (the last sample of the colour inside 1.35 radii), moved back
+   by the base's side wall where the wall shows (towards the camera);
+3. a circle of the base's known radius is fitted to those edge points (Gauss-Newton, with the
+   points that do not lie on it trimmed twice), then the rays are sampled again from its centre;
+4. a base is kept when enough of its ring shows (`coverage`), the edge points lie on the circle
+   (`residual_px`), its middle is mostly not the colour (`inner`) and the band just outside it is
+   mostly not the colour (`outer`). Each candidate gets a confidence and the reason it was kept
+   or left out.
+
+Pixels are classified before (vision.colour.classify, on a white-balanced view): the tests here
+are of shape, not of colour.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import cv2
+import numpy as np
+
+from vision.colour import chromaticity, classify, rgb_chroma
+
+N_RAYS = 48
+STEP_PX = 0.5                  # sample spacing along a ray
+MIN_COVERAGE = 0.2             # share of the ring that must show (a leaning body hides up to 70%,
+                               # and the rays at the ends of the arc the body's edge spoils)
+MIN_ARC = 0.18                 # the longest unbroken stretch of ring, as a share of it
+MIN_FREE_R, MAX_FREE_R = 0.55, 1.6  # the visible arc's own radius, in the base's radii
+MIN_CLEAN = 0.75               # of the rays meeting the colour, the share with a rim edge on the circle
+RIM_BAND = 0.2                 # a rim's band of colour is at least this wide, in radii
+MAX_RESIDUAL = 0.14            # RMS distance of the edge points from the circle, in radii (>= 1.2 px)
+MAX_INNER = 0.45               # share of the middle (within 0.45 radii) that may show the colour
+MAX_OUTER = 0.22               # share of the band 1.35-1.8 radii out that may show it
+EDGE_TRIM = 0.2                # an edge point farther than this (radii) from the circle is not rim
+MIN_HOLLOW = 0.6               # along the rays showing the rim, the share of 0.1-0.4 radii without it
+STRONG_COVERAGE = 0.45        # a rim this complete, clean and round may have colour in its middle
+MIN_RING_PX2 = 0.3            # candidate: colour pixels in the annulus, in radii squared
+MAX_CANDIDATES = 250
+EDGE_BIAS_PX = 0.5             # the rim's edge as found lies this far outside the base's true edge
+RADIUS_PRIOR = 8.0             # the base's known radius counts as this many edge points
+MIN_CONFIDENCE = 0.33          # of a ring passing every test: all its measures together
+OVERLAP = 1.8                  # two bases' centres are at least a diameter apart: 2 radii, less slack
+
+
+@dataclass(frozen=True)
+class RimHit:
+    xy_view: np.ndarray        # (2,) centre of the base's top, view pixels
+    side_index: int
+    confidence: float          # 0..1
+    coverage: float            # share of the ring showing the colour
+    residual_px: float         # RMS distance of the rim's edge points from the fitted circle
+    inner: float               # share of the middle showing the colour (of all of it, or along the
+                               # rays where the rim shows, whichever is more)
+    outer: float               # share of the band just outside showing it
+    reason: str                # "ring", or why the candidate is not a base
+    by_hue: bool = False       # found on the loose (hue) labels, not the strict ones
+    radius: float = 1.0        # the fitted circle's radius, in the base's radii
+    clean: float = 1.0         # of the rays meeting the colour, the share with a rim edge on the circle
+
+
+def _candidates(mask: np.ndarray, r_px: float) -> np.ndarray:
+    """(N, 2) view points where a base-sized annulus holds the colour and its middle does not.
+
+    Looked for at half the view's resolution when a base is 16 pixels across or more (candidates
+    need only land within a third of a radius: the rays and the fit find the centre)."""
+    if r_px >= 8:
+        h, w = mask.shape
+        small = cv2.resize(mask.astype(np.float32), (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+        return _candidates_in(small, r_px / 2) * 2 + 0.5
+    return _candidates_in(mask.astype(np.float32), r_px)
+
+
+def _candidates_in(m: np.ndarray, r_px: float) -> np.ndarray:
+    s_in = int(round(1.1 * r_px)) | 1             # the middle, inside the rim band
+    s_out = int(round(2.2 * r_px)) | 1            # the whole base and a little more
+    a_in = cv2.boxFilter(m, -1, (s_in, s_in), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    a_out = cv2.boxFilter(m, -1, (s_out, s_out), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    ring = a_out - a_in
+    # Ranked by the colour in the annulus less that in the middle; a middle almost all colour (the
+    # inside of a felt or a book cover) is no candidate at all, so that a large patch's plateau of
+    # equal peaks cannot crowd out the bases.
+    score = ring - a_in
+    size = int(round(r_px)) | 1
+    peak = score >= cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+    good = peak & (ring >= MIN_RING_PX2 * r_px * r_px) & (a_in <= 0.85 * s_in * s_in)
+    ys, xs = np.nonzero(good)
+    pts = np.column_stack([xs, ys]).astype(np.float64)
+    sc = score[ys, xs]
+    # A plateau gives several equal peaks: keep the best one per base-sized cell.
+    if len(pts) > 1:
+        order = np.argsort(-sc, kind="stable")
+        pts, sc = pts[order], sc[order]
+        cell = np.floor(pts / max(1.0, 0.7 * r_px)).astype(np.int64)
+        _, first = np.unique(cell[:, 0] * 1_000_003 + cell[:, 1], return_index=True)
+        first = np.sort(first)
+        pts, sc = pts[first], sc[first]
+    if len(pts) > MAX_CANDIDATES:
+        pts = pts[:MAX_CANDIDATES]
+    return pts
+
+
+def _sample_rays(mask_f: np.ndarray, centres: np.ndarray, radii: np.ndarray, units: np.ndarray) -> np.ndarray:
+    """(N, K, J) mask values (bilinear) at centre + radius * unit, 0 outside the view."""
+    n, k, j = len(centres), len(units), len(radii)
+    x = centres[:, None, None, 0] + radii[None, None, :] * units[None, :, None, 0]
+    y = centres[:, None, None, 1] + radii[None, None, :] * units[None, :, None, 1]
+    out = cv2.remap(mask_f, x.reshape(n * k, j).astype(np.float32), y.reshape(n * k, j).astype(np.float32),
+                    cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return out.reshape(n, k, j)
+
+
+def _outer_edges(samples: np.ndarray, radii: np.ndarray, lo: float, hi: np.ndarray) -> np.ndarray:
+    """(N, K) radius where the colour ends, looking inwards from `hi` (N, K) to `lo`; NaN if none."""
+    inside = samples >= 0.5
+    band = (radii[None, None, :] >= lo) & (radii[None, None, :] <= hi[..., None])
+    on = inside & band
+    j_last = on.shape[2] - 1 - np.argmax(on[..., ::-1], axis=2)
+    found = on.any(axis=2)
+    n_idx, k_idx = np.indices(j_last.shape)
+    j_next = np.minimum(j_last + 1, len(radii) - 1)
+    s0 = samples[n_idx, k_idx, j_last]
+    s1 = samples[n_idx, k_idx, j_next]
+    frac = np.where(s0 - s1 > 1e-6, (s0 - 0.5) / np.maximum(s0 - s1, 1e-6), 0.0)
+    r = radii[j_last] + np.clip(frac, 0.0, 1.0) * (radii[j_next] - radii[j_last])
+    return np.where(found, r, np.nan)
+
+
+def _longest_arc(kept: np.ndarray, gap: int = 2) -> np.ndarray:
+    """(N,) share of the rays in the longest run of kept rays round the circle (gaps of up to `gap`
+    rays bridged): a rim shows as one arc where the body does not hide it; bits of a die and of a
+    neighbouring base seen from between them are two short arcs."""
+    n, k = kept.shape
+    closed = kept.copy()
+    for g in range(1, gap + 1):
+        # a gap of g rays is bridged when kept rays stand on both sides of it
+        for s in range(1, g + 1):
+            closed |= np.roll(kept, s, axis=1) & np.roll(kept, s - g - 1, axis=1)
+    if closed.all(axis=1).any():
+        full = closed.all(axis=1)
+    else:
+        full = np.zeros(n, bool)
+    twice = np.concatenate([closed, closed], axis=1).astype(np.int32)
+    run = np.zeros(n, np.int32)
+    best = np.zeros(n, np.int32)
+    for j in range(2 * k):
+        run = np.where(twice[:, j] > 0, run + 1, 0)
+        best = np.maximum(best, run)
+    return np.where(full, 1.0, np.minimum(best, k) / k)
+
+
+def _free_radius(points: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """(N,) radius of the circle best through the weighted points (Kasa's algebraic fit); NaN when
+    they do not fix one. A mug's rim or a felt's curve has the wrong one."""
+    x, y = points[..., 0], points[..., 1]
+    w = weights
+    cols = [x, y, np.ones_like(x)]
+    a = np.stack([np.stack([(w * ci * cj).sum(1) for cj in cols], -1) for ci in cols], -2)   # (N, 3, 3)
+    z = x * x + y * y
+    b = np.stack([(w * ci * z).sum(1) for ci in cols], -1)
+    ok = np.linalg.matrix_rank(a) == 3
+    sol = np.full((len(x), 3), np.nan)
+    if ok.any():
+        sol[ok] = np.linalg.solve(a[ok], b[ok][..., None])[..., 0]
+    cx, cy = sol[:, 0] / 2, sol[:, 1] / 2
+    r2 = sol[:, 2] + cx * cx + cy * cy
+    return np.sqrt(np.where(r2 > 0, r2, np.nan))
+
+
+def _fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px: float,
+                iterations: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    """(N, 2) centres and (N,) radii of circles through points (N, K, 2) with weights (N, K), the
+    radius held near the base's `r_px` by a prior worth RADIUS_PRIOR points (Gauss-Newton).
+
+    The rim's outer edge shows a little outside the base (blur, a blended pixel counted as rim):
+    on a whole ring that only grows the radius, but on a short arc a fixed radius would pull the
+    centre towards the arc. A long arc finds its own radius; a short one keeps the prior's."""
+    c = start.copy()
+    r = np.full(len(c), r_px + EDGE_BIAS_PX)
+    lam = RADIUS_PRIOR
+    for _ in range(iterations):
+        d = points - c[:, None, :]
+        dist = np.hypot(d[..., 0], d[..., 1])
+        u = d / np.maximum(dist, 1e-6)[..., None]
+        e = dist - r[:, None]                           # d e / d (cx, cy, r) = (-ux, -uy, -1)
+        w = weights
+        ux, uy = u[..., 0], u[..., 1]
+        wx, wy = w * ux, w * uy
+        a = np.empty((len(c), 3, 3))
+        a[:, 0, 0] = (wx * ux).sum(1)
+        a[:, 0, 1] = a[:, 1, 0] = (wx * uy).sum(1)
+        a[:, 1, 1] = (wy * uy).sum(1)
+        a[:, 0, 2] = a[:, 2, 0] = wx.sum(1)
+        a[:, 1, 2] = a[:, 2, 1] = wy.sum(1)
+        a[:, 2, 2] = w.sum(1) + lam
+        we = w * e
+        b = -np.stack([(we * ux).sum(1), (we * uy).sum(1), we.sum(1)], 1)   # J^T e, J = (-ux, -uy, -1)
+        b[:, 2] += lam * (r - (r_px + EDGE_BIAS_PX))
+        ok = np.abs(np.linalg.det(a)) > 1e-6
+        step = np.zeros((len(c), 3))
+        if ok.any():
+            step[ok] = -np.linalg.solve(a[ok], b[ok][..., None])[..., 0]
+        c = c + np.clip(step[:, :2], -0.5 * r_px, 0.5 * r_px)
+        r = np.clip(r + step[:, 2], 0.85 * r_px, 1.25 * r_px)
+    return c, r
+
+
+def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
+                units: np.ndarray, radii: np.ndarray, search_lo: float, search_hi: float):
+    """Edge points, fitted centres and the shape measures for candidates at `centres`."""
+    samples = _sample_rays(mask_f, centres, radii, units)
+    wall = np.maximum(0.0, shift @ units.T)                      # (N, K): the side wall adds this out
+    edges = _outer_edges(samples, radii, search_lo * r_px, search_hi * r_px + wall)
+    top = edges - wall                                           # the top's edge, wall taken away
+    points = centres[:, None, :] + np.nan_to_num(top)[..., None] * units[None]
+    # A rim is a band of solid colour ending at its edge, with the mat beyond: a speckle of noise
+    # or one thread of a pattern is not.
+    rr = radii[None, None, :]
+    e = np.nan_to_num(edges, nan=-1e9)[..., None]
+    on = samples >= 0.5
+    band_in = (rr >= e - RIM_BAND * r_px) & (rr <= e - 0.5)
+    band_out = (rr >= e + 1.0) & (rr <= e + 0.3 * r_px)
+    solid = (on & band_in).sum(2) >= 0.75 * np.maximum(band_in.sum(2), 1)
+    clear = (~on & band_out).sum(2) >= 0.75 * np.maximum(band_out.sum(2), 1)
+    valid = np.isfinite(top) & solid & clear
+    weights = valid.astype(np.float64)
+    centre = centres
+    for trim in (0.45, EDGE_TRIM):
+        centre, radius = _fit_circle(points, weights, centre, r_px)
+        res = np.hypot(*(points - centre[:, None, :]).transpose(2, 0, 1)) - radius[:, None]
+        weights = valid & (np.abs(res) <= trim * r_px)
+        weights = weights.astype(np.float64)
+    res = np.hypot(*(points - centre[:, None, :]).transpose(2, 0, 1)) - radius[:, None]
+    kept = weights > 0
+    n_kept = kept.sum(1)
+    # Of the rays that meet the colour near the ring, the share that show a clean rim edge on the
+    # circle: a partial rim is clean where it shows (the body hides the rest); clutter is not.
+    touched = (samples >= 0.5) & (radii[None, None, :] >= search_lo * r_px) & \
+              (radii[None, None, :] <= search_hi * r_px + wall[..., None])
+    clean = n_kept / np.maximum(touched.any(2).sum(1), 1)
+    free_r = _free_radius(points, weights)
+    residual = np.sqrt((np.where(kept, res, 0.0) ** 2).sum(1) / np.maximum(n_kept, 1))
+    return samples, edges, kept, centre, residual, clean, free_r, radius
+
+
+FELT_NEAR = 0.15              # a felt colour this near a side's (chromaticity) is a background to judge it on
+QUANT_SHIFT = 2               # colours are classified on 6 bits a channel: 4 levels, well inside CHROMA_TOL
+
+
+def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other_rgbs: Sequence[Sequence[float]] = (),
+               *, wb=None, mat: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Two (H, W) int maps of which side's colour each pixel of a uint8 BGR view shows (-1: none).
+
+    strict: the nearest of the sides' and the terrain colours (vision.colour.classify, terrain k
+    labelled n_sides + k), so that blue water felt is not a blue rim; loose: a side's hue, saturated enough, whatever else is
+    near, so that a thin rim blended with a dark body or with the mat, which lies off the segment
+    from the mat to its colour, still shows.
+
+    The view is quantised to 6 bits a channel (not smoothed: a thin rim in a 1080p photo is two or
+    three pixels wide),
+    and only the colours present are white-balanced and classified: a table holds a few tens of
+    thousands of distinct colours against a million pixels."""
+    img = np.ascontiguousarray(view_bgr, np.uint8)
+    bits = 8 - QUANT_SHIFT
+    # B, G, R levels packed into one index (exact in float32: 18 bits), by OpenCV's SIMD transform.
+    weights = np.array([[1 << (2 * bits), 1 << bits, 1]], np.float32)
+    index = cv2.transform((img >> QUANT_SHIFT).astype(np.float32), weights).astype(np.int32)
+    counts = np.bincount(index.ravel(), minlength=1 << (3 * bits))
+    present = np.flatnonzero(counts)
+    levels = ((np.stack([present >> (2 * bits), (present >> bits) & ((1 << bits) - 1),
+                         present & ((1 << bits) - 1)], axis=1) << QUANT_SHIFT) + (1 << QUANT_SHIFT) / 2)
+    colours = levels.astype(np.float32)[None]                       # (1, n, 3) BGR
+    if wb is not None:
+        colours = wb.apply(colours)
+    colours = np.clip(colours, 0, 255)
+    chroma, brightness = chromaticity(colours)
+    if mat is None:
+        mat = _weighted_median(chroma[0], counts[present])
+    targets = [rgb_chroma(c) for c in side_rgbs] + [rgb_chroma(c) for c in other_rgbs]
+    strict = np.full(1 << (3 * bits), -1, np.int32)
+    found = classify(chroma, brightness, targets, mat)[0]
+    # In felt of a colour near a side's (a blue figure standing in blue water), a rim blended with
+    # the felt lies between the two: judged against the felt, not the mat.
+    for t, other in enumerate(other_rgbs):
+        felt = rgb_chroma(other)
+        for k, side in enumerate(side_rgbs):
+            if np.linalg.norm(felt - rgb_chroma(side)) > FELT_NEAR:
+                continue
+            here = found == len(side_rgbs) + t
+            if here.any():
+                sub = classify(chroma[:, here], brightness[:, here], [rgb_chroma(side)], felt, min_alpha=0.5)[0]
+                found[here] = np.where(sub == 0, k, len(side_rgbs) + t)
+    strict[present] = found
+    loose = np.full(1 << (3 * bits), -1, np.int32)
+    # Loose labels leave out what is nearest a terrain colour (textured water felt is full of
+    # blue-hued holes), however blue its hue.
+    loose[present] = np.where(found >= len(side_rgbs), -1, _hue_label(colours[0], side_rgbs))
+    return np.take(strict, index), np.take(loose, index)
+
+
+HUE_TOL_DEG = 14.0             # loose labels: a side's hue within this
+MIN_SATURATION = 0.4           # and at least this saturated (HSV), and
+MIN_VALUE = 50.0               # this bright (of 255), after white balance
+
+
+def _hue_label(bgr: np.ndarray, side_rgbs) -> np.ndarray:
+    """(n,) which side's hue each (n, 3) BGR colour has, -1 for none."""
+    hsv = cv2.cvtColor((bgr / 255.0).astype(np.float32)[None], cv2.COLOR_BGR2HSV)[0]
+    side_hsv = cv2.cvtColor((np.array([c[::-1] for c in side_rgbs], np.float32) / 255.0)[None], cv2.COLOR_BGR2HSV)[0]
+    ok = (hsv[:, 1] >= MIN_SATURATION) & (hsv[:, 2] * 255 >= MIN_VALUE)
+    d = np.abs(hsv[:, None, 0] - side_hsv[None, :, 0])
+    d = np.minimum(d, 360 - d)
+    best = np.argmin(d, axis=1)
+    return np.where(ok & (d[np.arange(len(d)), best] <= HUE_TOL_DEG), best, -1).astype(np.int32)
+
+
+def _weighted_median(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Per column, the median of rows weighted by `weights` (the mat: the commonest colour)."""
+    out = np.empty(values.shape[1])
+    for c in range(values.shape[1]):
+        order = np.argsort(values[:, c])
+        cum = np.cumsum(weights[order])
+        out[c] = values[order[np.searchsorted(cum, cum[-1] / 2)], c]
+    return out
+
+
+def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[float]], base_in: float = 1.0, *,
+              other_rgbs: Sequence[Sequence[float]] = (), mat: np.ndarray | None = None,
+              wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None,
+              exclude: np.ndarray | None = None, wb=None,
+              with_rejected: bool = False) -> list[RimHit]:
+    """Bases in a top view of the plane of the bases' tops.
+
+    `view_bgr`: the view (uint8 BGR), `wb`: the anchors' white balance (vision.whitebalance), applied
+    before any colour is judged. `side_rgbs`: each side's rim colour (RGB, in the white-balanced
+    space). `other_rgbs`:
+    terrain colours, so that felt is not taken for a rim. `wall_shift_px(centres (N, 2))` -> (N, 2):
+    where the bottom of a base centred there shows, relative to its top (towards the camera).
+    `exclude`: (H, W) bool, pixels that are no base (a hand). Returns the kept bases (and, with
+    `with_rejected`, every candidate with the reason it was left out)."""
+    if not side_rgbs:
+        return []
+    strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat)
+    if exclude is not None:
+        strict[exclude] = -1
+        loose[exclude] = -1
+    r_px = base_in / 2 * ppi
+    angles = np.linspace(0, 2 * math.pi, N_RAYS, endpoint=False)
+    units = np.column_stack([np.cos(angles), np.sin(angles)])
+    radii = np.arange(0.0, 2.0 * r_px + 6, STEP_PX)
+    hits: list[RimHit] = []
+    # Every side's strict and loose labels side by side in one wide image (zero columns between,
+    # wider than a ray), so that all candidates are measured at once: one remap, one fit.
+    h, w = strict.shape
+    pad = int(radii[-1]) + 4
+    masks, c0s, sides, by_hues, offsets = [], [], [], [], []
+    for by_hue, label in ((False, strict), (True, loose)):
+        for k in range(len(side_rgbs)):
+            mask = label == k
+            if mask.sum() < MIN_RING_PX2 * r_px * r_px:
+                continue
+            c = _candidates(mask, r_px)
+            if not len(c):
+                continue
+            x_off = len(masks) * (w + pad)
+            masks.append(mask)
+            c0s.append(c)
+            sides.append(np.full(len(c), k))
+            by_hues.append(np.full(len(c), by_hue))
+            offsets.append(np.tile([x_off, 0.0], (len(c), 1)))
+    if not masks:
+        return []
+    wide = np.zeros((h, len(masks) * (w + pad)), np.float32)
+    for m, mask in enumerate(masks):
+        wide[:, m * (w + pad):m * (w + pad) + w] = mask
+    side_of, by_hue_of, offset = np.concatenate(sides), np.concatenate(by_hues), np.concatenate(offsets)
+    c0 = np.concatenate(c0s) + offset
+    mask_f = wide
+
+    def shift_at(c: np.ndarray) -> np.ndarray:
+        return np.zeros_like(c) if wall_shift_px is None else np.asarray(wall_shift_px(c - offset), np.float64)
+
+    shift0 = shift_at(c0)
+    # First from the candidate (which may sit off-centre, towards the visible arc), then again
+    # from the fitted centre with the tighter band.
+    _, _, _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii, 0.3, 1.45)
+    moved = np.hypot(*(c1 - c0).T)
+    shift1 = shift_at(c1)
+    samples, edges, kept, c2, residual, clean, free_r, fit_r = _ring_stats(mask_f, c1, r_px, shift1, units, radii, 0.55, 1.25)
+    # The shape measures, from the final centre.
+    samples = _sample_rays(mask_f, c2, radii, units)
+    wall = np.maximum(0.0, shift1 @ units.T)
+    rr = radii[None, None, :]
+    coverage = kept.mean(1)
+    arc = _longest_arc(kept)
+    # Along the rays where the rim shows, the colour stops before the middle (the footing and the
+    # body stand there): seen from beside a die or a mug's wall, it does not.
+    near = (rr >= 0.1 * r_px) & (rr <= 0.4 * r_px)
+    along = (samples * near).sum(2) / max(int(near.sum()), 1)             # (N, K)
+    hollow = 1 - (along * kept).sum(1) / np.maximum(kept.sum(1), 1)
+    inner_band = np.broadcast_to(rr <= 0.45 * r_px, samples.shape)
+    inner = (samples * inner_band).sum((1, 2)) / np.maximum(inner_band.sum((1, 2)), 1)
+    filled = np.maximum(inner, 1 - hollow)
+    outer_band = (rr >= 1.35 * r_px + wall[..., None]) & (rr <= 1.8 * r_px + wall[..., None])
+    outer = (samples * outer_band).sum((1, 2)) / np.maximum(outer_band.sum((1, 2)), 1)
+    c2 = c2 - offset
+    max_res = max(1.2, MAX_RESIDUAL * r_px)
+    for i in range(len(c0)):
+        reason = "ring"
+        # a clean, round rim round most of it may have cloth of the side's colour on its body
+        strong = coverage[i] >= STRONG_COVERAGE and clean[i] >= 0.85 and residual[i] <= 0.6 * max_res
+        if not np.all(np.isfinite(c2[i])) or moved[i] > 0.9 * r_px:
+            reason = "no circle of the base's size"
+        elif coverage[i] < MIN_COVERAGE:
+            reason = f"too little ring ({coverage[i]:.2f} of it)"
+        elif arc[i] < MIN_ARC:
+            reason = f"bits of arcs, not one rim ({arc[i]:.2f} of the ring in one piece)"
+        elif clean[i] < MIN_CLEAN:
+            reason = f"cluttered, not a clean rim ({clean[i]:.2f} of the rays)"
+        elif not MIN_FREE_R <= free_r[i] / r_px <= MAX_FREE_R:
+            reason = f"a curve of another size (radius {free_r[i] / r_px:.2f} of the base's)"
+        elif residual[i] > max_res:
+            reason = f"not round ({residual[i]:.1f} px off a circle of the base's size)"
+        elif (inner[i] > MAX_INNER or hollow[i] < MIN_HOLLOW) and not strong:
+            reason = f"filled, not a ring ({filled[i]:.2f} of the middle)"
+        elif outer[i] > MAX_OUTER:
+            reason = f"the colour goes on outside ({outer[i]:.2f} of the band around)"
+        conf = (min(1.0, coverage[i] / 0.6) * min(1.0, clean[i] / 0.8) * max(0.0, 1 - residual[i] / (2 * max_res))
+                * (1 - (0.0 if strong else filled[i])) * max(0.0, 1 - outer[i] / (2 * MAX_OUTER)))
+        if reason == "ring" and conf < MIN_CONFIDENCE:
+            reason = f"too weak a ring all told (confidence {conf:.2f})"
+        if reason == "ring" or with_rejected:
+            hits.append(RimHit(c2[i].copy(), int(side_of[i]), round(float(conf), 3), round(float(coverage[i]), 3),
+                               round(float(residual[i]), 2), round(float(filled[i]), 3),
+                               round(float(outer[i]), 3), reason, bool(by_hue_of[i]), round(float(fit_r[i] / r_px), 3),
+                               round(float(clean[i]), 3)))
+    return _one_per_base(hits, r_px)
+
+
+def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
+    """Bases do not overlap: of kept candidates closer than a base's diameter (less a little for the
+    fit), the most confident stands. (An arc seen from its mirror side fits a circle as well.)"""
+    # A ring on the strict labels places the base better than the same ring on the loose ones.
+    order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", hits[i].by_hue, -hits[i].confidence))
+    out: list[RimHit] = []
+    for i in order:
+        h = hits[i]
+        if any(np.hypot(*(h.xy_view - o.xy_view)) < OVERLAP * r_px for o in out if o.reason == "ring"):
+            continue
+        out.append(h)
+    return out
+
+
+def table_view_wall_shift(pose, view, height_in: float) -> Callable[[np.ndarray], np.ndarray]:
+    """For a top view of the table plane (a `TopView` with to_table/to_view): the offset, in view
+    pixels, from where a base's top shows (centres (N, 2)) to where its bottom shows. The top, seen
+    `height_in` up, shows farther from the camera's foot than the base stands; the bottom shows
+    where it stands (`pose.lift` is exact for a plane parallel to the table)."""
+    def shift(c_view: np.ndarray) -> np.ndarray:
+        c = np.asarray(c_view, np.float64).reshape(-1, 2)
+        xy = view.to_table(c)
+        return view.to_view(pose.lift(xy, height_in)) - c
+    return shift
+
+
+def rims_in_view(view, side_rgbs, base_in: float, *, pose=None, height_in: float = 0.0, wb=None,
+                 other_rgbs=(), mat=None, exclude=None, table_in: tuple[float, float] | None = None,
+                 keep_out_in: Sequence[tuple[float, float, float, float]] = ()) -> list[tuple[np.ndarray, RimHit]]:
+    """Bases in a top view of the table plane (or a window of it): [(centre in table inches, hit)].
+
+    `view`: a TopView (image BGR, ppi, origin_in). `wb`: the anchors' white balance, applied to the
+    view before any colour is judged. With the camera `pose`, a base's top, seen `height_in` above
+    the table, is put back over where the base stands; without it the top's position is reported
+    (off by height / camera height of the distance from the camera's foot: under 0.3% for a 1/8"
+    base under a camera 4' up). A base stands on the table (`table_in`: width, depth), its centre at
+    least most of a radius in from the edge, and not on an anchor (`keep_out_in`: x0, y0, x1, y1)."""
+    shift = table_view_wall_shift(pose, view, height_in) if pose is not None and height_in > 0 else None
+    hits = find_rims(view.image, view.ppi, side_rgbs, base_in, other_rgbs=other_rgbs, mat=mat,
+                     wall_shift_px=shift, exclude=exclude, wb=wb)
+    out = []
+    for hit in hits:
+        xy = view.to_table(hit.xy_view[None])
+        if pose is not None and height_in > 0:
+            xy = pose.lift(xy, height_in)
+        x, y = xy[0]
+        edge = 0.8 * base_in / 2
+        if table_in is not None and not (edge <= x <= table_in[0] - edge and edge <= y <= table_in[1] - edge):
+            continue
+        if any(x0 <= x <= x1 and y0 <= y <= y1 for x0, y0, x1, y1 in keep_out_in):
+            continue
+        out.append((xy[0], hit))
+    return out

@@ -1,0 +1,109 @@
+"""Teach the camera a side's rim colour: a player points at one figure of that side.
+
+The profile's colour is a starting guess written before anyone looked at these figures under this
+lamp. Where the player points (table inches), the rim is sampled after white balance: of the
+pixels in the ring where a base's rim lies (around the point, which may be off by a little), those
+of the guess's hue, saturated, are the rim; their median is the learned colour. It is kept only
+if, looking for that colour, a ring of the base's size is then found there (vision.rims), so a
+point on the mat, on felt or on a die teaches nothing.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.colour import COLOUR_PPI, chromaticity, mat_chroma
+from vision.rims import rims_in_view
+from vision.topview import warp_top_view
+from vision.whitebalance import estimate_white_balance
+
+REACH_IN = 0.6             # the point may be this far from the base's centre
+HUE_REACH_DEG = 40.0       # rim pixels: within this of the guess's hue
+MIN_SATURATION = 0.25
+MIN_RIM_PIXELS = 12
+MIN_FROM_MAT = 0.08        # chromaticity distance from the mat's colour
+
+
+class TeachError(ValueError):
+    """Nothing to learn where the player pointed; the message says so in plain words."""
+
+
+@dataclass(frozen=True)
+class Learned:
+    side: str
+    rgb: tuple[int, int, int]          # the rim after white balance
+    xy_in: tuple[float, float]         # the base it was learned from
+    confidence: float
+
+
+def parse_teach(text: str) -> tuple[str, float, float]:
+    """'red=12.5,8' -> ("red", 12.5, 8.0); raises TeachError."""
+    side, sep, rest = text.partition("=")
+    parts = rest.split(",")
+    try:
+        if not sep or not side.strip() or len(parts) != 2:
+            raise ValueError
+        x, y = float(parts[0]), float(parts[1])
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise ValueError
+    except ValueError:
+        raise TeachError(f"--teach-colour: expected SIDE=X,Y (table inches), got {text!r}") from None
+    return side.strip(), x, y
+
+
+def _hsv(bgr: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor((np.clip(bgr, 0, 255) / 255.0).astype(np.float32).reshape(1, -1, 3), cv2.COLOR_BGR2HSV)[0]
+
+
+def learn_rim_colour(frame_bgr: np.ndarray, registration, profile, side: str, xy_in: tuple[float, float], *,
+                     pose=None, base_in: float = 1.0, height_in: float = 0.125) -> Learned:
+    """The rim colour of the `side` figure at `xy_in` (table inches); raises TeachError."""
+    names = [s.name for s in profile.sides]
+    if side not in names:
+        raise TeachError(f"the table has no side {side!r} (its sides: {', '.join(names) or 'none'})")
+    x, y = xy_in
+    if not (0 <= x <= profile.width_in and 0 <= y <= profile.depth_in):
+        raise TeachError(f"({x:g}, {y:g}) is outside the {profile.width_in:g} x {profile.depth_in:g} in table")
+    spec = profile.sides[names.index(side)]
+    whole = warp_top_view(frame_bgr, registration.H_in_to_px, 10.0, (0.0, 0.0, profile.width_in, profile.depth_in))
+    wb = estimate_white_balance(whole.image, whole.ppi, profile.anchors, whole.origin_in)
+    half = base_in / 2 + REACH_IN + 0.6
+    rect = (max(0.0, x - half), max(0.0, y - half), min(profile.width_in, x + half), min(profile.depth_in, y + half))
+    view = warp_top_view(frame_bgr, registration.H_in_to_px, COLOUR_PPI, rect)
+    norm = wb.apply(view.image, view.ppi, view.origin_in)
+    h, w = norm.shape[:2]
+    u, v = np.meshgrid(np.arange(w) + 0.5, np.arange(h) + 0.5)
+    pu, pv = view.to_view(np.array([[x, y]]))[0]
+    d = np.hypot(u - pu, v - pv) / view.ppi
+    # Anywhere a rim could be, when the base's centre is up to REACH_IN from the point.
+    zone = d <= base_in / 2 + REACH_IN
+    px = norm[zone]
+    hsv = _hsv(px)
+    guess_h = _hsv(np.array(spec.rgb[::-1], np.float32))[0, 0]
+    dh = np.abs(hsv[:, 0] - guess_h)
+    dh = np.minimum(dh, 360 - dh)
+    # ... and away from the mat's own colour (a beige mat is a pale orange).
+    whole_norm = np.clip(wb.apply(whole.image, whole.ppi, whole.origin_in), 0, None)
+    mat = mat_chroma(chromaticity(whole_norm)[0])
+    chroma = chromaticity(np.clip(px, 0, None)[None])[0][0]
+    off_mat = np.linalg.norm(chroma - mat, axis=1) >= MIN_FROM_MAT
+    rim = (dh <= HUE_REACH_DEG) & (hsv[:, 1] >= MIN_SATURATION) & (hsv[:, 2] >= 0.2) & off_mat
+    if rim.sum() < MIN_RIM_PIXELS:
+        raise TeachError(f"no {side} rim at ({x:g}, {y:g}): point at the middle of one {side} figure's base")
+    # The most saturated half of them: the rim's own paint, not its blend with the mat.
+    sat = hsv[rim, 1]
+    best = px[rim][sat >= np.median(sat)]
+    rgb = tuple(int(round(c)) for c in np.clip(np.median(best, axis=0), 0, 255)[::-1])
+    # Is there a ring of that colour there? (other sides keep their colours, so as not to steal it)
+    colours = [rgb if s.name == side else s.seen_rgb for s in profile.sides]
+    found = rims_in_view(view, colours, base_in, pose=pose, height_in=height_in if pose is not None else 0.0,
+                         wb=wb, other_rgbs=[t.rgb for t in profile.terrain])
+    near = [(float(np.hypot(*(p - (x, y)))), p, hit) for p, hit in found
+            if hit.side_index == names.index(side) and np.hypot(*(p - (x, y))) <= base_in / 2 + REACH_IN]
+    if not near:
+        raise TeachError(f"no {side} figure found at ({x:g}, {y:g}): point at the middle of one {side} figure's base")
+    _, p, hit = min(near, key=lambda t: t[0])
+    return Learned(side, rgb, (round(float(p[0]), 3), round(float(p[1]), 3)), hit.confidence)

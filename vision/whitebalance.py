@@ -1,0 +1,154 @@
+"""White balance and exposure from the anchors: each anchor's white card and black cells are a grey
+card in every photo.
+
+In a top view of the table, each anchor's window holds its black square (the border cells and
+about half of the inner cells) and its white quiet zone and white cells. The brightest part of the
+window is the white card, the darkest the black ink, whatever small misplacement or parallax the
+view has. Per channel, a cast (tungsten to daylight) scales the channels and haze or flare lifts
+them: so `out = BLACK + (in - black_c) * gain_c` maps each anchor's black to BLACK and its white to
+WHITE, the same for the three channels, and a colour then means the same under any lamp.
+
+Where several anchors are spread over the table, their white levels also say how the light falls
+off across it (a lamp's hot spot, vignetting): a plane fitted to their brightness (relative to
+their mean) divides the view before the per-channel map. A plane is all four corners can say; it
+leaves a hot spot's round shape alone but takes away the gradient from one side to the other.
+An anchor covered by a hand or glare disagrees with the others: its levels are left out.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+WHITE, BLACK = 230.0, 25.0      # where the anchors' white card and black ink land after normalising
+WHITE_SHARE = 0.15              # of an anchor's window: the brightest share is its white card
+BLACK_SHARE = 0.15              # and the darkest share its black ink
+MAX_CARD_CHROMA = 0.04          # an anchor whose white differs this much (chromaticity) from the
+                                # others' median is not a clean grey card (hand, glare, shadow edge)
+MIN_CONTRAST = 40.0             # white - black (sum of channels / 3) below this: not a card
+
+
+@dataclass(frozen=True)
+class WhiteBalance:
+    """Per-channel levels of the grey card (BGR) and an optional exposure plane over table inches."""
+    black_bgr: np.ndarray           # (3,) measured black ink
+    white_bgr: np.ndarray           # (3,) measured white card
+    exposure_plane: np.ndarray | None = None   # (3,) a, b, c: relative brightness = a + b x + c y (inches)
+    anchors_used: tuple[int, ...] = ()
+
+    @property
+    def gain(self) -> np.ndarray:
+        return (WHITE - BLACK) / np.maximum(self.white_bgr - self.black_bgr, 1.0)
+
+    @classmethod
+    def identity(cls) -> "WhiteBalance":
+        return cls(np.full(3, BLACK), np.full(3, WHITE))
+
+    def exposure_at(self, xy_in: np.ndarray) -> np.ndarray:
+        """Relative brightness of the light at table points (N, 2) -> (N,)."""
+        xy = np.asarray(xy_in, np.float64).reshape(-1, 2)
+        if self.exposure_plane is None:
+            return np.ones(len(xy))
+        a, b, c = self.exposure_plane
+        return np.clip(a + b * xy[:, 0] + c * xy[:, 1], 0.3, 3.0)
+
+    def apply(self, view_bgr: np.ndarray, ppi: float | None = None,
+              origin_in: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+        """A top view (uint8 or float BGR) normalised: float32 BGR, the anchors' grey at BLACK..WHITE.
+
+        With `ppi` (and the view's table origin), the exposure plane is divided out first."""
+        img = np.asarray(view_bgr, np.float32)
+        if self.exposure_plane is not None and ppi:
+            h, w = img.shape[:2]
+            a, b, c = (float(v) for v in self.exposure_plane)
+            x = origin_in[0] + (np.arange(w, dtype=np.float32) + 0.5) / ppi
+            y = origin_in[1] + (np.arange(h, dtype=np.float32) + 0.5) / ppi
+            field = np.clip(a + b * x[None, :] + c * y[:, None], 0.3, 3.0).astype(np.float32)
+            img = img / field[..., None]
+        gain = self.gain.astype(np.float32)
+        return (img - self.black_bgr.astype(np.float32)) * gain + np.float32(BLACK)
+
+    def apply_rgb(self, rgb: Sequence[float], xy_in: Sequence[float] | None = None) -> tuple[float, float, float]:
+        """One measured colour (RGB) normalised, e.g. a rim sampled in the raw photo."""
+        bgr = np.asarray(rgb, np.float64)[::-1]
+        if xy_in is not None:
+            bgr = bgr / self.exposure_at(np.asarray(xy_in))[0]
+        out = (bgr - self.black_bgr) * self.gain + BLACK
+        return tuple(float(v) for v in out[::-1])
+
+    def as_json(self) -> dict:
+        out = {"black_bgr": np.round(self.black_bgr, 1).tolist(), "white_bgr": np.round(self.white_bgr, 1).tolist(),
+               "anchors": list(self.anchors_used)}
+        if self.exposure_plane is not None:
+            out["exposure_plane"] = np.round(self.exposure_plane, 5).tolist()
+        return out
+
+
+def _card_levels(window: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """(black BGR, white BGR) of one anchor's window, or None when it shows no card."""
+    px = window.reshape(-1, 3).astype(np.float32)
+    if len(px) < 16:
+        return None
+    lum = px.sum(axis=1)
+    lo, hi = np.quantile(lum, [BLACK_SHARE, 1 - WHITE_SHARE])
+    black = np.median(px[lum <= lo], axis=0)
+    white = np.median(px[lum >= hi], axis=0)
+    if (white - black).mean() < MIN_CONTRAST:
+        return None
+    return black, white
+
+
+def estimate_white_balance(view_bgr: np.ndarray, ppi: float, anchors, origin_in: tuple[float, float] = (0.0, 0.0),
+                           *, spatial: bool = True) -> WhiteBalance:
+    """The grey card of the anchors in a top view (table plane) -> a WhiteBalance.
+
+    `anchors`: the profile's anchors (id, x_in, y_in, size_in). Anchors outside the view or showing
+    no card are skipped; with none usable the identity is returned (colours are then judged as
+    they were photographed)."""
+    h, w = view_bgr.shape[:2]
+    ids, blacks, whites, centres = [], [], [], []
+    for a in anchors:
+        # The black square and one cell of white all round (the printed quiet zone), a little less.
+        half = a.size_in / 2 * 1.2
+        x0 = int(round((a.x_in - half - origin_in[0]) * ppi))
+        y0 = int(round((a.y_in - half - origin_in[1]) * ppi))
+        x1 = int(round((a.x_in + half - origin_in[0]) * ppi))
+        y1 = int(round((a.y_in + half - origin_in[1]) * ppi))
+        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+            continue
+        levels = _card_levels(view_bgr[y0:y1, x0:x1])
+        if levels is None:
+            continue
+        ids.append(int(a.id))
+        blacks.append(levels[0])
+        whites.append(levels[1])
+        centres.append((a.x_in, a.y_in))
+    if not ids:
+        return WhiteBalance.identity()
+    blacks, whites, centres = np.array(blacks), np.array(whites), np.array(centres)
+    # A grey card is grey: anchors whose white chromaticity strays from the others' are left out.
+    chroma = whites / whites.sum(axis=1, keepdims=True)
+    keep = np.abs(chroma - np.median(chroma, axis=0)).max(axis=1) <= MAX_CARD_CHROMA
+    if keep.sum() == 0:
+        keep[:] = True
+    blacks, whites, centres = blacks[keep], whites[keep], centres[keep]
+    used = tuple(i for i, k in zip(ids, keep) if k)
+    plane = None
+    if spatial and len(used) >= 3:
+        plane = _exposure_plane(centres, whites.mean(axis=1))
+        if plane is not None:
+            rel = np.clip(plane[0] + centres @ plane[1:], 0.3, 3.0)
+            whites = whites / rel[:, None]
+            blacks = blacks / rel[:, None]
+    return WhiteBalance(np.median(blacks, axis=0), np.median(whites, axis=0), plane, used)
+
+
+def _exposure_plane(centres_in: np.ndarray, brightness: np.ndarray) -> np.ndarray | None:
+    """a, b, c with a + b x + c y = brightness / its mean (least squares), when the anchors span an area."""
+    a = np.column_stack([np.ones(len(centres_in)), centres_in])
+    if np.linalg.matrix_rank(a) < 3:
+        return None
+    rel = brightness / brightness.mean()
+    sol, *_ = np.linalg.lstsq(a, rel, rcond=None)
+    return sol
