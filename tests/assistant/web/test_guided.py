@@ -221,3 +221,43 @@ def test_undo_takes_back_the_last_die_of_a_guided_turn(client, pin):
     p = res.get_json()
     assert p["kind"] == "roll" and p["game"]["rolls"] == [5] and p["side"] == "red"
     assert roll(client, pin, 2)["lines"] == ["Blue rolled 5, Red rolled 2: Blue goes first."]
+
+
+def _attack_prompts(client, pin, until_turn=2):
+    """Every prompt of the first attack phase and its outcomes, dice of 5 typed in, Next tapped on the rest."""
+    out, p = [], prompt(client)
+    for _ in range(80):
+        if p["game"]["turn"] >= until_turn or p["kind"] in ("over", "start"):
+            return out
+        if p["game"]["phase"] == "attack" or p.get("step") in ("attack", "spell"):   # the last outcome is headed by
+            out.append(p)                                                    # the next turn's phase
+        p = roll(client, pin, 5) if p["kind"] == "roll" else nxt(client, pin)
+    raise AssertionError("the attack phase never ended")
+
+
+def test_anyminis_spellcaster_casts_its_attack_spell(client, pin):
+    """"Fireball: ranged thrown, large - range 6, 1d6 damage": Merlin (a wizard, read in AnyMinis! as a
+    hero with the house's three spells) stands within 6 spaces of Goblin 1 and did not move this turn."""
+    upload(client, pin, demo_photo_with(((12, 17.5, 12.5),)))           # Merlin, 5 spaces from Goblin 1
+    start(client, pin, "anyminis")
+    for value in (6, 1):                                                # blue 6, red 1: blue goes first
+        roll(client, pin, value)
+    attacks = _attack_prompts(client, pin)
+    cast = [p for p in attacks if p["title"].startswith("Merlin casts")]
+    assert cast and cast[0]["title"] == ("Merlin casts fireball at Goblin 1: the closest enemy it can see and "
+                                         "reach (5 spaces).")
+    assert cast[0]["purpose"] == "hit roll" and cast[0]["highlight"]["to"] == ["m20"]
+    outcome = next(p for p in attacks[attacks.index(cast[-1]) + 1:] if p["kind"] == "outcome")
+    assert any(line.startswith("Merlin casts fireball") for line in outcome["lines"])
+
+
+def test_anyminis_caster_that_moved_does_not_cast(client, pin):
+    """"Figures can't cast a spell at move in the same turn (unless tagged as such)"."""
+    upload(client, pin, demo_photo_with(((12, 17.5, 12.5),)))
+    start(client, pin, "anyminis")
+    for value in (1, 6):                                                # red goes first and moves Merlin
+        roll(client, pin, value)
+    nxt(client, pin)                                                    # the outcome read
+    upload(client, pin, demo_photo_with(((12, 18.5, 12.5),)))           # Merlin steps 1 inch
+    assert nxt(client, pin)["title"] == "Red side has moved."                # 1 inch: within his 5 spaces
+    assert not [p for p in _attack_prompts(client, pin) if p["title"].startswith("Merlin casts")]
