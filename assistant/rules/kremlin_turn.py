@@ -3,6 +3,8 @@
 "CinCs roll 1d6, highest score wins (re-roll ties)"; the winner moves first. A move is measured
 against the most its movement dice can roll; each missile-armed unit shoots at its closest enemy
 in range ("Declare the target and measure range"); every pair of units in contact fights one round.
+A king killed sends the units under him to an immediate morale test, and a unit that fails one with
+a king or captain attached gets its one attempt to rally, each played next.
 """
 from __future__ import annotations
 
@@ -52,6 +54,32 @@ def _remember_draw(state, call, result, ctx):
     return replace(state, carry={**state.carry, "drawn": drawn})
 
 
+def _follow_ups(state, call, result, ctx):
+    """What a result asks for at once, played next: "When a king is killed all units under his command must
+    take an immediate morale test"; a unit that fails one with a king or captain attached: "he may have one
+    attempt to rally them"."""
+    units = build_units(state.scene, ctx.system)
+    more = []
+    for p in result.get("prompts", ()):
+        if p.get("kind") == "king_killed":
+            for uid in p.get("options", ()):
+                if uid in units:
+                    more.append(Call("morale", {"unit": uid, "king_killed": True},
+                                     f"{uid} must take a morale test: its king has fallen.", units[uid].all_bases))
+        elif p.get("kind") == "rally" and call.step == "morale" and call.options.get("unit") in units:
+            uid = call.options["unit"]
+            general = (p.get("options") or [None])[0]
+            more.append(Call("rally", {"unit": uid}, f"{general or 'Its general'} tries to rally {uid}: one attempt.",
+                             units[uid].all_bases))
+    if not more:
+        return state
+    return replace(state, calls=state.calls[:state.call + 1] + tuple(more) + state.calls[state.call + 1:])
+
+
+def _after_melee(state, call, result, ctx):
+    return _follow_ups(_remember_draw(state, call, result, ctx), call, result, ctx)
+
+
 def _allowance(system, scene, fig):
     """The most the unit's movement dice can roll (6 a die, plus any fixed inches)."""
     unit = build_units(scene, system).get(_unit_of(fig))
@@ -66,9 +94,9 @@ TURN = TurnSpec(
     phases=(
         Phase("initiative", "dice", "Who moves first?", initiative_calls, order_from_winner),
         Phase("move", "move", "Move"),
-        Phase("shoot", "dice", "Shooting", _shoot_calls,
+        Phase("shoot", "dice", "Shooting", _shoot_calls, _follow_ups,
               none_words="Nobody can shoot (a unit shoots into the arc it faces: give its facing on Setup)."),
-        Phase("melee", "dice", "Melee", _melee_calls, _remember_draw, none_words="Nobody is fighting."),
+        Phase("melee", "dice", "Melee", _melee_calls, _after_melee, none_words="Nobody is fighting."),
     ),
     allowance_in=_allowance,
     move_words=lambda system: "Each unit moves as far as its movement dice allow; the tablet checks it against "

@@ -33,7 +33,10 @@ PURPOSE_WORDS = {"initiative": "to see who goes first", "projectile": "to hit", 
                  "stops the shot", "firing into hand-to-hand": "to see whom the shot hits in the fight",
                  "hand-to-hand": "to strike", "faith": "for faith", "movement": "to move", "shooting": "to hit",
                  "melee": "to hit", "save": "to save", "hit roll": "to hit", "defence roll": "to defend",
-                 "damage": "for damage"}
+                 "damage": "for damage", "armour save": "to save it", "healing": "to heal",
+                 "morale": "to see if it stands firm", "rally": "to rally it", "recover from disorder":
+                 "to get back in order", "average die": "(an average die) for the morale tests it may call",
+                 "pursuit": "to chase", "evade": "to get away", "break off": "to break off"}
 
 
 class Game:

@@ -261,3 +261,28 @@ def test_anyminis_caster_that_moved_does_not_cast(client, pin):
     upload(client, pin, demo_photo_with(((12, 18.5, 12.5),)))           # Merlin steps 1 inch
     assert nxt(client, pin)["title"] == "Red side has moved."                # 1 inch: within his 5 spaces
     assert not [p for p in _attack_prompts(client, pin) if p["title"].startswith("Merlin casts")]
+
+
+def test_kremlin_king_killed_sends_his_units_to_a_morale_test(client, pin):
+    """"When a king is killed all units under his command must take an immediate morale test"; "To pass a
+    test the unit must roll less than the number of bases in the unit": a unit of one base never passes,
+    and "Fail morale test = the unit routs off table (counts as destroyed)"."""
+    assert client.put("/api/roster/m13", json={"type": "king"}, headers=pin).status_code == 200   # Sir Bors
+    start(client, pin, "kremlin")
+    for value in (2, 5):                                # red goes first
+        roll(client, pin, value)
+    p = play_until(client, pin, "melee", [], [])
+    while p["kind"] == "roll":                          # Sir Bors misses and fails his save; Goblin 4 hits
+        p = roll(client, pin, 1 if p["who"] == "m13" else 6)
+    assert p["kind"] == "outcome" and p["remove"] == ["m13"]
+    tests = []
+    p = nxt(client, pin)
+    while p["kind"] == "roll" and p["purpose"] == "morale":
+        tests.append(p["title"])
+        assert p["text"].endswith("to see if it stands firm.")
+        out = roll(client, pin, 6)                      # a 6 is never under 1 base, with any modifier here
+        assert out["kind"] == "outcome" and out["remove"] == [p["who"]] and "routs off the table" in out["lines"][0]
+        p = nxt(client, pin)
+    # Merlin and Ann are generals acting alone ("immune from morale"); the other red units test at once.
+    assert tests == [f"{n} must take a morale test: its king has fallen." for n in ("Robin", "Marian", "Tom")]
+    assert p["game"]["phase"] == "initiative" and p["game"]["turn"] == 2
