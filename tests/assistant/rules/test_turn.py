@@ -102,3 +102,24 @@ def test_each_system_declares_its_turn():
         for phase in spec.phases:
             if phase.kind == "dice":
                 assert phase.calls is not None
+
+
+def test_kremlin_failed_morale_with_a_general_attached_is_followed_by_his_rally():
+    """"Fail morale test = the unit routs off table (counts as destroyed). If a king or captain is attached
+    he may have one attempt to rally them": the rally is the next call of the phase, not a rout."""
+    from assistant.rules.turn import Call, after_step
+    spec, ctx = get_turn("kremlin"), TurnContext(get_system("kremlin"))
+    bases = [Figure(f"U{i}", 10 + 1.5 * i, 10, side="red", type="heavy_infantry", base_in=1.5, extra={"unit": "U"})
+             for i in (1, 2)]
+    cap = Figure("cap", 11.5, 11.5, side="red", type="captain", base_in=1.0, extra={"unit": "U"})
+    foe = Figure("F1", 40, 30, side="blue", type="heavy_infantry", base_in=1.5)
+    st = start(spec, _scene(*bases, cap, foe), ctx)
+    melee = next(i for i, p in enumerate(spec.phases) if p.name == "melee")
+    st = replace(st, phase=melee, calls=(Call("morale", {"unit": "U"}, "U tests.", ("U1", "U2")),), call=0)
+    done = next_roll(spec, st, ctx, (6,))
+    assert isinstance(done, Finished) and done.result.removed == ()
+    st = after_step(spec, st, done.result.to_json(), ctx)
+    assert st.call == 1 and st.calls[1].step == "rally" and dict(st.calls[1].options) == {"unit": "U"}
+    assert st.calls[1].words == "cap tries to rally U: one attempt."
+    need = next_roll(spec, st, ctx, ())
+    assert isinstance(need, RollRequest) and need.purpose == "rally"
