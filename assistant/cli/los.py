@@ -6,12 +6,10 @@ table profile, and the rule system (through assistant.rules, imported when first
 from __future__ import annotations
 
 import json
-import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
-from measure.los import line_of_sight, line_of_sight_to_point, point_of
 from measure.scene import Figure, Scene, SceneError, scene_from_json
 from measure.sight import MeasureSettings, ShooterSpec, SightPolicy, TargetPolicy
 
@@ -41,7 +39,7 @@ def load_scene(path: str) -> Scene:
 
 def load_table(table: str | None, scene: Scene) -> tuple[MeasureSettings, Scene]:
     """The [rules] numbers of a table profile (else measure's house defaults), and the scene with
-    the profile's [[roster]] filling in what the scene leaves empty (name, side, type, base)."""
+    the profile's [[roster]] laid over it (name, side, type, base: docs/formats.md, the roster)."""
     if table is None:
         return MeasureSettings(), scene
     from calibration.profile import load_profile
@@ -49,16 +47,8 @@ def load_table(table: str | None, scene: Scene) -> tuple[MeasureSettings, Scene]
     rules = profile.rules
     settings = MeasureSettings(ruler_edge_in=rules.ruler_edge_in, ruler_width_in=rules.ruler_width_in,
                                engage_gap_in=rules.engage_gap_in, tie_in=rules.tie_in)
-    roster = {entry.figure: entry for entry in getattr(profile, "roster", ())}
-    figures = []
-    for fig in scene.figures:
-        entry = roster.get(fig.id)
-        if entry is not None:
-            fig = replace(fig, name=fig.name or entry.name, side=fig.side or entry.side,
-                          type=fig.type or entry.type,
-                          base_in=entry.base_in if entry.base_in is not None else fig.base_in)
-        figures.append(fig)
-    return settings, scene.with_figures(figures)
+    from assistant.rules.roster import merge_roster     # the one roster precedence (docs/formats.md)
+    return settings, merge_roster(scene, profile.roster_by_figure(), None, None)
 
 
 @dataclass(frozen=True)
@@ -95,18 +85,6 @@ def shooter_specs(referee: Referee, scene: Scene) -> tuple[dict[str, ShooterSpec
         if spec is not None:
             specs[fig.id] = spec
     return specs, notes
-
-
-def parse_width(text: str) -> str | float:
-    if text in ("edge", "ruler"):
-        return text
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value <= 0:
-        raise CommandError(f"--width: expected edge, ruler or a positive number of inches, got {text!r}")
-    return value
 
 
 def enemy_label(scene: Scene, figure_id: str) -> str:
@@ -172,16 +150,10 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def los_json(result, a: str, b: str | None, point: tuple[float, float] | None = None) -> dict[str, Any]:
-    out = {"a": a, "b": b, "clear": result.clear, "width": round(result.width_in, 4),
-           "distance": round(result.distance_in, 4), "edge_distance": round(result.edge_distance_in, 4),
-           "blocked_by": list(result.blocked_by), "in_the_way": list(result.in_the_way)}
-    if point is not None:
-        out["point"] = [round(point[0], 4), round(point[1], 4)]
-    return out
-
-
 def run(args) -> int:
+    from assistant.rules import get_system
+    from assistant.rules.sight_answer import los_answer       # one answer for the CLI and the tablet
+
     scene = load_scene(args.scene)
     if (args.b is None) == (args.to is None and args.cell is None) or (args.to is not None and args.cell is not None):
         raise CommandError("los: give one target: a figure B, or --to X,Y, or --cell COL,ROW")
@@ -190,27 +162,15 @@ def run(args) -> int:
         scene.figure(args.b)
     settings, scene = load_table(args.table, scene)
     shooter = scene.figure(args.a)
-    referee = referee_for(args.system)
-    if args.width is not None:
-        width: str | float = parse_width(args.width)
-    else:
-        try:
-            spec = referee.spec_for(shooter)
-        except ValueError:
-            spec = None
-        width = spec.width if spec is not None else "edge"
-    if args.b is None:
-        point, point_words = point_of(scene, args.to, args.cell)
-        result = line_of_sight_to_point(scene, args.a, point, width, referee.policy, settings)
-        if args.json:
-            print(json.dumps(los_json(result, args.a, None, point)))
-            return 0
-        head = f"{figure_label(shooter)} to {point_words} along {width_words(width, result.width_in)}: "
-        print(f"{head}{_verdict_words(scene, result)}. {result.distance_in:.2f} in from its centre.")
-        return 0
-    result = line_of_sight(scene, args.a, args.b, width, referee.policy, settings)
+    answer = los_answer(scene, args.a, args.b, args.width, get_system(args.system), settings, option="--width",
+                        to=args.to, cell=args.cell)
     if args.json:
-        print(json.dumps(los_json(result, args.a, args.b)))
+        print(json.dumps(answer.cli_json()))
+        return 0
+    result, width = answer.result, answer.width
+    if answer.point is not None:
+        head = f"{figure_label(shooter)} to {answer.point_words} along {width_words(width, result.width_in)}: "
+        print(f"{head}{_verdict_words(scene, result)}. {result.distance_in:.2f} in from its centre.")
         return 0
     head = f"{figure_label(shooter)} to {figure_label(scene.figure(args.b))} along {width_words(width, result.width_in)}: "
     print(f"{head}{_verdict_words(scene, result)}. {result.distance_in:.2f} in centre to centre, "

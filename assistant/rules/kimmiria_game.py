@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from measure.scene import Scene, scene_from_json, scene_to_json
@@ -54,7 +55,7 @@ class GameState:
     condition: str = "A"
     turn: int = 0
     phase: str = "setup"
-    scene: Mapping[str, Any] | None = None          # Scene JSON, the fallen left out
+    scene_json: Mapping[str, Any] | None = None     # the table as the log has it (Scene JSON), the fallen left out
     start_counts: Mapping[str, int] = field(default_factory=dict)
     attacker: str | None = None
     groups_allowed: int | None = None
@@ -65,6 +66,11 @@ class GameState:
     wizard_last_flight: Mapping[str, int] = field(default_factory=dict)
     winner: str | None = None
     steps: int = 0
+
+    @cached_property
+    def scene(self) -> Scene | None:
+        """The table as the game knows it, the fallen left out: a Scene, parsed once per state value."""
+        return None if self.scene_json is None else scene_from_json(self.scene_json)
 
 
 def _without(scene_json: Mapping[str, Any], removed: set[str]) -> dict[str, Any]:
@@ -86,23 +92,23 @@ def apply(state: GameState, rec: Record) -> GameState:
         for f in scene.get("figures", []):
             counts[f["side"]] = counts.get(f["side"], 0) + 1
         return GameState(started=True, overrides=p.get("overrides", {}), condition=p.get("condition", "A"),
-                         turn=1, phase="missile", scene=scene, start_counts=counts, steps=1)
+                         turn=1, phase="missile", scene_json=scene, start_counts=counts, steps=1)
     if not state.started:
         raise GameError(f"record {rec.seq}: the log does not start with game_started")
     state = replace(state, steps=state.steps + 1)
     if rec.kind == "overrides":
         return replace(state, overrides={**state.overrides, **p["overrides"]})
     if rec.kind == "scene":
-        return replace(state, scene=_without(p["scene"], set(state.removed)))
+        return replace(state, scene_json=_without(p["scene"], set(state.removed)))
     if rec.kind == "free_move":
-        return replace(state, scene=p["scene"], free_moves=(), phase="victory")
+        return replace(state, scene_json=p["scene"], free_moves=(), phase="victory")
     if rec.kind != "step":
         return state
     result = p["result"]
     step = result["step"]
     removed = state.removed + tuple(result.get("removed", ()))
-    scene = _without(state.scene or {}, set(removed))
-    state = replace(state, removed=removed, scene=scene)
+    scene = _without(state.scene_json or {}, set(removed))
+    state = replace(state, removed=removed, scene_json=scene)
     if step == "missile":
         attacks = dict(state.wizard_last_attack)
         for fid in result.get("fired", ()):
@@ -121,7 +127,7 @@ def apply(state: GameState, rec: Record) -> GameState:
         flights = dict(state.wizard_last_flight)
         for fid in result.get("flights", ()):
             flights[fid] = state.turn
-        return replace(state, scene=_without(result["scene"], set(removed)), wizard_last_flight=flights,
+        return replace(state, scene_json=_without(result["scene"], set(removed)), wizard_last_flight=flights,
                        phase="melee")
     if step == "melee":
         prompts = tuple(pr for pr in result.get("prompts", ()) if pr["kind"] == "free_move")
@@ -177,7 +183,7 @@ class KimmiriaGame:
         st = self.state()
         if st.scene is None:
             raise GameError("no game has started in this log")
-        return scene_from_json(st.scene)
+        return st.scene
 
     def prompt(self) -> dict[str, Any]:
         """What the table must do now: the phase, plain words, and what the step needs."""
@@ -201,7 +207,7 @@ class KimmiriaGame:
         """What the log knows that a step needs (the players' own options are added on top)."""
         rest = int(system.values["play"]["wizard_fly_rest_turns"])
         # Only figures still on the table: the step refuses an id it cannot find.
-        present = {f["id"] for f in (st.scene or {}).get("figures", [])}
+        present = {f["id"] for f in (st.scene_json or {}).get("figures", [])}
         if step == "missile":
             return {"resting": [w for w, t in st.wizard_last_flight.items()
                                 if 0 <= st.turn - t <= rest and w in present]}
@@ -215,14 +221,20 @@ class KimmiriaGame:
         return {}
 
     def play(self, step: str, dice: Dice, **options: Any) -> StepResult:
+        result, payload = self.step_record(step, dice, **options)
+        self.log.append("step", payload)
+        return result
+
+    def step_record(self, step: str, dice: Dice, **options: Any) -> tuple[StepResult, dict[str, Any]]:
+        """The step resolved but not yet appended: its result and the `step` record's payload, for a
+        caller that commits it together with the input that finished it (one transaction)."""
         st = self.state()
         if st.phase != step:
             raise GameError(f"it is the {st.phase} phase of turn {st.turn}, not {step}")
         system = self.system
         opts = {**self.options_for(step, st, system), **options}
-        result = system.resolve(step, scene_from_json(st.scene), st.attacker, dice, opts)
-        self.log.append("step", {"turn": st.turn, "options": opts, "result": result.to_json()})
-        return result
+        result = system.resolve(step, st.scene, st.attacker, dice, opts)
+        return result, {"turn": st.turn, "options": opts, "result": result.to_json()}
 
     def play_seen_move(self, after: Scene, groups: list[list[str]] | None = None) -> StepResult:
         """The move step for what the camera saw: moves inferred from the last scene to `after`.
@@ -234,7 +246,7 @@ class KimmiriaGame:
         if st.phase != "move":
             raise GameError(f"it is the {st.phase} phase of turn {st.turn}, not move")
         system = self.system
-        before = scene_from_json(st.scene)
+        before = st.scene
         moves = system.moves_seen(before, after, groups, side=st.attacker)
         opts = {**self.options_for("move", st, system), "moves": moves}
         result = system.resolve("move", before, st.attacker, ScriptedDice(), opts)
@@ -251,7 +263,7 @@ class KimmiriaGame:
             raise GameError(f"it is the {st.phase} phase, not free_move")
         offers = {pr["into"]: pr for pr in st.free_moves}
         used: set[str] = set()
-        figures = {f["id"]: dict(f) for f in st.scene["figures"]}
+        figures = {f["id"]: dict(f) for f in st.scene_json["figures"]}
         for fid, into in moves.items():
             if into not in offers:
                 raise GameError(f"free move {fid} -> {into}: {into}'s space is not on offer")
@@ -264,8 +276,8 @@ class KimmiriaGame:
             figures[fid].update({"x": at["x"], "y": at["y"]})
             if "cell" in at:
                 figures[fid]["cell"] = at["cell"]
-        scene = dict(st.scene)
-        scene["figures"] = [figures[f["id"]] for f in st.scene["figures"]]
+        scene = dict(st.scene_json)
+        scene["figures"] = [figures[f["id"]] for f in st.scene_json["figures"]]
         self.log.append("free_move", {"moves": dict(moves), "scene": scene})
         return scene
 

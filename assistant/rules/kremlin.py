@@ -164,8 +164,9 @@ class Kremlin(MeleeStep, MoraleSteps, ManoeuvreSteps, ScenerySteps, RuleSystem):
                 events.append(event("initiative", f"{top[0]} wins the initiative ({best}).", rolls=rolls,
                                     winner=top[0]))
                 return StepResult("initiative", tuple(events), prompts=(
-                    Prompt("seize_or_relinquish", f"{top[0]}: seize the initiative or relinquish it?",
-                           ("seize", "relinquish")),), extra={"initiative": top[0]})
+                    # Plain words for the choice ("seize" = go first, "relinquish" = let the other side go first).
+                    Prompt("seize_or_relinquish", f"{top[0]} rolled highest: go first, or let the other side "
+                           "go first?", ("seize", "relinquish")),), extra={"initiative": top[0]})
             events.append(event("initiative_tie", f"Tie ({best}): re-roll.", rolls=rolls, round=round_no))
             sides = top
         raise KremlinError("initiative still tied after 100 rolls")

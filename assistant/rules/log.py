@@ -134,8 +134,9 @@ class GameLog:
                 steps.append(rec.step)
         return steps
 
-    def live_records(self) -> list[Record]:
-        """The records in force: undo markers and the steps they took back are left out."""
-        records = self.records()
+    def live_records(self, records: list[Record] | None = None) -> list[Record]:
+        """The records in force: undo markers and the steps they took back are left out (of `records`
+        when given, read once by the caller; else of the whole log)."""
+        records = self.records() if records is None else records
         undone = self.undone_steps(records)
         return [r for r in records if r.kind != UNDO and r.step not in undone]

@@ -1,6 +1,7 @@
 """The JSON API behind the pages (documented in docs/api.md). Viewing is open; changes need the PIN."""
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -11,7 +12,7 @@ from assistant.rules import system_names, get_system
 from assistant.web import context, game
 from assistant.web.inputs import InputError, allows_upload, json_object, one_line, quote
 from assistant.web.images import UploadError, decode_upload, display_jpeg
-from assistant.web.measuring import los_json, targets_json
+from assistant.web.measuring import los_json, measure_settings, targets_json
 from assistant.web.terrain import TerrainError, check_piece, piece_json, source_of, terrain_kinds
 from assistant.web.words import calibration_words, house_label, thing_names
 
@@ -155,7 +156,16 @@ def systems():
 
 @bp.post("/setup/system")
 def set_system():
-    name = context.settings_store().set_system(_json_body().get("name") or request.form.get("name"))
+    body = _json_body()
+    wanted = body.get("name") or request.form.get("name")
+    playing = game.game_in_progress(context.games())
+    if playing is not None and wanted != playing and body.get("confirm") is not True:
+        # Switching ends the game in progress: the players must say so (the page asks first).
+        return jsonify({"error": f"a game of {get_system(playing).title} is in progress: switching ends it",
+                        "confirm": True, "playing": playing}), 409
+    name = context.settings_store().set_system(wanted)
+    if playing is not None and name != playing:
+        game.end_game(context.games(), f"the rules were switched to {name}")
     context.table().bump()
     return jsonify({"system": name})
 
@@ -311,7 +321,7 @@ def warm_answers() -> None:
     for query, compute in ((("scene",), _scene_answer), (("status",), _status),
                            (("targets", None), lambda: targets_json(_scene(), context.system(),
                                                                     context.table().profile)),
-                           (("game",), lambda: game.current_prompt(context.games()))):
+                           (("game",), _game_prompt)):
         try:
             _answer(query, compute)
         except Exception:                       # noqa: BLE001 - said again to the tablet that asks
@@ -335,45 +345,66 @@ def live():
 
 # ------------------------------------------------------------ the game (kids' mode)
 
+def _game_prompt():
+    return game.current_prompt(context.games(), _measure(), context.system().title)
+
+
+def _measure():
+    return measure_settings(context.table().profile)
+
+
+def _picture_key() -> str | None:
+    """Which picture the table shows now (a new photo, upload or live frame changes it)."""
+    _, _, picture, _ = context.table().snapshot()
+    return None if picture is None else hashlib.sha1(picture.jpeg).hexdigest()[:16]
+
+
 @bp.get("/game")
 def game_prompt():
-    return _answer(("game",), lambda: game.current_prompt(context.games()))
+    return _answer(("game",), _game_prompt)
 
 
 @bp.post("/game/new")
 def game_new():
     body = _json_body()
     system = context.system()
-    if system.name != "kimmiria":
-        raise game.PlayError(f"kids' mode plays KIMMIRIA; {system.title} is for the referee page for now", 409)
     # Everyone the picture shows: the fallen of the game before stand again in a new game.
     everyone = context.scene(with_removed=True)
     if everyone is None:
         raise NoScene()
-    game.start_game(context.games(), everyone, overrides=context.settings().system_overrides("kimmiria"),
-                    condition=str(body.get("condition", "A")))
+    game.start_game(context.games(), everyone, overrides=context.settings().system_overrides(system.name),
+                    condition=str(body.get("condition", "A")), system=system.name, settings=_measure(),
+                    picture=_picture_key())
     context.table().bump()
-    return jsonify(game.current_prompt(context.games()))
+    return jsonify(_game_prompt())
 
 
 @bp.post("/game/roll")
 def game_roll():
     body = _json_body()
     value = body.get("value")
-    rolled = game.enter_roll(context.games(), value, "typed" if value is not None else "virtual")
+    rolled = game.enter_roll(context.games(), value, "typed" if value is not None else "virtual", _measure(),
+                             _picture_key())
     context.table().bump()
-    return jsonify({"rolled": rolled, "prompt": game.current_prompt(context.games())})
+    return jsonify({"rolled": rolled, "prompt": _game_prompt()})
 
 
 @bp.post("/game/next")
 def game_next():
-    game.acknowledge(context.games(), context.scene(with_removed=True))
+    game.acknowledge(context.games(), context.scene(with_removed=True), _picture_key(), _measure())
     context.table().bump()
-    return jsonify(game.current_prompt(context.games()))
+    return jsonify(_game_prompt())
+
+
+@bp.post("/game/accept")
+def game_accept():
+    game.accept(context.games(), _measure(), context.scene(with_removed=True))
+    context.table().bump()
+    return jsonify(_game_prompt())
 
 
 @bp.post("/game/undo")
 def game_undo():
     game.undo_roll(context.games())
     context.table().bump()
-    return jsonify(game.current_prompt(context.games()))
+    return jsonify(_game_prompt())

@@ -11,7 +11,8 @@ from measure.scene import Scene
 from assistant.rules import get_system as _get_system
 from assistant.rules.system import RuleSystem
 from assistant.web.game import Games
-from assistant.web.settings import Settings, TableSettings, apply_roster
+from assistant.rules.roster import merge_roster
+from assistant.web.settings import Settings, TableSettings
 from assistant.web.table import TableState
 from assistant.web.terrain import drawn_terrain as _drawn_terrain, with_drawn
 
@@ -91,22 +92,12 @@ def removed_ids() -> frozenset[str]:
 
 
 def _removed_ids() -> frozenset[str]:
-    from assistant.rules.kimmiria_game import KimmiriaGame
+    from assistant.web.game import removed_in
     g = games()
-    with g.lock:
-        path = g.current_path()
-        try:
-            log = g.open_current()
-        except ValueError as exc:
-            raise GameUnreadable(path, exc) from exc
-        if log is None:
-            return frozenset()
-        try:
-            return frozenset(KimmiriaGame(log).state().removed)
-        except ValueError as exc:
-            raise GameUnreadable(path, exc) from exc
-        finally:
-            log.close()
+    try:
+        return frozenset(removed_in(g))
+    except ValueError as exc:
+        raise GameUnreadable(g.current_path(), exc) from exc
 
 
 def drawn_terrain(current: Settings | None = None):
@@ -137,7 +128,10 @@ def _scene(with_removed: bool) -> Scene | None:
     if current is None:
         return None
     s = settings()
-    current = with_drawn(apply_roster(current, s.roster), drawn_terrain(s))
+    # One precedence for the roster (assistant/rules/roster.py): picture, profile, tablet edits, then the
+    # chosen system's reading of each type (so switching systems never leaves an unknown type).
+    current = with_drawn(merge_roster(current, table().profile.roster_by_figure(), s.roster, system()),
+                         drawn_terrain(s))
     if not with_removed:
         gone = removed_ids()
         if gone:

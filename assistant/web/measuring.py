@@ -4,15 +4,13 @@ from __future__ import annotations
 from typing import Any
 
 from calibration.profile import TableProfile
-from measure.corridor import corridor
-from measure.los import line_of_sight, line_of_sight_to_point, point_of
 from measure.scene import Scene
-from measure.sight import MeasureSettings, resolve_width
+from measure.sight import MeasureSettings
 from measure.targets import closest_targets
 
+from assistant.rules.sight_answer import los_answer
 from assistant.rules.system import RuleSystem
 from assistant.web.words import REASON_WORDS, figure_names, name_list, thing_names
-from assistant.web.inputs import quote
 
 
 # Words for the reasons and risks a system's target policy adds to KIMMIRIA's (words.REASON_WORDS).
@@ -34,73 +32,28 @@ def measure_settings(profile: TableProfile) -> MeasureSettings:
                            engage_gap_in=r.engage_gap_in, tie_in=r.tie_in)
 
 
-def parse_width(text: str | None, scene: Scene, shooter_id: str, system: RuleSystem,
-                settings: MeasureSettings) -> tuple[str | float, str]:
-    """'rules' (the shooter's own ruler, edge if it cannot shoot), 'edge', 'ruler' or inches."""
-    text = (text or "rules").strip().lower()
-    if text == "rules":
-        try:
-            spec = system.shooter_spec(scene.figure(shooter_id))
-        except ValueError:
-            spec = None
-        if spec is None:
-            return "edge", "edge (this figure does not shoot)"
-        fig_type = scene.figure(shooter_id).type or "figure"
-        width_word = spec.width if isinstance(spec.width, str) else f"{spec.width:g} in"
-        return spec.width, f"{width_word} ({system.title}, {fig_type.replace('_', ' ')})"
-    if text in ("edge", "ruler"):
-        return text, text
-    try:
-        value = float(text)
-    except ValueError:
-        raise LosQueryError(f"width: expected rules, edge, ruler or inches, got {quote(text)}") from None
-    resolve_width(value, settings)              # SightError for 0, negative, nan
-    return value, f"{value:g} in"
-
-
-def point_los_json(scene: Scene, a: str, to: str | None, cell: str | None, width: str | None, system: RuleSystem,
-                   profile: TableProfile) -> dict[str, Any]:
-    """Sight from a figure to a table point or grid space (a spell's "target square must be in line of sight")."""
-    fa = scene.figure(a)
-    xy, point_words = point_of(scene, to, cell)
-    settings = measure_settings(profile)
-    w, w_words = parse_width(width, scene, a, system, settings)
-    res = line_of_sight_to_point(scene, a, xy, w, system.sight_policy(), settings)
-    names = thing_names(scene)
-    blockers = [{"id": i, "name": names.get(i, i)} for i in res.blocked_by]
-    words = (f"{names[a]} can see {point_words}." if res.clear else
-             f"{names[a]} cannot see {point_words}: blocked by {name_list([x['name'] for x in blockers])}.")
-    poly = corridor(fa.xy, xy, res.width_in)
-    return {"a": a, "a_name": names[a], "point": [round(xy[0], 4), round(xy[1], 4)], "clear": res.clear,
-            "width_in": round(res.width_in, 4), "width": w, "width_words": w_words,
-            "distance_in": round(res.distance_in, 3), "blocked_by": blockers,
-            "corridor": [[round(x, 4), round(y, 4)] for x, y in poly.exterior.coords][:-1]
-            if poly.geom_type == "Polygon" else [], "words": words}
-
-
 def los_json(scene: Scene, a: str | None, b: str | None, width: str | None, system: RuleSystem,
              profile: TableProfile, to: str | None = None, cell: str | None = None) -> dict[str, Any]:
+    """The tablet's line-of-sight answer: the same `los_answer` as `tablesight los`, with names and words.
+    The target is figure b, or a point: `to` X,Y / `cell` COL,ROW (a spell's target square)."""
     if a and not b and (to or cell):
-        return point_los_json(scene, a, to, cell, width, system, profile)
+        answer = los_answer(scene, a, None, width, system, measure_settings(profile), to=to, cell=cell)
+        return _with_words(answer, thing_names(scene), answer.point_words)
     if not a or not b:
         raise LosQueryError("los: give two figures, ?a=ID&b=ID (or a point: ?a=ID&to=X,Y or ?a=ID&cell=COL,ROW)")
     if a == b:
         raise LosQueryError(f"los: pick two different figures (both are {a})")
-    fa, fb = scene.figure(a), scene.figure(b)           # SceneError names an unknown id
-    settings = measure_settings(profile)
-    w, w_words = parse_width(width, scene, a, system, settings)
-    width_in = resolve_width(w, settings)
-    res = line_of_sight(scene, a, b, w, system.sight_policy(), settings)
+    answer = los_answer(scene, a, b, width, system, measure_settings(profile))
     names = thing_names(scene)
-    blockers = [{"id": i, "name": names.get(i, i)} for i in res.blocked_by]
-    poly = corridor(fa.xy, fb.xy, width_in)
-    words = (f"{names[a]} can see {names[b]}." if res.clear else
-             f"{names[a]} cannot see {names[b]}: blocked by {name_list([x['name'] for x in blockers])}.")
-    return {"a": a, "b": b, "a_name": names[a], "b_name": names[b], "clear": res.clear,
-            "width_in": round(width_in, 4), "width": w, "width_words": w_words,
-            "distance_in": round(res.distance_in, 3), "edge_distance_in": round(res.edge_distance_in, 3),
-            "blocked_by": blockers, "corridor": [[round(x, 4), round(y, 4)] for x, y in poly.exterior.coords][:-1]
-            if poly.geom_type == "Polygon" else [], "words": words}
+    return _with_words(answer, names, names[b])
+
+
+def _with_words(answer, names: dict[str, str], target_words: str) -> dict[str, Any]:
+    out = answer.to_json(names)
+    blockers = [x["name"] for x in out["blocked_by"]]
+    out["words"] = (f"{names[answer.a]} can see {target_words}." if answer.result.clear else
+                    f"{names[answer.a]} cannot see {target_words}: blocked by {name_list(blockers)}.")
+    return out
 
 
 def targets_json(scene: Scene, system: RuleSystem, profile: TableProfile,

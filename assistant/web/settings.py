@@ -15,6 +15,7 @@ from measure.scene import Scene
 
 from assistant.rules import get_system, system_names
 from assistant.rules.log import GameLog
+from assistant.rules.roster import check_type
 from assistant.web.inputs import quote
 
 DRAWN_PREFIX = "d"          # drawn terrain ids: d1, d2, ... (vision numbers its felt t1, t2, ...)
@@ -197,7 +198,7 @@ class TableSettings:
             if fields["type"] is None:
                 raise SettingsError(f"roster.type: pick one of the {system.title} types "
                                     f"({', '.join(system.values.get('figure_types', {}))}); a figure needs one")
-            system.type_name(fields["type"])            # UnknownFigureType lists the known ones
+            check_type(system, fields["type"])          # its own or a mapped type; else the known ones listed
         with self._lock:
             self._append("roster", {"figure": figure_id, "fields": fields})
         return fields
@@ -220,9 +221,6 @@ class TableSettings:
 
 
 def apply_roster(scene: Scene, roster: dict[str, dict[str, Any]]) -> Scene:
-    """The scene with the tablet's roster edits laid over each figure."""
-    if not roster:
-        return scene
-    figures = [replace(f, **{k: v for k, v in roster[f.id].items()}) if f.id in roster else f
-               for f in scene.figures]
-    return scene.with_figures(figures)
+    """The scene with the tablet's roster edits laid over each figure (step 3 of the one precedence)."""
+    from assistant.rules.roster import merge_roster
+    return merge_roster(scene, None, roster, None)

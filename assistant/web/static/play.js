@@ -6,8 +6,10 @@
   let prompt = null;
   let lastSaid = "";
   let busy = false;
-  const PHASES = {missile: "arrows and magic", initiative: "who goes first", groups: "how many groups move",
-                  move: "moving", melee: "fighting", free_move: "free moves", victory: "who is winning"};
+  const PHASES = {missile: "arrows and magic", initiative: "who goes first", groups: "how many may move",
+                  move: "moving", melee: "fighting", free_move: "free moves", victory: "who is winning",
+                  shoot: "shooting", attack: "attacks"};
+  const SMART_PHASES = {missile: "shooting", melee: "hand-to-hand"};
   let removedFigures = [];
   const autoSpeak = $("auto-speak");
   autoSpeak.checked = localStorage.getItem("ts-auto-speak") === "1";
@@ -27,10 +29,12 @@
   }
 
   function show(p) {
+    if (!prompt || prompt.title !== p.title) $("photo-status").textContent = "";
     prompt = p;
     const g = p.game;
     const phase = p.kind === "outcome" && p.step ? p.step : g && g.phase;
-    $("turn").textContent = g ? `Turn ${g.turn}` + (PHASES[phase] ? ` · ${PHASES[phase]}` : "") : "";
+    const words = (g && g.system === "smart" && SMART_PHASES[phase]) || PHASES[phase];
+    $("turn").textContent = g ? `Turn ${g.turn}` + (words ? ` · ${words}` : "") : "";
     $("prompt-title").textContent = p.title || "";
     $("prompt-text").textContent = p.text || "";
     const lines = $("prompt-lines");
@@ -52,10 +56,14 @@
     $("new-game").classList.toggle("primary", p.kind === "start" || p.kind === "over");
     $("new-game").classList.toggle("big", p.kind === "start" || p.kind === "over");
     $("undo").hidden = !(g && g.can_undo);
+    // A move or a removal is checked on a new picture; a mismatch may be accepted anyway.
+    $("play-photo").hidden = !(p.photo || p.kind === "check" || (p.remove && p.remove.length && g && g.system && g.system !== "kimmiria"));
+    $("accept").hidden = !p.accept;
+    if (p.accept) $("accept").textContent = p.accept;
     setEnabled();
     const remove = new Set(p.remove || []);
-    board.update({highlight: p.highlight || null, ghosts: removedFigures.filter((f) => remove.has(f.id)),
-                  groups: p.groups || null, dice: p.dice || null});
+    const ghosts = removedFigures.filter((f) => remove.has(f.id)).concat(p.ring_figures || []);
+    board.update({highlight: p.highlight || null, ghosts, groups: p.groups || null, dice: p.dice || null});
     const say = p.say || "";
     if (autoSpeak.checked && say && say !== lastSaid) TS.speak(say);
     lastSaid = say;
@@ -100,6 +108,23 @@
     finally { busy = false; setEnabled(); }
   }
 
+  $("play-photo-input").addEventListener("change", async (ev) => {
+    const file = ev.target.files[0];
+    if (!file || busy) return;
+    busy = true; setEnabled();
+    const status = $("photo-status");
+    status.textContent = "Looking at the picture...";
+    const form = new FormData();
+    form.append("photo", file);
+    try {
+      const out = await TS.api("POST", "/api/photo", form);
+      status.textContent = `Got it: ${out.figures} figure${out.figures === 1 ? "" : "s"} on the picture. Now tap ${prompt && prompt.button || "Next"}.`;
+    } catch (e) { status.textContent = ""; TS.problem(e); }
+    ev.target.value = "";
+    busy = false; setEnabled();
+    await refreshBoard();
+  });
+  $("accept").addEventListener("click", () => act("/api/game/accept"));
   $("roll-me").addEventListener("click", () => act("/api/game/roll", {}));
   $("next").addEventListener("click", () => act("/api/game/next"));
   $("undo").addEventListener("click", () => {

@@ -41,7 +41,16 @@
       b.textContent = s.title;
       b.setAttribute("aria-pressed", s.current ? "true" : "false");
       b.addEventListener("click", async () => {
-        try { await TS.api("POST", "/api/setup/system", {name: s.name}); load(); } catch (e) { TS.problem(e); }
+        // A game in progress: switching the rules ends it, so ask first (the server refuses without it).
+        let confirm = false;
+        try {
+          const g = await TS.api("GET", "/api/game");
+          if (g.game && g.game.system !== s.name && !["over", "start"].includes(g.kind)) {
+            if (!window.confirm(`A game is in progress: switching to ${s.title} ends it. Switch and end the game?`)) return;
+            confirm = true;
+          }
+          await TS.api("POST", "/api/setup/system", {name: s.name, confirm}); load();
+        } catch (e) { TS.problem(e); }
       });
       box.appendChild(b);
       if (s.available === false) {          // a system that failed to load says why, and cannot be picked

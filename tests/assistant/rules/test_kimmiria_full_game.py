@@ -11,7 +11,6 @@ import pytest
 from assistant.rules.dice import RandomDice
 from assistant.rules.kimmiria_game import KimmiriaGame
 from assistant.rules.log import GameLog
-from measure.scene import scene_from_json
 from tests.assistant.rules.scenes import grid_scene
 
 ARMIES = {"r1": (1, 2, "red", "troop"), "r2": (1, 3, "red", "hero"), "r3": (0, 5, "red", "archer"),
@@ -60,7 +59,7 @@ def test_a_game_to_the_end(tmp_path, seed):
             game.play("initiative", dice)
             allowed = game.play("groups", dice).extra["groups_allowed"]
             st = game.state()
-            seen = step_toward_enemies(scene_from_json(st.scene), st.attacker, allowed)
+            seen = step_toward_enemies(st.scene, st.attacker, allowed)
             game.play_seen_move(seen)
             if game.state().phase == "move":                # the stepping plan broke a rule: move nobody
                 game.play("move", dice, moves=[])
@@ -72,7 +71,7 @@ def test_a_game_to_the_end(tmp_path, seed):
         game = KimmiriaGame(log)
         st = game.state()
         assert st.phase == "over", f"no winner after {st.turn} turns"
-        sides_left = {f["side"] for f in st.scene["figures"]}
+        sides_left = {f["side"] for f in st.scene_json["figures"]}
         assert sides_left == ({st.winner} if st.winner else set())
         # Every roll of the game is in the log.
         rolls = sum(len(r.payload["result"]["rolls"]) for r in log.live_records() if r.kind == "step")

@@ -258,7 +258,7 @@ def test_seen_move_through_the_game(tmp_path):
     assert not too_far.extra["legal"] and game.state().phase == "move"
     seen = grid_scene({"t": (4, 1, "red"), "e": (9, 1, "blue")})
     assert game.play_seen_move(seen).extra["legal"]
-    t = next(f for f in game.state().scene["figures"] if f["id"] == "t")
+    t = next(f for f in game.state().scene_json["figures"] if f["id"] == "t")
     assert (t["x"], t["y"]) == (4.5, 1.5) and game.state().phase == "melee"
 
 

@@ -439,6 +439,9 @@ def test_initiative_reroll_ties():
     s = scene(unit("R", "red", "heavy_infantry", [5], [5]), unit("B", "blue", "heavy_infantry", [9], [5]))
     r = KR.resolve("initiative", s, None, ScriptedDice({"red": [4, 1], "blue": [4, 2]}), {})
     assert r.extra["initiative"] == "blue" and r.prompts[0].options == ("seize", "relinquish")
+    # The choice is put in plain words: no "initiative" in what the players read.
+    assert r.prompts[0].text == "blue rolled highest: go first, or let the other side go first?"
+    assert "initiative" not in r.prompts[0].text.lower()
 
 
 def test_house_defaults_are_listed():

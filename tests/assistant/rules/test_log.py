@@ -89,13 +89,13 @@ def test_a_game_start_to_finish_with_restart_and_undo(tmp_path):
     assert game.state().phase == "melee" and game.state().locked == ()
     won = game.play("melee", ScriptedDice({"r1": 5, "b1": 2}))
     assert won.removed == ("b1",) and game.state().phase == "free_move"
-    assert [f["id"] for f in game.state().scene["figures"]] == ["a", "r1"]
+    assert [f["id"] for f in game.state().scene_json["figures"]] == ["a", "r1"]
 
     # The attacker's free move into b1's space.
     with pytest.raises(GameError, match="only r1 may move there"):
         game.free_move({"a": "b1"})
     game.free_move({"r1": "b1"})
-    r1 = next(f for f in game.state().scene["figures"] if f["id"] == "r1")
+    r1 = next(f for f in game.state().scene_json["figures"] if f["id"] == "r1")
     assert (r1["x"], r1["y"], r1["cell"]) == (6.5, 3.5, [6, 3])
 
     # 6 Victory A: "Destroy all the enemy figures."
@@ -202,7 +202,7 @@ def test_a_step_is_told_only_of_figures_still_on_the_table(tmp_path):
     from assistant.rules import get_system
     from assistant.rules.kimmiria_game import GameState
     game = KimmiriaGame(GameLog(tmp_path / "g.jsonl"))
-    st = GameState(turn=3, scene={"figures": [{"id": "G"}, {"id": "F"}]}, locked=(("G", "Y"), ("G", "F")),
+    st = GameState(turn=3, scene_json={"figures": [{"id": "G"}, {"id": "F"}]}, locked=(("G", "Y"), ("G", "F")),
                    wizard_last_flight={"W": 3, "F": 3})
     system = get_system("kimmiria")
     assert game.options_for("melee", st, system)["locked"] == [["G", "F"]]

@@ -150,7 +150,7 @@ def test_a_whole_turn_reaches_the_next_missile_fire(client, pin):
     client.post("/api/game/next", headers=pin)
     p = prompt_now()
     assert p["kind"] == "do" and p["title"] == "Red side: move!" and "up to 3 groups" in p["text"]
-    assert p["groups"]
+    assert p["groups"] and p["photo"] is True                        # groups drawn; a new picture asked for
     client.post("/api/game/next", headers=pin)                       # nobody moved on the demo photo
     # Sir Bors and Goblin 4 touch: melee, one die each, in scene order; both named and ringed.
     p = prompt_now()
@@ -209,13 +209,13 @@ def test_new_game_starts_a_new_log_file(client, pin):
 
 
 def test_new_game_with_a_figure_of_unknown_type_is_400(app, client, pin):
-    assert client.put("/api/roster/m14", json={"type": "dragon"}, headers=pin).status_code == 400
+    assert client.put("/api/roster/m14", json={"type": "unicorn"}, headers=pin).status_code == 400
     # A type already in the settings log (written by an older version) still gives a 400, no broken game.
     store = app.extensions["tablesight"]["settings"]
     with store._lock:
-        store._append("roster", {"figure": "m14", "fields": {"type": "dragon"}})
+        store._append("roster", {"figure": "m14", "fields": {"type": "unicorn"}})
     res = client.post("/api/game/new", headers=pin)
-    assert res.status_code == 400 and "dragon" in res.get_json()["error"]
+    assert res.status_code == 400 and "unicorn" in res.get_json()["error"]
     assert prompt(client)["kind"] == "start"                          # no broken game left behind
 
 
@@ -257,7 +257,7 @@ def test_moves_seen_in_the_new_picture_are_checked_by_the_rules(app, client, pin
         with app.app_context():
             log = context.games().open_current()
             try:
-                where = {f["id"]: f["x"] for f in KimmiriaGame(log).state().scene["figures"]}
+                where = {f["id"]: f["x"] for f in KimmiriaGame(log).state().scene_json["figures"]}
             finally:
                 log.close()
         assert where["m14"] == pytest.approx(tom.x + dx_in, abs=1e-3)     # the game follows the table
@@ -266,6 +266,37 @@ def test_moves_seen_in_the_new_picture_are_checked_by_the_rules(app, client, pin
         assert any("Tom cannot move there" in line for line in p["lines"])
         client.post("/api/game/next", headers=pin)
         assert prompt(client)["kind"] == "do"                          # put him back and try again
+
+
+def test_the_picture_after_take_x_off_is_checked(client, pin):
+    """Goblin 1 and Goblin 3 fall to the demo's first volley; the new picture shows Goblin 2 taken off instead."""
+    import io
+    from tests.assistant.web.moved_photos import demo_photo_with
+    client.post("/api/game/new", headers=pin)
+    volley(client, pin, DICE)
+    assert prompt(client)["remove"] == ["m20", "m22"]
+    res = client.post("/api/photo", data={"photo": (io.BytesIO(demo_photo_with((), (21,))), "t.jpg")},
+                      headers=pin, content_type="multipart/form-data")
+    assert res.status_code == 200
+    p = client.post("/api/game/next", headers=pin).get_json()
+    assert p["kind"] == "check" and p["accept"] == "Accept anyway"
+    lines = [p["title"], *p["lines"]]
+    assert "Goblin 1 should be off the table, but I can still see it." in lines
+    assert "I can't see Goblin 2 any more. Is it still on the table?" in lines
+    assert {"m20", "m22", "m21"} == set(p["ring"])
+    p = client.post("/api/game/accept", headers=pin).get_json()
+    assert p["kind"] == "roll" and p["purpose"] == "initiative"
+
+
+def test_a_figure_missing_from_the_move_picture_is_asked_about(client, pin):
+    import io
+    from tests.assistant.web.moved_photos import demo_photo_with
+    _to_move_phase(client, pin)
+    client.post("/api/photo", data={"photo": (io.BytesIO(demo_photo_with((), (14,))), "t.jpg")},
+                headers=pin, content_type="multipart/form-data")
+    p = client.post("/api/game/next", headers=pin).get_json()
+    assert p["kind"] == "check" and p["title"] == "I can't see Tom any more. Is it still on the table?"
+    assert p["ring_figures"][0]["id"] == "m14"
 
 
 def test_a_new_game_brings_back_the_fallen_of_the_last_one(client, pin):

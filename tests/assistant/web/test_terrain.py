@@ -63,7 +63,7 @@ def test_a_drawn_piece_is_in_a_new_game_the_play_page_starts(client, pin):
     from assistant.rules.kimmiria_game import KimmiriaGame
     log = games.open_current()
     try:
-        kept = KimmiriaGame(log).state().scene["terrain"]
+        kept = KimmiriaGame(log).state().scene_json["terrain"]
     finally:
         log.close()
     assert piece_id in {t["id"] for t in kept}
