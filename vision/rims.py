@@ -255,6 +255,7 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
 
 
 FELT_NEAR = 0.15              # a felt colour this near a side's (chromaticity) is a background to judge it on
+FELT_MAX_ALPHA = 1.2          # past this share of the way from the mat to a felt's colour, no felt
 QUANT_SHIFT = 2               # colours are classified on 6 bits a channel: 4 levels, well inside CHROMA_TOL
 
 
@@ -290,6 +291,21 @@ def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other
     targets = [rgb_chroma(c) for c in side_rgbs] + [rgb_chroma(c) for c in other_rgbs]
     strict = np.full(1 << (3 * bits), -1, np.int32)
     found = classify(chroma, brightness, targets, mat)[0]
+    # A colour well beyond a felt's, on the far side of it from the mat, is more saturated than the
+    # felt ever is: a rim painted near that hue (a blue rim seen as "more water than water"), not
+    # felt. Judged again against the sides alone.
+    n_sides = len(side_rgbs)
+    for t, other in enumerate(other_rgbs):
+        axis = rgb_chroma(other) - mat
+        norm2 = float(axis @ axis)
+        here = found == n_sides + t
+        if norm2 < 1e-6 or not here.any():
+            continue
+        alpha = ((chroma[0, here] - mat) @ axis) / norm2
+        beyond = np.flatnonzero(here)[alpha > FELT_MAX_ALPHA]
+        if len(beyond):
+            sub = classify(chroma[:, beyond], brightness[:, beyond], targets[:n_sides], mat)[0]
+            found[beyond] = np.where(sub >= 0, sub, n_sides + t)
     # In felt of a colour near a side's (a blue figure standing in blue water), a rim blended with
     # the felt lies between the two: judged against the felt, not the mat.
     for t, other in enumerate(other_rgbs):
@@ -351,6 +367,78 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     `with_rejected`, every candidate with the reason it was left out)."""
     if not side_rgbs:
         return []
+    args = dict(other_rgbs=other_rgbs, mat=mat, wall_shift_px=wall_shift_px, exclude=exclude, wb=wb)
+    first, strict, loose = _find_rims_once(view_bgr, ppi, side_rgbs, base_in, with_rejected=with_rejected, **args)
+    # The paint on the rims is near the profile's colour, not at it: what the confident rims of
+    # this photo show is a better guess for the others (a second pass, from the learned colours).
+    learned = learn_side_colours(view_bgr, ppi, base_in, side_rgbs, first, strict, loose, wb=wb, mat=mat,
+                                 other_rgbs=other_rgbs)
+    if learned is None:
+        return first
+    second, _, _ = _find_rims_once(view_bgr, ppi, learned, base_in, with_rejected=with_rejected, **args)
+    sure = [h for h in first if h.reason == "ring" and h.confidence >= TEACH_CONFIDENCE]
+    return _one_per_base(sure + second, base_in / 2 * ppi)
+
+
+TEACH_CONFIDENCE = 0.5         # rims this confident teach their side's colour to the second pass
+TEACH_MIN_RIMS = 1
+TEACH_MAX_SHIFT = 0.08         # the learned colour stays this near the profile's (chromaticity)
+TEACH_MIN_REACH = 0.7          # and at least this share of the profile's distance from the mat
+
+
+def learn_side_colours(view_bgr, ppi, base_in, side_rgbs, hits, strict, loose, *, wb=None, mat=None,
+                       other_rgbs=()) -> list[tuple[float, float, float]] | None:
+    """Each side's rim colour (RGB, white-balanced) as the confident rims in this view show it, or
+    None when no side's colour moves. A side without a confident rim, or whose rims' colour strays
+    from the profile's (towards the mat, a felt, another colour), keeps the profile's."""
+    r_px = base_in / 2 * ppi
+    h, w = view_bgr.shape[:2]
+    out, moved = [], False
+    for k, rgb in enumerate(side_rgbs):
+        prof = rgb_chroma(rgb)
+        rims = [x for x in hits if x.side_index == k and x.reason == "ring" and x.confidence >= TEACH_CONFIDENCE]
+        if len(rims) < TEACH_MIN_RIMS or mat is None:
+            out.append(tuple(rgb))
+            continue
+        pix = []
+        for x in rims:
+            cx, cy = x.xy_view
+            x0, x1 = max(0, int(cx - 1.3 * r_px)), min(w, int(cx + 1.3 * r_px) + 1)
+            y0, y1 = max(0, int(cy - 1.3 * r_px)), min(h, int(cy + 1.3 * r_px) + 1)
+            if x1 <= x0 or y1 <= y0:
+                continue
+            yy, xx = np.mgrid[y0:y1, x0:x1]
+            d = np.hypot(xx - cx, yy - cy) / r_px
+            on = (d >= 0.7) & (d <= 1.2) & ((strict[y0:y1, x0:x1] == k) | (loose[y0:y1, x0:x1] == k))
+            pix.append(view_bgr[y0:y1, x0:x1][on])
+        pix = np.concatenate(pix) if pix else np.empty((0, 3))
+        if len(pix) < 8:
+            out.append(tuple(rgb))
+            continue
+        colours = pix.astype(np.float32)[None]
+        if wb is not None:
+            colours = wb.apply(colours)
+        chroma, _ = chromaticity(np.clip(colours, 0, 255))
+        chroma = chroma[0]
+        reach = np.linalg.norm(chroma - mat, axis=1)
+        pure = chroma[reach >= np.percentile(reach, 50)]          # the least blended half
+        learned = np.median(pure, axis=0)
+        learned = learned / learned.sum()
+        near_felt = any(np.linalg.norm(learned - rgb_chroma(o)) < 0.04 for o in other_rgbs)
+        if (np.linalg.norm(learned - prof) > TEACH_MAX_SHIFT or near_felt
+                or np.linalg.norm(learned - mat) < TEACH_MIN_REACH * np.linalg.norm(prof - mat)):
+            out.append(tuple(rgb))
+            continue
+        if np.linalg.norm(learned - prof) > 0.01:
+            moved = True
+        bgr = learned * float(np.sum(rgb))
+        out.append((float(bgr[2]), float(bgr[1]), float(bgr[0])))
+    return out if moved else None
+
+
+def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=None, wall_shift_px=None,
+                    exclude=None, wb=None, with_rejected=False):
+    """One pass of find_rims with the given side colours: (hits, strict labels, loose labels)."""
     strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat)
     if exclude is not None:
         strict[exclude] = -1
@@ -380,7 +468,7 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
             by_hues.append(np.full(len(c), by_hue))
             offsets.append(np.tile([x_off, 0.0], (len(c), 1)))
     if not masks:
-        return []
+        return [], strict, loose
     wide = np.zeros((h, len(masks) * (w + pad)), np.float32)
     for m, mask in enumerate(masks):
         wide[:, m * (w + pad):m * (w + pad) + w] = mask
@@ -445,7 +533,7 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
                                round(float(residual[i]), 2), round(float(filled[i]), 3),
                                round(float(outer[i]), 3), reason, bool(by_hue_of[i]), round(float(fit_r[i] / r_px), 3),
                                round(float(clean[i]), 3)))
-    return _one_per_base(hits, r_px)
+    return _one_per_base(hits, r_px), strict, loose
 
 
 def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
