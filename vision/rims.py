@@ -51,6 +51,8 @@ MAX_CANDIDATES = 250
 EDGE_BIAS_PX = 0.5             # the rim's edge as found lies this far outside the base's true edge
 RADIUS_PRIOR = 8.0             # the base's known radius counts as this many edge points
 MIN_CONFIDENCE = 0.33          # of a ring passing every test: all its measures together
+MAX_OTHER = 0.28              # share of the rays meeting another side's colour just outside the ring,
+CLOTH_SURE = 0.6              # above which a ring less confident than this is cloth on a body
 OVERLAP = 1.8                  # two bases' centres are at least a diameter apart: 2 radii, less slack
 
 
@@ -68,6 +70,7 @@ class RimHit:
     by_hue: bool = False       # found on the loose (hue) labels, not the strict ones
     radius: float = 1.0        # the fitted circle's radius, in the base's radii
     clean: float = 1.0         # of the rays meeting the colour, the share with a rim edge on the circle
+    other: float = 0.0         # share of the rays meeting another side's colour just outside the ring
 
 
 def _candidates(mask: np.ndarray, r_px: float) -> np.ndarray:
@@ -383,7 +386,8 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
 TEACH_CONFIDENCE = 0.5         # rims this confident teach their side's colour to the second pass
 TEACH_MIN_RIMS = 1
 TEACH_MAX_SHIFT = 0.08         # the learned colour stays this near the profile's (chromaticity)
-TEACH_MIN_REACH = 0.7          # and at least this share of the profile's distance from the mat
+TEACH_MIN_REACH = 0.9          # and at least this share of the profile's distance from the mat and
+                               # from each felt's colour (it may not drift onto either)
 
 
 def learn_side_colours(view_bgr, ppi, base_in, side_rgbs, hits, strict, loose, *, wb=None, mat=None,
@@ -424,7 +428,8 @@ def learn_side_colours(view_bgr, ppi, base_in, side_rgbs, hits, strict, loose, *
         pure = chroma[reach >= np.percentile(reach, 50)]          # the least blended half
         learned = np.median(pure, axis=0)
         learned = learned / learned.sum()
-        near_felt = any(np.linalg.norm(learned - rgb_chroma(o)) < 0.04 for o in other_rgbs)
+        near_felt = any(np.linalg.norm(learned - rgb_chroma(o)) < TEACH_MIN_REACH * np.linalg.norm(prof - rgb_chroma(o))
+                        for o in other_rgbs)
         if (np.linalg.norm(learned - prof) > TEACH_MAX_SHIFT or near_felt
                 or np.linalg.norm(learned - mat) < TEACH_MIN_REACH * np.linalg.norm(prof - mat)):
             out.append(tuple(rgb))
@@ -452,7 +457,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     # wider than a ray), so that all candidates are measured at once: one remap, one fit.
     h, w = strict.shape
     pad = int(radii[-1]) + 4
-    masks, c0s, sides, by_hues, offsets = [], [], [], [], []
+    masks, c0s, sides, by_hues, offsets, others = [], [], [], [], [], []
+    n_sides = len(side_rgbs)
     for by_hue, label in ((False, strict), (True, loose)):
         for k in range(len(side_rgbs)):
             mask = label == k
@@ -463,6 +469,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                 continue
             x_off = len(masks) * (w + pad)
             masks.append(mask)
+            others.append(((strict >= 0) & (strict < n_sides) & (strict != k))
+                          | ((loose >= 0) & (loose < n_sides) & (loose != k)))
             c0s.append(c)
             sides.append(np.full(len(c), k))
             by_hues.append(np.full(len(c), by_hue))
@@ -475,6 +483,9 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     side_of, by_hue_of, offset = np.concatenate(sides), np.concatenate(by_hues), np.concatenate(offsets)
     c0 = np.concatenate(c0s) + offset
     mask_f = wide
+    other_f = np.zeros_like(wide)
+    for m, other in enumerate(others):
+        other_f[:, m * (w + pad):m * (w + pad) + w] = other
 
     def shift_at(c: np.ndarray) -> np.ndarray:
         return np.zeros_like(c) if wall_shift_px is None else np.asarray(wall_shift_px(c - offset), np.float64)
@@ -502,7 +513,14 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     filled = np.maximum(inner, 1 - hollow)
     outer_band = (rr >= 1.35 * r_px + wall[..., None]) & (rr <= 1.8 * r_px + wall[..., None])
     outer = (samples * outer_band).sum((1, 2)) / np.maximum(outer_band.sum((1, 2)), 1)
+    # Cloth of one side's colour on the body of a figure of the other: from above, a ring of
+    # nearly the base's size, standing inside (a little off) the real rim of the other colour.
+    around = (rr >= 0.9 * r_px) & (rr <= 1.6 * r_px + wall[..., None])
+    other_s = _sample_rays(other_f, c2, radii, units) >= 0.5
+    other_near = (other_s & around).any(2).mean(1)
     c2 = c2 - offset
+    slot_of = np.concatenate([np.full(len(c), m) for m, c in enumerate(c0s)])
+    components: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     max_res = max(1.2, MAX_RESIDUAL * r_px)
     for i in range(len(c0)):
         reason = "ring"
@@ -528,12 +546,49 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                 * (1 - (0.0 if strong else filled[i])) * max(0.0, 1 - outer[i] / (2 * MAX_OUTER)))
         if reason == "ring" and conf < MIN_CONFIDENCE:
             reason = f"too weak a ring all told (confidence {conf:.2f})"
+        elif reason == "ring" and other_near[i] >= MAX_OTHER and conf < CLOTH_SURE:
+            reason = f"cloth inside a rim of another colour ({other_near[i]:.2f} of the rays meet it)"
+        if reason == "ring":
+            span = _frame_span(components, masks, int(slot_of[i]), c2[i], r_px)
+            if span > MAX_FRAME_SPAN * r_px:
+                reason = f"a corner of a frame of the colour {span / (2 * r_px):.1f} bases across (a phone's case)"
         if reason == "ring" or with_rejected:
             hits.append(RimHit(c2[i].copy(), int(side_of[i]), round(float(conf), 3), round(float(coverage[i]), 3),
                                round(float(residual[i]), 2), round(float(filled[i]), 3),
                                round(float(outer[i]), 3), reason, bool(by_hue_of[i]), round(float(fit_r[i] / r_px), 3),
-                               round(float(clean[i]), 3)))
+                               round(float(clean[i]), 3), round(float(other_near[i]), 3)))
     return _one_per_base(hits, r_px), strict, loose
+
+
+MAX_FRAME_SPAN = 2.6 * 2       # in radii: a hollow piece of the colour wider and deeper than this is
+                               # a frame (a phone's case), not bases side by side
+FRAME_FILL = 0.25              # "hollow": colour on at most this share of its bounding box
+
+
+def _frame_span(components: dict, masks: list, slot: int, centre: np.ndarray, r_px: float) -> float:
+    """The smaller side, in pixels, of the bounding box of the hollow piece of colour the ring at
+    `centre` is part of (0 when that piece is solid or none): a phone's case is a thin frame some
+    three by six inches round; bases, even side by side, are not."""
+    if slot not in components:
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(masks[slot].astype(np.uint8), connectivity=8)
+        components[slot] = (lab, stats)
+    lab, stats = components[slot]
+    h, w = lab.shape
+    cx, cy = centre
+    x0, x1 = max(0, int(cx - 1.2 * r_px)), min(w, int(cx + 1.2 * r_px) + 1)
+    y0, y1 = max(0, int(cy - 1.2 * r_px)), min(h, int(cy + 1.2 * r_px) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    ids = lab[y0:y1, x0:x1].ravel()
+    ids = ids[ids > 0]
+    if not len(ids):
+        return 0.0
+    best = 0.0
+    for c in np.unique(ids):
+        bw, bh, area = stats[c, cv2.CC_STAT_WIDTH], stats[c, cv2.CC_STAT_HEIGHT], stats[c, cv2.CC_STAT_AREA]
+        if area <= FRAME_FILL * bw * bh:
+            best = max(best, float(min(bw, bh)))
+    return best
 
 
 def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
