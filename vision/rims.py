@@ -568,21 +568,24 @@ FRAME_FILL = 0.25              # "hollow": colour on at most this share of its b
 def _frame_span(components: dict, masks: list, slot: int, centre: np.ndarray, r_px: float) -> float:
     """The smaller side, in pixels, of the bounding box of the hollow piece of colour the ring at
     `centre` is part of (0 when that piece is solid or none): a phone's case is a thin frame some
-    three by six inches round; bases, even side by side, are not."""
-    if slot not in components:
-        n, lab, stats, _ = cv2.connectedComponentsWithStats(masks[slot].astype(np.uint8), connectivity=8)
-        components[slot] = (lab, stats)
-    lab, stats = components[slot]
-    h, w = lab.shape
+    three by six inches round; bases, even side by side, are not. Looked at in a window a little
+    wider than such a frame's short side (`components` is unused: kept for callers' caching)."""
+    mask = masks[slot]
+    h, w = mask.shape
     cx, cy = centre
-    x0, x1 = max(0, int(cx - 1.2 * r_px)), min(w, int(cx + 1.2 * r_px) + 1)
-    y0, y1 = max(0, int(cy - 1.2 * r_px)), min(h, int(cy + 1.2 * r_px) + 1)
+    half = (MAX_FRAME_SPAN + 1.0) * r_px
+    wx0, wx1 = max(0, int(cx - half)), min(w, int(cx + half) + 1)
+    wy0, wy1 = max(0, int(cy - half)), min(h, int(cy + half) + 1)
+    if wx1 <= wx0 or wy1 <= wy0:
+        return 0.0
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask[wy0:wy1, wx0:wx1].astype(np.uint8), connectivity=8)
+    lx, ly = cx - wx0, cy - wy0
+    x0, x1 = max(0, int(lx - 1.2 * r_px)), min(wx1 - wx0, int(lx + 1.2 * r_px) + 1)
+    y0, y1 = max(0, int(ly - 1.2 * r_px)), min(wy1 - wy0, int(ly + 1.2 * r_px) + 1)
     if x1 <= x0 or y1 <= y0:
         return 0.0
     ids = lab[y0:y1, x0:x1].ravel()
     ids = ids[ids > 0]
-    if not len(ids):
-        return 0.0
     best = 0.0
     for c in np.unique(ids):
         bw, bh, area = stats[c, cv2.CC_STAT_WIDTH], stats[c, cv2.CC_STAT_HEIGHT], stats[c, cv2.CC_STAT_AREA]
