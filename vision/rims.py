@@ -262,19 +262,9 @@ FELT_MAX_ALPHA = 1.2          # past this share of the way from the mat to a fel
 QUANT_SHIFT = 2               # colours are classified on 6 bits a channel: 4 levels, well inside CHROMA_TOL
 
 
-def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other_rgbs: Sequence[Sequence[float]] = (),
-               *, wb=None, mat: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Two (H, W) int maps of which side's colour each pixel of a uint8 BGR view shows (-1: none).
-
-    strict: the nearest of the sides' and the terrain colours (vision.colour.classify, terrain k
-    labelled n_sides + k), so that blue water felt is not a blue rim; loose: a side's hue, saturated enough, whatever else is
-    near, so that a thin rim blended with a dark body or with the mat, which lies off the segment
-    from the mat to its colour, still shows.
-
-    The view is quantised to 6 bits a channel (not smoothed: a thin rim in a 1080p photo is two or
-    three pixels wide),
-    and only the colours present are white-balanced and classified: a table holds a few tens of
-    thousands of distinct colours against a million pixels."""
+def quantise_view(view_bgr: np.ndarray, wb=None):
+    """The view's colours on 6 bits a channel: (index map, the indices present, their counts, their
+    white-balanced BGR (1, n, 3), chromaticity and brightness), shared by label_view's passes."""
     img = np.ascontiguousarray(view_bgr, np.uint8)
     bits = 8 - QUANT_SHIFT
     # B, G, R levels packed into one index (exact in float32: 18 bits), by OpenCV's SIMD transform.
@@ -289,6 +279,24 @@ def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other
         colours = wb.apply(colours)
     colours = np.clip(colours, 0, 255)
     chroma, brightness = chromaticity(colours)
+    return index, present, counts, colours, chroma, brightness
+
+
+def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other_rgbs: Sequence[Sequence[float]] = (),
+               *, wb=None, mat: np.ndarray | None = None, quantised=None) -> tuple[np.ndarray, np.ndarray]:
+    """Two (H, W) int maps of which side's colour each pixel of a uint8 BGR view shows (-1: none).
+
+    strict: the nearest of the sides' and the terrain colours (vision.colour.classify, terrain k
+    labelled n_sides + k), so that blue water felt is not a blue rim; loose: a side's hue, saturated enough, whatever else is
+    near, so that a thin rim blended with a dark body or with the mat, which lies off the segment
+    from the mat to its colour, still shows.
+
+    The view is quantised to 6 bits a channel (not smoothed: a thin rim in a 1080p photo is two or
+    three pixels wide),
+    and only the colours present are white-balanced and classified: a table holds a few tens of
+    thousands of distinct colours against a million pixels."""
+    index, present, counts, colours, chroma, brightness = quantised or quantise_view(view_bgr, wb)
+    bits = 8 - QUANT_SHIFT
     if mat is None:
         mat = _weighted_median(chroma[0], counts[present])
     targets = [rgb_chroma(c) for c in side_rgbs] + [rgb_chroma(c) for c in other_rgbs]
@@ -370,7 +378,8 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     `with_rejected`, every candidate with the reason it was left out)."""
     if not side_rgbs:
         return []
-    args = dict(other_rgbs=other_rgbs, mat=mat, wall_shift_px=wall_shift_px, exclude=exclude, wb=wb)
+    args = dict(other_rgbs=other_rgbs, mat=mat, wall_shift_px=wall_shift_px, exclude=exclude, wb=wb,
+                quantised=quantise_view(view_bgr, wb))
     first, strict, loose = _find_rims_once(view_bgr, ppi, side_rgbs, base_in, with_rejected=with_rejected, **args)
     # The paint on the rims is near the profile's colour, not at it: what the confident rims of
     # this photo show is a better guess for the others (a second pass, from the learned colours).
@@ -442,9 +451,9 @@ def learn_side_colours(view_bgr, ppi, base_in, side_rgbs, hits, strict, loose, *
 
 
 def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=None, wall_shift_px=None,
-                    exclude=None, wb=None, with_rejected=False):
+                    exclude=None, wb=None, with_rejected=False, quantised=None):
     """One pass of find_rims with the given side colours: (hits, strict labels, loose labels)."""
-    strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat)
+    strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat, quantised=quantised)
     if exclude is not None:
         strict[exclude] = -1
         loose[exclude] = -1
