@@ -387,9 +387,13 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
                                  other_rgbs=other_rgbs)
     if learned is None:
         return first
-    second, _, _ = _find_rims_once(view_bgr, ppi, learned, base_in, with_rejected=with_rejected, **args)
+    # Only the sides whose colour moved are looked at again, and not where a sure rim stands.
+    changed = {k for k in range(len(side_rgbs)) if tuple(learned[k]) != tuple(side_rgbs[k])}
     sure = [h for h in first if h.reason == "ring" and h.confidence >= TEACH_CONFIDENCE]
-    return _one_per_base(sure + second, base_in / 2 * ppi)
+    second, _, _ = _find_rims_once(view_bgr, ppi, learned, base_in, with_rejected=with_rejected, only_sides=changed,
+                                   skip_near=np.array([h.xy_view for h in sure]).reshape(-1, 2), **args)
+    unchanged = [h for h in first if h.side_index not in changed]
+    return _one_per_base(sure + unchanged + second, base_in / 2 * ppi)
 
 
 TEACH_CONFIDENCE = 0.5         # rims this confident teach their side's colour to the second pass
@@ -451,7 +455,7 @@ def learn_side_colours(view_bgr, ppi, base_in, side_rgbs, hits, strict, loose, *
 
 
 def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=None, wall_shift_px=None,
-                    exclude=None, wb=None, with_rejected=False, quantised=None):
+                    exclude=None, wb=None, with_rejected=False, quantised=None, only_sides=None, skip_near=None):
     """One pass of find_rims with the given side colours: (hits, strict labels, loose labels)."""
     strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat, quantised=quantised)
     if exclude is not None:
@@ -470,10 +474,15 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     n_sides = len(side_rgbs)
     for by_hue, label in ((False, strict), (True, loose)):
         for k in range(len(side_rgbs)):
+            if only_sides is not None and k not in only_sides:
+                continue
             mask = label == k
             if mask.sum() < MIN_RING_PX2 * r_px * r_px:
                 continue
             c = _candidates(mask, r_px)
+            if skip_near is not None and len(skip_near) and len(c):
+                d = np.hypot(c[:, None, 0] - skip_near[None, :, 0], c[:, None, 1] - skip_near[None, :, 1])
+                c = c[d.min(1) > 1.5 * r_px]
             if not len(c):
                 continue
             x_off = len(masks) * (w + pad)
