@@ -20,6 +20,7 @@ from measure.distance import EPS_IN, edge_distance, figure_arrays
 from measure.grid import cell_of
 from measure.scene import Scene
 
+DENSE_CONTACTS = 200
 _SQUARE_NEXT = [(dc, dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)]
 _HEX_NEXT = [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)]
 
@@ -44,10 +45,13 @@ def contact_pairs(scene: Scene, gap_in: float = 0.1) -> tuple[np.ndarray, np.nda
     n = len(xy)
     if n < 2:
         return np.empty(0, np.int64), np.empty(0, np.int64)
-    reach = float(base.max()) + gap_in + 2 * EPS_IN
-    i, j = shapely.STRtree(shapely.points(xy)).query(shapely.points(xy), predicate="dwithin", distance=reach)
-    keep = i < j
-    i, j = i[keep], j[keep]
+    if n <= DENSE_CONTACTS:             # a small table: all pairs at once is cheaper than a tree
+        i, j = np.nonzero(np.triu(np.ones((n, n), bool), k=1))
+    else:
+        reach = float(base.max()) + gap_in + 2 * EPS_IN
+        i, j = shapely.STRtree(shapely.points(xy)).query(shapely.points(xy), predicate="dwithin", distance=reach)
+        keep = i < j
+        i, j = i[keep], j[keep]
     near = edge_distance(xy[i], base[i], xy[j], base[j]) <= gap_in + EPS_IN
     pairs = [(i[near], j[near])]
     if scene.grid is not None:

@@ -240,6 +240,35 @@ def _box_may_meet(idx: SceneIndex, ti, r: Rulers) -> np.ndarray:
             & (np.abs(gy * r.ux - gx * r.uy) <= auy * ex + aux * ey + r.half_in + 2 * EPS_IN))
 
 
+SPLIT_QUERY_ITEMS = 256     # trees bigger than this are queried with rulers cut into pieces
+PIECE_IN = 3.0
+
+
+def _query(tree: shapely.STRtree, lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(line, item) pairs whose bounding boxes meet: the candidates of the exact tests.
+
+    On a big table a long diagonal ruler's bounding box holds thousands of bases it never comes
+    near, and the candidate arrays grow with the square of the figures. There the rulers are cut
+    into pieces PIECE_IN long and each piece's (small) box is queried: the pieces' boxes cover the
+    line, so no candidate is lost, and the duplicates are merged.
+    """
+    if len(tree) <= SPLIT_QUERY_ITEMS or not len(lines):
+        return tree.query(lines)
+    coords = shapely.get_coordinates(lines).reshape(-1, 2, 2)
+    a, b = coords[:, 0], coords[:, 1]
+    count = np.maximum(np.ceil(np.hypot(*(b - a).T) / PIECE_IN), 1).astype(np.int64)
+    line = np.repeat(np.arange(len(lines)), count)
+    j = np.arange(len(line)) - np.repeat(np.cumsum(count) - count, count)
+    f0, f1 = (j / count[line])[:, None], ((j + 1) / count[line])[:, None]
+    d = (b - a)[line]
+    pieces = shapely.linestrings(np.stack([a[line] + d * f0, a[line] + d * f1], axis=1))
+    pi, item = tree.query(pieces)
+    keys = line[pi] * len(tree) + item
+    keys.sort()
+    keys = keys[np.r_[True, keys[1:] != keys[:-1]]] if len(keys) else keys
+    return keys // len(tree), keys % len(tree)
+
+
 def _candidates(idx: SceneIndex, half: np.ndarray, lines: np.ndarray, figures: bool, terrain: bool,
                 policy: SightPolicy):
     """STRtree candidates: (ruler, base) and (ruler, piece) index pairs, one query per ruler width."""
@@ -248,11 +277,11 @@ def _candidates(idx: SceneIndex, half: np.ndarray, lines: np.ndarray, figures: b
         sel = np.flatnonzero(half == h) if len(half) else half.astype(np.int64)
         margin = h + 2 * EPS_IN
         if figures:
-            ci, fi = idx.figure_tree(margin).query(lines[sel])
+            ci, fi = _query(idx.figure_tree(margin), lines[sel])
             fig.append((sel[ci], fi))
         if terrain:
             tree, pieces = idx.terrain_tree(margin, policy)
-            ci, ti = tree.query(lines[sel])
+            ci, ti = _query(tree, lines[sel])
             ter.append((sel[ci], pieces[ti]))
 
     def join(parts):
@@ -302,8 +331,9 @@ def find_blockers(idx: SceneIndex, a_idx, b_idx, width_in, policy: SightPolicy) 
                                                    policy.elevated_kinds))
             if len(high):
                 polys = np.take(idx.polygons, ti[high])
-                ends = [shapely.points(idx.xy[np.take(e, ci[high])].reshape(-1, 2)) for e in (a_idx, b_idx)]
-                blocks[high] = ~(shapely.intersects(polys, ends[0]) | shapely.intersects(polys, ends[1]))
+                a, b = np.take(a_idx, ci[high]), np.take(b_idx, ci[high])
+                blocks[high] = ~(shapely.intersects_xy(polys, np.take(idx.x, a), np.take(idx.y, a))
+                                 | shapely.intersects_xy(polys, np.take(idx.x, b), np.take(idx.y, b)))
         hill = np.flatnonzero(meets & (klass == HILL))
         if len(hill):
             blocks[hill] = _hill_blocks(idx, ti[hill], np.take(a_idx, ci[hill]), np.take(b_idx, ci[hill]),

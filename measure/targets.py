@@ -43,7 +43,7 @@ from measure.sight import (MeasureSettings, RangePolicy, ShooterSpec, SightPolic
 
 REASONS = ("target", "tie", "shooter_engaged", "engaged", "out_of_range", "out_of_arc", "blocked", "farther")
 RISKS = ("obstacle_roll", "friendly_fire")
-CHUNK_PAIRS = 50_000        # shooter/enemy pairs measured at once: bounds memory, keeps numpy busy
+CHUNK_PAIRS = 20_000        # shooter/enemy pairs measured at once: bounds memory, keeps numpy busy
 
 
 class EnemyVerdict(NamedTuple):
@@ -208,8 +208,11 @@ def _scene_facts(scene: Scene, idx: SceneIndex, policy: TargetPolicy, settings: 
     group = np.zeros(n, bool)
     group[labels[i[foes]]] = True
     n_sides = int(side.max(initial=-1)) + 2
-    known_i, known_j = side[j] >= 0, side[i] >= 0
-    keys = np.sort(np.concatenate([i[known_i] * n_sides + side[j][known_i], j[known_j] * n_sides + side[i][known_j]]))
+    keys = np.empty(0, np.int64)
+    if policy.engaged_targets == "risk":
+        known_i, known_j = side[j] >= 0, side[i] >= 0
+        keys = np.sort(np.concatenate([i[known_i] * n_sides + side[j][known_i],
+                                       j[known_j] * n_sides + side[i][known_j]]))
     grid = cells = None
     if policy.range.measure == "spaces":
         grid, cells = range_cells(scene, policy.range)
@@ -218,7 +221,7 @@ def _scene_facts(scene: Scene, idx: SceneIndex, policy: TargetPolicy, settings: 
 
 def closest_targets(scene: Scene, shooter_specs: Mapping[str, ShooterSpec],
                     policy: SightPolicy | TargetPolicy = SightPolicy(), settings: MeasureSettings = MeasureSettings(),
-                    *, index: SceneIndex | None = None, chunk_pairs: int = CHUNK_PAIRS) -> tuple[ShooterResult, ...]:
+                    *, index: SceneIndex | None = None, chunk_pairs: int | None = None) -> tuple[ShooterResult, ...]:
     """One result per shooter named in `shooter_specs`, in scene order.
 
     `policy`: a TargetPolicy; a bare SightPolicy means KIMMIRIA's target rules with engaged
@@ -230,8 +233,9 @@ def closest_targets(scene: Scene, shooter_specs: Mapping[str, ShooterSpec],
 def iter_closest_targets(scene: Scene, shooter_specs: Mapping[str, ShooterSpec],
                          policy: SightPolicy | TargetPolicy = SightPolicy(),
                          settings: MeasureSettings = MeasureSettings(), *, index: SceneIndex | None = None,
-                         chunk_pairs: int = CHUNK_PAIRS) -> Iterator[ShooterResult]:
-    """`closest_targets`, one chunk of shooters at a time (for tables of thousands of figures)."""
+                         chunk_pairs: int | None = None) -> Iterator[ShooterResult]:
+    """`closest_targets`, one chunk of shooters at a time (for tables of thousands of figures);
+    `chunk_pairs`: shooter/enemy pairs per chunk (default CHUNK_PAIRS)."""
     target_policy = as_target_policy(policy)
     idx = index or SceneIndex.build(scene)
     positions = {fid: idx.position(fid) for fid in shooter_specs}      # unknown ids raise here
@@ -240,7 +244,7 @@ def iter_closest_targets(scene: Scene, shooter_specs: Mapping[str, ShooterSpec],
         return
     facts = _scene_facts(scene, idx, target_policy, settings)
     known = np.flatnonzero(facts.side >= 0)
-    per_chunk = max(1, chunk_pairs // max(len(known), 1))
+    per_chunk = max(1, (chunk_pairs or CHUNK_PAIRS) // max(len(known), 1))
     for start in range(0, len(shooters), per_chunk):
         yield from _rank_chunk(scene, shooter_specs, shooters[start:start + per_chunk], known, idx, facts,
                                target_policy, settings)

@@ -24,6 +24,9 @@ from measure.scene import Grid
 GRID_PPI = 20.0            # top view resolution for the grid search
 MIN_PITCH_IN, MAX_PITCH_IN = 0.5, 3.0
 MIN_PEAK_SNR = 12.0        # every peak's magnitude over the spectrum's median in the search band
+MIN_WHITE_SNR = 4.5        # ... or over the mean of its spectral neighbourhood (a textured mat)
+WHITEN_BINS = 15           # that neighbourhood, in spectrum bins
+ZOOM_BLOCK_RATE = 0.3      # the zoomed DFTs average q x q blocks, q = this over the highest peak frequency
 PROFILE_PITCH_SLACK = 0.15 # with a profile pitch, search within +-15% of it
 _SQRT3 = math.sqrt(3.0)
 
@@ -45,13 +48,30 @@ def _hann(h: int, w: int) -> np.ndarray:
     return np.outer(np.hanning(h), np.hanning(w)).astype(np.float32)
 
 
-def _zoom_dft(weighted: np.ndarray, f: np.ndarray, step: float, n: int = 7) -> np.ndarray:
-    """|DFT| on an n x n grid of frequencies (cycles/px) around f, spacing `step`."""
+class _Decimated:
+    """The windowed evidence low-passed and sampled every q pixels, for the zoomed DFTs: the
+    lattice's first peaks lie far below the sampling rate, and q * q fewer pixels make each zoom
+    that much cheaper. The blur keeps the lattice's harmonics from folding onto its fundamental;
+    sample u is evidence pixel q u, so phases need no correction."""
+
+    def __init__(self, weighted: np.ndarray, q: int):
+        self.q = max(1, int(q))
+        image = np.asarray(weighted, np.float32)
+        if self.q > 1:
+            image = cv2.GaussianBlur(image, (0, 0), 0.75 * self.q)[:: self.q, :: self.q]
+        self.image = np.ascontiguousarray(image)
+
+
+def _zoom_dft(weighted, f: np.ndarray, step: float, n: int = 7) -> np.ndarray:
+    """DFT on an n x n grid of frequencies (cycles/px) around f, spacing `step`."""
+    if isinstance(weighted, _Decimated):
+        return _zoom_dft(weighted.image, np.asarray(f, np.float64) * weighted.q, step * weighted.q, n)
     h, w = weighted.shape
     offsets = (np.arange(n) - n // 2) * step
-    ex = np.exp(-2j * np.pi * np.outer(np.arange(w), f[0] + offsets))     # (w, n)
-    ey = np.exp(-2j * np.pi * np.outer(np.arange(h), f[1] + offsets))     # (h, n)
-    return ey.T @ (weighted @ ex)                                          # [fy, fx]
+    # Single precision: the peaks stand hundreds of times over the background, and it halves the work.
+    ex = np.exp(-2j * np.pi * np.outer(np.arange(w), f[0] + offsets)).astype(np.complex64)     # (w, n)
+    ey = np.exp(-2j * np.pi * np.outer(np.arange(h), f[1] + offsets)).astype(np.complex64)     # (h, n)
+    return ey.T @ (np.asarray(weighted, np.float32) @ ex)                                        # [fy, fx]
 
 
 def _refine_peak(weighted: np.ndarray, f: np.ndarray, bin_px: float) -> np.ndarray:
@@ -86,20 +106,35 @@ class _Spectrum:
     """Magnitude spectrum of the windowed evidence, looked up by frequency vector (cycles/px)."""
 
     def __init__(self, weighted: np.ndarray):
-        self.h, self.w = weighted.shape
-        self.mag = np.abs(np.fft.fft2(weighted))
+        h, w = weighted.shape
+        # OpenCV's DFT, zero-padded to a size it does quickly (a prime side such as 1051 takes it
+        # a second); the windowed evidence is zero at its edges, so the padding adds nothing.
+        self.h, self.w = cv2.getOptimalDFTSize(h), cv2.getOptimalDFTSize(w)
+        padded = np.zeros((self.h, self.w), np.float32)
+        padded[:h, :w] = weighted
+        spectrum = cv2.dft(padded, flags=cv2.DFT_COMPLEX_OUTPUT)
+        self.mag = cv2.magnitude(spectrum[..., 0], spectrum[..., 1])
+        # Each bin over the mean of its neighbourhood (less its own 3 x 3): a mat's texture spreads
+        # smoothly over the spectrum, a lattice stands as a spike above it wherever it is.
+        shifted = np.fft.fftshift(self.mag)
+        n, c = WHITEN_BINS, 3
+        total = cv2.boxFilter(shifted, -1, (n, n), normalize=False, borderType=cv2.BORDER_REFLECT)
+        centre = cv2.boxFilter(shifted, -1, (c, c), normalize=False, borderType=cv2.BORDER_REFLECT)
+        local = (total - centre) / (n * n - c * c)
+        self.white = np.fft.ifftshift(shifted / (local + 1e-6 * float(local.mean()) + 1e-12))
         fy = np.fft.fftfreq(self.h)[:, None]
         fx = np.fft.fftfreq(self.w)[None, :]
         self.radius = np.hypot(fx, fy)
         self.fx, self.fy = np.broadcast_to(fx, self.mag.shape), np.broadcast_to(fy, self.mag.shape)
 
-    def at(self, f: np.ndarray) -> float:
-        """Largest magnitude within one bin of f."""
+    def at(self, f: np.ndarray, which: str = "mag") -> float:
+        """Largest magnitude (or whitened magnitude) within one bin of f."""
+        values = getattr(self, which)
         i, j = int(round(f[0] * self.w)), int(round(f[1] * self.h))
         best = 0.0
         for dj in (-1, 0, 1):
             for di in (-1, 0, 1):
-                best = max(best, float(self.mag[(j + dj) % self.h, (i + di) % self.w]))
+                best = max(best, float(values[(j + dj) % self.h, (i + di) % self.w]))
         return best
 
 
@@ -112,6 +147,8 @@ def find_grid(view_gray: np.ndarray, ppi: float = GRID_PPI, *, kind: str | None 
     evidence -= evidence.mean()
     weighted = evidence * _hann(*evidence.shape)
     spectrum = _Spectrum(weighted)
+    f_max = max(_band(k, ppi, pitch_in)[1] for k in (("square", "hex") if kind is None else (kind,)))
+    weighted = _Decimated(weighted, int(ZOOM_BLOCK_RATE / max(f_max, 1e-6)))
     kinds = (kind,) if kind else ("square", "hex")
     best: GridFit | None = None
     for k in kinds:
@@ -136,9 +173,20 @@ def _fit_kind(weighted, spectrum: _Spectrum, kind: str, ppi: float, pitch_in: fl
     if not in_band.any():
         return None
     background = float(np.median(spectrum.mag[in_band])) + 1e-9
-    masked = np.where(in_band, spectrum.mag, 0.0)
-    j, i = np.unravel_index(int(np.argmax(masked)), masked.shape)
-    strongest = np.array([spectrum.fx[j, i], spectrum.fy[j, i]])
+    best = None
+    for values in (spectrum.mag, spectrum.white):
+        # The strongest spike, plain and whitened (on a textured mat the texture can be stronger).
+        masked = np.where(in_band, values, 0.0)
+        j, i = np.unravel_index(int(np.argmax(masked)), masked.shape)
+        fit = _fit_peaks(weighted, spectrum, kind, ppi, orientation, lo, hi, background,
+                         np.array([spectrum.fx[j, i], spectrum.fy[j, i]]))
+        if fit is not None and (best is None or fit.snr > best.snr):
+            best = fit
+    return best
+
+
+def _fit_peaks(weighted, spectrum: _Spectrum, kind: str, ppi: float, orientation: str | None, lo: float,
+               hi: float, background: float, strongest: np.ndarray) -> GridFit | None:
     turns = (90.0,) if kind == "square" else (60.0, 120.0)
     # The strongest peak may be a harmonic of the lattice (thin lines have strong ones): the
     # fundamental is the lowest-frequency candidate whose whole set of peaks stands out.
@@ -152,8 +200,9 @@ def _fit_kind(weighted, spectrum: _Spectrum, kind: str, ppi: float, pitch_in: fl
             continue
         peaks = [f1] + [_rotate(f1, t) for t in turns]
         s = min(spectrum.at(p) for p in peaks) / background
-        if s >= MIN_PEAK_SNR:
-            chosen, snr = peaks, s      # candidates go from high to low frequency: keep the lowest
+        whitened = min(spectrum.at(p, "white") for p in peaks)
+        if s >= MIN_PEAK_SNR or whitened >= MIN_WHITE_SNR:
+            chosen, snr = peaks, max(s, whitened * MIN_PEAK_SNR / MIN_WHITE_SNR)   # keep the lowest
     if chosen is None:
         return None
     peaks = chosen

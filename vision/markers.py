@@ -1,14 +1,13 @@
-"""Fiducial markers: anchors in the frame, then figure markers on a rectified top view.
+"""Fiducial markers: anchors in the frame, then figure markers in the frame's top view.
 
 Small figure markers are the hard part: at 2.5-3.5 pixels a cell a detector tuned for the whole
-frame misses many. Once the anchors register the table, the frame is warped to a top view where
-every figure marker is an upright-ish square of a known size (`CELL_PX` pixels a cell), sharpened
-against the camera's blur, and searched with a detector tuned for exactly that size. The known
-size also throws out candidates that cannot be a figure marker, which keeps false ids out.
+frame misses many. Once the anchors register the table, the frame's shared top view (vision.topview,
+made at `view_px_per_in`) shows every figure marker as an upright-ish square of a known size
+(`CELL_PX` pixels a cell); it is sharpened against the camera's blur and searched with a detector
+tuned for exactly that size. The known size also throws out candidates that cannot be a figure
+marker, which keeps false ids out.
 """
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -16,10 +15,12 @@ import numpy as np
 from calibration.profile import TableProfile, aruco_dictionary
 from calibration.registration import Registration
 from vision.detections import Detections
+from vision.topview import TopView
 
 CELL_PX = 6.0            # marker cell size in the rectified view
 SHARPEN = 3.0            # unsharp-mask gain in the rectified view
 SHARPEN_SIGMA_CELLS = 0.5
+HALF_SIZE_FROM_PX = 2500  # frames this large (longer side) look for anchors at half size first
 SIZE_TOLERANCE = 0.2     # a figure marker's side must be within 20% of the profile's size
 
 
@@ -35,18 +36,6 @@ def _parameters(**values) -> cv2.aruco.DetectorParameters:
     for name, value in values.items():
         setattr(params, name, value)
     return params
-
-
-@dataclass(frozen=True)
-class RectifiedView:
-    """The table seen from straight above: pixel (u, v) is table point (u, v) / px_per_in."""
-    image: np.ndarray
-    px_per_in: float
-    H_frame_to_view: np.ndarray     # 3x3
-    origin_in: tuple[float, float] = (0.0, 0.0)   # table point of view pixel (0, 0) (a window)
-
-    def to_table(self, points_view: np.ndarray) -> np.ndarray:
-        return np.asarray(points_view, np.float64) / self.px_per_in + np.asarray(self.origin_in)
 
 
 class MarkerFinder:
@@ -69,49 +58,64 @@ class MarkerFinder:
             errorCorrectionRate=0.3, minCornerDistanceRate=0.05, minDistanceToBorder=1,
             cornerRefinementMethod=cv2.aruco.CORNER_REFINE_SUBPIX, cornerRefinementWinSize=3)
         self._view_detector = cv2.aruco.ArucoDetector(self.dictionary, self._view_params)
+        # When the quick search finds fewer than two anchors (small, far, steeply seen ones): three
+        # threshold windows and no perimeter floor, as OpenCV comes, on such frames only.
+        self._thorough_detector = cv2.aruco.ArucoDetector(self.dictionary, _parameters(
+            cornerRefinementMethod=cv2.aruco.CORNER_REFINE_SUBPIX, cornerRefinementWinSize=4))
         self._view_max_side_px = -1
         self.view_px_per_in = self.cells * CELL_PX / profile.figure_marker_size_in
 
     def find_anchors(self, gray: np.ndarray) -> dict[int, np.ndarray]:
-        """Anchor id -> (4, 2) sub-pixel corners in the frame (TL, TR, BR, BL)."""
-        corners, ids, _ = self._frame_detector.detectMarkers(gray)
+        """Anchor id -> (4, 2) sub-pixel corners in the frame (TL, TR, BR, BL).
+
+        A large frame is searched at half size first (anchors are big: a 2" anchor on a 60" table
+        is still 5 pixels a cell at 2160p halved) and each found again at full size in a crop around it; only when
+        that finds fewer than two anchors is the full frame searched."""
+        if max(gray.shape[:2]) >= HALF_SIZE_FROM_PX:
+            small = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
+            found = self._anchors_in(small)
+            if len(found) >= 2:
+                return {i: self._refine(gray, i, 2 * c + 0.5) for i, c in found.items()}
+        return self._anchors_in(gray)
+
+    def find_anchors_thoroughly(self, gray: np.ndarray) -> dict[int, np.ndarray]:
+        """Anchors found by OpenCV's own detector settings over the whole frame (slower)."""
+        return self._anchors_in(gray, self._thorough_detector)
+
+    def _anchors_in(self, gray: np.ndarray, detector=None) -> dict[int, np.ndarray]:
+        corners, ids, _ = (detector or self._frame_detector).detectMarkers(gray)
         if ids is None:
             return {}
         anchors = self.profile.anchor_ids
         return {int(i): c.reshape(4, 2).astype(np.float64) for i, c in zip(ids.ravel(), corners)
                 if int(i) in anchors}
 
-    def rectify(self, gray: np.ndarray, registration: Registration) -> RectifiedView:
-        """The whole table from above, sharpened."""
-        return self.rectify_rect(gray, registration, (0.0, 0.0, self.profile.width_in, self.profile.depth_in))
+    def _refine(self, gray: np.ndarray, marker_id: int, corners: np.ndarray) -> np.ndarray:
+        """An anchor found at half size, found again at full size in a crop around it (the same
+        detector and sub-pixel corners as a full-frame search, on a small part of the frame)."""
+        side = float(np.max(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
+        pad = int(np.ceil(0.6 * side)) + 4
+        h, w = gray.shape[:2]
+        x0, y0 = (int(max(0, np.floor(v) - pad)) for v in corners.min(axis=0))
+        x1, y1 = int(min(w, np.ceil(corners[:, 0].max()) + pad)), int(min(h, np.ceil(corners[:, 1].max()) + pad))
+        found = self._anchors_in(np.ascontiguousarray(gray[y0:y1, x0:x1]))
+        if marker_id not in found:
+            return corners
+        return found[marker_id] + (x0, y0)
 
-    def rectify_rect(self, gray: np.ndarray, registration: Registration,
-                     rect_in: tuple[float, float, float, float]) -> RectifiedView:
-        """The table window (x0, y0, x1, y1) inches from above, sharpened."""
-        ppi = self.view_px_per_in
-        x0, y0, x1, y1 = rect_in
-        h = np.array([[ppi, 0, -x0 * ppi], [0, ppi, -y0 * ppi], [0, 0, 1.0]]) @ registration.H_px_to_in
-        size = (max(1, int(np.ceil((x1 - x0) * ppi))), max(1, int(np.ceil((y1 - y0) * ppi))))
-        view = cv2.warpPerspective(gray, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return RectifiedView(_sharpen(view), ppi, h, (x0, y0))
-
-    def find_figures(self, gray: np.ndarray, registration: Registration) -> Detections:
-        """Figure markers (every marker that is not an anchor), positioned in table inches."""
-        view = self.rectify(gray, registration)
+    def find_figures(self, view: TopView, registration: Registration,
+                     rects_in: list[tuple[float, float, float, float]] | None = None) -> Detections:
+        """Figure markers (every marker that is not an anchor), positioned in table inches, in the
+        frame's gray top view at `view_px_per_in` (the whole of it, or only the table windows
+        `rects_in`: around last known positions, a search tile)."""
         best: dict[int, tuple[float, np.ndarray]] = {}
-        self._collect(view, best)
+        windows = [view] if rects_in is None else [view.window(r) for r in rects_in]
+        for window in windows:
+            if min(window.image.shape[:2]) >= 8:
+                self._collect(TopView(_sharpen(window.image), window.ppi, window.origin_in), best)
         return self._detections(best, registration)
 
-    def find_figures_in(self, gray: np.ndarray, registration: Registration,
-                        rects_in: list[tuple[float, float, float, float]]) -> Detections:
-        """Figure markers inside table windows only (around last known positions, a search tile);
-        the same size and id filters as `find_figures`."""
-        best: dict[int, tuple[float, np.ndarray]] = {}
-        for rect in rects_in:
-            self._collect(self.rectify_rect(gray, registration, rect), best)
-        return self._detections(best, registration)
-
-    def _collect(self, view: RectifiedView, best: dict[int, tuple[float, np.ndarray]]) -> None:
+    def _collect(self, view: TopView, best: dict[int, tuple[float, np.ndarray]]) -> None:
         corners, ids, _ = self._detect_in_view(view.image)
         if ids is None:
             return

@@ -2,14 +2,15 @@
 
 One photo (`analyze_image`, or a pipeline built with `track=False`): register the table, find the
 figure markers and the colour bases over the whole table, the grid (when the profile has one) and
-the terrain felt.
+the terrain felt. The frame is warped to a top view of the table once (vision.topview); markers,
+colour, grid and terrain all read that one view (a gray layer, coarser layers, windows cut out).
 
 A stream (`FramePipeline(profile, track=True)`): what a frame did not change is reused.
 - The registration holds while the anchors stay put: each frame looks for them only in small
   windows where the registration puts them. An anchor that moved more than `bump_px` means the
   camera was bumped: the table is registered again and everything is searched afresh. Anchors
   hidden by a hand are no reason to drop a good registration.
-- The grid and the camera pose are worked out once per registration, the terrain every
+- The top view's pixel maps, the grid and the camera pose are worked out once per registration, the terrain every
   `terrain_every_frames` frames.
 - Figures are looked for in windows around their last positions, plus one tile of the table in
   turn (`search_tiles` tiles), so a new figure is found within that many frames.
@@ -35,12 +36,13 @@ from vision.grid import GRID_PPI, canonical_origin, find_grid
 from vision.hands import HAND_PPI, Hands, find_hands, roster_under_hands
 from vision.height import CameraPose, camera_pose
 from vision.markers import MarkerFinder
+from vision.quality import check_photo
 from vision.rims import rims_in_view
 from vision.settings import VISION_DEFAULTS
 from vision.terrain import TERRAIN_PPI, find_terrain
-from vision.topview import warp_top_view
+from vision.topview import FrameView, TopViewMaker
 from vision.tracking import Tracker
-from vision.whitebalance import WhiteBalance, estimate_white_balance
+from vision.whitebalance import BLACK, WHITE, WhiteBalance, estimate_white_balance
 
 WINDOW_IN = 1.4          # half side of the window searched around a figure's last position
 FIGURE_WATCH_IN = 1.2    # half side of the region watched for change around a figure
@@ -84,6 +86,8 @@ class _Held:
     pose: CameraPose
     grid: Grid | None
     grid_check: dict | None
+    maker: TopViewMaker | None = None      # the frame's one top view, for this registration
+    rescale: tuple[float, tuple[float, float]] | None = None   # grid correction of the view's labels
     mat: np.ndarray | None = None          # the mat's chromaticity (colour figures compare against it)
     wb: WhiteBalance | None = None         # the anchors' grey card: colours are judged after it
     terrain: tuple[Terrain, ...] | None = None
@@ -110,12 +114,17 @@ class FramePipeline:
 
     def register(self, gray: np.ndarray) -> Registration:
         anchors = self.markers.find_anchors(gray)
+        if len(anchors) < 2:
+            anchors = self._look_harder(gray, anchors)
         if not anchors:
             names = ", ".join(str(a.id) for a in self.profile.anchors)
             raise RegistrationError(f"no anchor in view: none of the anchor markers {names} "
                                     f"({self.profile.dictionary}) was found in the photo")
         size = (gray.shape[1], gray.shape[0])
         registration = register(anchors, self.profile, size)
+        if len(registration.anchors_seen) < 2 and len(self.profile.anchors) >= 2:
+            anchors = self._look_harder(gray, anchors)
+            registration = register(anchors, self.profile, size)
         missing = self.profile.anchor_ids - set(registration.anchors_seen)
         if missing:
             # Small or steeply seen anchors the whole-frame search missed, or found with corners too
@@ -124,6 +133,11 @@ class FramePipeline:
             if more:
                 registration = register({**anchors, **more}, self.profile, size)
         return registration
+
+    def _look_harder(self, gray: np.ndarray, anchors: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+        """One anchor cannot check itself and places the others badly: the whole frame is searched
+        again with OpenCV's own settings (small, far, steeply seen anchors), on such frames only."""
+        return {**anchors, **self.markers.find_anchors_thoroughly(gray)}
 
     def _check_registration(self, gray: np.ndarray) -> tuple[Registration | None, str]:
         """("ok" | "anchors-hidden", held registration) or (None, "bumped")."""
@@ -140,41 +154,48 @@ class FramePipeline:
             return None, "bumped"
         return held, "ok"
 
-    def _hold(self, registration: Registration, frame_bgr: np.ndarray, gray: np.ndarray) -> _Held:
+    def _hold(self, registration: Registration, frame_bgr: np.ndarray, gray: np.ndarray) -> tuple[_Held, FrameView]:
+        """What this registration lets later frames reuse, and this frame's top view."""
         k = self.camera.matrix_for(gray.shape[1], gray.shape[0]) if self.camera is not None else None
         pose = camera_pose(registration.H_px_to_in, registration.image_size, k)
-        grid, check = None, None
+        ppi = max(self.markers.view_px_per_in, COLOUR_PPI, GRID_PPI, TERRAIN_PPI)
+        maker = TopViewMaker(registration.H_in_to_px, ppi, self._table_rect(), keep_maps=self.track)
+        view = maker.make(frame_bgr)
+        grid, check, rescale = None, None, None
         spec = self.profile.grid
         if spec is not None:
-            registration, grid, check = self._grid(gray, registration, spec)
-            if check and check.get("rescaled"):
+            registration, grid, check, rescale = self._grid(view, registration, spec)
+            if rescale is not None:
                 pose = camera_pose(registration.H_px_to_in, registration.image_size, k)
-        # The anchors' grey card and the mat's colour: for colour bases and for hands over the table.
-        view = warp_top_view(frame_bgr, registration.H_in_to_px, TERRAIN_PPI, self._table_rect())
-        wb = estimate_white_balance(view.image, view.ppi, self.profile.anchors, view.origin_in)
-        mat = mat_chroma(chromaticity(np.clip(wb.apply(view.image, view.ppi, view.origin_in), 0, None))[0])
-        return _Held(registration, pose, grid, check, mat, wb=wb)
+                view = view.rescaled(*rescale)
+        # The anchors' grey card and the mat's colour: for colour bases, hands and terrain.
+        coarse = view.at(TERRAIN_PPI)
+        wb = estimate_white_balance(coarse.image, coarse.ppi, self.profile.anchors, coarse.origin_in)
+        mat = mat_chroma(chromaticity(np.clip(wb.apply(coarse.image, coarse.ppi, coarse.origin_in), 0, None))[0])
+        return _Held(registration, pose, grid, check, maker, rescale, mat, wb=wb), view
 
-    def _grid(self, gray, registration: Registration, spec):
-        view = warp_top_view(gray, registration.H_in_to_px, GRID_PPI, self._table_rect())
-        fit = find_grid(view.image, GRID_PPI, kind=spec.kind, pitch_in=spec.pitch_in, orientation=spec.orientation)
+    def _grid(self, view: FrameView, registration: Registration, spec):
+        fit = find_grid(view.gray_at(GRID_PPI).image, GRID_PPI, kind=spec.kind, pitch_in=spec.pitch_in,
+                        orientation=spec.orientation)
         if fit is None:
-            return registration, None, None
+            return registration, None, None, None
         grid = fit.grid
         error = grid.pitch_in / spec.pitch_in - 1
         check = {"measured_pitch_in": round(grid.pitch_in, 5), "profile_pitch_in": spec.pitch_in,
                  "scale_error_pct": round(100 * error, 3), "rescaled": False}
+        rescale = None
         if VISION_DEFAULTS["grid_scale_report"] < abs(error) <= VISION_DEFAULTS["grid_scale_max"]:
             # The printed grid is the better ruler: rescale the table frame about the anchors' centre.
             centre = np.mean([self.profile.anchor(i).corners_in() for i in registration.anchors_seen], axis=(0, 1))
             f = 1.0 / (1 + error)
+            rescale = (f, (float(centre[0]), float(centre[1])))
             s = np.array([[f, 0, centre[0] * (1 - f)], [0, f, centre[1] * (1 - f)], [0, 0, 1.0]])
             registration = replace(registration, H_px_to_in=s @ registration.H_px_to_in)
             origin = tuple(float(v) for v in s[:2, :2] @ np.asarray(grid.origin) + s[:2, 2])
             grid = replace(grid, pitch_in=spec.pitch_in)
             grid = replace(grid, origin=canonical_origin(origin, grid))
             check["rescaled"] = True
-        return registration, grid, check
+        return registration, grid, check, rescale
 
     def _table_rect(self) -> tuple[float, float, float, float]:
         return (0.0, 0.0, self.profile.width_in, self.profile.depth_in)
@@ -185,44 +206,42 @@ class FramePipeline:
         x0, y0, x1, y1 = rect
         return (max(0.0, x0), max(0.0, y0), min(self.profile.width_in, x1), min(self.profile.depth_in, y1))
 
-    def _markers(self, gray, registration: Registration, pose: CameraPose, rects, full: bool) -> Detections:
-        if full:
-            found = self.markers.find_figures(gray, registration)
-        else:
-            found = self.markers.find_figures_in(gray, registration, rects)
+    def _markers(self, view: FrameView, registration: Registration, pose: CameraPose, rects, full: bool) -> Detections:
+        found = self.markers.find_figures(view.gray(), registration, None if full else rects)
         h = self.profile.figure_marker_height_in
         if h > 0 and len(found):
             # Markers on bases stand above the table: put them back under the camera's ray.
             found = replace(found, xy_in=pose.lift(found.xy_in, h))
         return found
 
-    def _hands(self, frame_bgr, held: _Held) -> Hands | None:
+    def _hands(self, view: FrameView, held: _Held) -> Hands | None:
         """Hands over the table in this frame (vision.hands), after the anchors' white balance."""
         if held.wb is None:
             return None
-        view = warp_top_view(frame_bgr, held.registration.H_in_to_px, HAND_PPI, self._table_rect())
-        return find_hands(view.image, view.ppi, view.origin_in, wb=held.wb, mat=held.mat,
+        coarse = view.at(HAND_PPI)
+        return find_hands(coarse.image, coarse.ppi, coarse.origin_in, wb=held.wb, mat=held.mat,
                           other_rgbs=[t.rgb for t in self.profile.terrain])
 
-    def _colour(self, frame_bgr, pose: CameraPose, rects, held: _Held, hands: Hands | None = None) -> Detections:
+    def _colour(self, view: FrameView, pose: CameraPose, rects, held: _Held, hands: Hands | None = None) -> Detections:
         sides = self.profile.sides
         if not sides:
             return Detections.empty()
         h = VISION_DEFAULTS["colour_base_height_in"]
         base_in = VISION_DEFAULTS["colour_base_in"]
         others = [t.rgb for t in self.profile.terrain]
+        table_view = view.at(COLOUR_PPI)
         xy, side_names, conf = [], [], []
         for rect in rects:
             # The table-plane view: a base's top shows where its ray meets the table; the camera
             # pose puts it back over its true centre (vision.rims).
-            view = warp_top_view(frame_bgr, held.registration.H_in_to_px, COLOUR_PPI, rect)
-            if view.image.shape[0] < 8 or view.image.shape[1] < 8:
+            window = table_view.window(rect)
+            if window.image.shape[0] < 8 or window.image.shape[1] < 8:
                 continue
-            for p, hit in rims_in_view(view, [s.seen_rgb for s in sides], base_in, pose=pose, height_in=h,
+            for p, hit in rims_in_view(window, [s.seen_rgb for s in sides], base_in, pose=pose, height_in=h,
                                        wb=held.wb, other_rgbs=others, mat=held.mat,
                                        table_in=(self.profile.width_in, self.profile.depth_in),
                                        keep_out_in=self._anchor_cards(),
-                                       exclude=hands.mask_in(view) if hands is not None else None):
+                                       exclude=hands.mask_in(window) if hands is not None else None):
                 if any(np.hypot(*(p - q)) < base_in * 0.6 for q in xy):
                     continue           # the same base seen in two overlapping windows
                 xy.append(p)
@@ -239,19 +258,28 @@ class FramePipeline:
         return [(a.x_in - a.size_in * 0.75, a.y_in - a.size_in * 0.75, a.x_in + a.size_in * 0.75,
                  a.y_in + a.size_in * 0.75) for a in self.profile.anchors]
 
-    def _terrain(self, frame_bgr, registration: Registration, detections: Detections) -> tuple[Terrain, ...]:
+    def _terrain(self, frame_view: FrameView, detections: Detections, wb=None, hands: Hands | None = None
+                 ) -> tuple[Terrain, ...]:
         kinds = [(t.name, t.rgb) for t in self.profile.terrain]
         if not kinds:
             return ()
-        view = warp_top_view(frame_bgr, registration.H_in_to_px, TERRAIN_PPI, self._table_rect())
+        frame_view = frame_view.whole()
+        view = frame_view.at(TERRAIN_PPI)
+        image = view.image
+        reference = ()
+        if wb is not None:      # felt colours are judged after the anchors' white balance too
+            image = felt_balance(wb, view)
+            reference = tuple((a.x_in, a.y_in) for a in self.profile.anchors if a.id in wb.anchors_used)
         base_in = VISION_DEFAULTS["colour_base_in"]
         marker_r = self.profile.figure_marker_size_in * 0.75
         footprints = [(float(x), float(y), base_in / 2 if by == "colour" else marker_r)
                       for (x, y), by in zip(detections.xy_in, detections.detected_by)]
         exclude = [(a.x_in - a.size_in * 0.7, a.y_in - a.size_in * 0.7, a.x_in + a.size_in * 0.7,
                     a.y_in + a.size_in * 0.7) for a in self.profile.anchors]
-        return find_terrain(view.image, TERRAIN_PPI, kinds, [s.rgb for s in self.profile.sides], footprints,
-                            exclude_in=exclude)
+        return find_terrain(image, view.ppi, kinds, [s.rgb for s in self.profile.sides], footprints,
+                            origin_in=view.origin_in, exclude_in=exclude, table_in=self._table_rect(),
+                            reference_in=reference,
+                            exclude_mask=hands.mask_in(view) if hands is not None else None)
 
     # ------------------------------------------------------------ the frame
 
@@ -280,28 +308,32 @@ class FramePipeline:
                 self._snapshot_anchors(held.registration)
         full = held is None
         if full:
+            check_photo(gray)          # too dark or too blurred: one plain line, nothing measured
             registration = self.register(gray)
-            held = self._hold(registration, bgr, gray)
+            held, view = self._hold(registration, bgr, gray)
             events.append("registered")
             if self.track:
                 self._held = held
                 self.watch.clear()
                 self._snapshot_anchors(held.registration)
+        else:
+            view = held.maker.windows(bgr, held.rescale)     # tracked: made only where a stage looks
         registration, pose = held.registration, held.pose
         t1 = time.perf_counter()
         if full:
             table = [self._table_rect()]
-            detections = self._markers(gray, registration, pose, table, True)
+            detections = self._markers(view, registration, pose, table, True)
             t2 = time.perf_counter()
-            hands = self._hands(bgr, held)
-            detections = detections.concat(self._colour(bgr, pose, table, held, hands))
+            hands = self._hands(view, held)
+            detections = detections.concat(self._colour(view, pose, table, held, hands))
         else:
+            hands = None
             carried, marker_rects, colour_rects = self._plan_search()
-            detections = self._markers(gray, registration, pose, marker_rects, False) if marker_rects \
+            detections = self._markers(view, registration, pose, marker_rects, False) if marker_rects \
                 else Detections.empty()
             t2 = time.perf_counter()
             if colour_rects:
-                detections = detections.concat(self._colour(bgr, pose, colour_rects, held))
+                detections = detections.concat(self._colour(view, pose, colour_rects, held))
             detections = _merge_carried(detections, carried)
         t3 = time.perf_counter()
         if self.tracker is not None:
@@ -310,7 +342,7 @@ class FramePipeline:
         every = int(VISION_DEFAULTS["terrain_every_frames"])
         due = self.track and self._frame - held.terrain_frame >= every and self.watch.changed("table")
         if held.terrain is None or due:
-            held.terrain = self._terrain(bgr, registration, detections)
+            held.terrain = self._terrain(view, detections, held.wb, hands)
             held.terrain_frame = self._frame
             events.append("terrain")
             if self.track:
@@ -390,6 +422,15 @@ class FramePipeline:
             x0, y0, x1, y1 = tile
             self.watch.snapshot(key, registration.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
         return carried, marker_rects, colour_rects
+
+def felt_balance(wb: WhiteBalance, view) -> np.ndarray:
+    """A top view under the anchors' white balance for judging felt: the exposure plane divided out
+    and each channel scaled so the white card is WHITE, with no black offset (felt colours scale
+    with the light; an ink black measured a little low would otherwise darken every dark felt),
+    and not clipped at 255 (a lamp's hot spot keeps its colours)."""
+    unbalanced = (wb.apply(view.image, view.ppi, view.origin_in) - BLACK) / wb.gain + wb.black_bgr
+    return np.maximum(unbalanced * (WHITE / np.maximum(wb.white_bgr, 1.0)), 0).astype(np.float32)
+
 
 def _tiles(width_in: float, depth_in: float, n: int) -> list[tuple[float, float, float, float]]:
     """n search tiles (columns x rows as square as the table allows), padded so they overlap."""

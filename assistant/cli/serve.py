@@ -20,7 +20,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=8080, help="port (default 8080)")
     p.add_argument("--pin", help="the join PIN (default: a new random 4-digit PIN)")
     p.add_argument("--instance", type=Path, help="folder for the game logs (default: the app's instance folder)")
-    p.add_argument("--threads", type=int, default=16, help="server threads (each open tablet keeps one for live updates)")
+    p.add_argument("--threads", type=int, default=24,
+                   help="server threads (default 24); live-update streams hold at most two thirds of them "
+                        "(16), tablets beyond that poll every few seconds instead")
     p.set_defaults(func=run)
 
 
@@ -34,6 +36,20 @@ def lan_address() -> str | None:
         return None
 
 
+def live_streams(threads: int) -> int:
+    """Live-update streams held open at once: all but a third of the threads (at least 4), which
+    always answer the pages (24 threads: 16 streams, 8 for pages)."""
+    return max(1, threads - max(4, threads // 3))
+
+
+def server_options(threads: int) -> dict:
+    """waitress settings for the tablet app (also used by the tests and the load benchmark)."""
+    # channel_request_lookahead lets a stream notice a tablet that went away; connection_limit is
+    # well above forty tablets with a few keep-alive connections each (idle connections hold no thread).
+    return {"threads": threads, "ident": "tablesight", "channel_timeout": 120, "channel_request_lookahead": 1,
+            "connection_limit": 400}
+
+
 def build_app(args: argparse.Namespace):
     from assistant.cli import CommandError
     from assistant.web import create_app
@@ -44,17 +60,45 @@ def build_app(args: argparse.Namespace):
         raise CommandError(f"--port: expected 1-65535, got {args.port}")
     if args.pin is not None and not (args.pin.isdigit() and 4 <= len(args.pin) <= 8):
         raise CommandError("--pin: expected 4 to 8 digits")
+    if not 2 <= args.threads <= 256:
+        raise CommandError(f"--threads: expected 2-256, got {args.threads}")
     config = {"DEMO": args.demo, "TABLE": str(args.table) if args.table else None, "SYSTEM": args.system,
               "CAMERA": args.camera, "CALIBRATION": str(args.calibration) if args.calibration else None,
-              "TABLE_PIN": args.pin}
+              "TABLE_PIN": args.pin, "LIVE_MAX_STREAMS": live_streams(args.threads)}
     if args.instance:
         config["INSTANCE_PATH"] = str(args.instance.resolve())
     return create_app(config)
 
 
+M_MMAP_THRESHOLD = -3          # glibc mallopt parameters (malloc.h)
+M_ARENA_MAX = -8
+
+
+def tune_malloc() -> bool:
+    """Keep the server's memory flat over hours of photos and camera frames (glibc only).
+
+    A 1080p frame is 6 MB; glibc raises its mmap threshold after the first one is freed and then
+    serves frames from per-thread arenas, where they fragment: the server grew ~0.5 MB/s under ten
+    tablets and a camera. A fixed 1 MB threshold gives big arrays back to the system when freed,
+    and two arenas bound the rest. Returns whether it applied."""
+    import ctypes
+    import ctypes.util
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(M_MMAP_THRESHOLD, 1 << 20)) and bool(mallopt(M_ARENA_MAX, 2))
+
+
 def run(args: argparse.Namespace) -> int:
     import waitress
 
+    tune_malloc()
     app = build_app(args)
     if args.camera:
         app.extensions["tablesight"]["table"].start_live(args.camera)
@@ -66,10 +110,45 @@ def run(args: argparse.Namespace) -> int:
     if args.host in ("127.0.0.1", "localhost"):
         print("(only this computer can connect; use --host 0.0.0.0 to let tablets on the LAN join)")
     try:
-        waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="tablesight",
-                       channel_timeout=120, channel_request_lookahead=1, _quiet=True)
+        waitress.serve(app, host=args.host, port=args.port, _quiet=True, **server_options(args.threads))
     finally:
         table = app.extensions["tablesight"]["table"]
         if table.live is not None:
             table.stop_live()
     return 0
+
+
+class BackgroundServer:
+    """The tablet app on waitress in a thread of this process, on 127.0.0.1 (for tests and benchmarks).
+
+    `with BackgroundServer(app) as server:` ... `server.url`; leaving the block closes every
+    connection (open event streams too) inside the server's own loop, so it ends.
+    """
+
+    def __init__(self, app, threads: int = 16, port: int = 0) -> None:
+        import threading
+
+        from waitress.server import create_server
+
+        app.config["LIVE_MAX_STREAMS"] = live_streams(threads)
+        self._server = create_server(app, host="127.0.0.1", port=port, **server_options(threads))
+        self.port = self._server.effective_port
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._thread = threading.Thread(target=self._server.run, name="tablesight-test-server", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        server = self._server
+
+        def close_all():
+            for channel in list(server._map.values()):
+                channel.close()
+        server.trigger.pull_trigger(close_all)
+        self._thread.join(10)
+        server.task_dispatcher.shutdown()
+
+    def __enter__(self) -> "BackgroundServer":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

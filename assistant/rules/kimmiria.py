@@ -186,7 +186,7 @@ class Kimmiria(RuleSystem):
         for shot in shots:
             res = ranked[shot.shooter]
             legal = (res.target,) + res.ties if res.target else ()
-            if shot.targets[0] not in legal:
+            if shot.targets[0] not in legal and not res.engaged:     # an engaged shooter: said below
                 why = next((e.reason for e in res.enemies if e.id == shot.targets[0]), "not an enemy")
                 warnings.append(event("target_warning", f"{shot.shooter} was told to shoot {shot.targets[0]}, but the "
                                       f"ruler says {shot.targets[0]} is {why.replace('_', ' ')}"

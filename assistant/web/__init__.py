@@ -61,6 +61,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         TABLES_DIR=str(instance / "tables"),     # tables saved by the Setup wizard (profile TOML files)
         SETTINGS_LOG=str(instance / "settings.sqlite"),
         SSE_HEARTBEAT_S=15.0,
+        LIVE_MAX_STREAMS=8,         # streams held open at once (each keeps a server thread); serve sets it
+        LIVE_STREAM_MAX_S=120.0,    # a held stream ends after this and the tablet reconnects (fair turns)
+        LIVE_POLL_MS=3000,          # a tablet without a held stream asks again after this
     )
     app.config.update(config)
     app.debug = False               # never the debugger, whatever the config says
@@ -69,6 +72,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config["TABLE_PIN"]:
         app.config["TABLE_PIN"] = security.new_pin()
     app.config["TABLE_PIN"] = str(app.config["TABLE_PIN"])
+    app.config["JOIN_TOKEN"] = security.join_token(instance, app.config["SECRET_KEY"], app.config["TABLE_PIN"])
 
     # The table, its settings and its games.
     demo = bool(app.config["DEMO"])
@@ -84,7 +88,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if app.config["CALIBRATION"]:
         from calibration.intrinsics import CameraModel
         camera = CameraModel.load(app.config["CALIBRATION"])      # CameraFileError names the file
-    state = TableState(profile, fallback_terrain=fallback, camera=camera)
+    demo_picture = None
+    if demo:
+        import cv2
+        demo_picture = cv2.imread(str(DEMO_PHOTO))
+    # The demo's known terrain is laid over the demo photo only, never over another picture.
+    state = TableState(profile, fallback_terrain=fallback, fallback_picture=demo_picture if fallback else None,
+                       camera=camera)
     app.extensions["tablesight"] = {
         "table": state,
         "settings": TableSettings(app.config["SETTINGS_LOG"], system.name),
@@ -93,13 +103,17 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         "learned_path": str(learned_path),
     }
     if demo:
-        import cv2
-        state.analyze(cv2.imread(str(DEMO_PHOTO)), source="demo")
+        state.analyze(demo_picture, source="demo")
 
     security.install(app)
     from assistant.web import api, home, live, play, referee, setup, tables, tableview, teach
     for module in (home, play, referee, setup, tableview, api, tables, live, teach):
         app.register_blueprint(module.bp)
+
+    def warm() -> None:
+        with app.app_context():
+            api.warm_answers()
+    state.warmers.append(warm)
     return app
 
 

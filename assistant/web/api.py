@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from measure.scene import scene_to_json
 
 from assistant.rules import system_names, get_system
 from assistant.web import context, game
+from assistant.web.inputs import InputError, allows_upload, json_object, one_line, quote
 from assistant.web.images import UploadError, decode_upload, display_jpeg
 from assistant.web.measuring import los_json, targets_json
 from assistant.web.terrain import TerrainError, check_piece, piece_json, source_of, terrain_kinds
@@ -32,26 +33,30 @@ def _scene():
 
 
 def _json_body() -> dict[str, Any]:
-    if not request.data:
-        return {}
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise UploadError("expected a JSON object in the request body", 400)
-    return data
+    return json_object()            # bounded in size and depth before it is parsed
+
+
+def _answer(query, compute):
+    """The JSON answer to `query`, computed once per table state (assistant.web.answers)."""
+    return context.answers().json(context.state_key(), query, compute)
 
 
 @bp.get("/status")
 def status():
+    return _answer(("status",), _status)
+
+
+def _status():
     t = context.table()
     version, scene, picture, cal = t.snapshot()
     s = context.settings()
     system = get_system(s.system)
-    return jsonify({"version": version, "source": t.source, "system": system.name, "system_title": system.title,
-                    "table": {"name": t.profile.name, "width": t.profile.width_in, "depth": t.profile.depth_in},
-                    "calibration": cal.to_json(), "calibration_words": calibration_words(cal, t.source, t.profile),
-                    "hint": t.hint(),
-                    "live_available": bool(_camera()), "live_running": t.live is not None,
-                    "figures": _figures_in_game()})
+    return {"version": version, "source": t.source, "system": system.name, "system_title": system.title,
+            "table": {"name": t.profile.name, "width": t.profile.width_in, "depth": t.profile.depth_in},
+            "calibration": cal.to_json(), "calibration_words": calibration_words(cal, t.source, t.profile),
+            "hint": t.hint(),
+            "live_available": bool(_camera()), "live_running": t.live is not None,
+            "figures": _figures_in_game()}
 
 
 def _figures_in_game() -> int:
@@ -67,18 +72,22 @@ def _camera():
 
 @bp.get("/scene")
 def scene():
+    return _answer(("scene",), _scene_answer)
+
+
+def _scene_answer():
     t = context.table()
     version, _, picture, _ = t.snapshot()
     current = context.scene()
     if current is None:
-        return jsonify({"version": version, "source": t.source, "scene": None, "picture": None, "removed": [],
-                        "hint": t.hint()})
+        return {"version": version, "source": t.source, "scene": None, "picture": None, "removed": [],
+                "hint": t.hint()}
     everything = context.scene(with_removed=True)
     gone = sorted({f.id for f in everything.figures} - {f.id for f in current.figures})
     ghosts = [f for f in scene_to_json(everything)["figures"] if f["id"] in gone]
-    return jsonify({"version": version, "source": t.source, "scene": scene_to_json(current),
-                    "removed": gone, "removed_figures": ghosts, "hint": t.hint(),
-                    "picture": None if picture is None else picture.meta(version)})
+    return {"version": version, "source": t.source, "scene": scene_to_json(current),
+            "removed": gone, "removed_figures": ghosts, "hint": t.hint(),
+            "picture": None if picture is None else picture.meta(version)}
 
 
 @bp.get("/frame.jpg")
@@ -92,10 +101,7 @@ def frame():
 @bp.get("/overlay.jpg")
 def overlay():
     """The picture with the Scene (and a ruler, given ?a=&b=) drawn in by vision.overlay: for a big screen."""
-    try:
-        from vision.overlay import Ruler, draw_scene
-    except ImportError:
-        return jsonify({"error": "drawn overlays are not available in this version", "status": 404}), 404
+    from vision.overlay import Ruler, draw_scene       # a broken install is a 500 that says so, not a 404
     frame, registration, (x0, y0, x1, y1) = context.table().registered_frame()
     if frame is None:
         return jsonify({"error": "no measured picture yet", "status": 404}), 404
@@ -113,14 +119,18 @@ def overlay():
 
 @bp.get("/targets")
 def targets():
-    return jsonify(targets_json(_scene(), context.system(), context.table().profile, request.args.get("shooter")))
+    shooter = request.args.get("shooter")
+    return _answer(("targets", shooter),
+                   lambda: targets_json(_scene(), context.system(), context.table().profile, shooter))
 
 
 @bp.get("/los")
 def los():
-    return jsonify(los_json(_scene(), request.args.get("a"), request.args.get("b"), request.args.get("width"),
-                            context.system(), context.table().profile,
-                            to=request.args.get("to"), cell=request.args.get("cell")))
+    a, b, width = request.args.get("a"), request.args.get("b"), request.args.get("width")
+    to, cell = request.args.get("to"), request.args.get("cell")
+    return _answer(("los", a, b, width, to, cell),
+                   lambda: los_json(_scene(), a, b, width, context.system(), context.table().profile,
+                                    to=to, cell=cell))
 
 
 @bp.get("/systems")
@@ -131,9 +141,13 @@ def systems():
     for name in system_names():
         try:
             s = get_system(name, overrides=settings.system_overrides(name))
-        except (ImportError, ValueError):      # a system still being written is listed, not offered
+        except (ImportError, ValueError) as exc:    # listed with what is wrong, never dropped silently
+            current_app.logger.error("rule system %s cannot be loaded: %s", name, exc)
+            out.append({"name": name, "title": name, "current": name == current, "available": False,
+                        "error": one_line(f"{name} cannot be loaded: {exc.__class__.__name__}: {exc}"),
+                        "house_defaults": [], "types": []})
             continue
-        out.append({"name": s.name, "title": s.title, "current": s.name == current,
+        out.append({"available": True, "name": s.name, "title": s.title, "current": s.name == current,
                     "house_defaults": [{**h.to_json(), "label": house_label(h.key)} for h in s.house_defaults()],
                     "types": sorted(s.values.get("figure_types", {}))})
     return jsonify({"systems": out, "current": current})
@@ -149,9 +163,29 @@ def set_system():
 @bp.put("/setup/house")
 def set_house():
     body = _json_body()
-    overrides = context.settings_store().set_house(body.get("key"), body.get("value"))
+    overrides = context.settings_store().set_house(body.get("key"), body.get("value"), check=_targets_still_work())
     context.table().bump()
     return jsonify({"overrides": overrides})
+
+
+def _targets_still_work():
+    """A check for new house numbers, by the read they feed: if every tablet's targets work now, a
+    number that would make them fail is refused before it is written."""
+    current = context.scene(with_removed=True)
+    if current is None:
+        return None
+    name, profile = context.settings().system, context.table().profile
+    try:
+        targets_json(current, context.system(), profile)
+    except ValueError:
+        return None                     # already failing: the new number cannot be blamed
+
+    def check(overrides) -> None:
+        try:
+            targets_json(current, get_system(name, overrides=overrides), profile)
+        except ValueError as exc:
+            raise InputError(f"refused: it would stop the targets for everyone ({exc})") from None
+    return check
 
 
 @bp.get("/roster")
@@ -164,11 +198,24 @@ def roster():
     return jsonify({"figures": figures})
 
 
+def _known_figure(figure_id: str) -> None:
+    """404 for a figure id that is neither on the table nor in the roster edits."""
+    current = _scene_with_removed()
+    if figure_id in {f.id for f in current.figures} or figure_id in context.settings().roster:
+        return
+    raise InputError(f"no figure {quote(figure_id)} on the table", 404)
+
+
+def _scene_with_removed():
+    current = context.scene(with_removed=True)
+    if current is None:
+        raise NoScene()
+    return current
+
+
 @bp.put("/roster/<figure_id>")
 def put_roster(figure_id: str):
-    current = context.scene(with_removed=True)
-    if current is not None:
-        current.figure(figure_id)           # SceneError: unknown figure
+    _known_figure(figure_id)
     fields = context.settings_store().set_roster(figure_id, _json_body())
     context.table().bump()
     return jsonify({"figure": figure_id, "fields": fields})
@@ -176,6 +223,7 @@ def put_roster(figure_id: str):
 
 @bp.delete("/roster/<figure_id>")
 def delete_roster(figure_id: str):
+    _known_figure(figure_id)
     context.settings_store().clear_roster(figure_id)
     context.table().bump()
     return jsonify({"figure": figure_id, "cleared": True})
@@ -197,7 +245,7 @@ def terrain():
 
 @bp.post("/terrain")
 def add_terrain():
-    data = request.get_json(silent=True) if request.data else None
+    data = json_object() or None
     if not isinstance(data, dict):
         raise TerrainError('terrain: expected a JSON object {"kind": ..., "polygon": [[x, y], ...]}')
     piece = check_piece(data, context.table().table_size, context.system())
@@ -212,9 +260,9 @@ def delete_terrain(piece_id: str):
     if piece_id not in drawn:
         current = context.scene(with_removed=True)
         if current is not None and any(p.id == piece_id for p in current.terrain):
-            raise TerrainError(f"terrain {piece_id!r} was found by the camera, not drawn on a tablet: "
+            raise TerrainError(f"terrain {quote(piece_id)} was found by the camera, not drawn on a tablet: "
                                "take the felt off the table instead", 409)
-        raise TerrainError(f"no drawn terrain {piece_id!r} (drawn: {', '.join(drawn) or 'none'})", 404)
+        raise TerrainError(f"no drawn terrain {quote(piece_id)} (drawn: {', '.join(drawn) or 'none'})", 404)
     context.settings_store().delete_terrain(piece_id)
     context.table().bump()
     return jsonify({"id": piece_id, "deleted": True})
@@ -234,6 +282,7 @@ def hand_words(scene, hidden: list[str]) -> str | None:
 
 
 @bp.post("/photo")
+@allows_upload
 def photo():
     upload = request.files.get("photo")
     if upload is None:
@@ -252,6 +301,21 @@ def photo():
                     "hand_words": hand_words(current, hidden) if current is not None else None,
                     "figures": 0 if current is None else len(current.figures),
                     "scene": None if current is None else scene_to_json(current)})
+
+
+def warm_answers() -> None:
+    """Compute what every tablet asks for after a new picture (scene, targets, game, status), once.
+
+    Called in the app context by TableState after it publishes a picture; an answer that fails is
+    not kept (the tablet asking gets the error), and nothing here may stop the camera loop."""
+    for query, compute in ((("scene",), _scene_answer), (("status",), _status),
+                           (("targets", None), lambda: targets_json(_scene(), context.system(),
+                                                                    context.table().profile)),
+                           (("game",), lambda: game.current_prompt(context.games()))):
+        try:
+            _answer(query, compute)
+        except Exception:                       # noqa: BLE001 - said again to the tablet that asks
+            pass
 
 
 @bp.post("/live")
@@ -273,7 +337,7 @@ def live():
 
 @bp.get("/game")
 def game_prompt():
-    return jsonify(game.current_prompt(context.games()))
+    return _answer(("game",), lambda: game.current_prompt(context.games()))
 
 
 @bp.post("/game/new")

@@ -1,6 +1,9 @@
 """Accessors for the app's resources (tests swap them through app.extensions)."""
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any, Callable, Hashable
+
 from flask import current_app
 
 from measure.scene import Scene
@@ -29,24 +32,79 @@ def settings() -> Settings:
     return settings_store().read()
 
 
+def answers():
+    """The answers kept for the current table state (assistant.web.answers)."""
+    ext = current_app.extensions["tablesight"]
+    if "answers" not in ext:
+        from assistant.web.answers import Answers
+        ext["answers"] = Answers()
+    return ext["answers"]
+
+
+def state_key() -> tuple:
+    """What every answer depends on: the table version, the settings revision and the current game's file.
+
+    Every change through the API bumps the table version; the game file's stamp (with its WAL
+    journal) also catches a game log changed some other way."""
+    g = games()
+    path = g.current_path()
+    stamp = None
+    if path is not None:
+        stamp = (path.name,) + tuple(_stat(p) for p in (path, path.with_name(path.name + "-wal")))
+    return table().version, settings_store().revision, stamp
+
+
+def _stat(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+        return st.st_mtime_ns, st.st_size
+    except OSError:
+        return None
+
+
 def system() -> RuleSystem:
-    """The chosen rule system with the players' own house numbers."""
-    s = settings()
-    return _get_system(s.system, overrides=s.system_overrides())
+    """The chosen rule system with the players' own house numbers (built once per settings revision)."""
+    store = settings_store()
+    ext = current_app.extensions["tablesight"]
+    kept = ext.get("system_for")
+    if kept is not None and kept[0] == store.revision:
+        return kept[1]
+    revision = store.revision
+    s = store.read()
+    built = _get_system(s.system, overrides=s.system_overrides())
+    ext["system_for"] = (revision, built)
+    return built
 
 
-def removed_ids() -> set[str]:
+class GameUnreadable(ValueError):
+    """The current game's log cannot be read: said as such, never taken for "nobody removed"."""
+    status = 500
+
+    def __init__(self, path, cause: Exception):
+        super().__init__(f"the current game ({Path(str(path)).name}) cannot be read: {cause}; "
+                         "start a new game on the Play page")
+
+
+def removed_ids() -> frozenset[str]:
     """Figures taken off the table in the current game (a still photo keeps showing them)."""
+    return _kept("removed", _removed_ids)
+
+
+def _removed_ids() -> frozenset[str]:
     from assistant.rules.kimmiria_game import KimmiriaGame
     g = games()
     with g.lock:
-        log = g.open_current()
-        if log is None:
-            return set()
+        path = g.current_path()
         try:
-            return set(KimmiriaGame(log).state().removed)
-        except ValueError:
-            return set()
+            log = g.open_current()
+        except ValueError as exc:
+            raise GameUnreadable(path, exc) from exc
+        if log is None:
+            return frozenset()
+        try:
+            return frozenset(KimmiriaGame(log).state().removed)
+        except ValueError as exc:
+            raise GameUnreadable(path, exc) from exc
         finally:
             log.close()
 
@@ -56,8 +114,25 @@ def drawn_terrain(current: Settings | None = None):
     return _drawn_terrain((current or settings()).drawn.values(), table().table_size)
 
 
+def _kept(name: Hashable, compute: Callable[[], Any]) -> Any:
+    """`compute()` once per table state (errors are not kept): the scene and the fallen are asked
+    for by several answers after each change."""
+    key = state_key()
+    ext = current_app.extensions["tablesight"]
+    kept = ext.get("kept")
+    if kept is None or kept[0] != key:
+        kept = ext["kept"] = (key, {})
+    if name not in kept[1]:
+        kept[1][name] = compute()
+    return kept[1][name]
+
+
 def scene(*, with_removed: bool = False) -> Scene | None:
     """The latest Scene with the roster edits and the drawn terrain, the fallen of the current game left out."""
+    return _kept(("scene", with_removed), lambda: _scene(with_removed))
+
+
+def _scene(with_removed: bool) -> Scene | None:
     _, current, _, _ = table().snapshot()
     if current is None:
         return None

@@ -1,8 +1,6 @@
 """The menu page, and joining the table with its PIN (a session cookie for this tablet)."""
 from __future__ import annotations
 
-import hmac
-
 from flask import Blueprint, redirect, render_template, request, session, url_for
 
 from assistant.web import security
@@ -12,9 +10,7 @@ bp = Blueprint("home", __name__)
 
 def _safe_next(target: str | None) -> str:
     # Only paths on this server: never bounce a tablet to another site after joining.
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return url_for("home.index")
+    return security.same_site_path(target, url_for("home.index"))
 
 
 @bp.get("/")
@@ -31,26 +27,20 @@ def join_page():
 def join():
     sent = request.form.get("csrf_token", "")
     nxt = _safe_next(request.form.get("next"))
-    if not sent or not hmac.compare_digest(sent, session.get("csrf", "")):
+    if not security.same_secret(sent, session.get("csrf")):
         return render_template("join.html", area="join", next=nxt,
                                message="That form was old: please type the PIN again."), 403
     ok, status, message = security.check_pin(request.form.get("pin", ""))
     if not ok:
         return render_template("join.html", area="join", next=nxt, message=message), status
-    session["pin"] = security.pin_tag(_pin())
-    session.permanent = True
+    security.mark_joined()
     return redirect(nxt)
-
-
-def _pin() -> str:
-    from flask import current_app
-    return current_app.config["TABLE_PIN"]
 
 
 @bp.post("/leave")
 def leave():
     sent = request.form.get("csrf_token", "")
-    if not sent or not hmac.compare_digest(sent, session.get("csrf", "")):
+    if not security.same_secret(sent, session.get("csrf")):
         return render_template("error.html", status=403, message="That form was old."), 403
-    session.pop("pin", None)
+    session.pop("joined", None)
     return redirect(url_for("home.index"))

@@ -6,6 +6,7 @@ claims a gigantic picture (a "decompression bomb") is refused without being unpa
 from __future__ import annotations
 
 import struct
+import time
 
 import cv2
 import numpy as np
@@ -33,21 +34,49 @@ def image_kind(data: bytes) -> str | None:
     return None
 
 
+MAX_JPEG_SEGMENTS = 512         # a camera's JPEG has a dozen or two before its frame header
+MAX_JPEG_SCAN_S = 0.25          # and reading them takes microseconds
+
+
 def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from the first start-of-frame; UploadError for a file that makes the scan long.
+
+    Segments are jumped over by their length, and both their number and the time spent are bounded,
+    so millions of tiny comment segments or fill bytes cannot hold a server thread for seconds.
+    """
+    deadline = time.monotonic() + MAX_JPEG_SCAN_S
+    segments = 0
     i = 2
     while i + 9 < len(data):
+        segments += 1
+        if segments > MAX_JPEG_SEGMENTS or (segments % 64 == 0 and time.monotonic() > deadline):
+            raise UploadError(f"the JPEG has more than {MAX_JPEG_SEGMENTS} parts before its picture: "
+                              "not a camera's photo", 400)
         if data[i] != 0xFF:
-            i += 1
+            nxt = data.find(b"\xff", i)          # garbage between segments: jump to the next marker
+            if nxt < 0:
+                return None
+            i = nxt
             continue
         marker = data[i + 1]
-        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
-            i += 1 if marker == 0xFF else 2
+        if marker == 0xFF:                      # fill bytes: skip the whole run at once
+            j = i + 1
+            while j < len(data) and data[j] == 0xFF:
+                j += 1
+                if j - i > 4096:
+                    raise UploadError("the JPEG is padded with thousands of fill bytes: not a camera's photo", 400)
+            i = j - 1
+            continue
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            i += 2
             continue
         length = struct.unpack(">H", data[i + 2:i + 4])[0]
         # Start-of-frame markers (all but DHT C4, JPG C8, DAC CC) carry height and width.
         if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
             height, width = struct.unpack(">HH", data[i + 5:i + 9])
             return width, height
+        if length < 2:
+            return None                         # a segment cannot be shorter than its own length field
         i += 2 + length
     return None
 
@@ -95,10 +124,15 @@ def decode_upload(data: bytes, name: str = "photo") -> np.ndarray:
     return image
 
 
+def display_scale(width_px: int, height_px: int, max_px: int = DISPLAY_MAX_PX) -> float:
+    """shown px / frame px for a picture sent to tablets (display_jpeg scales by exactly this)."""
+    return min(1.0, max_px / max(width_px, height_px))
+
+
 def display_jpeg(frame: np.ndarray, max_px: int = DISPLAY_MAX_PX, quality: int = 82) -> tuple[bytes, float]:
     """A JPEG for tablets, scaled to fit max_px; returns (bytes, scale) with scale = shown px / frame px."""
     h, w = frame.shape[:2]
-    scale = min(1.0, max_px / max(w, h))
+    scale = display_scale(w, h, max_px)
     if scale < 1.0:
         frame = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])

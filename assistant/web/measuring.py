@@ -12,6 +12,16 @@ from measure.targets import closest_targets
 
 from assistant.rules.system import RuleSystem
 from assistant.web.words import REASON_WORDS, figure_names, name_list, thing_names
+from assistant.web.inputs import quote
+
+
+# Words for the reasons and risks a system's target policy adds to KIMMIRIA's (words.REASON_WORDS).
+POLICY_WORDS = {
+    "shooter_engaged": "the shooter is touching an enemy: it does not shoot",
+    "out_of_arc": "outside its arc of fire",
+    "obstacle_roll": "something is in the way: a die says if the shot hits it instead",
+    "friendly_fire": "fighting next to a friend: a die says if the shot hits the friend",
+}
 
 
 class LosQueryError(ValueError):
@@ -43,7 +53,7 @@ def parse_width(text: str | None, scene: Scene, shooter_id: str, system: RuleSys
     try:
         value = float(text)
     except ValueError:
-        raise LosQueryError(f"width: expected rules, edge, ruler or inches, got {text!r}") from None
+        raise LosQueryError(f"width: expected rules, edge, ruler or inches, got {quote(text)}") from None
     resolve_width(value, settings)              # SightError for 0, negative, nan
     return value, f"{value:g} in"
 
@@ -116,7 +126,8 @@ def targets_json(scene: Scene, system: RuleSystem, profile: TableProfile,
                          "edge_distance_in": round(e.edge_distance_in, 3), "reason": e.reason,
                          "measured": round(e.measured, 3), "unit": r.range_unit, "needs": e.needs,
                          "risks": list(e.risks), "in_the_way": [{"id": i, "name": names.get(i, i)} for i in e.in_the_way],
-                         "reason_words": REASON_WORDS.get(e.reason, e.reason),
+                         "reason_words": REASON_WORDS.get(e.reason) or POLICY_WORDS.get(e.reason, e.reason),
+                         "risk_words": [POLICY_WORDS[k] for k in e.risks],
                          "blocked_by": [{"id": i, "name": names.get(i, i)} for i in e.blocked_by]}
                         for e in r.enemies]})
     return {"shooters": out, "names": figure_names(scene)}

@@ -7,6 +7,7 @@ matrix that maps table inches to its pixels, and draw overlays in SVG themselves
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
@@ -23,18 +24,32 @@ from vision.photo_check import anchor_places, photo_quality
 from vision.pipeline import FramePipeline, to_gray
 
 from assistant.web.hints import photo_hint
-from assistant.web.images import display_jpeg
+from assistant.web.images import display_jpeg, display_scale
 
 LIVE_PUBLISH_S = 0.5        # house default: live pictures sent to tablets at most twice a second
 
 
-@dataclass(frozen=True)
 class Picture:
-    """The latest frame or photo, ready to send: JPEG bytes and the inches -> shown-pixels matrix."""
-    jpeg: bytes
-    width_px: int
-    height_px: int
-    H_in_to_px: np.ndarray | None       # None when the picture could not be registered
+    """The latest frame or photo, ready to send: JPEG bytes and the inches -> shown-pixels matrix.
+
+    The JPEG is encoded when a tablet first asks for it, once, not while a photo is being read:
+    a new photo's targets reach the tablets without waiting for its picture."""
+
+    def __init__(self, frame_bgr: np.ndarray, width_px: int, height_px: int, H_in_to_px: np.ndarray | None):
+        self._frame: np.ndarray | None = frame_bgr
+        self._jpeg: bytes | None = None
+        self._lock = threading.Lock()
+        self.width_px = width_px
+        self.height_px = height_px
+        self.H_in_to_px = H_in_to_px        # None when the picture could not be registered
+
+    @property
+    def jpeg(self) -> bytes:
+        with self._lock:
+            if self._jpeg is None:
+                self._jpeg, _ = display_jpeg(np.ascontiguousarray(self._frame))
+                self._frame = None
+            return self._jpeg
 
     def meta(self, version: int) -> dict[str, Any]:
         return {"url": f"/api/frame.jpg?v={version}", "width": self.width_px, "height": self.height_px,
@@ -69,13 +84,17 @@ def terrain_from_json(items: list[dict[str, Any]], table: Table) -> tuple[Terrai
 class TableState:
     """Thread-safe holder of the latest Scene and picture; `wait_change` serves the SSE streams."""
 
-    def __init__(self, profile: TableProfile, *, source: str = "none", fallback_terrain=(), camera=None):
+    def __init__(self, profile: TableProfile, *, source: str = "none", fallback_terrain=(), fallback_picture=None,
+                 camera=None):
         self.profile = profile
         self.pipeline = FramePipeline(profile, camera)      # camera: intrinsics to undistort with, or None
         self.source = source                    # "demo", "photo", "live" or "none"
         # Terrain used when vision gives none (the demo's known pieces); pieces drawn on a tablet are
         # kept in the settings log and laid over every scene by context.scene().
+        # They belong to one picture only (`fallback_picture`, the demo photo): any other photo shows
+        # what vision found in it, even nothing.
         self.fallback_terrain: tuple[Terrain, ...] = tuple(fallback_terrain)
+        self._fallback_key = None if fallback_picture is None else picture_key(fallback_picture)
         self._cond = threading.Condition()
         self._version = 1
         self._scene: Scene | None = None
@@ -89,6 +108,11 @@ class TableState:
         self.live = None                        # a vision.live.LiveLoop when a camera is attached
         self._live_thread: threading.Thread | None = None
         self._live_stop = threading.Event()
+        self.live_pipeline: FramePipeline | None = None
+        self.warmers: list = []                 # called after each new picture, before tablets hear of it
+        # A photo is read before the next camera frame: tablets wait for the photo, not for the camera.
+        self._photo_gate = threading.Condition()
+        self._photos_reading = 0
 
     # ------------------------------------------------------------ reading
     @property
@@ -134,8 +158,10 @@ class TableState:
             grid_found=scene is not None and scene.grid is not None,
             problem=problem)
 
-    def _with_fallback_terrain(self, scene: Scene) -> Scene:
-        if scene.terrain or not self.fallback_terrain:
+    def _with_fallback_terrain(self, scene: Scene, frame_bgr: np.ndarray) -> Scene:
+        if scene.terrain or not self.fallback_terrain or self._fallback_key is None:
+            return scene
+        if picture_key(frame_bgr) != self._fallback_key:
             return scene
         return replace(scene, terrain=self.fallback_terrain)
 
@@ -169,15 +195,15 @@ class TableState:
         x0, y0 = 0, 0
         full_frame = frame_bgr
         if result is not None:
-            scene = self._with_fallback_terrain(result.scene)
+            scene = self._with_fallback_terrain(result.scene, frame_bgr)
             x0, y0, x1, y1 = self._table_crop(result.registration, frame_bgr.shape)
             frame_bgr = frame_bgr[y0:y1, x0:x1]
-        jpeg, scale = display_jpeg(np.ascontiguousarray(frame_bgr))
         h, w = frame_bgr.shape[:2]
+        scale = display_scale(w, h)
         if result is not None:
             shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
             H = np.diag([scale, scale, 1.0]) @ shift @ result.registration.H_in_to_px
-        picture = Picture(jpeg, round(w * scale), round(h * scale), H)
+        picture = Picture(frame_bgr, round(w * scale), round(h * scale), H)
         with self._cond:
             if result is not None or self._frame is None:
                 self._picture = picture
@@ -192,8 +218,14 @@ class TableState:
             self.source = source
             self._version += 1
             self._updated_at = time.time()
+            version = self._version
+        # The answers every tablet will ask for are computed here, once, before the tablets are
+        # woken, so their requests find them ready.
+        for warm in self.warmers:
+            warm()
+        with self._cond:
             self._cond.notify_all()
-            return self._version
+        return version
 
     def analyze(self, frame_bgr: np.ndarray, *, source: str) -> tuple[int, str | None]:
         """Run the pipeline on one photo and publish it; returns (version, problem in plain words or None).
@@ -203,11 +235,17 @@ class TableState:
         """
 
         size = (frame_bgr.shape[1], frame_bgr.shape[0])
+        with self._photo_gate:
+            self._photos_reading += 1
         try:
             result = self.pipeline.process(frame_bgr)
         except ValueError:                  # RegistrationError and friends: the hint says what to fix
             hint = self.failed_hint(frame_bgr)
             return self.publish(frame_bgr, None, source=source, problem=hint["title"], hint=hint), hint["title"]
+        finally:
+            with self._photo_gate:
+                self._photos_reading -= 1
+                self._photo_gate.notify_all()
         # A hand over the table hides figures: they stay where the last picture had them, hidden,
         # never removed; colour figures found again keep their ids (vision.hands).
         with self._cond:
@@ -236,6 +274,7 @@ class TableState:
             self.profile = profile
             self.pipeline = FramePipeline(profile, camera)
             self.fallback_terrain = ()
+            self._fallback_key = None
             self._scene = self._picture = self._frame = self._registration = None
             self._crop = (0, 0, 0, 0)
             self._hint = None
@@ -256,6 +295,14 @@ class TableState:
         if frame is not None:
             self.analyze(frame, source=source)
 
+    def _after_photos(self, process):
+        """`process` for camera frames, started only when no photo is being read (at most 5 s later)."""
+        def gated(frame_bgr: np.ndarray):
+            with self._photo_gate:
+                self._photo_gate.wait_for(lambda: self._photos_reading == 0, timeout=5.0)
+            return process(frame_bgr)
+        return gated
+
     def registered_frame(self):
         """(frame, registration, crop box) of the last picture that could be measured, or Nones."""
         with self._cond:
@@ -275,7 +322,8 @@ class TableState:
         # A stream gets its own tracking pipeline: steady ids, hidden figures, a bumped camera noticed,
         # and the work a new frame did not change reused.
         tracked = FramePipeline(self.profile, self.pipeline.camera, track=True)
-        self.live = LiveLoop(source, tracked.process, profile=self.profile).start()
+        self.live_pipeline = tracked
+        self.live = LiveLoop(source, self._after_photos(tracked.process), profile=self.profile).start()
         self._live_stop.clear()
         self._live_thread = threading.Thread(target=self._follow_live, name="tablesight-web-live", daemon=True)
         self._live_thread.start()
@@ -307,6 +355,11 @@ class TableState:
             self._live_thread.join(2.0)
         self.live = None
         self._live_thread = None
+
+
+def picture_key(frame_bgr: np.ndarray) -> tuple[tuple[int, ...], str]:
+    """Which picture this is, pixel for pixel (the demo photo, however it arrives, has one key)."""
+    return tuple(frame_bgr.shape), hashlib.blake2b(np.ascontiguousarray(frame_bgr).data, digest_size=16).hexdigest()
 
 
 def load_truth_terrain(path: Path, table: Table) -> tuple[Terrain, ...]:

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Mapping
 from measure.scene import Scene, SceneError, Table, Terrain, scene_from_json, scene_to_json
 
 from assistant.rules.system import RuleSystem
+from assistant.web.inputs import quote
 
 # The felt kinds of the design (DESIGN.md); a rule system may know more.
 BASE_KINDS = ("woods", "rocks", "hill", "water", "wall", "building")
@@ -73,10 +74,10 @@ def check_piece(body: Any, table: Table, system: RuleSystem) -> dict[str, Any]:
     kind = body.get("kind")
     known = terrain_kinds(system)
     if not isinstance(kind, str) or not kind.strip():
-        raise TerrainError(f"kind: expected one of {', '.join(known)}, got {kind!r}")
+        raise TerrainError(f"kind: expected one of {', '.join(known)}, got {quote(kind)}")
     kind = kind.strip().lower()
     if kind not in accepted_kinds(system):
-        raise TerrainError(f"kind: unknown terrain kind {kind!r} for {system.title}; known: {', '.join(known)}")
+        raise TerrainError(f"kind: unknown terrain kind {quote(kind)} for {system.title}; known: {', '.join(known)}")
     polygon = body.get("polygon")
     if polygon is None:
         raise TerrainError("polygon: missing; send the corners as [[x, y], ...] in table inches")

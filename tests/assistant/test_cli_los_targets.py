@@ -173,3 +173,20 @@ def test_bad_input_is_one_line_and_exit_2(run, tmp_path, argv_tail, doc, needle)
 def test_missing_scene_file(run, tmp_path):
     code, _, err = run("targets", tmp_path / "nope.json")
     assert code == 2 and "nope.json" in err and err.count("\n") == 1
+
+
+def test_los_to_a_point_and_a_grid_space(run):
+    """A point target, for spells such as Teleport: "target square must be in line of sight"."""
+    path = SCENES / "grid_square_diagonal.json"
+    code, out, err = run("los", path, "a1", "--cell", "5,5", "--json")
+    assert code == 0, err
+    got = json.loads(out)
+    assert got["point"] == [5.5, 5.5] and got["b"] is None and "clear" in got
+    code, out, _ = run("los", path, "a1", "--to", "5.5,5.5", "--json")
+    assert json.loads(out)["blocked_by"] == got["blocked_by"]
+    for argv, words in ((("a1",), "give one target"), (("a1", "--to", "1"), "two numbers"),
+                        (("a1", "--to", "1,2", "--cell", "1,2"), "give one target")):
+        code, _, err = run("los", path, *argv)
+        assert code == 2 and words in err and err.count("\n") == 1, err
+    code, _, err = run("los", SCENES / "hills.json", "a1", "--cell", "1,1")
+    assert code == 2 and "no grid" in err

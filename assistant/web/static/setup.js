@@ -44,6 +44,9 @@
         try { await TS.api("POST", "/api/setup/system", {name: s.name}); load(); } catch (e) { TS.problem(e); }
       });
       box.appendChild(b);
+      if (s.available === false) {          // a system that failed to load says why, and cannot be picked
+        b.disabled = true; b.textContent = `${s.title}: cannot be loaded`; b.title = s.error;
+      }
       if (s.current) {
         types = s.types;
         const ul = $("house-defaults");

@@ -194,9 +194,9 @@ def test_bad_roster_edits_are_400(client, pin, body, words):
     assert res.status_code == 400 and words in res.get_json()["error"]
 
 
-def test_roster_edit_of_an_unknown_figure_is_400(client, pin):
+def test_roster_edit_of_an_unknown_figure_is_404(client, pin):
     res = client.put("/api/roster/m99", json={"name": "Nobody"}, headers=pin)
-    assert res.status_code == 400 and "m99" in res.get_json()["error"]
+    assert res.status_code == 404 and "m99" in res.get_json()["error"]
 
 
 def test_non_json_body_is_400(client, pin):
@@ -220,3 +220,38 @@ def test_overlay_picture_is_drawn_by_vision(client):
     changed = np.abs(drawn.astype(int) - plain.astype(int)).max(axis=2) > 40
     assert changed.mean() > 0.002                                           # rings, outlines, the ruler
     assert client.get("/api/overlay.jpg?a=m10").status_code == 400
+
+
+# ------------------------------------------------------------ errors are reported, not dressed as absence
+
+def test_an_overlay_that_fails_to_import_is_a_500_that_says_so(client, monkeypatch):
+    """An ImportError in the overlay once became 404 "not available"."""
+    import sys
+    monkeypatch.setitem(sys.modules, "vision.overlay", None)          # import fails as a broken install would
+    res = client.get("/api/overlay.jpg")
+    assert res.status_code == 500
+    message = res.get_json()["error"]
+    assert "Error" in message and "vision.overlay" in message and "\n" not in message
+
+
+def test_a_rule_system_that_fails_to_load_is_listed_with_its_error(client, monkeypatch):
+    """A rule system that failed to load dropped out of /api/systems silently."""
+    from assistant import rules
+    monkeypatch.setitem(rules.SYSTEMS, "smart", "assistant.rules.no_such_module:Smart")
+    systems = {s["name"]: s for s in client.get("/api/systems").get_json()["systems"]}
+    assert set(systems) == set(rules.SYSTEMS)
+    assert systems["smart"]["available"] is False and "No module named" in systems["smart"]["error"]
+    assert systems["kimmiria"]["available"] is True
+
+
+def test_a_broken_game_log_is_said_not_read_as_nobody_removed(client, pin, app):
+    """A broken game log read as 'nobody removed'."""
+    assert client.post("/api/game/new", headers=pin).status_code == 200
+    path = app.extensions["tablesight"]["games"].current_path()
+    path.write_bytes(b"this is not a game log" * 100)
+    for p in ("/api/scene", "/api/targets"):
+        res = client.get(p)
+        assert res.status_code == 500 and "cannot be read" in res.get_json()["error"], p
+    # The way out still works: a new game starts from the table.
+    assert client.post("/api/game/new", headers=pin).status_code == 200
+    assert client.get("/api/scene").status_code == 200

@@ -208,8 +208,12 @@ def test_new_game_starts_a_new_log_file(client, pin):
     assert prompt(client)["game"]["file"] != first
 
 
-def test_new_game_with_a_figure_of_unknown_type_is_400(client, pin):
-    client.put("/api/roster/m14", json={"type": "dragon"}, headers=pin)
+def test_new_game_with_a_figure_of_unknown_type_is_400(app, client, pin):
+    assert client.put("/api/roster/m14", json={"type": "dragon"}, headers=pin).status_code == 400
+    # A type already in the settings log (written by an older version) still gives a 400, no broken game.
+    store = app.extensions["tablesight"]["settings"]
+    with store._lock:
+        store._append("roster", {"figure": "m14", "fields": {"type": "dragon"}})
     res = client.post("/api/game/new", headers=pin)
     assert res.status_code == 400 and "dragon" in res.get_json()["error"]
     assert prompt(client)["kind"] == "start"                          # no broken game left behind

@@ -114,3 +114,48 @@ def test_pixel_cap_is_checked_before_decoding():
     with pytest.raises(UploadError) as err:
         decode_upload(_png(side, side))
     assert err.value.status == 413
+
+
+def _tiny_jpeg() -> bytes:
+    ok, buf = cv2.imencode(".jpg", np.full((24, 32, 3), 90, np.uint8))
+    return buf.tobytes()
+
+
+@pytest.mark.parametrize("padding, words", [
+    (b"\xff\xfe\x00\x02" * 6_000_000, "parts before its picture"),      # 24 MB of empty comments
+    (b"\xff\xe1\x00\x02" * 1_000, "parts before its picture"),          # a thousand empty APP1s
+    (b"\xff" * 1_000_000 + b"\xfe\x00\x02", "fill bytes"),
+])
+def test_a_jpeg_built_to_make_the_scan_slow_is_refused_at_once(padding, words):
+    """A 24 MB JPEG of 6 million empty comment segments took 9.6 s to scan before it was accepted."""
+    real = _tiny_jpeg()
+    with pytest.raises(UploadError, match=words) as caught:
+        decode_upload(real[:2] + padding + real[2:])
+    assert caught.value.status == 400
+
+
+def test_a_jpeg_with_a_few_comments_and_a_big_exif_is_still_read():
+    real = _tiny_jpeg()
+    exif = b"\xff\xe1" + struct.pack(">H", 60_002) + b"Exif\x00\x00" + bytes(59_994)
+    comments = b"\xff\xfe\x00\x05abc" * 20
+    assert header_size(real[:2] + exif + comments + real[2:], "jpeg") == (32, 24)
+    assert decode_upload(real[:2] + exif + comments + real[2:]).shape == (24, 32, 3)
+
+
+def test_demo_terrain_is_laid_over_the_demo_photo_only(app):
+    """Demo mode laid the demo's known terrain over any uploaded photo where vision found none."""
+    from dataclasses import replace
+    table = app.extensions["tablesight"]["table"]
+    demo = cv2.imread(str(DEMO_PHOTO))
+    result = table.pipeline.process(demo)
+    bare = replace(result, scene=replace(result.scene, terrain=()))        # vision found no felt
+    other = demo.copy()
+    other[:40, :40] = (0, 0, 255)                               # another picture of the same table
+    table.publish(other, bare, source="photo")
+    assert table.snapshot()[1].terrain == ()
+    ok, jpeg = cv2.imencode(".jpg", demo)
+    table.publish(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), bare, source="photo")
+    assert table.snapshot()[1].terrain == ()                    # close to the demo photo is not the demo photo
+    table.publish(cv2.imdecode(np.frombuffer(DEMO_PHOTO.read_bytes(), np.uint8), cv2.IMREAD_COLOR), bare,
+                  source="photo")
+    assert table.snapshot()[1].terrain == table.fallback_terrain != ()      # the demo photo's own file

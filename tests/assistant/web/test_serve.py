@@ -11,6 +11,7 @@ from assistant.cli import serve
     (["serve"], "give --table"),
     (["serve", "--demo", "--port", "70000"], "--port"),
     (["serve", "--demo", "--pin", "12"], "--pin"),
+    (["serve", "--demo", "--threads", "1"], "--threads"),
     (["serve", "--table", "no/such/table.toml"], "no such table profile"),
     (["serve", "--demo", "--system", "chess"], "unknown rule system"),
 ])
@@ -29,6 +30,8 @@ def test_demo_start_prints_address_and_pin(monkeypatch, capsys, tmp_path):
     assert calls["port"] == 8123 and calls["host"] == "127.0.0.1" and calls["threads"] >= 8
     assert calls["app"].config["TABLE_PIN"] == "4321" and calls["app"].debug is False
     assert calls["channel_request_lookahead"] >= 1          # closed tablets free their stream at once
+    assert 0 < calls["app"].config["LIVE_MAX_STREAMS"] <= calls["threads"] - 4  # pages keep the rest
+    assert calls["connection_limit"] >= 200                 # forty tablets, a few connections each
 
 
 def test_lan_host_prints_a_reachable_address(monkeypatch, capsys, tmp_path):
@@ -61,3 +64,8 @@ def test_corrupt_calibration_file_is_one_line(tmp_path, capsys):
     assert main(["serve", "--demo", "--calibration", str(bad), "--instance", str(tmp_path / "i")]) == 2
     err = capsys.readouterr().err
     assert "camera.json" in err and err.count("\n") == 1
+
+
+def test_malloc_is_tuned_for_big_frames_on_linux():
+    import sys
+    assert serve.tune_malloc() is sys.platform.startswith("linux")

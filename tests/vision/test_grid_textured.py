@@ -1,0 +1,52 @@
+"""A printed grid on a textured mat (grass, gravel, wood grain) is found; the textures alone are no grid."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.grid import GRID_PPI, find_grid, phase_error_in
+from measure.scene import Grid
+
+from tests.vision.felt_scenes import PPI, SS, _mat
+
+WIDTH_IN, DEPTH_IN = 36.0, 24.0
+ORIGIN = (0.37, 0.21)
+
+
+def _top_view(mat: str, seed: int, grid: bool) -> np.ndarray:
+    """Gray top view at GRID_PPI of a textured mat, with thin printed lines (0.03", half dark) or none."""
+    rng = np.random.default_rng(seed)
+    ppi = PPI * SS
+    shape = (int(DEPTH_IN * ppi), int(WIDTH_IN * ppi))
+    image = _mat(rng, mat, shape)
+    if grid:
+        lines = np.zeros(shape, np.float32)
+        for k in range(int(WIDTH_IN) + 1):
+            x = int(round((ORIGIN[0] + k) * ppi))
+            cv2.line(lines, (x, 0), (x, shape[0]), 1.0, 1)
+        for k in range(int(DEPTH_IN) + 1):
+            y = int(round((ORIGIN[1] + k) * ppi))
+            cv2.line(lines, (0, y), (shape[1], y), 1.0, 1)
+        image = image * (1 - 0.5 * lines[..., None])
+    view = cv2.resize(np.clip(image, 0, 255).astype(np.uint8), (int(WIDTH_IN * GRID_PPI), int(DEPTH_IN * GRID_PPI)),
+                      interpolation=cv2.INTER_AREA)
+    view = cv2.GaussianBlur(view, (0, 0), 0.8)
+    return cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+
+
+@pytest.mark.parametrize("mat", ["grass", "gravel", "wood"])
+def test_a_square_grid_on_a_textured_mat_is_found(mat):
+    fit = find_grid(_top_view(mat, 1, True), GRID_PPI, kind="square", pitch_in=1.0)
+    assert fit is not None and fit.grid.kind == "square"
+    assert abs(fit.grid.pitch_in - 1.0) < 0.006
+    assert abs(fit.grid.angle_deg) < 0.3
+    # Lines drawn one pixel of the drawing wide, at the left/top of their nominal place.
+    assert phase_error_in(fit.grid, Grid("square", 1.0, ORIGIN, 0.0)) < 0.06
+
+
+@pytest.mark.parametrize("mat", ["grass", "gravel", "wood", "plain"])
+def test_a_textured_mat_alone_is_no_grid(mat):
+    view = _top_view(mat, 2, False)
+    assert find_grid(view, GRID_PPI, kind="square", pitch_in=1.0) is None
+    assert find_grid(view, GRID_PPI) is None

@@ -1,0 +1,81 @@
+"""A photo too dark or too blurred to measure, told in plain words before anything is measured.
+
+Dark: most of the frame is near black (the median and the bright end both low): nothing in it has
+the contrast the markers need. Blurred: the sharpest edges in the frame are wide. For each edge the
+step in brightness over its steepest slope is its width; a sharp photo has edges one or two pixels
+wide (at a 960-pixel working size) somewhere in every direction, the anchors' and markers' at
+least; an unfocused one has none, a shaken one none across the shake (`blurred_edge_px`). Both limits are house defaults (vision_defaults.toml).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.registration import RegistrationError
+from vision.settings import VISION_DEFAULTS
+
+MIN_CONTRAST = 30.0      # gray levels between a frame's dark and bright ends for it to have edges
+WORK_PX = 960            # the longer side the check works at (cheap, and the same for any camera)
+
+MESSAGES = {
+    "dark": "The photo is too dark to measure: turn on a light or open the curtains, then take it again.",
+    "blurred": ("The photo is too blurred to measure: hold the camera still and let it focus, "
+                "then take it again."),
+}
+
+
+class PhotoQualityError(RegistrationError):
+    """A photo that cannot be measured, and why: `problem` is "dark" or "blurred"."""
+
+    def __init__(self, problem: str):
+        super().__init__(MESSAGES[problem])
+        self.problem = problem
+
+    def as_json(self) -> dict:
+        """What the tablet shows: {"problem": "dark" | "blurred", "message": plain words}."""
+        return {"problem": self.problem, "message": MESSAGES[self.problem]}
+
+
+@dataclass(frozen=True)
+class PhotoQuality:
+    median: float            # of the gray levels (0-255)
+    bright: float            # 99th percentile
+    edge_px: float           # width of the sharpest edges, at WORK_PX
+    contrast: float          # 99th less 1st percentile
+
+    @property
+    def problem(self) -> str | None:
+        if self.median < VISION_DEFAULTS["dark_median"] and self.bright < VISION_DEFAULTS["dark_bright"]:
+            return "dark"
+        # A frame with hardly any contrast (a blank wall) has no edges to be blurred: it shows no
+        # anchor, and registration says so.
+        if self.contrast >= MIN_CONTRAST and self.edge_px > VISION_DEFAULTS["blurred_edge_px"]:
+            return "blurred"
+        return None
+
+
+def photo_quality(gray: np.ndarray) -> PhotoQuality:
+    h, w = gray.shape[:2]
+    scale = min(1.0, WORK_PX / max(h, w))
+    small = cv2.resize(gray, (max(1, int(w * scale)), max(1, int(h * scale))), interpolation=cv2.INTER_AREA) \
+        if scale < 1 else gray
+    small = small.astype(np.float32)
+    lo, median, bright = np.percentile(small[::2, ::2], (1, 50, 99))
+    gx = cv2.Sobel(small, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(small, cv2.CV_32F, 0, 1, ksize=3) / 8
+    # The steepest slopes across, down and along both diagonals: a shake smears one direction only,
+    # so the photo is as blurred as its worst direction.
+    steepest = min(float(np.percentile(np.abs(g), 99.95))
+                   for g in (gx, gy, (gx + gy) / np.sqrt(2), (gx - gy) / np.sqrt(2)))
+    # The brightness step across an edge: between the dark and bright ends of the frame.
+    step = max(float(bright - lo), 1.0)
+    return PhotoQuality(float(median), float(bright), step / max(steepest, 1e-3), float(bright - lo))
+
+
+def check_photo(gray: np.ndarray) -> None:
+    """Raise PhotoQualityError when the photo is too dark or too blurred to measure."""
+    problem = photo_quality(gray).problem
+    if problem is not None:
+        raise PhotoQualityError(problem)
