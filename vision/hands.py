@@ -10,14 +10,14 @@ enlarged, is what it hides.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import cv2
 import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon
 
-from measure.scene import Scene
+from measure.scene import Figure, Scene
 from vision.colour import chromaticity, mat_chroma, rgb_chroma
 
 HAND_PPI = 10.0
@@ -173,7 +173,10 @@ def carry_hidden(previous: Scene | None, current: Scene, hands_json: Sequence[di
         return current
     hands = [Polygon(h["polygon"]) for h in (hands_json if hands_json is not None else current.extra.get("hands", []))
              if len(h.get("polygon", [])) >= 3]
-    figures = list(current.figures)
+    # A roster marker the still photo alone put under the hand, place unknown, is replaced by the
+    # previous picture's knowledge of it (its last place, or that it was not under the hand).
+    prev_ids = {p.id for p in previous.figures}
+    figures = [f for f in current.figures if f.extra.get("place_known", True) or f.id not in prev_ids]
     # Colour figures found again keep their ids (so names given on the tablet stay with them).
     prev_colour = [f for f in previous.figures if f.detected_by == "colour" and not f.hidden]
     used: set[str] = set()
@@ -214,6 +217,37 @@ def carry_hidden(previous: Scene | None, current: Scene, hands_json: Sequence[di
                 out.append(replace(p, hidden=True))
                 hidden.append(p.id)
     extra = dict(current.extra)
+    hidden += [f.id for f in out if f.hidden and f.extra.get("place_known", True) is False]
     if hidden:
         extra["hidden_under_hand"] = hidden
+    else:
+        extra.pop("hidden_under_hand", None)
     return replace(current, figures=tuple(out), extra=extra)
+
+
+def roster_under_hands(figures: Sequence[Figure], roster: Mapping[str, Mapping], hands: Hands,
+                       table_in: tuple[float, float] | None = None) -> tuple[tuple[Figure, ...], list[str]]:
+    """A still photo with a hand in it: each marker figure of the roster that is not seen may be
+    under the hand, so it is reported hidden (not removed). With no previous picture its place is
+    not known: it is put where the hand is (the point of the hands' outline nearest the table's
+    middle that lies inside them), marked `place_known: false`. Returns (figures, the ids added)."""
+    if not hands.polygons:
+        return tuple(figures), []
+    seen = {f.id for f in figures}
+    missing = [fid for fid in roster if fid.startswith("m") and fid[1:].isdigit() and fid not in seen]
+    if not missing:
+        return tuple(figures), []
+    hand = shapely.union_all(hands.polygons)
+    if table_in is not None:
+        hand = hand.intersection(shapely.box(0.0, 0.0, *table_in))
+        if hand.is_empty:
+            return tuple(figures), []
+    at = hand.representative_point()
+    out = list(figures)
+    for fid in missing:
+        entry = roster[fid]
+        out.append(Figure(id=fid, x=float(at.x), y=float(at.y), base_in=float(entry.get("base", 1.0)),
+                          side=entry.get("side"), type=entry.get("type"), marker=int(fid[1:]),
+                          detected_by="marker", confidence=0.0, painted=bool(entry.get("painted", True)),
+                          name=entry.get("name"), hidden=True, extra={"place_known": False}))
+    return tuple(out), missing

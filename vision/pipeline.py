@@ -33,7 +33,7 @@ from vision.change import ChangeWatch
 from vision.colour import COLOUR_PPI, chromaticity, mat_chroma
 from vision.detections import Detections
 from vision.grid import GRID_PPI, canonical_origin, find_grid
-from vision.hands import HAND_PPI, Hands, find_hands
+from vision.hands import HAND_PPI, Hands, find_hands, roster_under_hands
 from vision.height import CameraPose, camera_pose
 from vision.markers import MarkerFinder
 from vision.quality import check_photo
@@ -363,6 +363,11 @@ class FramePipeline:
             extra["grid_check"] = held.grid_check
         if full and hands is not None and hands.polygons:
             extra["hands"] = hands.as_json()
+            # A still photo: roster markers not seen may be under the hand (hidden, place unknown).
+            figures, unseen = roster_under_hands(figures, self._roster, hands,
+                                                 (self.profile.width_in, self.profile.depth_in))
+            if unseen:
+                extra["hidden_under_hand"] = unseen
         scene = Scene(table=Table(self.profile.width_in, self.profile.depth_in), figures=figures,
                       terrain=held.terrain, grid=held.grid, extra=extra)
         return FrameResult(scene=scene, registration=registration, detections=detections, timing_ms=timing,

@@ -51,6 +51,8 @@ MAX_CANDIDATES = 250
 EDGE_BIAS_PX = 0.5             # the rim's edge as found lies this far outside the base's true edge
 RADIUS_PRIOR = 8.0             # the base's known radius counts as this many edge points
 MIN_CONFIDENCE = 0.33          # of a ring passing every test: all its measures together
+MAX_OTHER = 0.28              # share of the rays meeting another side's colour just outside the ring,
+CLOTH_SURE = 0.6              # above which a ring less confident than this is cloth on a body
 OVERLAP = 1.8                  # two bases' centres are at least a diameter apart: 2 radii, less slack
 
 
@@ -68,6 +70,7 @@ class RimHit:
     by_hue: bool = False       # found on the loose (hue) labels, not the strict ones
     radius: float = 1.0        # the fitted circle's radius, in the base's radii
     clean: float = 1.0         # of the rays meeting the colour, the share with a rim edge on the circle
+    other: float = 0.0         # share of the rays meeting another side's colour just outside the ring
 
 
 def _candidates(mask: np.ndarray, r_px: float) -> np.ndarray:
@@ -255,22 +258,13 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
 
 
 FELT_NEAR = 0.15              # a felt colour this near a side's (chromaticity) is a background to judge it on
+FELT_MAX_ALPHA = 1.2          # past this share of the way from the mat to a felt's colour, no felt
 QUANT_SHIFT = 2               # colours are classified on 6 bits a channel: 4 levels, well inside CHROMA_TOL
 
 
-def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other_rgbs: Sequence[Sequence[float]] = (),
-               *, wb=None, mat: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Two (H, W) int maps of which side's colour each pixel of a uint8 BGR view shows (-1: none).
-
-    strict: the nearest of the sides' and the terrain colours (vision.colour.classify, terrain k
-    labelled n_sides + k), so that blue water felt is not a blue rim; loose: a side's hue, saturated enough, whatever else is
-    near, so that a thin rim blended with a dark body or with the mat, which lies off the segment
-    from the mat to its colour, still shows.
-
-    The view is quantised to 6 bits a channel (not smoothed: a thin rim in a 1080p photo is two or
-    three pixels wide),
-    and only the colours present are white-balanced and classified: a table holds a few tens of
-    thousands of distinct colours against a million pixels."""
+def quantise_view(view_bgr: np.ndarray, wb=None):
+    """The view's colours on 6 bits a channel: (index map, the indices present, their counts, their
+    white-balanced BGR (1, n, 3), chromaticity and brightness), shared by label_view's passes."""
     img = np.ascontiguousarray(view_bgr, np.uint8)
     bits = 8 - QUANT_SHIFT
     # B, G, R levels packed into one index (exact in float32: 18 bits), by OpenCV's SIMD transform.
@@ -285,11 +279,44 @@ def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other
         colours = wb.apply(colours)
     colours = np.clip(colours, 0, 255)
     chroma, brightness = chromaticity(colours)
+    return index, present, counts, colours, chroma, brightness
+
+
+def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other_rgbs: Sequence[Sequence[float]] = (),
+               *, wb=None, mat: np.ndarray | None = None, quantised=None) -> tuple[np.ndarray, np.ndarray]:
+    """Two (H, W) int maps of which side's colour each pixel of a uint8 BGR view shows (-1: none).
+
+    strict: the nearest of the sides' and the terrain colours (vision.colour.classify, terrain k
+    labelled n_sides + k), so that blue water felt is not a blue rim; loose: a side's hue, saturated enough, whatever else is
+    near, so that a thin rim blended with a dark body or with the mat, which lies off the segment
+    from the mat to its colour, still shows.
+
+    The view is quantised to 6 bits a channel (not smoothed: a thin rim in a 1080p photo is two or
+    three pixels wide),
+    and only the colours present are white-balanced and classified: a table holds a few tens of
+    thousands of distinct colours against a million pixels."""
+    index, present, counts, colours, chroma, brightness = quantised or quantise_view(view_bgr, wb)
+    bits = 8 - QUANT_SHIFT
     if mat is None:
         mat = _weighted_median(chroma[0], counts[present])
     targets = [rgb_chroma(c) for c in side_rgbs] + [rgb_chroma(c) for c in other_rgbs]
     strict = np.full(1 << (3 * bits), -1, np.int32)
     found = classify(chroma, brightness, targets, mat)[0]
+    # A colour well beyond a felt's, on the far side of it from the mat, is more saturated than the
+    # felt ever is: a rim painted near that hue (a blue rim seen as "more water than water"), not
+    # felt. Judged again against the sides alone.
+    n_sides = len(side_rgbs)
+    for t, other in enumerate(other_rgbs):
+        axis = rgb_chroma(other) - mat
+        norm2 = float(axis @ axis)
+        here = found == n_sides + t
+        if norm2 < 1e-6 or not here.any():
+            continue
+        alpha = ((chroma[0, here] - mat) @ axis) / norm2
+        beyond = np.flatnonzero(here)[alpha > FELT_MAX_ALPHA]
+        if len(beyond):
+            sub = classify(chroma[:, beyond], brightness[:, beyond], targets[:n_sides], mat)[0]
+            found[beyond] = np.where(sub >= 0, sub, n_sides + t)
     # In felt of a colour near a side's (a blue figure standing in blue water), a rim blended with
     # the felt lies between the two: judged against the felt, not the mat.
     for t, other in enumerate(other_rgbs):
@@ -351,7 +378,86 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     `with_rejected`, every candidate with the reason it was left out)."""
     if not side_rgbs:
         return []
-    strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat)
+    args = dict(other_rgbs=other_rgbs, mat=mat, wall_shift_px=wall_shift_px, exclude=exclude, wb=wb,
+                quantised=quantise_view(view_bgr, wb))
+    first, strict, loose = _find_rims_once(view_bgr, ppi, side_rgbs, base_in, with_rejected=with_rejected, **args)
+    # The paint on the rims is near the profile's colour, not at it: what the confident rims of
+    # this photo show is a better guess for the others (a second pass, from the learned colours).
+    learned = learn_side_colours(view_bgr, ppi, base_in, side_rgbs, first, strict, loose, wb=wb, mat=mat,
+                                 other_rgbs=other_rgbs)
+    if learned is None:
+        return first
+    # Only the sides whose colour moved are looked at again, and not where a sure rim stands.
+    changed = {k for k in range(len(side_rgbs)) if tuple(learned[k]) != tuple(side_rgbs[k])}
+    sure = [h for h in first if h.reason == "ring" and h.confidence >= TEACH_CONFIDENCE]
+    second, _, _ = _find_rims_once(view_bgr, ppi, learned, base_in, with_rejected=with_rejected, only_sides=changed,
+                                   skip_near=np.array([h.xy_view for h in sure]).reshape(-1, 2), **args)
+    unchanged = [h for h in first if h.side_index not in changed]
+    return _one_per_base(sure + unchanged + second, base_in / 2 * ppi)
+
+
+TEACH_CONFIDENCE = 0.5         # rims this confident teach their side's colour to the second pass
+TEACH_MIN_RIMS = 1
+TEACH_MAX_SHIFT = 0.08         # the learned colour stays this near the profile's (chromaticity)
+TEACH_MIN_REACH = 0.9          # and at least this share of the profile's distance from the mat and
+                               # from each felt's colour (it may not drift onto either)
+
+
+def learn_side_colours(view_bgr, ppi, base_in, side_rgbs, hits, strict, loose, *, wb=None, mat=None,
+                       other_rgbs=()) -> list[tuple[float, float, float]] | None:
+    """Each side's rim colour (RGB, white-balanced) as the confident rims in this view show it, or
+    None when no side's colour moves. A side without a confident rim, or whose rims' colour strays
+    from the profile's (towards the mat, a felt, another colour), keeps the profile's."""
+    r_px = base_in / 2 * ppi
+    h, w = view_bgr.shape[:2]
+    out, moved = [], False
+    for k, rgb in enumerate(side_rgbs):
+        prof = rgb_chroma(rgb)
+        rims = [x for x in hits if x.side_index == k and x.reason == "ring" and x.confidence >= TEACH_CONFIDENCE]
+        if len(rims) < TEACH_MIN_RIMS or mat is None:
+            out.append(tuple(rgb))
+            continue
+        pix = []
+        for x in rims:
+            cx, cy = x.xy_view
+            x0, x1 = max(0, int(cx - 1.3 * r_px)), min(w, int(cx + 1.3 * r_px) + 1)
+            y0, y1 = max(0, int(cy - 1.3 * r_px)), min(h, int(cy + 1.3 * r_px) + 1)
+            if x1 <= x0 or y1 <= y0:
+                continue
+            yy, xx = np.mgrid[y0:y1, x0:x1]
+            d = np.hypot(xx - cx, yy - cy) / r_px
+            on = (d >= 0.7) & (d <= 1.2) & ((strict[y0:y1, x0:x1] == k) | (loose[y0:y1, x0:x1] == k))
+            pix.append(view_bgr[y0:y1, x0:x1][on])
+        pix = np.concatenate(pix) if pix else np.empty((0, 3))
+        if len(pix) < 8:
+            out.append(tuple(rgb))
+            continue
+        colours = pix.astype(np.float32)[None]
+        if wb is not None:
+            colours = wb.apply(colours)
+        chroma, _ = chromaticity(np.clip(colours, 0, 255))
+        chroma = chroma[0]
+        reach = np.linalg.norm(chroma - mat, axis=1)
+        pure = chroma[reach >= np.percentile(reach, 50)]          # the least blended half
+        learned = np.median(pure, axis=0)
+        learned = learned / learned.sum()
+        near_felt = any(np.linalg.norm(learned - rgb_chroma(o)) < TEACH_MIN_REACH * np.linalg.norm(prof - rgb_chroma(o))
+                        for o in other_rgbs)
+        if (np.linalg.norm(learned - prof) > TEACH_MAX_SHIFT or near_felt
+                or np.linalg.norm(learned - mat) < TEACH_MIN_REACH * np.linalg.norm(prof - mat)):
+            out.append(tuple(rgb))
+            continue
+        if np.linalg.norm(learned - prof) > 0.01:
+            moved = True
+        bgr = learned * float(np.sum(rgb))
+        out.append((float(bgr[2]), float(bgr[1]), float(bgr[0])))
+    return out if moved else None
+
+
+def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=None, wall_shift_px=None,
+                    exclude=None, wb=None, with_rejected=False, quantised=None, only_sides=None, skip_near=None):
+    """One pass of find_rims with the given side colours: (hits, strict labels, loose labels)."""
+    strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat, quantised=quantised)
     if exclude is not None:
         strict[exclude] = -1
         loose[exclude] = -1
@@ -364,29 +470,40 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     # wider than a ray), so that all candidates are measured at once: one remap, one fit.
     h, w = strict.shape
     pad = int(radii[-1]) + 4
-    masks, c0s, sides, by_hues, offsets = [], [], [], [], []
+    masks, c0s, sides, by_hues, offsets, others = [], [], [], [], [], []
+    n_sides = len(side_rgbs)
     for by_hue, label in ((False, strict), (True, loose)):
         for k in range(len(side_rgbs)):
+            if only_sides is not None and k not in only_sides:
+                continue
             mask = label == k
             if mask.sum() < MIN_RING_PX2 * r_px * r_px:
                 continue
             c = _candidates(mask, r_px)
+            if skip_near is not None and len(skip_near) and len(c):
+                d = np.hypot(c[:, None, 0] - skip_near[None, :, 0], c[:, None, 1] - skip_near[None, :, 1])
+                c = c[d.min(1) > 1.5 * r_px]
             if not len(c):
                 continue
             x_off = len(masks) * (w + pad)
             masks.append(mask)
+            others.append(((strict >= 0) & (strict < n_sides) & (strict != k))
+                          | ((loose >= 0) & (loose < n_sides) & (loose != k)))
             c0s.append(c)
             sides.append(np.full(len(c), k))
             by_hues.append(np.full(len(c), by_hue))
             offsets.append(np.tile([x_off, 0.0], (len(c), 1)))
     if not masks:
-        return []
+        return [], strict, loose
     wide = np.zeros((h, len(masks) * (w + pad)), np.float32)
     for m, mask in enumerate(masks):
         wide[:, m * (w + pad):m * (w + pad) + w] = mask
     side_of, by_hue_of, offset = np.concatenate(sides), np.concatenate(by_hues), np.concatenate(offsets)
     c0 = np.concatenate(c0s) + offset
     mask_f = wide
+    other_f = np.zeros_like(wide)
+    for m, other in enumerate(others):
+        other_f[:, m * (w + pad):m * (w + pad) + w] = other
 
     def shift_at(c: np.ndarray) -> np.ndarray:
         return np.zeros_like(c) if wall_shift_px is None else np.asarray(wall_shift_px(c - offset), np.float64)
@@ -414,7 +531,14 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     filled = np.maximum(inner, 1 - hollow)
     outer_band = (rr >= 1.35 * r_px + wall[..., None]) & (rr <= 1.8 * r_px + wall[..., None])
     outer = (samples * outer_band).sum((1, 2)) / np.maximum(outer_band.sum((1, 2)), 1)
+    # Cloth of one side's colour on the body of a figure of the other: from above, a ring of
+    # nearly the base's size, standing inside (a little off) the real rim of the other colour.
+    around = (rr >= 0.9 * r_px) & (rr <= 1.6 * r_px + wall[..., None])
+    other_s = _sample_rays(other_f, c2, radii, units) >= 0.5
+    other_near = (other_s & around).any(2).mean(1)
     c2 = c2 - offset
+    slot_of = np.concatenate([np.full(len(c), m) for m, c in enumerate(c0s)])
+    components: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     max_res = max(1.2, MAX_RESIDUAL * r_px)
     for i in range(len(c0)):
         reason = "ring"
@@ -440,12 +564,52 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
                 * (1 - (0.0 if strong else filled[i])) * max(0.0, 1 - outer[i] / (2 * MAX_OUTER)))
         if reason == "ring" and conf < MIN_CONFIDENCE:
             reason = f"too weak a ring all told (confidence {conf:.2f})"
+        elif reason == "ring" and other_near[i] >= MAX_OTHER and conf < CLOTH_SURE:
+            reason = f"cloth inside a rim of another colour ({other_near[i]:.2f} of the rays meet it)"
+        if reason == "ring":
+            span = _frame_span(components, masks, int(slot_of[i]), c2[i], r_px)
+            if span > MAX_FRAME_SPAN * r_px:
+                reason = f"a corner of a frame of the colour {span / (2 * r_px):.1f} bases across (a phone's case)"
         if reason == "ring" or with_rejected:
             hits.append(RimHit(c2[i].copy(), int(side_of[i]), round(float(conf), 3), round(float(coverage[i]), 3),
                                round(float(residual[i]), 2), round(float(filled[i]), 3),
                                round(float(outer[i]), 3), reason, bool(by_hue_of[i]), round(float(fit_r[i] / r_px), 3),
-                               round(float(clean[i]), 3)))
-    return _one_per_base(hits, r_px)
+                               round(float(clean[i]), 3), round(float(other_near[i]), 3)))
+    return _one_per_base(hits, r_px), strict, loose
+
+
+MAX_FRAME_SPAN = 2.6 * 2       # in radii: a hollow piece of the colour wider and deeper than this is
+                               # a frame (a phone's case), not bases side by side
+FRAME_FILL = 0.25              # "hollow": colour on at most this share of its bounding box
+
+
+def _frame_span(components: dict, masks: list, slot: int, centre: np.ndarray, r_px: float) -> float:
+    """The smaller side, in pixels, of the bounding box of the hollow piece of colour the ring at
+    `centre` is part of (0 when that piece is solid or none): a phone's case is a thin frame some
+    three by six inches round; bases, even side by side, are not. Looked at in a window a little
+    wider than such a frame's short side (`components` is unused: kept for callers' caching)."""
+    mask = masks[slot]
+    h, w = mask.shape
+    cx, cy = centre
+    half = (MAX_FRAME_SPAN + 1.0) * r_px
+    wx0, wx1 = max(0, int(cx - half)), min(w, int(cx + half) + 1)
+    wy0, wy1 = max(0, int(cy - half)), min(h, int(cy + half) + 1)
+    if wx1 <= wx0 or wy1 <= wy0:
+        return 0.0
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask[wy0:wy1, wx0:wx1].astype(np.uint8), connectivity=8)
+    lx, ly = cx - wx0, cy - wy0
+    x0, x1 = max(0, int(lx - 1.2 * r_px)), min(wx1 - wx0, int(lx + 1.2 * r_px) + 1)
+    y0, y1 = max(0, int(ly - 1.2 * r_px)), min(wy1 - wy0, int(ly + 1.2 * r_px) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    ids = lab[y0:y1, x0:x1].ravel()
+    ids = ids[ids > 0]
+    best = 0.0
+    for c in np.unique(ids):
+        bw, bh, area = stats[c, cv2.CC_STAT_WIDTH], stats[c, cv2.CC_STAT_HEIGHT], stats[c, cv2.CC_STAT_AREA]
+        if area <= FRAME_FILL * bw * bh:
+            best = max(best, float(min(bw, bh)))
+    return best
 
 
 def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:

@@ -79,3 +79,36 @@ def test_no_hand_no_hidden_and_no_previous_picture():
     current = Scene(table, ())
     assert carry_hidden(previous, current).figures == ()
     assert carry_hidden(None, current) is current
+
+
+def _hands_over(*polys):
+    from vision.hands import Hands
+    return Hands(tuple(Polygon(p) for p in polys), np.zeros((1, 1), bool))
+
+
+def test_a_still_photo_reports_roster_markers_not_seen_under_a_hand_as_hidden_place_unknown():
+    from vision.hands import roster_under_hands
+    roster = {"m12": {"side": "red", "name": "Captain"}, "m13": {"side": "blue"}, "c1": {"name": "Archer"}}
+    seen = (_fig("m13", 20, 10, marker=13),)
+    hand = _hands_over([[3, 3], [12, 3], [12, 12], [3, 12]])
+    figures, added = roster_under_hands(seen, roster, hand, (30, 20))
+    assert added == ["m12"]                        # m13 is seen; c1 is no marker: nothing says it is on the table
+    m12 = {f.id: f for f in figures}["m12"]
+    assert m12.hidden and m12.marker == 12 and m12.side == "red" and m12.name == "Captain"
+    assert m12.extra == {"place_known": False} and Polygon(hand.polygons[0]).contains(
+        Polygon([[m12.x - .01, m12.y - .01], [m12.x + .01, m12.y - .01], [m12.x, m12.y + .01]]))
+    # No hand: a marker not seen is not seen, nothing more is said.
+    assert roster_under_hands(seen, roster, _hands_over(), (30, 20)) == (seen, [])
+
+
+def test_the_previous_picture_gives_the_place_a_still_photo_did_not_know():
+    from vision.hands import roster_under_hands
+    table = Table(30, 20)
+    hand_json = {"polygon": [[3, 3], [12, 3], [12, 12], [3, 12]], "area_in2": 81}
+    figures, _ = roster_under_hands((), {"m12": {}, "m14": {}}, _hands_over(hand_json["polygon"]), (30, 20))
+    current = Scene(table, figures, extra={"hands": [hand_json], "hidden_under_hand": ["m12", "m14"]})
+    previous = Scene(table, (_fig("m12", 5, 5, marker=12), _fig("m14", 25, 15, marker=14)))
+    out = {f.id: f for f in carry_hidden(previous, current).figures}
+    assert out["m12"].hidden and out["m12"].xy == (5, 5) and out["m12"].extra == {}
+    assert "m14" not in out                  # it was far from the hand: moved or taken off, not hidden
+    assert carry_hidden(previous, current).extra["hidden_under_hand"] == ["m12"]

@@ -102,3 +102,39 @@ def test_excluded_pixels_hide_a_base():
     hand = np.zeros(img.shape[:2], bool)
     hand[:, 40:] = True
     assert find_rims(img, PPI, SIDES, 1.0, exclude=hand) == []
+
+
+def _ring_view(paint_rgb, mat_rgb=(120, 140, 110), ppi=20, size=(80, 80)):
+    import cv2
+    img = np.zeros((*size, 3), np.uint8)
+    img[:] = mat_rgb[::-1]
+    cv2.circle(img, (40, 40), 9, tuple(int(c) for c in paint_rgb[::-1]), 3)
+    return img
+
+
+def test_a_side_learns_the_paint_its_confident_rims_show():
+    """The paint is near the profile's colour, not at it: the confident rims teach the second pass."""
+    from vision.colour import chromaticity, rgb_chroma
+    from vision.rims import RimHit, learn_side_colours, label_view
+    paint = (25, 100, 195)
+    img = _ring_view(paint)
+    mat = chromaticity(np.array([[[110, 140, 120]]], np.float32))[0][0, 0]
+    strict, loose = label_view(img, SIDES, mat=mat)
+    hit = RimHit(np.array([40.0, 40.0]), 1, 0.9, 0.9, 0.3, 0.0, 0.0, "ring")
+    learned = learn_side_colours(img, 20, 1.0, SIDES, [hit], strict, loose, mat=mat)
+    assert learned is not None
+    assert tuple(learned[0]) == tuple(RED)                       # no red rim: the profile's stays
+    assert np.linalg.norm(rgb_chroma(learned[1]) - rgb_chroma(paint)) < 0.02
+    assert np.linalg.norm(rgb_chroma(BLUE) - rgb_chroma(paint)) > 0.04
+
+
+def test_a_side_does_not_learn_a_colour_far_from_its_own():
+    """A confident 'rim' whose colour strays far from the side's (felt, the mat) teaches nothing."""
+    from vision.colour import chromaticity
+    from vision.rims import RimHit, learn_side_colours, label_view
+    img = _ring_view((60, 150, 160))                               # teal: a side's hue only loosely
+    mat = chromaticity(np.array([[[110, 140, 120]]], np.float32))[0][0, 0]
+    strict, loose = label_view(img, SIDES, mat=mat)
+    strict[:] = 1
+    hit = RimHit(np.array([40.0, 40.0]), 1, 0.9, 0.9, 0.3, 0.0, 0.0, "ring")
+    assert learn_side_colours(img, 20, 1.0, SIDES, [hit], strict, loose, mat=mat) is None
