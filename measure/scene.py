@@ -95,6 +95,12 @@ class Scene:
     def with_figures(self, figures) -> "Scene":
         return replace(self, figures=tuple(figures))
 
+    def placed(self) -> "Scene":
+        """The scene without figures whose place is unknown (`"place_known": false`: a figure a still
+        photo knows only from the roster, hidden under a hand); nothing is measured from or to them."""
+        keep = [f for f in self.figures if f.extra.get("place_known", True) is not False]
+        return self if len(keep) == len(self.figures) else self.with_figures(keep)
+
 
 # ---------------------------------------------------------------- JSON
 

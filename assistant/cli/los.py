@@ -32,7 +32,7 @@ def load_scene(path: str) -> Scene:
     except RecursionError:
         raise CommandError(f"{path}: JSON nested too deeply to be a Scene") from None
     try:
-        return scene_from_json(data)
+        return scene_from_json(data).placed()      # a figure with no known place is never measured
     except SceneError as exc:
         raise SceneError(f"{path}: {exc}") from None
 

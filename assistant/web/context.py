@@ -130,7 +130,8 @@ def _scene(with_removed: bool) -> Scene | None:
     s = settings()
     # One precedence for the roster (assistant/rules/roster.py): picture, profile, tablet edits, then the
     # chosen system's reading of each type (so switching systems never leaves an unknown type).
-    current = with_drawn(merge_roster(current, table().profile.roster_by_figure(), s.roster, system()),
+    # A figure with no known place (under a hand in a still photo) is said in words, never measured or drawn.
+    current = with_drawn(merge_roster(current.placed(), table().profile.roster_by_figure(), s.roster, system()),
                          drawn_terrain(s))
     if not with_removed:
         gone = removed_ids()

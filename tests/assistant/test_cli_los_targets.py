@@ -190,3 +190,23 @@ def test_los_to_a_point_and_a_grid_space(run):
         assert code == 2 and words in err and err.count("\n") == 1, err
     code, _, err = run("los", SCENES / "hills.json", "a1", "--cell", "1,1")
     assert code == 2 and "no grid" in err
+
+
+def test_a_figure_with_no_known_place_is_never_a_target(run, tmp_path):
+    """A still photo with a hand over a roster marker reports it hidden with `"place_known": false`
+    (it stands at a point of the hand, not a measured place): `targets` must not rank it."""
+    scene = {"units": "in", "table": {"width": 24.0, "depth": 24.0}, "grid": None, "terrain": [],
+             "figures": [
+                 {"id": "m10", "marker": 10, "side": "red", "type": "archer", "x": 4.0, "y": 4.0, "base": 1.0},
+                 {"id": "m11", "marker": 11, "side": "blue", "type": "troop", "x": 6.0, "y": 4.0, "base": 1.0,
+                  "hidden": True, "place_known": False},
+                 {"id": "m12", "marker": 12, "side": "blue", "type": "troop", "x": 10.0, "y": 4.0, "base": 1.0}]}
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(scene))
+    code, out, err = run("targets", path, "--json")
+    assert code == 0, err
+    archer = {s["shooter"]: s for s in json.loads(out)["shooters"]}["m10"]
+    assert archer["target"] == "m12"
+    assert "m11" not in [o["id"] for o in archer["others"]]
+    code, _, err = run("los", path, "m10", "m11")
+    assert code == 2 and "m11" in err
