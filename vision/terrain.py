@@ -188,7 +188,8 @@ def label_felt(view_bgr: np.ndarray, ppi: float, kind_rgbs: Sequence[Sequence[in
         for k, colour in enumerate(colours):
             d = _distance(planes, colour)
             take = (d < best) & (d < MAX_DELTA_E)
-            label[take], best[take] = k, d[take]
+            label[take] = k
+            np.copyto(best, d, where=take)
         label[other < best] = -1
         return label
 
