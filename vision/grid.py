@@ -112,7 +112,7 @@ class _Spectrum:
         self.h, self.w = cv2.getOptimalDFTSize(h), cv2.getOptimalDFTSize(w)
         padded = np.zeros((self.h, self.w), np.float32)
         padded[:h, :w] = weighted
-        spectrum = cv2.dft(padded, flags=cv2.DFT_COMPLEX_OUTPUT)
+        spectrum = cv2.dft(padded, flags=cv2.DFT_COMPLEX_OUTPUT, nonzeroRows=h)
         self.mag = cv2.magnitude(spectrum[..., 0], spectrum[..., 1])
         # Each bin over the mean of its neighbourhood (less its own 3 x 3): a mat's texture spreads
         # smoothly over the spectrum, a lattice stands as a spike above it wherever it is.
@@ -124,7 +124,9 @@ class _Spectrum:
         self.white = np.fft.ifftshift(shifted / (local + 1e-6 * float(local.mean()) + 1e-12))
         fy = np.fft.fftfreq(self.h)[:, None]
         fx = np.fft.fftfreq(self.w)[None, :]
-        self.radius = np.hypot(fx, fy)
+        # Peaks come in opposite pairs: only the half with fy >= 0 (the leading rows) is searched.
+        self.rows_up = (self.h + 1) // 2
+        self.radius_up = np.hypot(fx, fy[:self.rows_up])
         self.fx, self.fy = np.broadcast_to(fx, self.mag.shape), np.broadcast_to(fy, self.mag.shape)
 
     def at(self, f: np.ndarray, which: str = "mag") -> float:
@@ -169,14 +171,15 @@ def _band(kind: str, ppi: float, pitch_in: float | None) -> tuple[float, float]:
 def _fit_kind(weighted, spectrum: _Spectrum, kind: str, ppi: float, pitch_in: float | None,
               orientation: str | None) -> GridFit | None:
     lo, hi = _band(kind, ppi, pitch_in)
-    in_band = (spectrum.radius >= lo) & (spectrum.radius <= hi) & (spectrum.fy >= 0)
+    up = spectrum.rows_up
+    in_band = (spectrum.radius_up >= lo) & (spectrum.radius_up <= hi)
     if not in_band.any():
         return None
-    background = float(np.median(spectrum.mag[in_band])) + 1e-9
+    background = float(np.median(spectrum.mag[:up][in_band])) + 1e-9
     best = None
     for values in (spectrum.mag, spectrum.white):
         # The strongest spike, plain and whitened (on a textured mat the texture can be stronger).
-        masked = np.where(in_band, values, 0.0)
+        masked = np.where(in_band, values[:up], 0.0)
         j, i = np.unravel_index(int(np.argmax(masked)), masked.shape)
         fit = _fit_peaks(weighted, spectrum, kind, ppi, orientation, lo, hi, background,
                          np.array([spectrum.fx[j, i], spectrum.fy[j, i]]))

@@ -90,6 +90,7 @@ class _Held:
     rescale: tuple[float, tuple[float, float]] | None = None   # grid correction of the view's labels
     mat: np.ndarray | None = None          # the mat's chromaticity (colour figures compare against it)
     wb: WhiteBalance | None = None         # the anchors' grey card: colours are judged after it
+    balanced: tuple | None = None          # (coarse view, that view under wb): made once, read by terrain
     terrain: tuple[Terrain, ...] | None = None
     terrain_frame: int = -10 ** 9
 
@@ -171,8 +172,9 @@ class FramePipeline:
         # The anchors' grey card and the mat's colour: for colour bases, hands and terrain.
         coarse = view.at(TERRAIN_PPI)
         wb = estimate_white_balance(coarse.image, coarse.ppi, self.profile.anchors, coarse.origin_in)
-        mat = mat_chroma(chromaticity(np.clip(wb.apply(coarse.image, coarse.ppi, coarse.origin_in), 0, None))[0])
-        return _Held(registration, pose, grid, check, maker, rescale, mat, wb=wb), view
+        balanced = wb.apply(coarse.image, coarse.ppi, coarse.origin_in)
+        mat = mat_chroma(chromaticity(np.clip(balanced, 0, None))[0])
+        return _Held(registration, pose, grid, check, maker, rescale, mat, wb=wb, balanced=(coarse, balanced)), view
 
     def _grid(self, view: FrameView, registration: Registration, spec):
         fit = find_grid(view.gray_at(GRID_PPI).image, GRID_PPI, kind=spec.kind, pitch_in=spec.pitch_in,
@@ -258,8 +260,8 @@ class FramePipeline:
         return [(a.x_in - a.size_in * 0.75, a.y_in - a.size_in * 0.75, a.x_in + a.size_in * 0.75,
                  a.y_in + a.size_in * 0.75) for a in self.profile.anchors]
 
-    def _terrain(self, frame_view: FrameView, detections: Detections, wb=None, hands: Hands | None = None
-                 ) -> tuple[Terrain, ...]:
+    def _terrain(self, frame_view: FrameView, detections: Detections, wb=None, hands: Hands | None = None,
+                 balanced: tuple | None = None) -> tuple[Terrain, ...]:
         kinds = [(t.name, t.rgb) for t in self.profile.terrain]
         if not kinds:
             return ()
@@ -268,7 +270,7 @@ class FramePipeline:
         image = view.image
         reference = ()
         if wb is not None:      # felt colours are judged after the anchors' white balance too
-            image = felt_balance(wb, view)
+            image = felt_balance(wb, view, balanced[1] if balanced is not None and balanced[0] is view else None)
             reference = tuple((a.x_in, a.y_in) for a in self.profile.anchors if a.id in wb.anchors_used)
         base_in = VISION_DEFAULTS["colour_base_in"]
         marker_r = self.profile.figure_marker_size_in * 0.75
@@ -342,7 +344,7 @@ class FramePipeline:
         every = int(VISION_DEFAULTS["terrain_every_frames"])
         due = self.track and self._frame - held.terrain_frame >= every and self.watch.changed("table")
         if held.terrain is None or due:
-            held.terrain = self._terrain(view, detections, held.wb, hands)
+            held.terrain = self._terrain(view, detections, held.wb, hands, held.balanced if full else None)
             held.terrain_frame = self._frame
             events.append("terrain")
             if self.track:
@@ -423,12 +425,15 @@ class FramePipeline:
             self.watch.snapshot(key, registration.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
         return carried, marker_rects, colour_rects
 
-def felt_balance(wb: WhiteBalance, view) -> np.ndarray:
+def felt_balance(wb: WhiteBalance, view, applied: np.ndarray | None = None) -> np.ndarray:
     """A top view under the anchors' white balance for judging felt: the exposure plane divided out
     and each channel scaled so the white card is WHITE, with no black offset (felt colours scale
     with the light; an ink black measured a little low would otherwise darken every dark felt),
-    and not clipped at 255 (a lamp's hot spot keeps its colours)."""
-    unbalanced = (wb.apply(view.image, view.ppi, view.origin_in) - BLACK) / wb.gain + wb.black_bgr
+    and not clipped at 255 (a lamp's hot spot keeps its colours). `applied`: `wb.apply` of this
+    view when it has been made already."""
+    if applied is None:
+        applied = wb.apply(view.image, view.ppi, view.origin_in)
+    unbalanced = (applied - BLACK) / wb.gain + wb.black_bgr
     return np.maximum(unbalanced * (WHITE / np.maximum(wb.white_bgr, 1.0)), 0).astype(np.float32)
 
 
