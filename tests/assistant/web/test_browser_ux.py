@@ -17,8 +17,8 @@ import pytest
 from assistant.demo import DEMO_PHOTO, DEMO_TABLE
 from assistant.web import create_app
 from calibration.profile import load_profile
-from tests.assistant.web.test_browser import (CHROMIUM, FLAGS, PIN, VIEWPORTS, _join, _page, _serve, _stop,
-                                              _tap_figure)
+from tests.assistant.web.test_browser import (CHROMIUM, PIN, VIEWPORTS, _join, _page, _serve, _stop,
+                                              _tap_figure, browser)  # noqa: F401  (browser is a fixture)
 from assistant.web.words import FORBIDDEN_IN_PROMPTS
 
 pytestmark = [
@@ -28,16 +28,6 @@ pytestmark = [
 
 NEVER_SHOWN = re.compile(r"UNPROCESSABLE|DICT_|\b422\b|anchor marker", re.I)
 PAGES = ["/", "/play/", "/referee/", "/table/", "/setup/", "/join"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    args = FLAGS + (["--no-sandbox"] if os.geteuid() == 0 else [])
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=args)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
