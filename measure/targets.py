@@ -261,12 +261,12 @@ def _rank_chunk(scene: Scene, shooter_specs, shooters: np.ndarray, known: np.nda
     side = facts.side
     row = np.repeat(np.arange(len(shooters)), len(known))
     b_idx = np.tile(known, len(shooters))
-    a_side = np.take(side, np.take(shooters, row))
-    enemy = (np.take(side, b_idx) != a_side) & (a_side >= 0)
+    a_side = side.take(shooters.take(row))
+    enemy = (side.take(b_idx) != a_side) & (a_side >= 0)
     row, b_idx = row[enemy], b_idx[enemy]
     a_idx = shooters[row]
-    dist = np.hypot(np.take(idx.x, a_idx) - np.take(idx.x, b_idx), np.take(idx.y, a_idx) - np.take(idx.y, b_idx))
-    edge = dist - np.take(idx.radius_in, a_idx) - np.take(idx.radius_in, b_idx)
+    dist = np.hypot(idx.x.take(a_idx) - idx.x.take(b_idx), idx.y.take(a_idx) - idx.y.take(b_idx))
+    edge = dist - idx.radius_in.take(a_idx) - idx.radius_in.take(b_idx)
     edge = np.where(edge <= EPS_IN, 0.0, edge)
     rp = policy.range
     if rp.measure == "spaces":
@@ -277,15 +277,15 @@ def _rank_chunk(scene: Scene, shooter_specs, shooters: np.ndarray, known: np.nda
 
     blockers = find_blockers(idx, a_idx, b_idx, widths[row], policy.sight)
     blocked = blockers.blocked
-    shooter_engaged = np.zeros(len(row), bool) if policy.engaged_shooters else np.take(facts.touching_enemy, a_idx)
+    shooter_engaged = np.zeros(len(row), bool) if policy.engaged_shooters else facts.touching_enemy.take(a_idx)
     engaged = np.zeros(len(row), bool)
     risk = np.zeros(len(row), np.int64)
     if policy.engaged_targets == "forbidden":
-        engaged = np.take(facts.engaged_group, b_idx)
+        engaged = facts.engaged_group.take(b_idx)
     elif policy.engaged_targets == "risk" and len(facts.friend_keys):
-        friends = b_idx * facts.n_sides + np.take(side, a_idx)
+        friends = b_idx * facts.n_sides + side.take(a_idx)
         pos = np.searchsorted(facts.friend_keys, friends)
-        hit = np.take(facts.friend_keys, np.minimum(pos, len(facts.friend_keys) - 1)) == friends
+        hit = facts.friend_keys.take(np.minimum(pos, len(facts.friend_keys) - 1)) == friends
         risk |= np.where(hit, 1 << RISKS.index("friendly_fire"), 0)
     risk |= np.where(blockers.obstructed, 1 << RISKS.index("obstacle_roll"), 0)
     out_of_range = measured > ranges[row] + EPS_IN
@@ -295,11 +295,11 @@ def _rank_chunk(scene: Scene, shooter_specs, shooters: np.ndarray, known: np.nda
     if policy.arc_deg is not None:
         check = np.flatnonzero(~np.isnan(facing[row]))
         if len(check):
-            a = np.take(a_idx, check)
+            a = a_idx.take(check)
             face = facing[row[check]]
-            left, right = front_corners(idx.xy[a], 2 * np.take(idx.radius_in, a), face)
-            b = np.take(b_idx, check)
-            out_of_arc[check] = ~discs_in_arc(left, right, face, policy.arc_deg, idx.xy[b], np.take(idx.radius_in, b))
+            left, right = front_corners(idx.xy[a], 2 * idx.radius_in.take(a), face)
+            b = b_idx.take(check)
+            out_of_arc[check] = ~discs_in_arc(left, right, face, policy.arc_deg, idx.xy[b], idx.radius_in.take(b))
     legal = ~shooter_engaged & ~engaged & ~out_of_range & ~out_of_arc & ~blocked
 
     # Per shooter: nearest first (by the policy's measure, then centre, then scene order); the
@@ -325,7 +325,7 @@ def _rank_chunk(scene: Scene, shooter_specs, shooters: np.ndarray, known: np.nda
     ties_of: dict[int, list[str]] = {}
     for r, k in zip(row[tie_rows].tolist(), b_idx[tie_rows].tolist()):
         ties_of.setdefault(r, []).append(idx.figure_ids[k])
-    shooter_touching = np.take(facts.touching_enemy, shooters)
+    shooter_touching = facts.touching_enemy.take(shooters)
     results = []
     for i, s in enumerate(shooters.tolist()):
         t = target_of.get(i)
