@@ -41,7 +41,7 @@ class Rulers:
                    np.broadcast_to(np.asarray(half_in, dtype=float), ax.shape))
 
     def take(self, rows: np.ndarray) -> "Rulers":
-        return Rulers(*(np.take(getattr(self, f), rows) for f in ("x", "y", "ux", "uy", "length", "half_in")))
+        return Rulers(*(getattr(self, f).take(rows) for f in ("x", "y", "ux", "uy", "length", "half_in")))
 
 
 @dataclass(frozen=True, eq=False)
@@ -83,22 +83,22 @@ def ruler_overlap(edges: PolygonEdges, poly_idx, rulers: Rulers, eps: float = 0.
         return np.zeros(0, bool), t_min, t_max
 
     # One row per (pair, edge of that pair's polygon).
-    first = np.take(edges.offset, poly_idx)
-    counts = np.take(edges.offset, poly_idx + 1) - first
+    first = edges.offset.take(poly_idx)
+    counts = edges.offset.take(poly_idx + 1) - first
     row = np.repeat(np.arange(k), counts)
     edge = np.arange(len(row)) + np.repeat(first - (np.cumsum(counts) - counts), counts)
-    ox, oy = np.take(rulers.x, row), np.take(rulers.y, row)
-    ux, uy = np.take(rulers.ux, row), np.take(rulers.uy, row)
-    px, py = np.take(edges.x0, edge) - ox, np.take(edges.y0, edge) - oy
-    qx, qy = np.take(edges.x1, edge) - ox, np.take(edges.y1, edge) - oy
+    ox, oy = rulers.x.take(row), rulers.y.take(row)
+    ux, uy = rulers.ux.take(row), rulers.uy.take(row)
+    px, py = edges.x0.take(edge) - ox, edges.y0.take(edge) - oy
+    qx, qy = edges.x1.take(edge) - ox, edges.y1.take(edge) - oy
     t0, s0 = px * ux + py * uy, py * ux - px * uy
     t1, s1 = qx * ux + qy * uy, qy * ux - qx * uy
-    L = np.take(rulers.length, row) + eps
-    h = np.take(rulers.half_in, row) + eps
+    L = rulers.length.take(row) + eps
+    h = rulers.half_in.take(row) + eps
     # Most edges lie wholly to one side of the ruler: drop them before clipping the rest.
     near = np.flatnonzero(~(((s0 > h) & (s1 > h)) | ((s0 < -h) & (s1 < -h))
                             | ((t0 > L) & (t1 > L)) | ((t0 < -eps) & (t1 < -eps))))
-    t0, s0, t1, s1, L, h, row = (np.take(v, near) for v in (t0, s0, t1, s1, L, h, row))
+    t0, s0, t1, s1, L, h, row = (v.take(near) for v in (t0, s0, t1, s1, L, h, row))
 
     # Liang-Barsky, one slab at a time: the segment's parameter range inside -eps <= t <= L and
     # inside -h <= s <= h. A segment parallel to a slab gets +-inf (inside) or an empty range
@@ -125,7 +125,7 @@ def ruler_overlap(edges: PolygonEdges, poly_idx, rulers: Rulers, eps: float = 0.
     rows = np.flatnonzero(need)
     if len(rows):
         r = rulers.take(rows)
-        polys = np.take(edges.polygons, np.take(poly_idx, rows))
+        polys = edges.polygons.take(poly_idx.take(rows))
         nx, ny = -r.uy * (r.half_in + eps), r.ux * (r.half_in + eps)
         ex, ey = r.x + r.ux * r.length, r.y + r.uy * r.length
         at_start = shapely.contains_xy(polys, r.x + nx, r.y + ny) | shapely.contains_xy(polys, r.x - nx, r.y - ny)

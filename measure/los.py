@@ -111,7 +111,7 @@ class SceneIndex:
         key = ("terrain", margin_in, policy)
         if key not in self._cache:
             pieces = np.flatnonzero(self.kind_classes(policy) != CLEAR)
-            x0, y0, x1, y1 = (np.take(b, pieces) for b in self.bounds)
+            x0, y0, x1, y1 = (b.take(pieces) for b in self.bounds)
             tree = shapely.STRtree(shapely.box(x0 - margin_in, y0 - margin_in, x1 + margin_in, y1 + margin_in))
             self._cache[key] = (tree, pieces)
         return self._cache[key]
@@ -217,21 +217,21 @@ def _figure_hits(idx: SceneIndex, ci, fi, a_idx, b_idx, rulers: Rulers) -> tuple
     round base that exactly touches the ruler's edge counts (a polygon circle would fall short).
     The ruler's own two bases never count.
     """
-    ux, uy = np.take(rulers.ux, ci), np.take(rulers.uy, ci)
-    rx, ry = np.take(idx.x, fi) - np.take(rulers.x, ci), np.take(idx.y, fi) - np.take(rulers.y, ci)
+    ux, uy = rulers.ux.take(ci), rulers.uy.take(ci)
+    rx, ry = idx.x.take(fi) - rulers.x.take(ci), idx.y.take(fi) - rulers.y.take(ci)
     along = rx * ux + ry * uy
-    off_end = np.maximum(np.maximum(-along, along - np.take(rulers.length, ci)), 0.0)
-    off_side = np.maximum(np.abs(ry * ux - rx * uy) - np.take(rulers.half_in, ci), 0.0)
-    hit = np.flatnonzero(np.hypot(off_end, off_side) <= np.take(idx.radius_in, fi) + EPS_IN)
+    off_end = np.maximum(np.maximum(-along, along - rulers.length.take(ci)), 0.0)
+    off_side = np.maximum(np.abs(ry * ux - rx * uy) - rulers.half_in.take(ci), 0.0)
+    hit = np.flatnonzero(np.hypot(off_end, off_side) <= idx.radius_in.take(fi) + EPS_IN)
     ci, fi = ci[hit], fi[hit]
-    own = (fi == np.take(a_idx, ci)) | (fi == np.take(b_idx, ci))   # few rows left: filter last
+    own = (fi == a_idx.take(ci)) | (fi == b_idx.take(ci))   # few rows left: filter last
     return ci[~own], fi[~own]
 
 
 def _box_may_meet(idx: SceneIndex, ti, r: Rulers) -> np.ndarray:
     """Separating-axis test of each ruler rectangle against a piece's bounding box, on the ruler's
     own two axes (the STRtree has already compared the boxes on the table's axes): a cheap filter."""
-    x0, y0, x1, y1 = (np.take(b, ti) for b in idx.bounds)
+    x0, y0, x1, y1 = (b.take(ti) for b in idx.bounds)
     ex, ey = (x1 - x0) / 2, (y1 - y0) / 2
     half_len = r.length / 2
     gx, gy = (x0 + ex) - (r.x + r.ux * half_len), (y0 + ey) - (r.y + r.uy * half_len)
@@ -297,7 +297,7 @@ def find_blockers(idx: SceneIndex, a_idx, b_idx, width_in, policy: SightPolicy) 
     b_idx = np.asarray(b_idx, dtype=np.int64)
     n = len(a_idx)
     half = np.ascontiguousarray(np.broadcast_to(np.asarray(width_in, dtype=float), (n,))) / 2.0
-    ax, ay, bx, by = (np.take(v, i) for v, i in ((idx.x, a_idx), (idx.y, a_idx), (idx.x, b_idx), (idx.y, b_idx)))
+    ax, ay, bx, by = (v.take(i) for v, i in ((idx.x, a_idx), (idx.y, a_idx), (idx.x, b_idx), (idx.y, b_idx)))
     rulers = Rulers.between(ax, ay, bx, by, half, EPS_IN)
     lines = shapely.linestrings(np.stack([ax, ay, bx, by], axis=1).reshape(-1, 2, 2)) if n else np.empty(0, object)
     with_figures = policy.figures_block and n > 0 and len(idx.figure_ids) > 0
@@ -308,14 +308,14 @@ def find_blockers(idx: SceneIndex, a_idx, b_idx, width_in, policy: SightPolicy) 
     if with_figures:
         ci, fi = _figure_hits(idx, fci, ffi, a_idx, b_idx, rulers)
         if policy.elevated_kinds or policy.fire_over_from_hill:
-            keep = ~_fired_over(idx, np.take(a_idx, ci), fi, policy)
+            keep = ~_fired_over(idx, a_idx.take(ci), fi, policy)
             ci, fi = ci[keep], fi[keep]
         pairs.append(ci), terrain_flags.append(np.zeros(len(ci), bool)), hits.append(fi)
 
     if with_terrain:
         keep = np.flatnonzero(_box_may_meet(idx, tti, rulers.take(tci)))
         ci, ti = tci[keep], tti[keep]
-        klass = np.take(idx.kind_classes(policy), ti)
+        klass = idx.kind_classes(policy).take(ti)
         r = rulers.take(ci)
         soft = klass == SOFT
         meets, t_min, t_max = ruler_overlap(idx.edges, ti, r, EPS_IN, stretch=soft)
@@ -323,20 +323,20 @@ def find_blockers(idx: SceneIndex, a_idx, b_idx, width_in, policy: SightPolicy) 
         reach = policy.soft_depth_in + EPS_IN
         blocks = meets & ((klass == BLOCKING) | (soft & (t_max > reach) & (t_min < r.length - reach)))
         # A concave soft piece: judge each connected stretch of the corridor inside it on its own.
-        split = np.flatnonzero(blocks & soft & ~np.take(idx.convex(), ti))
+        split = np.flatnonzero(blocks & soft & ~idx.convex().take(ti))
         if len(split):
             blocks[split] = _stretches_block(idx, ti[split], r.take(split), reach)
         if policy.elevated_kinds:
             high = np.flatnonzero(blocks & np.isin(np.array(idx.terrain_kinds + ("",), dtype=object)[:-1][ti],
                                                    policy.elevated_kinds))
             if len(high):
-                polys = np.take(idx.polygons, ti[high])
-                a, b = np.take(a_idx, ci[high]), np.take(b_idx, ci[high])
-                blocks[high] = ~(shapely.intersects_xy(polys, np.take(idx.x, a), np.take(idx.y, a))
-                                 | shapely.intersects_xy(polys, np.take(idx.x, b), np.take(idx.y, b)))
+                polys = idx.polygons.take(ti[high])
+                a, b = a_idx.take(ci[high]), b_idx.take(ci[high])
+                blocks[high] = ~(shapely.intersects_xy(polys, idx.x.take(a), idx.y.take(a))
+                                 | shapely.intersects_xy(polys, idx.x.take(b), idx.y.take(b)))
         hill = np.flatnonzero(meets & (klass == HILL))
         if len(hill):
-            blocks[hill] = _hill_blocks(idx, ti[hill], np.take(a_idx, ci[hill]), np.take(b_idx, ci[hill]),
+            blocks[hill] = _hill_blocks(idx, ti[hill], a_idx.take(ci[hill]), b_idx.take(ci[hill]),
                                         r.take(hill))
         pairs.append(ci[blocks]), terrain_flags.append(np.ones(int(blocks.sum()), bool))
         hits.append(ti[blocks])
@@ -357,11 +357,11 @@ def _fired_over(idx: SceneIndex, shooter: np.ndarray, fi: np.ndarray, policy: Si
     """Of (shooter, base in the way) rows, the bases the shooter fires over under the policy."""
     over = np.zeros(len(fi), bool)
     if policy.elevated_kinds:
-        over |= np.take(idx.figure_on(policy.elevated_kinds), shooter)
+        over |= idx.figure_on(policy.elevated_kinds).take(shooter)
     if policy.fire_over_from_hill:
         on_hill = idx.figure_on(policy.hill_kinds)
-        side_a, side_f = np.take(idx.side_code, shooter), np.take(idx.side_code, fi)
-        over |= np.take(on_hill, shooter) & ~np.take(on_hill, fi) & (side_a == side_f) & (side_a >= 0)
+        side_a, side_f = idx.side_code.take(shooter), idx.side_code.take(fi)
+        over |= on_hill.take(shooter) & ~on_hill.take(fi) & (side_a == side_f) & (side_a >= 0)
     return over
 
 
@@ -374,7 +374,7 @@ def _stretches_block(idx: SceneIndex, ti: np.ndarray, r: Rulers, reach: float) -
     x1, y1 = r.x + r.ux * (r.length + e), r.y + r.uy * (r.length + e)
     corners = np.stack([np.stack([x0 + nx, y0 + ny], 1), np.stack([x1 + nx, y1 + ny], 1),
                         np.stack([x1 - nx, y1 - ny], 1), np.stack([x0 - nx, y0 - ny], 1)], axis=1)
-    overlap = shapely.intersection(shapely.polygons(corners), np.take(idx.polygons, ti))
+    overlap = shapely.intersection(shapely.polygons(corners), idx.polygons.take(ti))
     parts, owner = shapely.get_parts(overlap, return_index=True)
     coords, part = shapely.get_coordinates(parts, return_index=True)
     if not len(coords):
@@ -391,7 +391,7 @@ def _stretches_block(idx: SceneIndex, ti: np.ndarray, r: Rulers, reach: float) -
 
 def _hill_blocks(idx: SceneIndex, ti, a, b, rulers: Rulers) -> np.ndarray:
     """For rulers that meet a hill: hidden by it (see the module notes)?"""
-    polys, crests = np.take(idx.polygons, ti), np.take(idx.crests, ti)
+    polys, crests = idx.polygons.take(ti), idx.crests.take(ti)
     # "On" a hill or crest within 2 EPS_IN: a ruler that touches a hill only at its end (within
     # EPS_IN) then never hides a target standing on the hill's edge by float rounding alone.
     a_pt, b_pt = shapely.points(idx.xy[a].reshape(-1, 2)), shapely.points(idx.xy[b].reshape(-1, 2))

@@ -68,34 +68,57 @@ class TargetTable:
     """Every shooter/enemy pair's verdict of one chunk as columns, rows grouped by shooter, nearest first.
 
     Built in one vectorised pass; `ShooterResult.enemies` turns a shooter's rows into
-    EnemyVerdict values when they are read.
+    EnemyVerdict values when they are read. Corridors are laid at once only for the pairs
+    `sighted` (no earlier reason than `blocked` settles them); the other pairs' blockers, still
+    reported in their verdicts, are found when the verdicts are first read.
     """
     enemy: np.ndarray               # (P,) figure index of the enemy
     distance_in: np.ndarray         # (P,) centre to centre
     edge_distance_in: np.ndarray    # (P,)
     reason: np.ndarray              # (P,) index into REASONS
-    pair: np.ndarray                # (P,) corridor number in `blockers`
-    blockers: Blockers
+    pair: np.ndarray                # (P,) pair number, in the order the pairs were laid out
+    blockers: Blockers              # corridors of the pairs `sighted`, in that order
     index: SceneIndex
     measured: np.ndarray | None = None  # (P,) in the range policy's unit
     needs: np.ndarray | None = None     # (P,) int, -1: no roll that grows with range
-    risk: np.ndarray | None = None      # (P,) bit i set: RISKS[i]
+    risk: np.ndarray | None = None      # (P,) bit i set: RISKS[i] (obstacle_roll added when read)
+    sighted: np.ndarray | None = None   # pair numbers `blockers` covers (None: all of them)
+    corridors: tuple | None = None      # (a_idx, b_idx, width_in, SightPolicy) of every pair
+
+    def _pair_blockers(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per pair number: blocker ids, ids of terrain in the way, obstacle roll (bool)."""
+        parts = [(self.sighted, self.blockers)]
+        n = self.blockers.n_pairs
+        if self.sighted is not None:
+            a_idx, b_idx, width_in, sight = self.corridors
+            n = len(a_idx)
+            rest = np.flatnonzero(~np.isin(np.arange(n), self.sighted))
+            if len(rest):
+                parts.append((rest, find_blockers(self.index, a_idx[rest], b_idx[rest], width_in[rest], sight)))
+        blocked_by = np.empty(n, dtype=object)
+        in_way = np.empty(n, dtype=object)
+        obstructed = np.zeros(n, bool)
+        for rows, blockers in parts:
+            at = slice(None) if rows is None else rows
+            blocked_by[at] = blockers.ids(self.index)
+            in_way[at] = blockers.obstacle_ids(self.index)
+            obstructed[at] = blockers.obstructed
+        return blocked_by, in_way, obstructed
 
     @cached_property
     def verdicts(self) -> tuple[EnemyVerdict, ...]:
         """Every row as an EnemyVerdict, built in one go on first read."""
         n = len(self.enemy)
-        blocked_by = np.empty(self.blockers.n_pairs, dtype=object)
-        blocked_by[:] = self.blockers.ids(self.index)
-        in_way = np.empty(self.blockers.n_pairs, dtype=object)
-        in_way[:] = self.blockers.obstacle_ids(self.index)
+        blocked_by, in_way, obstructed = self._pair_blockers()
         names = np.array(self.index.figure_ids + ("",), dtype=object)[:-1]
         reasons = np.array(REASONS, dtype=object)
         measured = self.distance_in if self.measured is None else self.measured
         needs = [None] * n if self.needs is None else [None if v < 0 else v for v in self.needs.tolist()]
         risk_words = np.empty(1 << len(RISKS), dtype=object)
         risk_words[:] = [tuple(r for i, r in enumerate(RISKS) if bits >> i & 1) for bits in range(1 << len(RISKS))]
-        risks = risk_words[np.zeros(n, np.int64) if self.risk is None else self.risk]
+        risk = np.zeros(n, np.int64) if self.risk is None else self.risk
+        risk = risk | np.where(obstructed[self.pair], 1 << RISKS.index("obstacle_roll"), 0)
+        risks = risk_words[risk]
         return tuple(map(_verdict, zip(names[self.enemy].tolist(), self.distance_in.tolist(),
                                        self.edge_distance_in.tolist(), reasons[self.reason].tolist(),
                                        blocked_by[self.pair].tolist(), measured.tolist(), needs, risks.tolist(),
@@ -261,12 +284,12 @@ def _rank_chunk(scene: Scene, shooter_specs, shooters: np.ndarray, known: np.nda
     side = facts.side
     row = np.repeat(np.arange(len(shooters)), len(known))
     b_idx = np.tile(known, len(shooters))
-    a_side = np.take(side, np.take(shooters, row))
-    enemy = (np.take(side, b_idx) != a_side) & (a_side >= 0)
+    a_side = side.take(shooters.take(row))
+    enemy = (side.take(b_idx) != a_side) & (a_side >= 0)
     row, b_idx = row[enemy], b_idx[enemy]
     a_idx = shooters[row]
-    dist = np.hypot(np.take(idx.x, a_idx) - np.take(idx.x, b_idx), np.take(idx.y, a_idx) - np.take(idx.y, b_idx))
-    edge = dist - np.take(idx.radius_in, a_idx) - np.take(idx.radius_in, b_idx)
+    dist = np.hypot(idx.x.take(a_idx) - idx.x.take(b_idx), idx.y.take(a_idx) - idx.y.take(b_idx))
+    edge = dist - idx.radius_in.take(a_idx) - idx.radius_in.take(b_idx)
     edge = np.where(edge <= EPS_IN, 0.0, edge)
     rp = policy.range
     if rp.measure == "spaces":
@@ -275,19 +298,16 @@ def _rank_chunk(scene: Scene, shooter_specs, shooters: np.ndarray, known: np.nda
         measured = measured_range(rp, dist, edge)
     needs = roll_needed(rp, dist)
 
-    blockers = find_blockers(idx, a_idx, b_idx, widths[row], policy.sight)
-    blocked = blockers.blocked
-    shooter_engaged = np.zeros(len(row), bool) if policy.engaged_shooters else np.take(facts.touching_enemy, a_idx)
+    shooter_engaged = np.zeros(len(row), bool) if policy.engaged_shooters else facts.touching_enemy.take(a_idx)
     engaged = np.zeros(len(row), bool)
     risk = np.zeros(len(row), np.int64)
     if policy.engaged_targets == "forbidden":
-        engaged = np.take(facts.engaged_group, b_idx)
+        engaged = facts.engaged_group.take(b_idx)
     elif policy.engaged_targets == "risk" and len(facts.friend_keys):
-        friends = b_idx * facts.n_sides + np.take(side, a_idx)
+        friends = b_idx * facts.n_sides + side.take(a_idx)
         pos = np.searchsorted(facts.friend_keys, friends)
-        hit = np.take(facts.friend_keys, np.minimum(pos, len(facts.friend_keys) - 1)) == friends
+        hit = facts.friend_keys.take(np.minimum(pos, len(facts.friend_keys) - 1)) == friends
         risk |= np.where(hit, 1 << RISKS.index("friendly_fire"), 0)
-    risk |= np.where(blockers.obstructed, 1 << RISKS.index("obstacle_roll"), 0)
     out_of_range = measured > ranges[row] + EPS_IN
     if rp.penalty_from_in is not None:
         out_of_range |= needs > rp.max_need
@@ -295,11 +315,24 @@ def _rank_chunk(scene: Scene, shooter_specs, shooters: np.ndarray, known: np.nda
     if policy.arc_deg is not None:
         check = np.flatnonzero(~np.isnan(facing[row]))
         if len(check):
-            a = np.take(a_idx, check)
+            a = a_idx.take(check)
             face = facing[row[check]]
-            left, right = front_corners(idx.xy[a], 2 * np.take(idx.radius_in, a), face)
-            b = np.take(b_idx, check)
-            out_of_arc[check] = ~discs_in_arc(left, right, face, policy.arc_deg, idx.xy[b], np.take(idx.radius_in, b))
+            left, right = front_corners(idx.xy[a], 2 * idx.radius_in.take(a), face)
+            b = b_idx.take(check)
+            out_of_arc[check] = ~discs_in_arc(left, right, face, policy.arc_deg, idx.xy[b], idx.radius_in.take(b))
+    # Corridors only where no earlier reason settles the pair; the rest are laid when read.
+    settled = shooter_engaged | engaged | out_of_range | out_of_arc
+    pair_width = widths[row]
+    if settled.any():
+        sighted = np.flatnonzero(~settled)
+        blockers = find_blockers(idx, a_idx[sighted], b_idx[sighted], pair_width[sighted], policy.sight)
+        blocked = np.zeros(len(row), bool)
+        blocked[sighted] = blockers.blocked
+        corridors = (a_idx, b_idx, pair_width, policy.sight)
+    else:
+        sighted = corridors = None
+        blockers = find_blockers(idx, a_idx, b_idx, pair_width, policy.sight)
+        blocked = blockers.blocked
     legal = ~shooter_engaged & ~engaged & ~out_of_range & ~out_of_arc & ~blocked
 
     # Per shooter: nearest first (by the policy's measure, then centre, then scene order); the
@@ -316,7 +349,8 @@ def _rank_chunk(scene: Scene, shooter_specs, shooters: np.ndarray, known: np.nda
     reason = np.select([first, near, shooter_engaged[order], engaged[order], out_of_range[order], out_of_arc[order],
                         blocked[order]], [0, 1, 2, 3, 4, 5, 6], default=7)
     table = TargetTable(enemy=b_idx, distance_in=dist, edge_distance_in=edge[order], reason=reason, pair=order,
-                        blockers=blockers, index=idx, measured=measured, needs=needs[order], risk=risk[order])
+                        blockers=blockers, index=idx, measured=measured, needs=needs[order], risk=risk[order],
+                        sighted=sighted, corridors=corridors)
 
     bounds = np.searchsorted(row, np.arange(len(shooters) + 1)).tolist()
     target_rows = np.flatnonzero(first)
@@ -325,7 +359,7 @@ def _rank_chunk(scene: Scene, shooter_specs, shooters: np.ndarray, known: np.nda
     ties_of: dict[int, list[str]] = {}
     for r, k in zip(row[tie_rows].tolist(), b_idx[tie_rows].tolist()):
         ties_of.setdefault(r, []).append(idx.figure_ids[k])
-    shooter_touching = np.take(facts.touching_enemy, shooters)
+    shooter_touching = facts.touching_enemy.take(shooters)
     results = []
     for i, s in enumerate(shooters.tolist()):
         t = target_of.get(i)
