@@ -5,14 +5,13 @@ Every problem raises `ProfileError` with one line naming the key and what is wro
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
 import cv2
 
-from calibration.textfile import read_text
+from calibration.textfile import read_toml
 
 
 class ProfileError(ValueError):
@@ -282,11 +281,7 @@ def load_profile(path: str | Path, learned_path: str | Path | None = None) -> Ta
     The rim colours learned from photos of this table (`learned_colours_path(path)`, or
     `learned_path`) are laid over its sides when that file exists."""
     path = Path(path)
-    text = read_text(path, "table profile", ProfileError)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ProfileError(f"{path}: not valid TOML ({exc})") from None
+    data = read_toml(path, "table profile", ProfileError)
     try:
         profile = profile_from_dict(data)
     except ProfileError as exc:
@@ -308,11 +303,7 @@ def learned_colours_path(profile_path: str | Path) -> Path:
 def read_learned_colours(path: str | Path) -> dict[str, tuple[int, int, int]]:
     """side name -> learned rim colour, from a sidecar file; raises ProfileError naming the key."""
     path = Path(path)
-    text = read_text(path, "learned colours", ProfileError)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ProfileError(f"{path}: not valid TOML ({exc})") from None
+    data = read_toml(path, "learned colours", ProfileError)
     try:
         _check_keys(data, {"sides"}, "")
         out = {}
