@@ -171,9 +171,12 @@ def run_call(state: TurnState, call: Call, ctx: TurnContext, values: Sequence[in
 
 
 def _carried(state: TurnState, call: Call) -> dict[str, Any]:
-    """What the rules keep between steps, handed to every step that takes it (damage, hit points)."""
-    return {k: dict(v) if isinstance(v, Mapping) else v for k, v in state.carry.items()
-            if k in ("damage", "hp", "leader_points") and k not in call.options}
+    """What the rules keep between steps, handed to every step that takes it (damage, hit points), for the
+    figures (and sides) on the table now: one a picture no longer shows (the players accepted it) keeps
+    its entry for when it is back, but no step is handed an id it does not know."""
+    here = {f.id for f in state.scene.figures} | set(state.sides)
+    return {k: {i: x for i, x in v.items() if i in here} if isinstance(v, Mapping) else v
+            for k, v in state.carry.items() if k in ("damage", "hp", "leader_points") and k not in call.options}
 
 
 def next_roll(spec: TurnSpec, state: TurnState, ctx: TurnContext, values: Sequence[int]) -> RollRequest | Finished | None:
