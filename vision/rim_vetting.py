@@ -16,6 +16,7 @@ why it is not.
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import TYPE_CHECKING, Callable, Sequence
 
 import cv2
@@ -49,7 +50,8 @@ def is_strong(coverage, clean, residual_px, max_residual_px: float):
 
 def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r_px: float,
              max_residual_px: float, n_sides: int | None = None,
-             wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None) -> list[RimHit]:
+             wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None,
+             view_bgr: np.ndarray | None = None) -> list[RimHit]:
     """Each candidate ring judged against the look-alikes, in order: those that passed vision.rims's
     shape tests (reason "ring") keep it only if no test here finds a look-alike; the others come
     back as they are.
@@ -58,11 +60,17 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
     on the loose ones), -1 for none (strict labels from `n_sides` up are terrain), the same view
     pixels as the hits' `xy_view`. `r_px`: a base's radius in view pixels; `max_residual_px`: the
     largest RMS residual a ring may have. `wall_shift_px(centres (N, 2))`: where a base's bottom
-    shows relative to its top, towards the camera (None: looking straight down)."""
+    shows relative to its top, towards the camera (None: looking straight down). `view_bgr`: the
+    view itself (uint8), for what lies in a ring's middle."""
     out = []
     for hit in hits:
         if hit.reason == "ring":
             reason = _look_alike(hit, strict, loose, r_px, max_residual_px)
+            if not reason and view_bgr is not None:
+                area, dark = flat_middle(view_bgr, hit.xy_view, r_px)
+                if area > MAX_FLAT_MIDDLE and dark < MAX_DARK:
+                    reason = (f"the edge of something large and dark ({area:.1f} bases of one flat colour in its middle): "
+                              f"a phone's screen, a mug's inside")
             if not reason:
                 reason = _up_on_a_body(hit, strict, loose, r_px, n_sides, wall_shift_px)
             if reason:
@@ -88,6 +96,8 @@ def _up_on_a_body(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: floa
     k = hit.side_index
     st, lo = strict[y0:y1, x0:x1], loose[y0:y1, x0:x1]
     other = ((st >= 0) & (st < n_sides) & (st != k)) | ((lo >= 0) & (lo < n_sides) & (lo != k))
+    if not other.any():
+        return ""
     share, offset = rim_beneath(other, hit.xy_view - (x0, y0), r_px, shift)
     # Cloth hangs from about a third to two thirds of a body's height: the ring it makes shows
     # that much farther from the camera than the rim of the figure's own base.
@@ -180,3 +190,37 @@ def rim_beneath(other: np.ndarray, centre: np.ndarray, r_px: float, shift_px: np
     share = hit[..., 2:].any(2).mean(1) - hit[..., :2].any(2).mean(1)                     # (Q,)
     best = int(np.argmax(share))
     return float(share[best]), float(np.hypot(*(qs[best] - centre)) / r_px)
+
+
+FLAT_TOL = 18.0                # colours this near (BGR, each channel) are one flat surface
+MAX_FLAT_MIDDLE = 2.0          # in bases: a base's middle (its top, the body's foot) is at most one
+MAX_DARK = 0.5                 # a middle darker than this share of the brightest tenth round it is dark
+
+
+def flat_middle(view_bgr: np.ndarray, centre: np.ndarray, r_px: float) -> tuple[float, float]:
+    """(area in bases, brightness against the brightest tenth round it) of the flat patch of colour the middle of the ring at `centre`
+    is part of, looked at within three radii: a base's middle holds its top and a body, a base
+    across at most; the middle of a ring drawn on a phone's case or a mug's rim is the screen or
+    the coffee, a flat dark patch running far past the ring."""
+    h, w = view_bgr.shape[:2]
+    cx, cy = centre
+    half = 3.0 * r_px
+    x0, x1 = max(0, int(cx - half)), min(w, int(cx + half) + 1)
+    y0, y1 = max(0, int(cy - half)), min(h, int(cy + half) + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return 0.0, 255.0
+    win = view_bgr[y0:y1, x0:x1].astype(np.int16)
+    yy, xx = np.ogrid[y0:y1, x0:x1]
+    middle = np.hypot(xx - cx, yy - cy) <= 0.4 * r_px
+    if not middle.any():
+        return 0.0, 255.0
+    ref = np.median(win[middle], axis=0)
+    flat = (np.abs(win - ref) <= FLAT_TOL).all(axis=2).astype(np.uint8)
+    n, lab = cv2.connectedComponents(flat, connectivity=4)
+    ids, counts = np.unique(lab[middle & (flat > 0)], return_counts=True)
+    if not len(ids):
+        return 0.0, 255.0
+    c = ids[np.argmax(counts)]
+    region = lab == c
+    gray = win.mean(axis=2)
+    return float(region.sum() / (math.pi * r_px * r_px)), float(gray[region].mean() / max(np.percentile(gray, 90), 1.0))

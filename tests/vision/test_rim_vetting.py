@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.rim_vetting import BASE_TOP_IN, frame_span, rim_beneath, vet_hits
+from vision.rim_vetting import BASE_TOP_IN, MAX_DARK, MAX_FLAT_MIDDLE, flat_middle, frame_span, rim_beneath, vet_hits
 from vision.rims import RimHit
 
 R_PX = 10.0
@@ -103,3 +103,37 @@ def test_a_phones_case_is_a_frame_wider_than_bases():
     _arc(two_bases, (60, 60), R_PX, 0, 0, 360)
     _arc(two_bases, (80, 60), R_PX, 0, 0, 360)
     assert frame_span(two_bases, 0, np.array([60.0, 60.0]), R_PX) == 0.0
+
+
+def _view(size=(120, 120), mat_bgr=(128, 160, 176)) -> np.ndarray:
+    img = np.zeros((*size, 3), np.uint8)
+    img[:] = mat_bgr
+    return img
+
+
+def test_a_ring_in_the_corner_of_a_phones_case_is_the_edge_of_its_dark_screen():
+    """A red case round a dark screen: a ring drawn in its corner has the screen in its middle, one
+    flat dark patch running far past the ring."""
+    img = _view()
+    cv2.rectangle(img, (50, 50), (119, 119), (45, 40, 180), -1)        # the case
+    cv2.rectangle(img, (53, 53), (119, 119), (36, 30, 28), -1)         # the screen
+    label = _labels()                     # only the corner's labels (the rest lost to glare and blur)
+    label[50:53, 50:75] = 0
+    label[50:75, 50:53] = 0
+    centre = np.array([60.0, 60.0])
+    area, dark = flat_middle(img, centre, R_PX)
+    assert area > MAX_FLAT_MIDDLE and dark < MAX_DARK
+    out = vet_hits([_hit(centre, 0)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4, view_bgr=img)
+    assert "large and dark" in out[0].reason
+
+
+@pytest.mark.parametrize("top_bgr", [(62, 60, 60), (55, 80, 95), (105, 115, 120)])
+def test_a_bases_dark_top_and_body_are_no_screen(top_bgr):
+    """A base's painted top, however dark, ends at its rim; the body stands on it."""
+    img = _view()
+    cv2.circle(img, (60, 60), 10, (45, 40, 180), -1)                   # rim
+    cv2.circle(img, (60, 60), 8, top_bgr, -1)                          # top
+    cv2.ellipse(img, (60, 52), (5, 9), 0, 0, 360, (60, 95, 140), -1)   # the body, leaning away
+    cv2.ellipse(img, (60, 50), (10, 6), 0, 0, 180, (160, 160, 150), -1)
+    area, _dark = flat_middle(img, np.array([60.0, 60.0]), R_PX)
+    assert area <= 1.0
