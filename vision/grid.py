@@ -45,6 +45,7 @@ _SQRT3 = math.sqrt(3.0)
 class GridFit:
     grid: Grid
     snr: float                 # weakest peak's magnitude over the band's median
+    pitch_spread: float = 0.0  # how far the measured peaks disagree on the pitch (max / min - 1)
 
 
 def line_evidence(view_gray: np.ndarray, ppi: float = GRID_PPI) -> np.ndarray:
@@ -262,6 +263,8 @@ def _fit_peaks(weighted, spectrum: _Spectrum, kind: str, ppi: float, orientation
     radii = np.array([np.hypot(*p) for p in refined])
     if radii.max() / radii.min() > 1.02:
         return None                   # not one lattice: the peaks disagree on the pitch
+    measured = np.array([r for k, r in enumerate(radii) if k != faded])
+    pitch_spread = float(measured.max() / measured.min() - 1)
     # Angles of the peaks, each brought back to the first peak's frame; their mean is the grid's.
     angles = [math.degrees(math.atan2(p[1], p[0])) - t for p, t in zip(refined, (0.0,) + turns)]
     base = angles[0]
@@ -285,7 +288,7 @@ def _fit_peaks(weighted, spectrum: _Spectrum, kind: str, ppi: float, orientation
         angle = flat_angle if orientation == "flat" else pointy_angle
         grid = Grid("hex", pitch, (0.0, 0.0), angle, orientation)
         origin = _hex_origin(weighted, refined, ppi, grid)
-    return GridFit(Grid(grid.kind, pitch, origin, angle, grid.orientation), snr)
+    return GridFit(Grid(grid.kind, pitch, origin, angle, grid.orientation), snr, pitch_spread)
 
 
 def _phases(weighted, peaks: list[np.ndarray]) -> np.ndarray:
