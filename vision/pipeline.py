@@ -164,9 +164,11 @@ class FramePipeline:
         maker = TopViewMaker(registration.H_in_to_px, ppi, self._table_rect(), keep_maps=self.track)
         view = maker.make(frame_bgr)
         view.base                      # the one warp (every later layer is derived from it)
+        spec = self.profile.grid
+        if spec is not None or self.profile.sides:
+            view.at(COLOUR_PPI)        # the grid's and the rims' layer: part of the shared view
         t1 = time.perf_counter()
         grid, check, rescale = None, None, None
-        spec = self.profile.grid
         if spec is not None:
             registration, grid, check, rescale = self._grid(view, registration, spec)
             if rescale is not None:
