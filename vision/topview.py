@@ -87,6 +87,11 @@ class _Layers:
         self.base, self.make_base, self.maker, self.frame = base, make_base, maker, frame
         self.layers: dict = {}
         self.wb = None
+        self.wb_relabels: tuple = ()
+
+    def wb_labels(self, view: TopView) -> TopView:
+        """A maker-frame layer labelled in the table frame the white balance was measured in."""
+        return _relabelled(view, self.wb_relabels)
 
     def get_base(self) -> TopView:
         if self.base is None:
@@ -173,7 +178,7 @@ class FrameView:
     def white_balance(self, wb) -> None:
         shared = self._shared
         if wb is not shared.wb:
-            shared.wb = wb
+            shared.wb, shared.wb_relabels = wb, self._relabels    # its plane is in this view's table frame
             shared.layers = {k: v for k, v in shared.layers.items() if k[0] in ("bgr", "gray")}
 
     def _balanced(self, kind: str, ppi: float, make) -> TopView:
@@ -187,9 +192,15 @@ class FrameView:
 
     def balanced_at(self, ppi: float) -> TopView:
         """float32 BGR under the anchors' white balance (identity when none is set), not clipped."""
-        wb = self._shared.wb
-        return self._balanced("balanced", ppi, lambda v: wb.apply(v.image, v.ppi, v.origin_in) if wb is not None
-                              else v.image.astype(np.float32))
+        shared = self._shared
+        wb = shared.wb
+
+        def make(v):
+            if wb is None:
+                return v.image.astype(np.float32)
+            labelled = shared.wb_labels(v)
+            return wb.apply(v.image, labelled.ppi, labelled.origin_in)
+        return self._balanced("balanced", ppi, make)
 
     def normalised_at(self, ppi: float) -> TopView:
         """`balanced_at` clipped to 0..255 (float32)."""
@@ -215,16 +226,26 @@ class FrameView:
 
     def felt_at(self, ppi: float) -> TopView:
         """float32 BGR for judging felt (`WhiteBalance.felt`: no black offset, not clipped at 255)."""
-        wb = self._shared.wb
-        return self._balanced("felt", ppi, lambda v: wb.felt(v.image, v.ppi, v.origin_in) if wb is not None
-                              else v.image.astype(np.float32))
+        shared = self._shared
+        wb = shared.wb
+
+        def make(v):
+            if wb is None:
+                return v.image.astype(np.float32)
+            labelled = shared.wb_labels(v)
+            return wb.felt(v.image, labelled.ppi, labelled.origin_in)
+        return self._balanced("felt", ppi, make)
 
     def mat_chroma(self, ppi: float = 10.0) -> np.ndarray:
-        """The mat's chromaticity: the median over the view at `ppi` (every other pixel: the mat
-        covers most of a table, and a median needs no more)."""
+        """The mat's chromaticity: the median over the white-balanced view at `ppi`, every other
+        pixel (the mat covers most of a table, and a median needs no more)."""
         def make():
-            from vision.colour import mat_chroma
-            return mat_chroma(self.chroma_at(ppi)[0][::2, ::2])
+            from vision.colour import chromaticity, mat_chroma
+            v = self._shared.wb_labels(self._raw_at(ppi))
+            sample = np.ascontiguousarray(v.image[::2, ::2])          # pixel (u, v) is (2u, 2v) of the layer
+            wb = self._shared.wb
+            img = wb.apply(sample, v.ppi / 2, v.origin_in) if wb is not None else sample.astype(np.float32)
+            return mat_chroma(chromaticity(np.clip(img, 0, 255))[0])
         return self._layer(("mat", min(ppi, self.base_ppi)), make)
 
     def _raw_layer(self, kind: str, ppi: float) -> TopView:

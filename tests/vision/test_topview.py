@@ -149,3 +149,15 @@ def test_a_grid_corrected_frame_view_relabels_its_layers_without_resampling():
     assert again.ppi == pytest.approx(10.0 / 0.98)    # ... under the corrected labels
     p = np.array([[40.0, 30.0]])
     assert np.allclose(again.to_table(p), 0.98 * coarse.to_table(p) + 0.02 * np.array([7.0, 5.0]))
+
+
+def test_the_light_plane_is_divided_out_in_the_frame_the_white_balance_was_measured_in():
+    from vision.whitebalance import WhiteBalance
+    image = (np.random.default_rng(3).random((200, 300, 3)) * 255).astype(np.uint8)
+    corrected = FrameView(TopView(image, 20.0, (0.0, 0.0))).rescaled(0.97, (7.0, 5.0))
+    wb = WhiteBalance(np.full(3, 20.0), np.array([210.0, 220.0, 190.0]), np.array([1.1, -0.01, 0.008]), (0, 1, 2))
+    corrected.white_balance = wb
+    coarse = corrected.at(10.0)
+    assert np.allclose(corrected.balanced_at(10.0).image, wb.apply(coarse.image, coarse.ppi, coarse.origin_in),
+                       atol=1e-3)
+    assert np.allclose(corrected.felt_at(10.0).image, wb.felt(coarse.image, coarse.ppi, coarse.origin_in), atol=1e-3)
