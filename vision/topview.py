@@ -2,9 +2,11 @@
 
 View pixel (u, v) is table point (x0 + u / ppi, y0 + v / ppi). A frame is warped once, in colour,
 to a view of the whole table at the finest resolution any stage needs (the figure markers'); the
-other stages read layers derived from it (gray, coarser resolutions) or windows cut out of it, so
-nothing warps the frame a second time. While a registration holds, the warp's pixel maps are kept
-and each new frame is only resampled through them.
+other stages read layers derived from it (gray, coarser resolutions, white-balanced colour, its
+chromaticity, HSV and Lab) or windows cut out of it, so nothing warps the frame a second time. The
+warp and each layer are made when a stage first asks for them, once per frame (FrameView). While a
+registration holds, the warp's pixel maps are kept and each new frame is only resampled through
+them.
 """
 from __future__ import annotations
 
