@@ -107,6 +107,7 @@ class FramePipeline:
         self.track = track
         self.tracker = Tracker() if track else None
         self._held: _Held | None = None
+        self._scan = None                  # (gray, FrameMarkers) of the frame just registered
         self._frame = -1
         self.watch = ChangeWatch()
         self._tiles = _tiles(profile.width_in, profile.depth_in, int(VISION_DEFAULTS["search_tiles"]))
@@ -114,7 +115,11 @@ class FramePipeline:
     # ------------------------------------------------------------ registration
 
     def register(self, gray: np.ndarray) -> Registration:
-        anchors = self.markers.find_anchors(gray)
+        # The frame's one marker search: its anchors register the table, its figure markers and
+        # unread outlines are kept for _markers (this frame's only).
+        found = self.markers.scan(gray)
+        self._scan = (gray, found)
+        anchors = dict(found.anchors)
         if len(anchors) < 2:
             anchors = self._look_harder(gray, anchors)
         if not anchors:
@@ -209,7 +214,11 @@ class FramePipeline:
         return (max(0.0, x0), max(0.0, y0), min(self.profile.width_in, x1), min(self.profile.depth_in, y1))
 
     def _markers(self, view: FrameView, registration: Registration, pose: CameraPose, rects, full: bool) -> Detections:
-        found = self.markers.find_figures(view.gray(), registration, None if full else rects)
+        scan, self._scan = self._scan, None
+        if full and scan is not None and scan[1].figures_searched:
+            found = self.markers.figures_in_frame(scan[1], scan[0], registration)
+        else:
+            found = self.markers.find_figures(view.gray(), registration, None if full else rects)
         h = self.profile.figure_marker_height_in
         if h > 0 and len(found):
             # Markers on bases stand above the table: put them back under the camera's ray.
