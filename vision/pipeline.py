@@ -138,7 +138,23 @@ class FramePipeline:
             more = self.anchor_windows.find(gray, registration.H_px_to_in, missing, SEARCH_TRIES)
             if more:
                 registration = register({**anchors, **more}, self.profile, size)
+        self._refuse_if_unsure(registration)
         return registration
+
+    def _refuse_if_unsure(self, registration: Registration) -> None:
+        """Too few anchors seen to place the whole table: one plain line, rather than figures in
+        wrong places (two anchors side by side fix their own corner and leave the far side inches
+        off). A profile with one anchor only gets what one anchor gives: its owner chose that."""
+        missing = sorted(self.profile.anchor_ids - set(registration.anchors_seen))
+        limit_in = VISION_DEFAULTS["registration_max_error_in"]
+        if missing and registration.table_error_in > limit_in:
+            seen = ", ".join(str(i) for i in registration.anchors_seen)
+            raise RegistrationError(
+                f"only {len(registration.anchors_seen)} of {len(self.profile.anchors)} anchors were found "
+                f"(markers {seen}): from them a place on the far side of the table could be "
+                f"{registration.table_error_in:.2f} in off, more than {limit_in:g} in, so nothing was "
+                f"measured; make sure every anchor is in view and uncovered (missing: "
+                f"{', '.join(str(i) for i in missing)})")
 
     def _look_harder(self, gray: np.ndarray, anchors: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
         """One anchor cannot check itself and places the others badly: the whole frame is searched
