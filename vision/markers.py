@@ -23,6 +23,7 @@ import numpy as np
 from calibration.profile import TableProfile, aruco_dictionary
 from calibration.registration import Registration
 from vision.detections import Detections
+from vision.marker_reading import PatternReader
 from vision.topview import TopView, warp_top_view
 
 CELL_PX = 6.0            # marker cell size in the rectified view
@@ -110,6 +111,7 @@ class MarkerFinder:
         # threshold windows and no perimeter floor, as OpenCV comes, on such frames only.
         self._thorough_detector = cv2.aruco.ArucoDetector(self.dictionary, _parameters(
             cornerRefinementMethod=cv2.aruco.CORNER_REFINE_SUBPIX, cornerRefinementWinSize=4))
+        self._pattern_reader = PatternReader(self.dictionary)
         self._view_max_side_px = -1
         self.view_px_per_in = self.cells * CELL_PX / profile.figure_marker_size_in
 
@@ -168,7 +170,7 @@ class MarkerFinder:
         size_in = self.profile.figure_marker_size_in
         taken = [q.mean(axis=0) for _e, q in best.values()]
         taken += [(a.x_in, a.y_in) for a in self.profile.anchors]
-        rects = []
+        outlines, rects = [], []
         for quad in found.unread:
             quad_in = registration.to_table(quad)
             sides_in = np.linalg.norm(quad_in - np.roll(quad_in, 1, axis=0), axis=1)
@@ -180,10 +182,28 @@ class MarkerFinder:
             taken.append((cx, cy))
             half = REREAD_SIDES * size_in
             rects.append((cx - half, cy - half, cx + half, cy + half))
-        for rect in rects:
+            outlines.append(quad)
+        for quad, rect in zip(outlines, rects):
             window = _window_view(gray, registration, self.view_px_per_in, rect)
+            before = set(best)
             self._collect(TopView(_sharpen(window.image), window.ppi, window.origin_in), best)
+            if set(best) == before:
+                self._read_softly(gray, quad, registration, best)
         return self._detections(best, registration)
+
+    def _read_softly(self, gray: np.ndarray, quad: np.ndarray, registration: Registration,
+                     best: dict[int, tuple[float, np.ndarray]]) -> None:
+        """An outline neither read nor read again: its cells compared with the dictionary's
+        patterns (vision.marker_reading), among the roster's markers not found yet when the
+        profile has a roster."""
+        roster = {int(f[1:]) for f in self.profile.roster_by_figure() if f[:1] == "m" and f[1:].isdigit()}
+        allowed = frozenset(roster) if roster else None
+        outline = quad.astype(np.float32).reshape(-1, 1, 2)
+        cv2.cornerSubPix(gray, outline, (2, 2), (-1, -1), (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01))
+        found = self._pattern_reader.read(gray, outline.reshape(4, 2), allowed)
+        if found is None or found.marker_id in best or found.marker_id in self.profile.anchor_ids:
+            return
+        self._keep(best, found.marker_id, registration.to_table(found.corners))
 
     def find_figures(self, view: TopView, registration: Registration,
                      rects_in: list[tuple[float, float, float, float]] | None = None) -> Detections:
