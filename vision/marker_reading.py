@@ -19,6 +19,7 @@ PX_PER_CELL = 8                 # sampling resolution of an outline's inside
 BLUR_CELLS = (0.0, 0.35, 0.6)   # blurs (Gaussian sigma, in cells) the patterns are compared under
 MIN_CORRELATION = 0.9           # a read must correlate this well with its pattern...
 MIN_MARGIN = 0.02               # ...and this much better than the best pattern of any other id
+FRAME_CONTRAST = 1.0            # margin minus border, in standard deviations of all the cells
 
 
 @dataclass(frozen=True)
@@ -61,17 +62,41 @@ class PatternReader:
         n, p = self._side, PX_PER_CELL
         return image.reshape(n, p, n, p)[:, p // 4: 3 * p // 4, :, p // 4: 3 * p // 4].mean(axis=(1, 3)).ravel()
 
+    def sample(self, gray: np.ndarray, outline: np.ndarray) -> np.ndarray:
+        """The cells' means inside `outline` ((4, 2) pixels of `gray`, corners in turn) and one
+        cell of margin round it, row by row ((side * side,))."""
+        p = PX_PER_CELL
+        outline = np.asarray(outline, np.float64)
+        # Only the part of the frame round the outline is warped.
+        reach = np.ptp(outline, axis=0).max() / 3 + 2
+        h, w = gray.shape[:2]
+        x0, y0 = (int(max(0, np.floor(v - reach))) for v in outline.min(axis=0))
+        x1, y1 = (int(np.ceil(v + reach)) + 1 for v in outline.max(axis=0))
+        crop = gray[y0:min(h, max(y1, y0 + 1)), x0:min(w, max(x1, x0 + 1))]
+        inner = np.array([[p, p], [(self._side - 1) * p, p], [(self._side - 1) * p, (self._side - 1) * p],
+                          [p, (self._side - 1) * p]], np.float32) - 0.5
+        m = cv2.getPerspectiveTransform((outline - (x0, y0)).astype(np.float32), inner)
+        side_px = self._side * p
+        patch = cv2.warpPerspective(crop, m, (side_px, side_px), flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        return self._cell_means(patch)
+
+    def framed(self, cells: np.ndarray) -> bool:
+        """Whether sampled cells show a marker's frame: a dark border ring inside a light margin,
+        well apart for their spread (a grid square's thin lines or a textured patch do not)."""
+        grid = cells.reshape(self._side, self._side)
+        margin = np.concatenate([grid[0], grid[-1], grid[1:-1, 0], grid[1:-1, -1]])
+        ring = grid[1:-1, 1:-1]
+        border = np.concatenate([ring[0], ring[-1], ring[1:-1, 0], ring[1:-1, -1]])
+        return float(margin.mean() - border.mean()) > FRAME_CONTRAST * max(float(cells.std()), 1e-6)
+
     def read(self, gray: np.ndarray, outline: np.ndarray, allowed: frozenset[int] | None = None) -> SoftRead | None:
         """The marker inside `outline` ((4, 2) pixels of `gray`, corners in turn), if it reads
         clearly as one of `allowed` ids (all when None); None otherwise."""
-        p = PX_PER_CELL
-        inner = np.array([[p, p], [(self._side - 1) * p, p], [(self._side - 1) * p, (self._side - 1) * p],
-                          [p, (self._side - 1) * p]], np.float32) - 0.5
-        m = cv2.getPerspectiveTransform(np.asarray(outline, np.float32), inner)
-        side_px = self._side * p
-        patch = cv2.warpPerspective(gray, m, (side_px, side_px), flags=cv2.INTER_LINEAR,
-                                    borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        seen = _standardised(self._cell_means(patch)[None, :])[0]
+        cells = self.sample(gray, outline)
+        if not self.framed(cells):
+            return None
+        seen = _standardised(cells[None, :])[0]
         scores = (self._patterns @ seen).max(axis=0) / seen.size
         best = int(np.argmax(scores))
         marker_id = int(self._ids[best])

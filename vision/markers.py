@@ -9,8 +9,8 @@ in a small top view window (`CELL_PX` pixels a cell) sharpened against the camer
 detector tuned for exactly that size: small figure markers at 2.5-3.5 pixels a cell under motion
 blur are most of those.
 
-A frame too big to search whole cheaply (4K) is searched at half size; the anchors' corners are
-then refined at full size (cornerSubPix), and the figure markers, too small at half size, are
+A frame too big to search whole cheaply (4K) is searched at half size; each anchor is then found
+again at full size in a crop around it (sub-pixel corners), and the figure markers, too small at half size, are
 looked for in the table's top view (`find_figures`), as tracked frames do in windows.
 """
 from __future__ import annotations
@@ -97,10 +97,15 @@ class MarkerFinder:
             adaptiveThreshWinSizeStep=10, minMarkerPerimeterRate=0.02, **SMALL_MARKER_READING,
             cornerRefinementMethod=cv2.aruco.CORNER_REFINE_SUBPIX, cornerRefinementWinSize=4,
             relativeCornerRefinmentWinSize=0.6))
-        # A half-size copy of a big frame: anchors only (big), as quickly as possible.
+        # A half-size copy of a big frame: anchors only (big), as quickly as possible; each is then
+        # found again at full size in a crop around it.
         self._half_detector = cv2.aruco.ArucoDetector(self.dictionary, _parameters(
             adaptiveThreshWinSizeMin=19, adaptiveThreshWinSizeMax=19, adaptiveThreshWinSizeStep=10,
             minMarkerPerimeterRate=0.04))
+        self._crop_detector = cv2.aruco.ArucoDetector(self.dictionary, _parameters(
+            adaptiveThreshWinSizeMin=19, adaptiveThreshWinSizeMax=19, adaptiveThreshWinSizeStep=10,
+            minMarkerPerimeterRate=0.04,
+            cornerRefinementMethod=cv2.aruco.CORNER_REFINE_SUBPIX, cornerRefinementWinSize=4))
         window = int(round(3 * CELL_PX)) | 1
         self._view_params = _parameters(
             adaptiveThreshWinSizeMin=window, adaptiveThreshWinSizeMax=window, adaptiveThreshWinSizeStep=10,
@@ -112,6 +117,8 @@ class MarkerFinder:
         self._thorough_detector = cv2.aruco.ArucoDetector(self.dictionary, _parameters(
             cornerRefinementMethod=cv2.aruco.CORNER_REFINE_SUBPIX, cornerRefinementWinSize=4))
         self._pattern_reader = PatternReader(self.dictionary)
+        roster = {int(f[1:]) for f in profile.roster_by_figure() if f[:1] == "m" and f[1:].isdigit()}
+        self._roster_ids = frozenset(roster) if roster else None     # what a pattern read may be
         self._view_max_side_px = -1
         self.view_px_per_in = self.cells * CELL_PX / profile.figure_marker_size_in
 
@@ -122,7 +129,7 @@ class MarkerFinder:
             corners, ids, _ = self._half_detector.detectMarkers(small)
             anchors = self._split(corners, ids)[0]
             # Pixel centres: full-size x = 2 * half-size x + 0.5.
-            anchors = {i: self._refine_corners(gray, 2 * c + 0.5) for i, c in anchors.items()}
+            anchors = {i: self._refine(gray, i, 2 * c + 0.5) for i, c in anchors.items()}
             return FrameMarkers(anchors, (), (), 0.5)
         corners, ids, rejected = self._frame_detector.detectMarkers(gray)
         anchors, figures = self._split(corners, ids)
@@ -150,15 +157,20 @@ class MarkerFinder:
                 figures.append((marker_id, quad))
         return anchors, tuple(figures)
 
-    @staticmethod
-    def _refine_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
-        """Corners found at half size, made sub-pixel at full size (a window of a third of a side)."""
-        side = float(np.min(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
-        half = int(np.clip(side / 12, 2, 8))
-        pts = corners.astype(np.float32).reshape(-1, 1, 2)
-        cv2.cornerSubPix(gray, pts, (half, half), (-1, -1),
-                         (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01))
-        return pts.reshape(4, 2).astype(np.float64)
+    def _refine(self, gray: np.ndarray, marker_id: int, corners: np.ndarray) -> np.ndarray:
+        """An anchor found at half size, found again at full size in a crop around it (sub-pixel
+        corners from the whole marker's outline: sturdier under motion blur than cornerSubPix
+        started from the half-size corners, which a blurred card's edge can pull a few pixels)."""
+        side = float(np.max(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
+        pad = int(np.ceil(0.6 * side)) + 4
+        h, w = gray.shape[:2]
+        x0, y0 = (int(max(0, np.floor(v) - pad)) for v in corners.min(axis=0))
+        x1, y1 = int(min(w, np.ceil(corners[:, 0].max()) + pad)), int(min(h, np.ceil(corners[:, 1].max()) + pad))
+        found, ids, _ = self._crop_detector.detectMarkers(np.ascontiguousarray(gray[y0:y1, x0:x1]))
+        for i, quad in zip([] if ids is None else ids.ravel().tolist(), found):
+            if i == marker_id:
+                return quad.reshape(4, 2).astype(np.float64) + (x0, y0)
+        return corners
 
     def figures_in_frame(self, found: FrameMarkers, gray: np.ndarray, registration: Registration) -> Detections:
         """Figure markers of a frame's search (`found`, on `gray`), positioned in table inches by
@@ -179,6 +191,8 @@ class MarkerFinder:
             cx, cy = quad_in.mean(axis=0)
             if any(np.hypot(cx - x, cy - y) < size_in for x, y in taken):
                 continue              # read already, or part of an anchor's card
+            if not self._pattern_reader.framed(self._pattern_reader.sample(gray, quad)):
+                continue              # no marker's frame in it: a grid square, a patch of texture
             taken.append((cx, cy))
             half = REREAD_SIDES * size_in
             rects.append((cx - half, cy - half, cx + half, cy + half))
@@ -196,14 +210,16 @@ class MarkerFinder:
         """An outline neither read nor read again: its cells compared with the dictionary's
         patterns (vision.marker_reading), among the roster's markers not found yet when the
         profile has a roster."""
-        roster = {int(f[1:]) for f in self.profile.roster_by_figure() if f[:1] == "m" and f[1:].isdigit()}
-        allowed = frozenset(roster) if roster else None
+        found = self._soft_read(gray, quad)
+        if found is not None and found.marker_id not in best:
+            self._keep(best, found.marker_id, registration.to_table(found.corners))
+
+    def _soft_read(self, gray: np.ndarray, quad: np.ndarray):
+        """A figure marker's id read from an outline's cells (vision.marker_reading), or None."""
         outline = quad.astype(np.float32).reshape(-1, 1, 2)
         cv2.cornerSubPix(gray, outline, (2, 2), (-1, -1), (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01))
-        found = self._pattern_reader.read(gray, outline.reshape(4, 2), allowed)
-        if found is None or found.marker_id in best or found.marker_id in self.profile.anchor_ids:
-            return
-        self._keep(best, found.marker_id, registration.to_table(found.corners))
+        found = self._pattern_reader.read(gray, outline.reshape(4, 2), self._roster_ids)
+        return None if found is None or found.marker_id in self.profile.anchor_ids else found
 
     def find_figures(self, view: TopView, registration: Registration,
                      rects_in: list[tuple[float, float, float, float]] | None = None) -> Detections:
@@ -214,16 +230,29 @@ class MarkerFinder:
         windows = [view] if rects_in is None else [view.window(r) for r in rects_in]
         for window in windows:
             if min(window.image.shape[:2]) >= 8:
-                self._collect(TopView(_sharpen(window.image), window.ppi, window.origin_in), best)
+                self._collect(TopView(_sharpen(window.image), window.ppi, window.origin_in), best, window)
         return self._detections(best, registration)
 
-    def _collect(self, view: TopView, best: dict[int, tuple[float, np.ndarray]]) -> None:
-        corners, ids, _ = self._detect_in_view(view.image)
-        if ids is None:
-            return
-        for marker_id, quad in zip(ids.ravel().tolist(), corners):
+    def _collect(self, view: TopView, best: dict[int, tuple[float, np.ndarray]], plain: TopView | None = None) -> None:
+        """Figure markers read in a (sharpened) view; with `plain`, the same view unsharpened, the
+        outlines left unread are read by their patterns there."""
+        corners, ids, rejected = self._detect_in_view(view.image)
+        for marker_id, quad in zip([] if ids is None else ids.ravel().tolist(), corners):
             if marker_id not in self.profile.anchor_ids:
                 self._keep(best, marker_id, view.to_table(quad.reshape(4, 2)))
+        if plain is None or not len(rejected):
+            return
+        size_in = self.profile.figure_marker_size_in
+        taken = [q.mean(axis=0) for _e, q in best.values()]
+        for quad in rejected:
+            quad_in = view.to_table(quad.reshape(4, 2))
+            centre = quad_in.mean(axis=0)
+            if any(np.hypot(*(centre - c)) < size_in for c in taken):
+                continue
+            read = self._soft_read(plain.image, quad.reshape(4, 2))
+            if read is not None and read.marker_id not in best:
+                self._keep(best, read.marker_id, view.to_table(read.corners))
+                taken.append(centre)
 
     def _keep(self, best: dict[int, tuple[float, np.ndarray]], marker_id: int, quad_in: np.ndarray) -> None:
         """A marker read, kept if its size in inches is a figure marker's (and it is the
