@@ -90,6 +90,13 @@ class PatternReader:
         border = np.concatenate([ring[0], ring[-1], ring[1:-1, 0], ring[1:-1, -1]])
         return float(margin.mean() - border.mean()) > FRAME_CONTRAST * max(float(cells.std()), 1e-6)
 
+    def outlines(self, outline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The outline as found, and the marker inside it if it is the outline of the marker's white
+        card (one cell of margin all round: on a dark mat the card's edge is the outline found)."""
+        outline = np.asarray(outline, np.float64)
+        centre = outline.mean(axis=0)
+        return outline, centre + (outline - centre) * (self.cells / (self.cells + 2))
+
     def read(self, gray: np.ndarray, outline: np.ndarray, allowed: frozenset[int] | None = None) -> SoftRead | None:
         """The marker inside `outline` ((4, 2) pixels of `gray`, corners in turn), if it reads
         clearly as one of `allowed` ids (all when None); None otherwise."""

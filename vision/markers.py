@@ -9,9 +9,11 @@ in a small top view window (`CELL_PX` pixels a cell) sharpened against the camer
 detector tuned for exactly that size: small figure markers at 2.5-3.5 pixels a cell under motion
 blur are most of those.
 
-A frame too big to search whole cheaply (4K) is searched at half size; each anchor is then found
-again at full size in a crop around it (sub-pixel corners), and the figure markers, too small at half size, are
-looked for in the table's top view (`find_figures`), as tracked frames do in windows.
+Each anchor is found again in a small crop around it with a wider threshold window, for its
+corners: the registration rests on them. A frame too big to search whole cheaply (4K) is searched
+at half size, its anchors found again at full size the same way, and the figure markers, too small
+at half size, are looked for in the table's top view (`find_figures`), as tracked frames do in
+windows.
 """
 from __future__ import annotations
 
@@ -133,6 +135,9 @@ class MarkerFinder:
             return FrameMarkers(anchors, (), (), 0.5)
         corners, ids, rejected = self._frame_detector.detectMarkers(gray)
         anchors, figures = self._split(corners, ids)
+        # The threshold window fitted to small markers leaves a big anchor's corners a pixel or two
+        # off at a steep tilt; each anchor is found again in a crop with a wider window.
+        anchors = {i: self._refine(gray, i, c) for i, c in anchors.items()}
         unread = tuple(r.reshape(4, 2).astype(np.float64) for r in rejected)
         return FrameMarkers(anchors, figures, unread, 1.0)
 
@@ -186,13 +191,15 @@ class MarkerFinder:
         for quad in found.unread:
             quad_in = registration.to_table(quad)
             sides_in = np.linalg.norm(quad_in - np.roll(quad_in, 1, axis=0), axis=1)
-            if np.max(np.abs(sides_in / size_in - 1)) > 2 * SIZE_TOLERANCE:
+            card = (self.cells + 2) / self.cells          # or the outline of the marker's white card
+            if min(np.max(np.abs(sides_in / (size_in * k) - 1)) for k in (1.0, card)) > 2 * SIZE_TOLERANCE:
                 continue
             cx, cy = quad_in.mean(axis=0)
             if any(np.hypot(cx - x, cy - y) < size_in for x, y in taken):
                 continue              # read already, or part of an anchor's card
-            if not self._pattern_reader.framed(self._pattern_reader.sample(gray, quad)):
-                continue              # no marker's frame in it: a grid square, a patch of texture
+            reader = self._pattern_reader
+            if not any(reader.framed(reader.sample(gray, q)) for q in reader.outlines(quad)):
+                continue              # no marker's frame in it or just inside: a grid square, texture
             taken.append((cx, cy))
             half = REREAD_SIDES * size_in
             rects.append((cx - half, cy - half, cx + half, cy + half))
@@ -215,11 +222,19 @@ class MarkerFinder:
             self._keep(best, found.marker_id, registration.to_table(found.corners))
 
     def _soft_read(self, gray: np.ndarray, quad: np.ndarray):
-        """A figure marker's id read from an outline's cells (vision.marker_reading), or None."""
-        outline = quad.astype(np.float32).reshape(-1, 1, 2)
-        cv2.cornerSubPix(gray, outline, (2, 2), (-1, -1), (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01))
-        found = self._pattern_reader.read(gray, outline.reshape(4, 2), self._roster_ids)
-        return None if found is None or found.marker_id in self.profile.anchor_ids else found
+        """A figure marker's id read from an outline's cells (vision.marker_reading), or None: the
+        outline itself, or the marker inside it when it is the outline of the marker's card."""
+        reader = self._pattern_reader
+        for candidate in reader.outlines(quad):
+            if not reader.framed(reader.sample(gray, candidate)):
+                continue
+            outline = candidate.astype(np.float32).reshape(-1, 1, 2)
+            cv2.cornerSubPix(gray, outline, (2, 2), (-1, -1),
+                             (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01))
+            found = reader.read(gray, outline.reshape(4, 2), self._roster_ids)
+            if found is not None and found.marker_id not in self.profile.anchor_ids:
+                return found
+        return None
 
     def find_figures(self, view: TopView, registration: Registration,
                      rects_in: list[tuple[float, float, float, float]] | None = None) -> Detections:
@@ -230,7 +245,9 @@ class MarkerFinder:
         windows = [view] if rects_in is None else [view.window(r) for r in rects_in]
         for window in windows:
             if min(window.image.shape[:2]) >= 8:
-                self._collect(TopView(_sharpen(window.image), window.ppi, window.origin_in), best, window)
+                # A tracked frame's windows leave what they miss to the next frames: no pattern reads.
+                self._collect(TopView(_sharpen(window.image), window.ppi, window.origin_in), best,
+                              window if rects_in is None else None)
         return self._detections(best, registration)
 
     def _collect(self, view: TopView, best: dict[int, tuple[float, np.ndarray]], plain: TopView | None = None) -> None:
