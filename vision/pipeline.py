@@ -106,6 +106,7 @@ class FramePipeline:
         self.track = track
         self.tracker = Tracker() if track else None
         self._held: _Held | None = None
+        self._scan = None                  # (gray, FrameMarkers) of the frame just registered
         self._frame = -1
         self.watch = ChangeWatch()
         self._hold_ms: dict[str, float] = {}     # the last full frame's top view, grid and white balance
@@ -114,7 +115,11 @@ class FramePipeline:
     # ------------------------------------------------------------ registration
 
     def register(self, gray: np.ndarray) -> Registration:
-        anchors = self.markers.find_anchors(gray)
+        # The frame's one marker search: its anchors register the table, its figure markers and
+        # unread outlines are kept for _markers (this frame's only).
+        found = self.markers.scan(gray)
+        self._scan = (gray, found)
+        anchors = dict(found.anchors)
         if len(anchors) < 2:
             anchors = self._look_harder(gray, anchors)
         if not anchors:
@@ -133,7 +138,23 @@ class FramePipeline:
             more = self.anchor_windows.find(gray, registration.H_px_to_in, missing, SEARCH_TRIES)
             if more:
                 registration = register({**anchors, **more}, self.profile, size)
+        self._refuse_if_unsure(registration)
         return registration
+
+    def _refuse_if_unsure(self, registration: Registration) -> None:
+        """Too few anchors seen to place the whole table: one plain line, rather than figures in
+        wrong places (two anchors side by side fix their own corner and leave the far side inches
+        off). A profile with one anchor only gets what one anchor gives: its owner chose that."""
+        missing = sorted(self.profile.anchor_ids - set(registration.anchors_seen))
+        limit_in = VISION_DEFAULTS["registration_max_error_in"]
+        if missing and registration.table_error_in > limit_in:
+            seen = ", ".join(str(i) for i in registration.anchors_seen)
+            raise RegistrationError(
+                f"only {len(registration.anchors_seen)} of {len(self.profile.anchors)} anchors were found "
+                f"(markers {seen}): from them a place on the far side of the table could be "
+                f"{registration.table_error_in:.2f} in off, more than {limit_in:g} in, so nothing was "
+                f"measured; make sure every anchor is in view and uncovered (missing: "
+                f"{', '.join(str(i) for i in missing)})")
 
     def _look_harder(self, gray: np.ndarray, anchors: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
         """One anchor cannot check itself and places the others badly: the whole frame is searched
@@ -222,7 +243,11 @@ class FramePipeline:
         return (max(0.0, x0), max(0.0, y0), min(self.profile.width_in, x1), min(self.profile.depth_in, y1))
 
     def _markers(self, view: FrameView, registration: Registration, pose: CameraPose, rects, full: bool) -> Detections:
-        found = self.markers.find_figures(view.gray(), registration, None if full else rects)
+        scan, self._scan = self._scan, None
+        if full and scan is not None and scan[1].figures_searched:
+            found = self.markers.figures_in_frame(scan[1], scan[0], registration)
+        else:
+            found = self.markers.find_figures(view.gray(), registration, None if full else rects)
         h = self.profile.figure_marker_height_in
         if h > 0 and len(found):
             # Markers on bases stand above the table: put them back under the camera's ray.
