@@ -39,7 +39,7 @@ from vision.markers import MarkerFinder
 from vision.quality import check_photo
 from vision.rims import rims_in_view
 from vision.settings import VISION_DEFAULTS
-from vision.terrain import TERRAIN_PPI, find_terrain
+from vision.terrain import TERRAIN_PPI, WORK_PPI as FELT_PPI, find_terrain
 from vision.topview import FrameView, TopViewMaker
 from vision.tracking import Tracker
 from vision.whitebalance import BLACK, WHITE, WhiteBalance, estimate_white_balance
@@ -266,7 +266,7 @@ class FramePipeline:
         if not kinds:
             return ()
         frame_view = frame_view.whole()
-        view = frame_view.at(TERRAIN_PPI)
+        view = frame_view.at(FELT_PPI)          # felt is inches wide: a coarse layer is enough
         image = view.image
         reference = ()
         if wb is not None:      # felt colours are judged after the anchors' white balance too

@@ -32,42 +32,41 @@ from shapely.geometry import Polygon
 
 from measure.scene import Terrain
 
-TERRAIN_PPI = 10.0           # the layer the pipeline hands in (the white balance reads it too)
+TERRAIN_PPI = 10.0           # the layer the white balance is measured on (vision.pipeline)
 WORK_PPI = 5.0               # felt is inches wide: it is classified this coarse
 SMOOTH_IN = 0.2              # colour is averaged over about this (felt fibres, sensor noise, JPEG)
-TEXTURE_IN = 0.6             # brightness spread is measured over a window this wide
 MAT_REACH_IN = 8.0           # the local mat is the mean of mat-like pixels this far around
 MAT_LIKE_SIGMA = 3.0         # a pixel within this many of the mat's spreads counts as mat-like
 MIN_AREA_SQIN = 8.0          # smaller regions of a kind are not a piece
 MAX_HOLE_SQIN = 3.0          # holes up to this are filled: a figure or a marker standing on the felt
 MIN_THICK_IN = 0.6           # a piece holds a disc this wide somewhere (pencils, strips, rims do not)
-ANOMALY_SIGMA = 4.5          # a seed is this far from the mat (in its spreads) ...
-MIN_STRENGTH_SIGMA = 4.0     # a seed patch lies on average this far from the mat (a soft mottle does not)
-SEED_SIGMA = 3.5             # ... and this near a kind's colour, nearer than to any other
-
-SEED_MIN_SQIN = 2.0          # ... in a patch at least this big
+ANOMALY_SIGMA = 4.5          # a seed lies this far from the mat (in its spreads, roughness too) ...
+SEED_SIGMA = 3.5             # ... this near a kind's colour, nearer than to any other colour ...
+SEED_MIN_SQIN = 2.0          # ... in a patch at least this big ...
+MIN_STRENGTH_SIGMA = 4.0     # ... lying on average this far from the mat (a soft mottle does not)
+MAX_LEARN_SIGMA = 4.0        # a seed patch further than this from the kind's profile colour is not it
+SAME_KIND_SIGMA = 1.5        # a patch this near the kind's chosen patch is the same felt
 PRIOR_PER_CHANNEL = 7.0      # a felt's colour is uncertain by about this much per channel (0-255) ...
 PRIOR_L = 0.25               # ... and its brightness (log) by this: exposure and light
 PRIOR_TEXTURE = 1.0          # a kind's roughness is not known before it is seen (log spread)
-SAME_KIND_SIGMA = 1.5        # ... and a patch this near the most like it is the same felt
 NEAR_FELT_SIGMA = 2.0        # a distractor colour this near a felt's is left out (a white snow felt)
-MAX_LEARN_SIGMA = 4.0        # a seed patch whose colour lies further from the kind's than this is not it
-SHADE_L = (-0.5, 0.3)        # the mat in shade: log brightness below the mat's (a mug's shadow)
-LOG_PRIOR_SHADE = -2.0
-LOG_PRIOR_OTHER = -2.0
-
+SHADE_L = (-0.5, 0.3)        # the mat in shade: log brightness below the mat's (a mug's shadow) ...
+LOG_PRIOR_SHADE = -2.0       # ... less likely than the mat in full light
+LOG_PRIOR_OTHER = -2.0       # a rim or a distractor is less likely than felt
 FLOOR = np.array([0.012, 0.012, 0.03, 0.08], np.float32)   # least spread of a class per feature
+ROI_PAD_IN = 2.0             # a piece is looked for this far around its seeds
+EDGE_SLACK_IN = 0.4          # the colour edge is looked for this far around where the kind wins
 EDGE_BAND_IN = 1.0           # a patch mostly within this of the table's edge is not on the table
 MAX_EDGE_SHARE = 0.5
 EDGE_TOUCH_IN = 0.3          # a patch this near the view's edge touches the table's edge ...
 MAX_REACH_ASPECT = 1.8       # ... and one this elongated there reaches in from outside (an arm),
 MIN_EDGE_THING_FILL = 0.8    # one filling its bounding rectangle this well hangs over it (a book)
-EDGE_SLACK_IN = 0.4          # the colour edge is looked for this far around where the kind wins
-SUBPIXEL = 4                 # outlines are traced on the posterior enlarged this much
-SIMPLIFY_IN = 0.06           # outline simplification tolerance
+RING_IN = (0.5, 1.5)         # the mat around a piece is read in this ring outside where it wins
+SUBPIXEL = 4                 # outlines are traced on the unmixed cover enlarged this much
+SIMPLIFY_IN = 0.03           # outline simplification tolerance
 SEPARATION_FULL = 4.0        # a kind this many mat spreads from the mat is fully distinct
 MIN_CONFIDENCE = 0.5         # pieces less sure than this are not reported
-# Things on a table that are no felt: paper, a phone, a pencil. Each competes for pixels unless it
+# Things on a table that are no felt: paper, a phone, a pencil. Each competes for seeds unless it
 # is near one of the profile's felt colours (a white "snow" felt stays snow). Hands are found by
 # vision.hands and handed in as `exclude_mask`.
 DISTRACTORS = ((236, 236, 236), (28, 28, 30), (225, 185, 45))
@@ -80,15 +79,15 @@ def _kernel(radius_in: float, ppi: float) -> np.ndarray:
 
 
 def colour_features(rgbs: Sequence[Sequence[int]]) -> np.ndarray:
-    """(K, 3) log chromaticities and log brightness of RGB colours, as `_features` measures them."""
-    bgr = np.asarray([c[::-1] for c in rgbs], np.float32).reshape(-1, 1, 3)
+    """(K, 3) log(R/G), log(B/G) and log brightness of RGB colours, as `_features` measures them."""
+    bgr = np.asarray([tuple(c)[::-1] for c in rgbs], np.float32).reshape(-1, 1, 3)
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).reshape(-1)
     lg = np.log(bgr.reshape(-1, 3) + OFFSET)
     return np.column_stack([lg[:, 2] - lg[:, 1], lg[:, 0] - lg[:, 1], np.log(gray + OFFSET)]).astype(np.float32)
 
 
 def _shrink(image: np.ndarray, n: int) -> np.ndarray:
-    """Means of n x n blocks (the last partial row and column of blocks dropped)."""
+    """Means of n x n blocks (a last partial row and column of blocks dropped)."""
     if n == 1:
         return image
     h, w = image.shape[:2]
@@ -99,235 +98,23 @@ def _shrink(image: np.ndarray, n: int) -> np.ndarray:
     return cv2.resize(image, (w // n, h // n), interpolation=cv2.INTER_AREA)
 
 
-def _features(view: np.ndarray, n: int, ppi: float) -> np.ndarray:
-    """(H, W, 7) float32 at 1/n of the view: log(R/G), log(B/G), log brightness, log spread, and the
-    smoothed B, G, R themselves."""
-    view = np.asarray(view, np.float32)
-    gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
-    lg = cv2.log(gray + OFFSET)
-    m1 = _shrink(lg, n)
-    m2 = _shrink(lg * lg, n)
-    k = max(3, int(round(TEXTURE_IN * ppi)) | 1)
-    m1b = cv2.blur(m1, (k, k))
-    var = cv2.blur(m2, (k, k)) - m1b * m1b
+def _features(small: np.ndarray, ppi: float) -> np.ndarray:
+    """(H, W, 7) float32: log(R/G), log(B/G), log brightness (smoothed at felt scale), log spread
+    of the brightness over 3 x 3 pixels, and the smoothed B, G, R themselves."""
+    smooth = cv2.GaussianBlur(small, (0, 0), SMOOTH_IN * ppi)
+    b, g, r = cv2.split(cv2.log(smooth + OFFSET))
+    lum = cv2.log(cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY) + OFFSET)
+    raw = cv2.log(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) + OFFSET)
+    m1 = cv2.blur(raw, (3, 3))
+    var = cv2.blur(raw * raw, (3, 3)) - m1 * m1
     tex = 0.5 * cv2.log(np.maximum(var, 1e-4))
-    small = cv2.GaussianBlur(_shrink(view, n), (0, 0), SMOOTH_IN * ppi)
-    b, g, r = cv2.split(cv2.log(small + OFFSET))
-    lum = cv2.log(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) + OFFSET)
-    return cv2.merge([r - g, b - g, lum, tex, small])
+    return cv2.merge([r - g, b - g, lum, tex, *cv2.split(smooth)])
 
 
 def _robust(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     centre = np.median(values, axis=0)
     spread = 1.4826 * np.median(np.abs(values - centre), axis=0)
-    return centre.astype(np.float32), np.maximum(spread, FLOOR).astype(np.float32)
-
-
-def _weights(means: np.ndarray, sigmas: np.ndarray, log_priors: np.ndarray) -> np.ndarray:
-    """(9, C) so that [x, x*x, 1] @ W is each diagonal Gaussian's log likelihood (+ log prior)."""
-    inv = 1.0 / sigmas ** 2
-    const = -0.5 * (means ** 2 * inv).sum(axis=1) - np.log(sigmas).sum(axis=1) + log_priors
-    return np.vstack([(means * inv).T, (-0.5 * inv).T, const[None, :]]).astype(np.float32)
-
-
-def _posteriors(x: np.ndarray, means, sigmas, log_priors) -> np.ndarray:
-    """(N, C) class posteriors of (N, 4) features."""
-    planes = np.empty((x.shape[0], 9), np.float32)
-    planes[:, :4] = x
-    np.multiply(x, x, out=planes[:, 4:8])
-    planes[:, 8] = 1.0
-    ll = planes @ _weights(np.asarray(means, np.float32), np.asarray(sigmas, np.float32), np.asarray(log_priors, np.float32))
-    ll -= ll.max(axis=1, keepdims=True)
-    np.exp(ll, out=ll)
-    ll /= ll.sum(axis=1, keepdims=True)
-    return ll
-
-
-def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Sequence[int]]],
-                 side_rgbs: Sequence[Sequence[int]] = (), footprints_in: Sequence[tuple[float, float, float]] = (),
-                 origin_in: tuple[float, float] = (0.0, 0.0),
-                 exclude_in: Sequence[tuple[float, float, float, float]] = (),
-                 table_in: tuple[float, float, float, float] | None = None,
-                 reference_in: Sequence[tuple[float, float]] = (),
-                 exclude_mask: np.ndarray | None = None) -> tuple[Terrain, ...]:
-    """Terrain pieces in a table-plane top view (BGR, uint8 or float: white-balanced when the
-    pipeline can, and then not clipped, so a lamp's hot spot keeps its colours). `kinds`:
-    (kind, rgb) from the profile; `side_rgbs` compete for pixels (a red rim is not a red felt);
-    `footprints_in`: (x, y, radius) of the figures and markers seen, filled into the piece they
-    stand on; `exclude_in`: (x0, y0, x1, y1) rectangles that are never terrain (the anchor cards);
-    `table_in`: the table's rectangle (default: the view's); `reference_in`: table points whose light
-    the view was white-balanced for (the anchors); `exclude_mask`: (H, W) bool, never terrain (hands
-    over the table, vision.hands)."""
-    if not kinds:
-        return ()
-    n = max(1, int(round(ppi / WORK_PPI)))
-    wppi = ppi / n
-    # A block of n view pixels is one work pixel, centred (n - 1) / 2 view pixels in.
-    ox, oy = origin_in[0] + (n - 1) / (2 * ppi), origin_in[1] + (n - 1) / (2 * ppi)
-    both = _features(view_bgr, n, wppi)
-    feats = both[..., :4]
-    h, w = feats.shape[:2]
-    excluded = np.zeros((h, w), bool)
-    if exclude_mask is not None:
-        excluded |= _shrink(np.asarray(exclude_mask, np.float32), n) > 0
-    for x0, y0, x1, y1 in exclude_in:
-        excluded[max(0, int((y0 - oy) * wppi)):max(0, int(math.ceil((y1 - oy) * wppi)) + 1),
-                 max(0, int((x0 - ox) * wppi)):max(0, int(math.ceil((x1 - ox) * wppi)) + 1)] = True
-    if table_in is None:
-        table_in = (origin_in[0], origin_in[1], origin_in[0] + view_bgr.shape[1] / ppi,
-                    origin_in[1] + view_bgr.shape[0] / ppi)
-
-    # The mat: its centre and spread over the whole view, then its local mean around each pixel.
-    step = max(1, int(math.sqrt(h * w / 15000)))
-    sample = feats[::step, ::step][~excluded[::step, ::step]]
-    centre, spread = _robust(sample)
-    d2 = (((feats[..., :3] - centre[:3]) / spread[:3]) ** 2).sum(axis=2)
-    mat_like = ((d2 < 3 * MAT_LIKE_SIGMA ** 2) & ~excluded).astype(np.float32)
-    local_all = _local_mat(both, mat_like, wppi)
-    local = local_all[..., :4]
-    rel = (feats - local).reshape(-1, 4)
-    # Colour as a share of the local mat's (linear: a pixel half felt, half mat lies half way).
-    ratio = both[..., 4:] / np.maximum(local_all[..., 4:], 1.0) - 1.0
-    q_mat = ratio[::step, ::step][mat_like[::step, ::step] > 0]
-    q_cov = np.cov(q_mat.T) + np.eye(3) * 1e-4 if len(q_mat) > 10 else np.eye(3)
-    q_w = np.linalg.inv(q_cov).astype(np.float32)
-    mat_sigma = _robust(rel[mat_like.reshape(-1) > 0][:: step * step])[1]
-
-    if len(reference_in):
-        ref = np.asarray(reference_in, np.float64).reshape(-1, 2)
-        u = np.clip(np.round((ref[:, 0] - ox) * wppi).astype(int), 0, w - 1)
-        v = np.clip(np.round((ref[:, 1] - oy) * wppi).astype(int), 0, h - 1)
-        mat_ref = local[v, u, :3].mean(axis=0)
-    else:
-        mat_ref = np.median(local[::step, ::step, :3].reshape(-1, 3), axis=0)
-    kind_rgbs = [rgb for _, rgb in kinds]
-    kind_abs = colour_features(kind_rgbs)
-    prior_mu = np.zeros((len(kinds), 4), np.float32)
-    prior_mu[:, :3] = kind_abs - mat_ref
-    prior_sd = np.array([_prior_sigma(rgb) for rgb in kind_rgbs], np.float32)
-    # Things that are no felt: the sides' rims and the distractors not near a felt colour.
-    others = [c for c in list(side_rgbs) + list(DISTRACTORS)
-              if all(_mahal(colour_features([c])[0] - kind_abs[k], prior_sd[k, :3]) > NEAR_FELT_SIGMA
-                     for k in range(len(kinds)))]
-    other_mu = np.zeros((len(others), 4), np.float32)
-    if others:
-        other_mu[:, :3] = colour_features(others) - mat_ref
-    other_sd = np.array([_prior_sigma(c) for c in others], np.float32).reshape(-1, 4)
-
-    def classes(kind_mu, kind_sd, texture=True):
-        shade_mu = np.array([0, 0, SHADE_L[0], 0], np.float32)
-        shade_sd = mat_sigma.copy()
-        shade_sd[2] = SHADE_L[1]
-        means = np.vstack([np.zeros(4, np.float32), shade_mu, kind_mu, other_mu])
-        sigmas = np.vstack([mat_sigma, shade_sd, np.hypot(kind_sd, mat_sigma), np.hypot(other_sd, mat_sigma)])
-        priors = np.zeros(len(means), np.float32)
-        priors[1] = LOG_PRIOR_SHADE
-        priors[2 + len(kind_mu):] = LOG_PRIOR_OTHER
-        if not texture:
-            means[:, 3] = 0.0
-            sigmas[:, 3] = 10.0
-        return means, sigmas, priors
-
-    # Seeds: pixels far from the mat (in its own spread, roughness too), nearest to a kind's colour
-    # of all the colours looked for, and not too far from it.
-    d_mat = ((rel / mat_sigma) ** 2).sum(axis=1).reshape(h, w)
-    anomalous = (d_mat > ANOMALY_SIGMA ** 2) & ~excluded
-    # (The sides' rim colours do not compete here: a rim is too small to seed, and a blue water
-    # felt under a warm light must not be taken for a blue rim.)
-    n_sides = sum(1 for c in others if c in [tuple(x) for x in side_rgbs])
-    cand_mu = np.vstack([prior_mu[:, :3], other_mu[n_sides:, :3]])
-    cand_sd = np.hypot(np.vstack([prior_sd[:, :3], other_sd[n_sides:, :3]]), mat_sigma[:3])
-    # The mat in shade competes too (a soft shadow is darker mat, not a dark felt).
-    cand_mu = np.vstack([cand_mu, [0.0, 0.0, SHADE_L[0]]])
-    cand_sd = np.vstack([cand_sd, [mat_sigma[0], mat_sigma[1], SHADE_L[1]]])
-    x3 = rel[:, :3]
-    dist = np.stack([(((x3 - m) / sd) ** 2).sum(axis=1) for m, sd in zip(cand_mu, cand_sd)], 1)
-    dist[:, -1] -= 2 * LOG_PRIOR_SHADE
-    nearest = dist.argmin(axis=1).reshape(h, w)
-    near_enough = (dist.min(axis=1) < SEED_SIGMA ** 2).reshape(h, w)
-    open_k = _kernel(0.3, wppi)
-    seed_min = SEED_MIN_SQIN * wppi * wppi
-    learnt_mu, learnt_sd = prior_mu.copy(), prior_sd.copy()
-    seeds = []
-    for k in range(len(kinds)):
-        sure = (anomalous & near_enough & (nearest == k)).astype(np.uint8)
-        sure = cv2.morphologyEx(sure, cv2.MORPH_OPEN, open_k)
-        count, comp, stats, _ = cv2.connectedComponentsWithStats(sure, connectivity=8)
-        keep = np.zeros(count, bool)
-        core = cv2.erode(sure, open_k) > 0
-        lab = comp[core]
-        x = rel.reshape(h, w, 4)[core]
-        total = np.bincount(lab, minlength=count).astype(np.float32)
-        means = np.stack([np.bincount(lab, x[:, f], count) for f in range(4)], 1) / np.maximum(total, 1)[:, None]
-        strength = np.bincount(lab, np.sqrt(d_mat[core]), count) / np.maximum(total, 1)
-        # The patch that stands out most from the mat (its size times how far it lies from the mat)
-        # and is most like the profile's colour is the kind; others must look like it.
-        spread_k = np.hypot(prior_sd[k, :3], mat_sigma[:3])
-        off = [(_mahal(means[c, :3] - prior_mu[k, :3], spread_k), c) for c in range(1, count)
-               if stats[c, cv2.CC_STAT_AREA] >= seed_min and total[c] >= 4 and strength[c] >= MIN_STRENGTH_SIGMA]
-        off = [(o, c) for o, c in off if o <= MAX_LEARN_SIGMA]
-        if off:
-            best = means[max(off, key=lambda oc: total[oc[1]] * strength[oc[1]] * math.exp(-0.5 * oc[0] ** 2))[1], :3]
-            for _o, c in off:
-                keep[c] = _mahal(means[c, :3] - best, spread_k) <= SAME_KIND_SIGMA
-        seed = keep[comp] & (comp > 0)
-        seeds.append(seed)
-        pick = seed & core
-        if pick.sum() >= 8:
-            xs = rel.reshape(h, w, 4)[pick]
-            learnt_mu[k] = xs.mean(axis=0)
-            learnt_sd[k] = np.maximum(xs.std(axis=0), FLOOR)
-    learnt = [s.any() for s in seeds]
-    # Each kind as learnt (its spread as well as the mat's); the outline is then found by unmixing.
-    means, sigmas, priors = classes(learnt_mu, np.where(np.array(learnt)[:, None], learnt_sd, prior_sd), texture=False)
-    post = _posteriors(rel, means, sigmas, priors).reshape(h, w, -1)
-
-    edge = _edge_band((h, w), wppi, (ox, oy), table_in)
-    close_k = _kernel(0.4, wppi)
-    pieces: list[tuple[str, Polygon, float]] = []
-    for k, (kind, _) in enumerate(kinds):
-        if not learnt[k]:
-            continue
-        p = post[..., 2 + k] / np.maximum(post[..., 2 + k] + post[..., 0] + post[..., 1], 1e-12)
-        p = cv2.GaussianBlur(p, (0, 0), 0.2 * wppi)
-        p[excluded] = 0
-        # The edge: where the colour is half the kind's, half the mat's (weighted by how the mat's
-        # colour varies: a texture's brightness counts little), near where the kind wins.
-        # (The felt's colour is read inside its seed patches where the kind wins.)
-        inside = (cv2.erode((p > 0.5).astype(np.uint8), open_k) > 0) & seeds[k]
-        d = ratio[inside].mean(axis=0) if inside.any() else None
-        if d is not None and np.isfinite(d).all():
-            wd = q_w @ d
-            alpha = (ratio.reshape(-1, 3) @ (wd / max(float(d @ wd), 1e-6))).reshape(h, w)
-            alpha = cv2.GaussianBlur(alpha, (0, 0), 0.05 * wppi)
-            wins = cv2.dilate((p > 0.5).astype(np.uint8), _kernel(EDGE_SLACK_IN, wppi)) > 0
-            p = np.where(wins, alpha, 0.0).astype(np.float32)
-            p[excluded] = 0
-        mask = (p > 0.5).astype(np.uint8)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, close_k)
-        mask = _fill_holes(mask, MAX_HOLE_SQIN * wppi * wppi)
-        if footprints_in:
-            mask = _add_footprints(mask, wppi, footprints_in, (ox, oy))
-        count, comp = cv2.connectedComponents(mask, connectivity=8)
-        held = np.unique(comp[seeds[k]])
-        separation = _mahal(learnt_mu[k, :3], np.hypot(learnt_sd[k, :3], mat_sigma[:3]) / math.sqrt(2))
-        for c in held[held > 0]:
-            part = (comp == c).astype(np.uint8)
-            area_px = int(part.sum())
-            if area_px < MIN_AREA_SQIN * wppi * wppi or not _plausible(part, wppi, edge):
-                continue
-            polygon = _polygon(part, p, wppi, (ox, oy))
-            if polygon is None:
-                continue
-            inner = cv2.erode(part, _kernel(0.3, wppi)) > 0
-            sure = float(post[..., 2 + k][inner].mean()) if inner.any() else 0.0
-            confidence = min(1.0, sure / 0.9) * min(1.0, separation / SEPARATION_FULL)
-            if confidence < MIN_CONFIDENCE:
-                continue
-            pieces.append((kind, polygon, round(confidence, 3)))
-    pieces.sort(key=lambda q: (q[1].centroid.y, q[1].centroid.x))
-    return tuple(Terrain(f"t{i + 1}", kind, poly, extra={"confidence": conf})
-                 for i, (kind, poly, conf) in enumerate(pieces))
+    return centre.astype(np.float32), np.maximum(spread, FLOOR[: values.shape[1]]).astype(np.float32)
 
 
 def _mahal(d: np.ndarray, sigma: np.ndarray) -> float:
@@ -349,15 +136,242 @@ def _local_mat(feats: np.ndarray, mat_like: np.ndarray, ppi: float) -> np.ndarra
     m = _shrink(mat_like, small)
     k = max(3, int(round(2 * MAT_REACH_IN * ppi / small)) | 1)
     wsum = cv2.blur(m, (k, k), borderType=cv2.BORDER_REFLECT)
-    fsum = cv2.blur(f, (k, k), borderType=cv2.BORDER_REFLECT)
-    local = np.where(wsum[..., None] > 0.05, fsum / np.maximum(wsum, 1e-6)[..., None],
-                     np.median(feats[mat_like > 0], axis=0) if mat_like.any() else 0.0)
+    fsum = cv2.blur(f, (k, k), borderType=cv2.BORDER_REFLECT).reshape(wsum.shape + (-1,))
+    fallback = np.median(feats[mat_like > 0], axis=0) if mat_like.any() else np.zeros(feats.shape[2], np.float32)
+    local = np.where(wsum[..., None] > 0.05, fsum / np.maximum(wsum, 1e-6)[..., None], fallback).astype(np.float32)
     # Back to the work grid: coarse pixel j covers work pixels small * j ... small * j + small - 1.
     scale = np.array([[small, 0, (small - 1) / 2], [0, small, (small - 1) / 2]], np.float64)
-    local = local.astype(np.float32)
     return np.concatenate([cv2.warpAffine(local[..., c:c + 4], scale, (w, h), flags=cv2.INTER_LINEAR,
                                           borderMode=cv2.BORDER_REPLICATE).reshape(h, w, -1)
                            for c in range(0, local.shape[2], 4)], axis=2)
+
+
+def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Sequence[int]]],
+                 side_rgbs: Sequence[Sequence[int]] = (), footprints_in: Sequence[tuple[float, float, float]] = (),
+                 origin_in: tuple[float, float] = (0.0, 0.0),
+                 exclude_in: Sequence[tuple[float, float, float, float]] = (),
+                 table_in: tuple[float, float, float, float] | None = None,
+                 reference_in: Sequence[tuple[float, float]] = (),
+                 exclude_mask: np.ndarray | None = None) -> tuple[Terrain, ...]:
+    """Terrain pieces in a table-plane top view (BGR, uint8 or float: white-balanced when the
+    pipeline can, and then not clipped, so a lamp's hot spot keeps its colours; any resolution,
+    read at about WORK_PPI). `kinds`: (kind, rgb) from the profile; `side_rgbs`: the sides' rim
+    colours (a rim is too small to be felt; kept for the interface); `footprints_in`: (x, y, radius)
+    of the figures and markers seen, filled into the piece they stand on; `exclude_in`: (x0, y0,
+    x1, y1) rectangles that are never terrain (the anchor cards); `table_in`: the table's rectangle
+    (default: the view's); `reference_in`: table points whose light the view was white-balanced
+    for (the anchors); `exclude_mask`: (H, W) bool, never terrain (hands over the table)."""
+    if not kinds:
+        return ()
+    n = max(1, int(round(ppi / WORK_PPI)))
+    wppi = ppi / n
+    # A block of n view pixels is one work pixel, centred (n - 1) / 2 view pixels in.
+    ox, oy = origin_in[0] + (n - 1) / (2 * ppi), origin_in[1] + (n - 1) / (2 * ppi)
+    both = _features(_shrink(np.asarray(view_bgr, np.float32), n), wppi)
+    feats = both[..., :4]
+    h, w = feats.shape[:2]
+    excluded = np.zeros((h, w), bool)
+    if exclude_mask is not None:
+        excluded |= _shrink(np.asarray(exclude_mask, np.float32), n) > 0
+    for x0, y0, x1, y1 in exclude_in:
+        excluded[max(0, int((y0 - oy) * wppi)):max(0, int(math.ceil((y1 - oy) * wppi)) + 1),
+                 max(0, int((x0 - ox) * wppi)):max(0, int(math.ceil((x1 - ox) * wppi)) + 1)] = True
+    if table_in is None:
+        table_in = (origin_in[0], origin_in[1], origin_in[0] + view_bgr.shape[1] / ppi,
+                    origin_in[1] + view_bgr.shape[0] / ppi)
+
+    # The mat: its centre and spread over the whole view, then its local mean around each pixel.
+    step = max(1, int(math.sqrt(h * w / 4000)))
+    sample = feats[::step, ::step][~excluded[::step, ::step]]
+    centre, spread = _robust(sample[:, :3])
+    d2 = (((feats[..., :3] - centre) / spread) ** 2).sum(axis=2)
+    mat_like = ((d2 < 3 * MAT_LIKE_SIGMA ** 2) & ~excluded).astype(np.float32)
+    local = _local_mat(both, mat_like, wppi)
+    rel = feats - local[..., :4]
+    # Colour as a share of the local mat's: a pixel half felt, half mat lies half way.
+    ratio = both[..., 4:] / np.maximum(local[..., 4:], 1.0) - 1.0
+    like_s = mat_like[::step, ::step] > 0
+    mat_sigma = _robust(rel[::step, ::step][like_s])[1]
+    q_mat = ratio[::step, ::step][like_s]
+    q_w = np.linalg.inv(np.cov(q_mat.T) + np.eye(3) * 1e-4 if len(q_mat) > 10 else np.eye(3)).astype(np.float32)
+
+    if len(reference_in):
+        ref = np.asarray(reference_in, np.float64).reshape(-1, 2)
+        u = np.clip(np.round((ref[:, 0] - ox) * wppi).astype(int), 0, w - 1)
+        v = np.clip(np.round((ref[:, 1] - oy) * wppi).astype(int), 0, h - 1)
+        mat_ref = local[v, u, :3].mean(axis=0)
+    else:
+        mat_ref = np.median(local[::step, ::step, :3].reshape(-1, 3), axis=0)
+    kind_abs = colour_features([rgb for _, rgb in kinds])
+    prior_mu = kind_abs - mat_ref
+    prior_sd = np.array([_prior_sigma(rgb)[:3] for _, rgb in kinds], np.float32)
+    # Other colours a seed may be nearer to: paper, a phone, a pencil (not near a felt colour), the
+    # mat in shade (a soft shadow is darker mat, not a dark felt). The sides' rim colours do not
+    # compete: a rim is too small to seed, and blue water under a warm light is no blue rim.
+    others = [c for c in DISTRACTORS
+              if all(_mahal(colour_features([c])[0] - kind_abs[k], prior_sd[k]) > NEAR_FELT_SIGMA
+                     for k in range(len(kinds)))]
+    cand_mu = [*prior_mu, *(colour_features(others) - mat_ref if others else []), [0.0, 0.0, SHADE_L[0]]]
+    cand_sd = [*(np.hypot(s, mat_sigma[:3]) for s in [*prior_sd, *(_prior_sigma(c)[:3] for c in others)]),
+               [mat_sigma[0], mat_sigma[1], SHADE_L[1]]]
+    cand_bias = [0.0] * (len(cand_mu) - 1) + [-2 * LOG_PRIOR_SHADE]
+    # How sure a piece is: its inside against the mat, the mat in shade and every other colour
+    # looked for (the sides' rims and the distractors too).
+    rival_rgbs = [c for c in list(side_rgbs) + list(DISTRACTORS)
+                  if all(_mahal(colour_features([c])[0] - kind_abs[k], prior_sd[k]) > NEAR_FELT_SIGMA
+                         for k in range(len(kinds)))]
+    rivals = [(m, np.hypot(_prior_sigma(c)[:3], mat_sigma[:3]), LOG_PRIOR_OTHER)
+              for c, m in zip(rival_rgbs, colour_features(rival_rgbs) - mat_ref if rival_rgbs else [])]
+
+    # Seeds: pixels far from the mat, nearest a kind's colour and near enough to it, and not where
+    # a figure or a marker stands (a marker's black and white is a grey).
+    d_mat = ((rel / mat_sigma) ** 2).sum(axis=2)
+    idx = np.flatnonzero((d_mat > ANOMALY_SIGMA ** 2) & ~excluded & ~_discs((h, w), wppi, footprints_in, (ox, oy)))
+    x3 = rel.reshape(-1, 4)[idx, :3]
+    dist = np.stack([(((x3 - m) / s) ** 2).sum(axis=1) + bias for m, s, bias in zip(cand_mu, cand_sd, cand_bias)], 1)
+    label = np.full(h * w, -1, np.int16)
+    label[idx] = np.where(dist.min(axis=1) < SEED_SIGMA ** 2, dist.argmin(axis=1), -1)
+    label = label.reshape(h, w)
+
+    edge = _edge_band((h, w), wppi, (ox, oy), table_in)
+    open_k = _kernel(0.3, wppi)
+    pad = int(round(ROI_PAD_IN * wppi))
+    pieces: list[tuple[str, Polygon, float]] = []
+    learnt = {}
+    for k in range(len(kinds)):
+        seed, box = _seeds(label == k, k, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k, SEED_MIN_SQIN * wppi * wppi)
+        if seed is not None:
+            core = seed & (cv2.erode(seed.astype(np.uint8), open_k) > 0)
+            xs = rel[core] if core.sum() >= 8 else rel[seed]
+            learnt[k] = (seed, box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR))
+    # Each kind is told from the mat, the mat in shade, the other kinds as learnt (or as named,
+    # when not seen) and the other colours looked for.
+    models = {k: (learnt[k][2][:3], np.hypot(learnt[k][3][:3], mat_sigma[:3])) if k in learnt
+              else (prior_mu[k], np.hypot(prior_sd[k], mat_sigma[:3])) for k in range(len(kinds))}
+    base = [(np.zeros(3, np.float32), mat_sigma[:3], 0.0),
+            (np.array([0.0, 0.0, SHADE_L[0]], np.float32), np.array([mat_sigma[0], mat_sigma[1], SHADE_L[1]]), LOG_PRIOR_SHADE)]
+    for k, (seed, box, mu, sd) in learnt.items():
+        kind = kinds[k][0]
+        against = base + [(*models[j], 0.0) for j in models if j != k]
+        u0, v0 = max(0, box[0] - pad), max(0, box[1] - pad)
+        u1, v1 = min(w, box[2] + pad), min(h, box[3] + pad)
+        win = (slice(v0, v1), slice(u0, u1))
+        theirs = np.zeros((v1 - v0, u1 - u0), bool)     # other kinds' seeds: their felt, not this one's
+        for j in learnt:
+            if j != k:
+                theirs |= learnt[j][0][win]
+        found = _pieces(rel[win], ratio[win], seed[win], theirs, excluded[win], models[k], against, rivals, q_w, wppi,
+                        footprints_in, (ox + u0 / wppi, oy + v0 / wppi), edge[win], (u0, v0, w, h), open_k)
+        separation = _mahal(mu[:3], np.hypot(sd[:3], mat_sigma[:3]) / math.sqrt(2))
+        for polygon, sure in found:
+            confidence = min(1.0, sure / 0.9) * min(1.0, separation / SEPARATION_FULL)
+            if confidence >= MIN_CONFIDENCE:
+                pieces.append((kind, polygon, round(confidence, 3)))
+    pieces.sort(key=lambda q: (q[1].centroid.y, q[1].centroid.x))
+    return tuple(Terrain(f"t{i + 1}", kind, poly, extra={"confidence": conf})
+                 for i, (kind, poly, conf) in enumerate(pieces))
+
+
+def _seeds(sure: np.ndarray, k: int, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k, min_px: float):
+    """(H, W) bool seed patches of kind k and their bounding box (u0, v0, u1, v1), or (None, None).
+
+    Of the patches near the kind's profile colour, the one that stands out most from the mat (its
+    size times how far it lies from the mat) and is most like the profile's colour is the kind;
+    other patches are the same felt when they look like it."""
+    sure = cv2.morphologyEx(sure.astype(np.uint8), cv2.MORPH_OPEN, open_k)
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(sure, connectivity=8)
+    if count < 2:
+        return None, None
+    core = cv2.erode(sure, open_k) > 0
+    lab = comp[core]
+    total = np.bincount(lab, minlength=count).astype(np.float32)
+    x = rel[core][:, :3]
+    means = np.stack([np.bincount(lab, x[:, f], count) for f in range(3)], 1) / np.maximum(total, 1)[:, None]
+    strength = np.bincount(lab, np.sqrt(d_mat[core]), count) / np.maximum(total, 1)
+    spread = np.hypot(prior_sd[k], mat_sigma[:3])
+    off = np.sqrt((((means - prior_mu[k]) / spread) ** 2).sum(axis=1))
+    ok = (stats[:, cv2.CC_STAT_AREA] >= min_px) & (total >= 4) & (strength >= MIN_STRENGTH_SIGMA) & (off <= MAX_LEARN_SIGMA)
+    ok[0] = False
+    if not ok.any():
+        return None, None
+    score = np.where(ok, total * strength * np.exp(-0.5 * off ** 2), -1.0)
+    best = means[int(score.argmax())]
+    keep = ok & (np.sqrt((((means - best) / spread) ** 2).sum(axis=1)) <= SAME_KIND_SIGMA)
+    s = stats[keep]
+    box = (int(s[:, 0].min()), int(s[:, 1].min()), int((s[:, 0] + s[:, 2]).max()), int((s[:, 1] + s[:, 3]).max()))
+    return keep[comp], box
+
+
+def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi, footprints_in, origin_in, edge,
+            place, open_k):
+    """[(polygon, sureness)] of one kind in a window around its seeds. `model`: the kind's (mean,
+    spread) of the first three features; `against`: (mean, spread, log prior) of the mat and the
+    other kinds; `rivals`: the same of the other colours looked for (how sure a piece is only: a
+    blue rim's colour must not eat blue water felt).
+
+    Where the kind wins is found from the learnt colours; the outline near there is where the
+    colour is half the kind's, half the mat's: linear unmixing of the colour as a share of the local
+    mat's, weighted by how the mat's colour varies (a texture's brightness counts little), so a
+    soft ragged edge falls where the felt covers half."""
+    x = np.ascontiguousarray(rel[..., :3])
+
+    def sure_of(xs, against=against):
+        mu, s = model
+        ll_k = -0.5 * (((xs - mu) / s) ** 2).sum(axis=-1) - np.log(s).sum()
+        rest = sum(np.exp(np.clip(-0.5 * (((xs - m) / sd) ** 2).sum(axis=-1) - np.log(sd).sum() + prior - ll_k, -60, 60))
+                   for m, sd, prior in against)
+        return 1.0 / (1.0 + rest)
+
+    p = sure_of(x)
+    p = cv2.GaussianBlur(p.astype(np.float32), (0, 0), 0.2 * ppi)
+    p[excluded] = 0
+    wins = p > 0.5
+    inside = (cv2.erode(wins.astype(np.uint8), open_k) > 0) & seed
+    # The mat just around the piece (the local mean reaches further and a photographed mat varies).
+    grown = cv2.dilate(wins.astype(np.uint8), _kernel(RING_IN[1], ppi)) > 0
+    ring = grown & ~(cv2.dilate(wins.astype(np.uint8), _kernel(RING_IN[0], ppi)) > 0) & ~excluded & ~theirs
+    b = np.median(ratio[ring], axis=0) if ring.sum() >= 10 else np.zeros(3, np.float32)
+    d = (ratio[inside].mean(axis=0) if inside.any() else ratio[seed].mean(axis=0)) - b
+    wd = q_w @ d
+    alpha = (ratio - b) @ (wd / max(float(d @ wd), 1e-6)).astype(np.float32)
+    alpha = cv2.GaussianBlur(alpha.astype(np.float32), (0, 0), 0.05 * ppi)
+    near = cv2.dilate(wins.astype(np.uint8), _kernel(EDGE_SLACK_IN, ppi)) > 0
+    cover = np.where(near & ~excluded & ~theirs, alpha, 0.0).astype(np.float32)
+    mask = (cover > 0.5).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _kernel(0.4, ppi))
+    mask = _fill_holes(mask, MAX_HOLE_SQIN * ppi * ppi)
+    if len(footprints_in):
+        mask = _add_footprints(mask, ppi, footprints_in, origin_in)
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    for c in np.unique(comp[seed]):
+        if c == 0 or stats[c, cv2.CC_STAT_AREA] < MIN_AREA_SQIN * ppi * ppi:
+            continue
+        bx, by, bw, bh = stats[c, :4]
+        cut = (slice(max(0, by - 2), by + bh + 2), slice(max(0, bx - 2), bx + bw + 2))
+        part = (comp[cut] == c).astype(np.uint8)
+        at = (place[0] + cut[1].start, place[1] + cut[0].start)
+        if not _plausible(part, ppi, edge[cut], at, place[2:]):
+            continue
+        polygon = _polygon(part, cover[cut], ppi, (origin_in[0] + cut[1].start / ppi, origin_in[1] + cut[0].start / ppi))
+        if polygon is None:
+            continue
+        inner = cv2.erode(part, _kernel(0.3, ppi)) > 0
+        if not inner.any():
+            continue
+        # (Read over felt-wide windows: a grid line or a figure on the felt is not what it shows.)
+        out.append((polygon, float(sure_of(cv2.blur(np.ascontiguousarray(x[cut]), (3, 3))[inner],
+                                           against + list(rivals)).mean())))
+    return out
+
+
+def _discs(shape, ppi: float, footprints_in, origin_in) -> np.ndarray:
+    """(H, W) bool: the footprints (x, y, radius in inches), a little enlarged."""
+    out = np.zeros(shape, np.uint8)
+    for x, y, r in footprints_in:
+        cv2.circle(out, (int(round((x - origin_in[0]) * ppi)), int(round((y - origin_in[1]) * ppi))),
+                   int(math.ceil((r + 0.1) * ppi)), 1, thickness=cv2.FILLED)
+    return out > 0
 
 
 def _edge_band(shape, ppi: float, origin_in, table_in) -> np.ndarray:
@@ -371,20 +385,24 @@ def _edge_band(shape, ppi: float, origin_in, table_in) -> np.ndarray:
     return near_y[:, None] | near_x[None, :]
 
 
-def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray) -> bool:
+def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray, at=(0, 0), view_size=None) -> bool:
     """Felt-shaped: thick enough, not lying along the table's edge, not reaching in over it (an
-    arm) nor square-cut and hanging over it (a book). A rectangle inside the table may be felt."""
+    arm) nor square-cut and hanging over it (a book). A rectangle inside the table may be felt.
+    `part` is a window at view pixel `at` of a view of `view_size` (w, h)."""
     thick = cv2.distanceTransform(part, cv2.DIST_L2, 3).max() * 2 / ppi
     if thick < MIN_THICK_IN:
         return False
     area = float(part.sum())
     if float(part[edge].sum()) > MAX_EDGE_SHARE * area:
         return False
-    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     contour = max(contours, key=cv2.contourArea)
     (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
     rim = max(1, int(EDGE_TOUCH_IN * ppi))
-    touches = part[:rim].any() or part[-rim:].any() or part[:, :rim].any() or part[:, -rim:].any()
+    vw, vh = view_size if view_size is not None else (part.shape[1], part.shape[0])
+    ys, xs = np.nonzero(part)
+    touches = bool(at[0] + xs.min() < rim or at[1] + ys.min() < rim or at[0] + xs.max() >= vw - rim
+                   or at[1] + ys.max() >= vh - rim)
     if touches and max(rw, rh) > MAX_REACH_ASPECT * max(1.0, min(rw, rh)):
         return False                  # long and in from the edge: an arm reaching in, a cloth
     if touches and area / max(1.0, (rw + 1) * (rh + 1)) >= MIN_EDGE_THING_FILL:
@@ -392,33 +410,30 @@ def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray) -> bool:
     return True
 
 
-def _polygon(part: np.ndarray, soft: np.ndarray, ppi: float, origin_in) -> Polygon | None:
-    """The piece's outline where its (smoothed) posterior crosses one half, traced on the posterior
-    enlarged SUBPIXEL times; inside the piece (filled holes, figures) it counts as sure."""
-    h, w = part.shape
-    ys, xs = np.nonzero(part)
-    v0, v1 = max(0, ys.min() - 2), min(h, ys.max() + 3)
-    u0, u1 = max(0, xs.min() - 2), min(w, xs.max() + 3)
-    roi = part[v0:v1, u0:u1]
-    inner = cv2.erode(roi, np.ones((3, 3), np.uint8))
-    near = cv2.dilate(roi, np.ones((3, 3), np.uint8))
-    field = np.where(inner > 0, 1.0, np.where(near > 0, soft[v0:v1, u0:u1], 0.0)).astype(np.float32)
-    field = np.where(roi > 0, np.maximum(field, 0.5), field)     # the part's own edge pixels stay in
+def _polygon(part: np.ndarray, cover: np.ndarray, ppi: float, origin_in) -> Polygon | None:
+    """The piece's outline where its unmixed cover crosses one half, traced on the cover enlarged
+    SUBPIXEL times; inside the piece (filled holes, figures standing on it) it counts as whole."""
+    inner = cv2.erode(part, np.ones((3, 3), np.uint8))
+    near = cv2.dilate(part, np.ones((3, 3), np.uint8))
+    field = np.where(inner > 0, 1.0, np.where(near > 0, cover, 0.0)).astype(np.float32)
+    field = np.where(part > 0, np.maximum(field, 0.5), field)     # the part's own edge pixels stay in
     big = cv2.resize(field, None, fx=SUBPIXEL, fy=SUBPIXEL, interpolation=cv2.INTER_LINEAR)
     contours, _ = cv2.findContours((big >= 0.5).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return None
     contour = max(contours, key=cv2.contourArea)
+    contour = cv2.approxPolyDP(contour, SIMPLIFY_IN * ppi * SUBPIXEL, True)
     if len(contour) < 3:
         return None
     # Enlarged pixel U sits at work pixel (U + 0.5) / SUBPIXEL - 0.5.
-    uv = (contour.reshape(-1, 2).astype(np.float64) + 0.5) / SUBPIXEL - 0.5 + (u0, v0)
-    ring = uv / ppi + origin_in
+    ring = ((contour.reshape(-1, 2).astype(np.float64) + 0.5) / SUBPIXEL - 0.5) / ppi + origin_in
+    polygon = Polygon(ring)
+    if not polygon.is_valid:
+        polygon = shapely.make_valid(polygon)
     # Contour points are the centres of the edge pixels: the edge is half an (enlarged) pixel out.
-    polygon = shapely.make_valid(Polygon(ring)).buffer(0.5 / (SUBPIXEL * ppi), join_style="mitre")
+    polygon = polygon.buffer(0.5 / (SUBPIXEL * ppi), join_style="mitre")
     if polygon.geom_type != "Polygon":
         polygon = max(getattr(polygon, "geoms", [polygon]), key=lambda g: g.area)
-    polygon = polygon.simplify(SIMPLIFY_IN, preserve_topology=True)
     if polygon.is_empty or polygon.geom_type != "Polygon":
         return None
     return Polygon(polygon.exterior)
@@ -429,10 +444,9 @@ def _fill_holes(mask: np.ndarray, max_px: float) -> np.ndarray:
     holes = (1 - mask).astype(np.uint8)
     count, comp, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
     h, w = mask.shape
-    small = np.zeros(count, bool)
-    for c in range(1, count):
-        x, y, bw, bh, area = stats[c]
-        small[c] = area <= max_px and x > 0 and y > 0 and x + bw < w and y + bh < h
+    x, y, bw, bh, area = stats.T
+    small = (area <= max_px) & (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)
+    small[0] = False
     out = mask.copy()
     out[small[comp]] = 1
     return out
@@ -442,18 +456,21 @@ def _add_footprints(mask: np.ndarray, ppi: float, footprints_in, origin_in) -> n
     """Discs of figures whose centre stands on (or within their radius of) a piece, added to it."""
     out = mask.copy()
     h, w = mask.shape
+    feet = np.asarray(footprints_in, np.float64).reshape(-1, 3)
+    u = (feet[:, 0] - origin_in[0]) * ppi
+    v = (feet[:, 1] - origin_in[1]) * ppi
+    inside = (u >= 0) & (u < w - 0.5) & (v >= 0) & (v < h - 0.5)
+    if not inside.any():
+        return out
     near = cv2.dilate(mask, _kernel(0.15, ppi))
-    for x, y, radius in footprints_in:
-        u, v = (x - origin_in[0]) * ppi, (y - origin_in[1]) * ppi
-        iu, iv = int(round(u)), int(round(v))
-        if not (0 <= iu < w and 0 <= iv < h):
-            continue
+    angles = np.linspace(0, 2 * math.pi, 16, endpoint=False)
+    for x, y, radius in zip(u[inside], v[inside], feet[inside, 2] * ppi):
+        iu, iv = int(round(x)), int(round(y))
         # The figure stands on the piece when its centre is on it, or when the felt shows all round a
         # good part of it (just outside its footprint, where the figure does not hide the felt).
-        r = radius * ppi
-        angles = np.linspace(0, 2 * math.pi, 16, endpoint=False)
-        ring = np.column_stack([u + 1.3 * r * np.cos(angles), v + 1.3 * r * np.sin(angles)]).round().astype(int)
-        inside = [(0 <= a < w and 0 <= b < h and mask[b, a]) for a, b in ring]
-        if near[iv, iu] or sum(inside) >= 6:
-            cv2.circle(out, (iu, iv), int(math.ceil(r + 0.1 * ppi)), 1, thickness=cv2.FILLED)
+        a = np.round(x + 1.3 * radius * np.cos(angles)).astype(int)
+        b = np.round(y + 1.3 * radius * np.sin(angles)).astype(int)
+        ok = (a >= 0) & (a < w) & (b >= 0) & (b < h)
+        if near[iv, iu] or int(mask[b[ok], a[ok]].sum()) >= 6:
+            cv2.circle(out, (iu, iv), int(math.ceil(radius + 0.1 * ppi)), 1, thickness=cv2.FILLED)
     return out
