@@ -99,8 +99,8 @@ def _shrink(image: np.ndarray, n: int) -> np.ndarray:
 
 
 def _features(small: np.ndarray, ppi: float) -> np.ndarray:
-    """(H, W, 7) float32: log(R/G), log(B/G), log brightness (smoothed at felt scale), log spread
-    of the brightness over 3 x 3 pixels, and the smoothed B, G, R themselves."""
+    """(7, H, W) float32 planes: log(R/G), log(B/G), log brightness (smoothed at felt scale), log
+    spread of the brightness over 3 x 3 pixels, and the smoothed B, G, R themselves."""
     smooth = cv2.GaussianBlur(small, (0, 0), SMOOTH_IN * ppi)
     b, g, r = cv2.split(cv2.log(smooth + OFFSET))
     lum = cv2.log(cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY) + OFFSET)
@@ -108,7 +108,17 @@ def _features(small: np.ndarray, ppi: float) -> np.ndarray:
     m1 = cv2.blur(raw, (3, 3))
     var = cv2.blur(raw * raw, (3, 3)) - m1 * m1
     tex = 0.5 * cv2.log(np.maximum(var, 1e-4))
-    return cv2.merge([r - g, b - g, lum, tex, *cv2.split(smooth)])
+    return np.stack([r - g, b - g, lum, tex, *cv2.split(smooth)])
+
+
+def _sq_dist(planes: np.ndarray, mu, sigma) -> np.ndarray:
+    """Sum over the planes of ((plane - mu) / sigma) ** 2, plane by plane."""
+    out = None
+    for plane, m, s in zip(planes, mu, sigma):
+        d = (plane - np.float32(m)) * np.float32(1.0 / s)
+        d *= d
+        out = d if out is None else np.add(out, d, out=out)
+    return out
 
 
 def _robust(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -128,22 +138,22 @@ def _prior_sigma(rgb: Sequence[int]) -> np.ndarray:
     return np.array([e * math.hypot(1 / r, 1 / g), e * math.hypot(1 / b, 1 / g), PRIOR_L, PRIOR_TEXTURE], np.float32)
 
 
-def _local_mat(feats: np.ndarray, mat_like: np.ndarray, ppi: float) -> np.ndarray:
-    """(H, W, C): the mean of the mat-like pixels within MAT_REACH_IN of each pixel."""
+def _local_mat(planes: np.ndarray, mat_like: np.ndarray, ppi: float, fallback: np.ndarray) -> np.ndarray:
+    """(C, H, W): the mean of the mat-like pixels within MAT_REACH_IN of each pixel."""
     small = max(1, int(ppi))          # the light changes slowly: an inch a pixel is enough
     h, w = mat_like.shape
-    f = _shrink(feats * mat_like[..., None], small)
-    m = _shrink(mat_like, small)
     k = max(3, int(round(2 * MAT_REACH_IN * ppi / small)) | 1)
-    wsum = cv2.blur(m, (k, k), borderType=cv2.BORDER_REFLECT)
-    fsum = cv2.blur(f, (k, k), borderType=cv2.BORDER_REFLECT).reshape(wsum.shape + (-1,))
-    fallback = np.median(feats[mat_like > 0], axis=0) if mat_like.any() else np.zeros(feats.shape[2], np.float32)
-    local = np.where(wsum[..., None] > 0.05, fsum / np.maximum(wsum, 1e-6)[..., None], fallback).astype(np.float32)
+    wsum = cv2.blur(_shrink(mat_like, small), (k, k), borderType=cv2.BORDER_REFLECT)
+    have = wsum > 0.05
+    inv = 1.0 / np.maximum(wsum, 1e-6)
     # Back to the work grid: coarse pixel j covers work pixels small * j ... small * j + small - 1.
     scale = np.array([[small, 0, (small - 1) / 2], [0, small, (small - 1) / 2]], np.float64)
-    return np.concatenate([cv2.warpAffine(local[..., c:c + 4], scale, (w, h), flags=cv2.INTER_LINEAR,
-                                          borderMode=cv2.BORDER_REPLICATE).reshape(h, w, -1)
-                           for c in range(0, local.shape[2], 4)], axis=2)
+    out = np.empty(planes.shape, np.float32)
+    for c, plane in enumerate(planes):
+        mean = cv2.blur(_shrink(plane * mat_like, small), (k, k), borderType=cv2.BORDER_REFLECT) * inv
+        mean = np.where(have, mean, np.float32(fallback[c])).astype(np.float32)
+        out[c] = cv2.warpAffine(mean, scale, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out
 
 
 def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Sequence[int]]],
@@ -167,9 +177,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     wppi = ppi / n
     # A block of n view pixels is one work pixel, centred (n - 1) / 2 view pixels in.
     ox, oy = origin_in[0] + (n - 1) / (2 * ppi), origin_in[1] + (n - 1) / (2 * ppi)
-    both = _features(_shrink(np.asarray(view_bgr, np.float32), n), wppi)
-    feats = both[..., :4]
-    h, w = feats.shape[:2]
+    planes = _features(_shrink(np.asarray(view_bgr, np.float32), n), wppi)
+    h, w = planes.shape[1:]
     excluded = np.zeros((h, w), bool)
     if exclude_mask is not None:
         excluded |= _shrink(np.asarray(exclude_mask, np.float32), n) > 0
@@ -182,26 +191,26 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
 
     # The mat: its centre and spread over the whole view, then its local mean around each pixel.
     step = max(1, int(math.sqrt(h * w / 4000)))
-    sample = feats[::step, ::step][~excluded[::step, ::step]]
+    sample = planes[:, ::step, ::step][:, ~excluded[::step, ::step]].T
     centre, spread = _robust(sample[:, :3])
-    d2 = (((feats[..., :3] - centre) / spread) ** 2).sum(axis=2)
-    mat_like = ((d2 < 3 * MAT_LIKE_SIGMA ** 2) & ~excluded).astype(np.float32)
-    local = _local_mat(both, mat_like, wppi)
-    rel = feats - local[..., :4]
-    # Colour as a share of the local mat's: a pixel half felt, half mat lies half way.
-    ratio = both[..., 4:] / np.maximum(local[..., 4:], 1.0) - 1.0
+    mat_like = ((_sq_dist(planes[:3], centre, spread) < 3 * MAT_LIKE_SIGMA ** 2) & ~excluded).astype(np.float32)
     like_s = mat_like[::step, ::step] > 0
-    mat_sigma = _robust(rel[::step, ::step][like_s])[1]
-    q_mat = ratio[::step, ::step][like_s]
+    local = _local_mat(planes, mat_like, wppi,
+                       np.median(planes[:, ::step, ::step][:, like_s], axis=1) if like_s.any() else np.median(sample, axis=0))
+    rel = planes[:4] - local[:4]
+    # Colour as a share of the local mat's: a pixel half felt, half mat lies half way.
+    ratio = planes[4:] / np.maximum(local[4:], 1.0) - 1.0
+    mat_sigma = _robust(rel[:, ::step, ::step][:, like_s].T)[1]
+    q_mat = ratio[:, ::step, ::step][:, like_s].T
     q_w = np.linalg.inv(np.cov(q_mat.T) + np.eye(3) * 1e-4 if len(q_mat) > 10 else np.eye(3)).astype(np.float32)
 
     if len(reference_in):
         ref = np.asarray(reference_in, np.float64).reshape(-1, 2)
         u = np.clip(np.round((ref[:, 0] - ox) * wppi).astype(int), 0, w - 1)
         v = np.clip(np.round((ref[:, 1] - oy) * wppi).astype(int), 0, h - 1)
-        mat_ref = local[v, u, :3].mean(axis=0)
+        mat_ref = local[:3, v, u].mean(axis=1)
     else:
-        mat_ref = np.median(local[::step, ::step, :3].reshape(-1, 3), axis=0)
+        mat_ref = np.median(local[:3, ::step, ::step].reshape(3, -1), axis=1)
     kind_abs = colour_features([rgb for _, rgb in kinds])
     prior_mu = kind_abs - mat_ref
     prior_sd = np.array([_prior_sigma(rgb)[:3] for _, rgb in kinds], np.float32)
@@ -225,10 +234,10 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
 
     # Seeds: pixels far from the mat, nearest a kind's colour and near enough to it, and not where
     # a figure or a marker stands (a marker's black and white is a grey).
-    d_mat = ((rel / mat_sigma) ** 2).sum(axis=2)
+    d_mat = _sq_dist(rel, np.zeros(4), mat_sigma)
     idx = np.flatnonzero((d_mat > ANOMALY_SIGMA ** 2) & ~excluded & ~_discs((h, w), wppi, footprints_in, (ox, oy)))
-    x3 = rel.reshape(-1, 4)[idx, :3]
-    dist = np.stack([(((x3 - m) / s) ** 2).sum(axis=1) + bias for m, s, bias in zip(cand_mu, cand_sd, cand_bias)], 1)
+    x3 = rel[:3].reshape(3, -1)[:, idx]
+    dist = np.stack([_sq_dist(x3, m, s) + bias for m, s, bias in zip(cand_mu, cand_sd, cand_bias)], 1)
     label = np.full(h * w, -1, np.int16)
     label[idx] = np.where(dist.min(axis=1) < SEED_SIGMA ** 2, dist.argmin(axis=1), -1)
     label = label.reshape(h, w)
@@ -242,7 +251,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         seed, box = _seeds(label == k, k, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k, SEED_MIN_SQIN * wppi * wppi)
         if seed is not None:
             core = seed & (cv2.erode(seed.astype(np.uint8), open_k) > 0)
-            xs = rel[core] if core.sum() >= 8 else rel[seed]
+            xs = (rel[:, core] if core.sum() >= 8 else rel[:, seed]).T
             learnt[k] = (seed, box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR))
     # Each kind is told from the mat, the mat in shade, the other kinds as learnt (or as named,
     # when not seen) and the other colours looked for.
@@ -256,11 +265,12 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         u0, v0 = max(0, box[0] - pad), max(0, box[1] - pad)
         u1, v1 = min(w, box[2] + pad), min(h, box[3] + pad)
         win = (slice(v0, v1), slice(u0, u1))
+        cube = (slice(None), slice(v0, v1), slice(u0, u1))
         theirs = np.zeros((v1 - v0, u1 - u0), bool)     # other kinds' seeds: their felt, not this one's
         for j in learnt:
             if j != k:
                 theirs |= learnt[j][0][win]
-        found = _pieces(rel[win], ratio[win], seed[win], theirs, excluded[win], models[k], against, rivals, q_w, wppi,
+        found = _pieces(rel[cube], ratio[cube], seed[win], theirs, excluded[win], models[k], against, rivals, q_w, wppi,
                         footprints_in, (ox + u0 / wppi, oy + v0 / wppi), edge[win], (u0, v0, w, h), open_k)
         separation = _mahal(mu[:3], np.hypot(sd[:3], mat_sigma[:3]) / math.sqrt(2))
         for polygon, sure in found:
@@ -285,8 +295,7 @@ def _seeds(sure: np.ndarray, k: int, rel, d_mat, prior_mu, prior_sd, mat_sigma, 
     core = cv2.erode(sure, open_k) > 0
     lab = comp[core]
     total = np.bincount(lab, minlength=count).astype(np.float32)
-    x = rel[core][:, :3]
-    means = np.stack([np.bincount(lab, x[:, f], count) for f in range(3)], 1) / np.maximum(total, 1)[:, None]
+    means = np.stack([np.bincount(lab, rel[f][core], count) for f in range(3)], 1) / np.maximum(total, 1)[:, None]
     strength = np.bincount(lab, np.sqrt(d_mat[core]), count) / np.maximum(total, 1)
     spread = np.hypot(prior_sd[k], mat_sigma[:3])
     off = np.sqrt((((means - prior_mu[k]) / spread) ** 2).sum(axis=1))
@@ -313,14 +322,15 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
     colour is half the kind's, half the mat's: linear unmixing of the colour as a share of the local
     mat's, weighted by how the mat's colour varies (a texture's brightness counts little), so a
     soft ragged edge falls where the felt covers half."""
-    x = np.ascontiguousarray(rel[..., :3])
+    x = np.ascontiguousarray(rel[:3])
 
     def sure_of(xs, against=against):
         mu, s = model
-        ll_k = -0.5 * (((xs - mu) / s) ** 2).sum(axis=-1) - np.log(s).sum()
-        rest = sum(np.exp(np.clip(-0.5 * (((xs - m) / sd) ** 2).sum(axis=-1) - np.log(sd).sum() + prior - ll_k, -60, 60))
-                   for m, sd, prior in against)
-        return 1.0 / (1.0 + rest)
+        ll_k = -0.5 * _sq_dist(xs, mu, s) - np.log(s).sum()
+        rest = 1.0
+        for m, sd, prior in against:
+            rest = rest + np.exp(np.clip(-0.5 * _sq_dist(xs, m, sd) - (np.log(sd).sum() - prior) - ll_k, -60, 60))
+        return 1.0 / rest
 
     p = sure_of(x)
     p = cv2.GaussianBlur(p.astype(np.float32), (0, 0), 0.2 * ppi)
@@ -330,10 +340,11 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
     # The mat just around the piece (the local mean reaches further and a photographed mat varies).
     grown = cv2.dilate(wins.astype(np.uint8), _kernel(RING_IN[1], ppi)) > 0
     ring = grown & ~(cv2.dilate(wins.astype(np.uint8), _kernel(RING_IN[0], ppi)) > 0) & ~excluded & ~theirs
-    b = np.median(ratio[ring], axis=0) if ring.sum() >= 10 else np.zeros(3, np.float32)
-    d = (ratio[inside].mean(axis=0) if inside.any() else ratio[seed].mean(axis=0)) - b
+    b = np.median(ratio[:, ring], axis=1) if ring.sum() >= 10 else np.zeros(3, np.float32)
+    d = (ratio[:, inside].mean(axis=1) if inside.any() else ratio[:, seed].mean(axis=1)) - b
     wd = q_w @ d
-    alpha = (ratio - b) @ (wd / max(float(d @ wd), 1e-6)).astype(np.float32)
+    coef = (wd / max(float(d @ wd), 1e-6)).astype(np.float32)
+    alpha = ratio[0] * coef[0] + ratio[1] * coef[1] + ratio[2] * coef[2] - np.float32(coef @ b)
     alpha = cv2.GaussianBlur(alpha.astype(np.float32), (0, 0), 0.05 * ppi)
     near = cv2.dilate(wins.astype(np.uint8), _kernel(EDGE_SLACK_IN, ppi)) > 0
     cover = np.where(near & ~excluded & ~theirs, alpha, 0.0).astype(np.float32)
@@ -360,8 +371,8 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
         if not inner.any():
             continue
         # (Read over felt-wide windows: a grid line or a figure on the felt is not what it shows.)
-        out.append((polygon, float(sure_of(cv2.blur(np.ascontiguousarray(x[cut]), (3, 3))[inner],
-                                           against + list(rivals)).mean())))
+        xs = np.stack([cv2.blur(np.ascontiguousarray(plane[cut]), (3, 3))[inner] for plane in x])
+        out.append((polygon, float(sure_of(xs, against + list(rivals)).mean())))
     return out
 
 
