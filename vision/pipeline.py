@@ -270,7 +270,9 @@ class FramePipeline:
         image = view.image
         reference = ()
         if wb is not None:      # felt colours are judged after the anchors' white balance too
-            image = felt_balance(wb, view, balanced[1] if balanced is not None and balanced[0] is view else None)
+            # (Felt is judged against the mat around it, so the light's slow changes cancel: only the
+            # anchors' white is taken out, not the exposure plane.)
+            image = view.image * (WHITE / np.maximum(wb.white_bgr, 1.0)).astype(np.float32)
             reference = tuple((a.x_in, a.y_in) for a in self.profile.anchors if a.id in wb.anchors_used)
         base_in = VISION_DEFAULTS["colour_base_in"]
         marker_r = self.profile.figure_marker_size_in * 0.75

@@ -190,7 +190,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                     origin_in[1] + view_bgr.shape[0] / ppi)
 
     # The mat: its centre and spread over the whole view, then its local mean around each pixel.
-    step = max(1, int(math.sqrt(h * w / 4000)))
+    step = max(1, int(math.sqrt(h * w / 2500)))
     sample = planes[:, ::step, ::step][:, ~excluded[::step, ::step]].T
     centre, spread = _robust(sample[:, :3])
     mat_like = ((_sq_dist(planes[:3], centre, spread) < 3 * MAT_LIKE_SIGMA ** 2) & ~excluded).astype(np.float32)
@@ -217,20 +217,20 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # Other colours a seed may be nearer to: paper, a phone, a pencil (not near a felt colour), the
     # mat in shade (a soft shadow is darker mat, not a dark felt). The sides' rim colours do not
     # compete: a rim is too small to seed, and blue water under a warm light is no blue rim.
-    others = [c for c in DISTRACTORS
-              if all(_mahal(colour_features([c])[0] - kind_abs[k], prior_sd[k]) > NEAR_FELT_SIGMA
-                     for k in range(len(kinds)))]
-    cand_mu = [*prior_mu, *(colour_features(others) - mat_ref if others else []), [0.0, 0.0, SHADE_L[0]]]
-    cand_sd = [*(np.hypot(s, mat_sigma[:3]) for s in [*prior_sd, *(_prior_sigma(c)[:3] for c in others)]),
+    extra = [tuple(c) for c in side_rgbs] + list(DISTRACTORS)
+    extra_mu = colour_features(extra) - mat_ref
+    extra_sd = np.array([_prior_sigma(c)[:3] for c in extra], np.float32)
+    near_felt = ((((extra_mu[:, None] - prior_mu[None]) / prior_sd[None]) ** 2).sum(axis=2)
+                 <= NEAR_FELT_SIGMA ** 2).any(axis=1)
+    others = [i for i in range(len(side_rgbs), len(extra)) if not near_felt[i]]
+    cand_mu = [*prior_mu, *extra_mu[others], [0.0, 0.0, SHADE_L[0]]]
+    cand_sd = [*np.hypot(prior_sd, mat_sigma[:3]), *np.hypot(extra_sd[others], mat_sigma[:3]),
                [mat_sigma[0], mat_sigma[1], SHADE_L[1]]]
     cand_bias = [0.0] * (len(cand_mu) - 1) + [-2 * LOG_PRIOR_SHADE]
     # How sure a piece is: its inside against the mat, the mat in shade and every other colour
     # looked for (the sides' rims and the distractors too).
-    rival_rgbs = [c for c in list(side_rgbs) + list(DISTRACTORS)
-                  if all(_mahal(colour_features([c])[0] - kind_abs[k], prior_sd[k]) > NEAR_FELT_SIGMA
-                         for k in range(len(kinds)))]
-    rivals = [(m, np.hypot(_prior_sigma(c)[:3], mat_sigma[:3]), LOG_PRIOR_OTHER)
-              for c, m in zip(rival_rgbs, colour_features(rival_rgbs) - mat_ref if rival_rgbs else [])]
+    rivals = [(extra_mu[i], np.hypot(extra_sd[i], mat_sigma[:3]), LOG_PRIOR_OTHER)
+              for i in range(len(extra)) if not near_felt[i]]
 
     # Seeds: pixels far from the mat, nearest a kind's colour and near enough to it, and not where
     # a figure or a marker stands (a marker's black and white is a grey).
