@@ -39,10 +39,10 @@ from vision.markers import MarkerFinder
 from vision.quality import check_photo
 from vision.rims import rims_in_view
 from vision.settings import VISION_DEFAULTS
-from vision.terrain import TERRAIN_PPI, find_terrain
+from vision.terrain import TERRAIN_PPI, WORK_PPI as FELT_PPI, find_terrain
 from vision.topview import FrameView, TopViewMaker
 from vision.tracking import Tracker
-from vision.whitebalance import WhiteBalance, estimate_white_balance
+from vision.whitebalance import WHITE, WhiteBalance, estimate_white_balance
 
 WINDOW_IN = 1.4          # half side of the window searched around a figure's last position
 FIGURE_WATCH_IN = 1.2    # half side of the region watched for change around a figure
@@ -304,12 +304,13 @@ class FramePipeline:
         if not kinds:
             return ()
         frame_view = frame_view.whole()
-        view = frame_view.at(TERRAIN_PPI)
+        view = frame_view.at(FELT_PPI)          # felt is inches wide: a coarse layer is enough
         image = view.image
         reference = ()
         if wb is not None:      # felt colours are judged after the anchors' white balance too
-            image = (frame_view.felt_at(TERRAIN_PPI).image if frame_view.white_balance is wb
-                     else felt_balance(wb, view))
+            # (Felt is judged against the mat around it, so the light's slow changes cancel: only the
+            # anchors' white is taken out, not the exposure plane.)
+            image = view.image * (WHITE / np.maximum(wb.white_bgr, 1.0)).astype(np.float32)
             reference = tuple((a.x_in, a.y_in) for a in self.profile.anchors if a.id in wb.anchors_used)
         base_in = VISION_DEFAULTS["colour_base_in"]
         marker_r = self.profile.figure_marker_size_in * 0.75
