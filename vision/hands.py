@@ -117,30 +117,39 @@ def _local_median(x: np.ndarray, ppi: float) -> np.ndarray:
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-# (log brightness, u, v) from log B, log G, log R.
-_TO_LUV = np.array([[1 / 3, 1 / 3, 1 / 3], [0, -1, 1], [1, -1, 0]], np.float32)
-_MEAN = np.full((1, 3), 1 / 3, np.float32)
-
-
-def _skin_ellipse() -> np.ndarray:
-    """(2, 4) affine map from (log brightness, u, v) to the skin ellipse's axes, in half-axes."""
+def _to_features() -> np.ndarray:
+    """(3, 4) affine map from (log B, log G, log R) to (log brightness, along, across): the last two
+    are the skin ellipse's axes in (u, v) = (log R/G, log B/G), in its half-axes, from its centre."""
     (cu, cv), (au, av) = SKIN_CENTRE_UV, SKIN_AXIS_UV
-    along = np.array([0, au, av, -(au * cu + av * cv)]) / SKIN_HALF_LENGTH
-    across = np.array([0, -av, au, -(-av * cu + au * cv)]) / SKIN_HALF_WIDTH
-    return np.array([along, across], np.float32)
+    # u = r - g and v = b - g, as coefficients of (b, g, r)
+    u, v = np.array([0.0, -1.0, 1.0]), np.array([1.0, -1.0, 0.0])
+    along = np.append(au * u + av * v, -(au * cu + av * cv)) / SKIN_HALF_LENGTH
+    across = np.append(-av * u + au * v, -(-av * cu + au * cv)) / SKIN_HALF_WIDTH
+    return np.array([[1 / 3, 1 / 3, 1 / 3, 0.0], along, across], np.float32)
 
 
-_TO_ELLIPSE = _skin_ellipse()
+_TO_FEATURES = _to_features()
+_MEAN = np.full((1, 3), 1 / 3, np.float32)
+_SKIN_RADIUS2 = np.array([[0, 1, 1]], np.float32)
+# The floors of the mat's spread, in the features' units.
+_MIN_SPREAD = np.array([MIN_SPREAD[0], MIN_SPREAD[1] / SKIN_HALF_LENGTH, MIN_SPREAD[2] / SKIN_HALF_WIDTH])
+
+
+def _median(x: np.ndarray) -> float:
+    k = len(x) // 2
+    return float(np.partition(x, k)[k]) if len(x) else 0.0
 
 
 def _layers(img: np.ndarray, ppi: float) -> _Layers:
     """`img`: white-balanced float32 BGR at about HAND_PPI."""
-    luv = cv2.transform(cv2.log(np.maximum(img, np.float32(1.0))), _TO_LUV)
-    mat = _local_median(luv, ppi)
-    dev = cv2.subtract(luv, mat)
+    feats = cv2.transform(cv2.log(np.maximum(img, np.float32(1.0))), _TO_FEATURES)
+    mat = _local_median(feats, ppi)
+    dev = cv2.subtract(feats, mat)
     h, w = dev.shape[:2]
     step = max(1, int(np.sqrt(h * w / 1500)))
-    spread = np.maximum(np.median(np.abs(dev[::step, ::step].reshape(-1, 3)), axis=0) * 1.48, MIN_SPREAD)
+    sample = np.abs(dev[::step, ::step]).reshape(-1, 3).T.copy()
+    k = sample.shape[1] // 2
+    spread = np.maximum(np.partition(sample, k, axis=1)[:, k] * 1.48, _MIN_SPREAD)
     dist2 = cv2.transform(cv2.multiply(dev, dev), (1.0 / spread ** 2).reshape(1, 3).astype(np.float32))
     # Local contrast of brightness over 3 x 3 pixels, relative to the mat's brightness there.
     y = cv2.transform(img, _MEAN)
@@ -149,11 +158,10 @@ def _layers(img: np.ndarray, ppi: float) -> _Layers:
     sd = cv2.divide(sd, cv2.exp(np.ascontiguousarray(mat[..., 0])))
     sd_mat = _local_median(sd, ppi)
     smooth = sd < cv2.max(SMOOTH_REL * sd_mat, SMOOTH_ABS)
-    axes = cv2.transform(luv, _TO_ELLIPSE)
-    skin = (cv2.transform(cv2.multiply(axes, axes), np.ones((1, 2), np.float32)) < 1) \
-        & (luv[..., 0] > MIN_LOG_BRIGHTNESS)
+    lum = feats[..., 0]
+    skin = (cv2.transform(cv2.multiply(feats, feats), _SKIN_RADIUS2) < 1) & (lum > MIN_LOG_BRIGHTNESS)
     not_mat = (dist2 > MIN_FROM_MAT ** 2) | (smooth & (sd_mat > ROUGH_MAT))
-    return _Layers(luv[..., 0], skin, smooth, not_mat, dist2, sd / cv2.max(sd_mat, 1e-4))
+    return _Layers(lum, skin, smooth, not_mat, dist2, sd / cv2.max(sd_mat, 1e-4))
 
 
 def _is_felt(chroma_mean: np.ndarray, other_rgbs) -> bool:
@@ -165,15 +173,9 @@ def _is_felt(chroma_mean: np.ndarray, other_rgbs) -> bool:
     return d_felt < 0.5 * d_skin          # a hill's tan is a skin tone too: only clearly nearer
 
 
-def _solidity(inside: np.ndarray) -> float:
-    """Area of the outline over the area of its convex hull."""
-    contours, _ = cv2.findContours(inside.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    c = max(contours, key=cv2.contourArea)
-    return float(cv2.contourArea(c)) / max(float(cv2.contourArea(cv2.convexHull(c))), 1.0)
-
-
 def _is_hand(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], ppi: float, layers: _Layers,
              img: np.ndarray, other_rgbs) -> bool:
+    """`inside`: the blob's pixels in its bounding box (`stats_row`) of the view (`shape`)."""
     area_px = int(stats_row[cv2.CC_STAT_AREA])
     x, y, bw, bh = (int(stats_row[c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
                                                cv2.CC_STAT_HEIGHT))
@@ -181,20 +183,23 @@ def _is_hand(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], 
     at_edge = x <= 0 or y <= 0 or x + bw >= w or y + bh >= h
     if not at_edge and area_px < MIN_FREE_AREA_IN2 * ppi * ppi:
         return False
+    box = (slice(y, y + bh), slice(x, x + bw))
     # Skin is smooth beside the mat, or clearly not the mat's colour.
-    if not (float(np.median(layers.contrast_ratio[inside])) < BLOB_SMOOTH
-            or float(np.median(layers.from_mat2[inside])) > BLOB_FROM_MAT ** 2):
+    if not (_median(layers.contrast_ratio[box][inside]) < BLOB_SMOOTH
+            or _median(layers.from_mat2[box][inside]) > BLOB_FROM_MAT ** 2):
         return False
-    pts = np.column_stack(np.nonzero(inside)[::-1]).astype(np.float32)
-    (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
+    contours, _ = cv2.findContours(inside.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outline = max(contours, key=cv2.contourArea)
+    hull = cv2.convexHull(outline)
+    (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
     if area_px > MAX_RECT_FILL * max(rw * rh, 1.0):
         return False              # square-cut: a book, a phone, a box
-    (_, _), radius = cv2.minEnclosingCircle(pts)
+    (_, _), radius = cv2.minEnclosingCircle(hull)
     if area_px > MAX_CIRCLE_FILL * np.pi * radius * radius:
         return False              # round: coffee in a mug, a cork mat
-    if _solidity(inside) > MAX_SOLIDITY:
+    if cv2.contourArea(outline) > MAX_SOLIDITY * max(cv2.contourArea(hull), 1.0):
         return False              # convex all round: a page or a book cut by the table's edge
-    mean_bgr = img[inside].mean(axis=0)
+    mean_bgr = img[box][inside].mean(axis=0)
     return not _is_felt(mean_bgr / max(float(mean_bgr.sum()), 1.0), other_rgbs)
 
 
@@ -241,29 +246,28 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
     cand = cv2.morphologyEx(cand, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
     big = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= MIN_AREA_IN2 * ppi * ppi) + 1
-    keep = np.zeros(n, bool)
+    found = np.zeros((h, w), np.uint8)
     for i in big:
         x, y, bw, bh = (int(stats[i, c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
                                                   cv2.CC_STAT_HEIGHT))
-        inside = np.zeros((h, w), bool)
-        inside[y:y + bh, x:x + bw] = labels[y:y + bh, x:x + bw] == i
-        keep[i] = _is_hand(inside, stats[i], (h, w), ppi, layers, img, other_rgbs)
-    if not keep.any():
+        inside = labels[y:y + bh, x:x + bw] == i
+        if _is_hand(inside, stats[i], (h, w), ppi, layers, img, other_rgbs):
+            found[y:y + bh, x:x + bw] |= inside
+    if not found.any():
         return empty
-    found = keep[labels].astype(np.uint8)
     g = max(1, int(round(GROW_IN * ppi)))
     found = cv2.dilate(found, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
     found = _with_sleeve(found, layers)
     polygons = []
     contours, _ = cv2.findContours(found, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for c in contours:
-        c = c.reshape(-1, 2).astype(np.float64)
+        c = cv2.approxPolyDP(c, 0.1 * ppi, True).reshape(-1, 2).astype(np.float64)     # to 0.1"
         if len(c) < 3:
             continue
-        # A traced outline may touch itself (a sleeve joined at one pixel): its valid parts, each.
-        outline = Polygon((c + 0.5) / ppi + np.asarray(origin_in)).buffer(0)
-        polygons += [p.simplify(0.1) for p in shapely.get_parts(outline)
-                     if p.geom_type == "Polygon" and p.area >= 1.0]
+        outline = Polygon((c + 0.5) / ppi + np.asarray(origin_in))
+        if not outline.is_valid:       # it touches itself (a sleeve joined at one pixel): its parts, each
+            outline = outline.buffer(0)
+        polygons += [p for p in shapely.get_parts(outline) if p.geom_type == "Polygon" and p.area >= 1.0]
     r = max(1, int(round(REACH_IN * ppi)))
     mask = cv2.dilate(found, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))) > 0
     return Hands(tuple(polygons), mask, ppi, tuple(origin_in))
