@@ -97,9 +97,9 @@ class _Layers:
 
 
 def _at_hand_ppi(img: np.ndarray, ppi: float) -> tuple[np.ndarray, float]:
-    if ppi <= HAND_PPI * 1.01:
-        return img, ppi
     h, w = img.shape[:2]
+    if ppi <= HAND_PPI * 1.01 or h < 2 or w < 2:
+        return img, ppi
     if abs(ppi / HAND_PPI - 2.0) < 1e-6:      # halving: bilinear at the midpoints is the 2 x 2 mean, faster
         size = (w // 2, h // 2)
         return cv2.resize(img[:2 * size[1], :2 * size[0]], size, interpolation=cv2.INTER_LINEAR), HAND_PPI

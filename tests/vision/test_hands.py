@@ -195,3 +195,9 @@ def test_no_hand_on_a_skin_coloured_wood_mat_with_a_book_and_coffee(kelvin):
     _draw(canvas, shapely.Point(14, 20.5).buffer(1.45), (60, 38, 25), 2 * VIEW_PPI)                     # coffee
     img, wb = _photo(canvas, kelvin=kelvin, seed=5)
     assert find_hands(img, VIEW_PPI, wb=wb).polygons == ()
+
+
+@pytest.mark.parametrize("shape", [(0, 0, 3), (1, 100, 3), (100, 1, 3), (4, 4, 3), (30, 50, 3)])
+def test_a_view_too_small_for_a_hand_has_none(shape):
+    img = np.random.default_rng(0).integers(0, 256, shape, dtype=np.uint8)
+    assert find_hands(img, VIEW_PPI).polygons == ()
