@@ -45,6 +45,7 @@ ROUGH_MAT = 0.04             # a mat this rough (grass, gravel, grain) tells a s
 BLOB_SMOOTH = 0.12           # a hand's median contrast over the mat's; else it must differ in colour:
 BLOB_FROM_MAT = 6.0          # its median distance from the mat, in the mat's spreads
 MAX_RECT_FILL = 0.88         # of its smallest enclosing rectangle a hand fills less (a book, a phone)
+MIN_RECT_FILL = 0.3          # and more (a palm and forearm are solid)
 MAX_CIRCLE_FILL = 0.75       # and of its enclosing circle (coffee in a mug)
 MAX_SOLIDITY = 0.92          # of its convex hull: a hand has a thumb and fingers, a cut page is convex
 GROW_IN = 0.6                # the fingers and edges a smoothness test leaves out
@@ -160,7 +161,10 @@ def _layers(img: np.ndarray, ppi: float) -> _Layers:
     smooth = sd < cv2.max(SMOOTH_REL * sd_mat, SMOOTH_ABS)
     lum = feats[..., 0]
     skin = (cv2.transform(cv2.multiply(feats, feats), _SKIN_RADIUS2) < 1) & (lum > MIN_LOG_BRIGHTNESS)
-    not_mat = (dist2 > MIN_FROM_MAT ** 2) | (smooth & (sd_mat > ROUGH_MAT))
+    # Smooth on a rough mat, over more than a streak (wood grain has smooth lines along it).
+    smooth_on_rough = cv2.morphologyEx((smooth & (sd_mat > ROUGH_MAT)).astype(np.uint8), cv2.MORPH_OPEN,
+                                       np.ones((3, 3), np.uint8)) > 0
+    not_mat = (dist2 > MIN_FROM_MAT ** 2) | smooth_on_rough
     return _Layers(lum, skin, smooth, not_mat, dist2, sd / cv2.max(sd_mat, 1e-4))
 
 
@@ -173,54 +177,63 @@ def _is_felt(chroma_mean: np.ndarray, other_rgbs) -> bool:
     return d_felt < 0.5 * d_skin          # a hill's tan is a skin tone too: only clearly nearer
 
 
-def _is_hand(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], ppi: float, layers: _Layers,
-             img: np.ndarray, other_rgbs) -> bool:
-    """`inside`: the blob's pixels in its bounding box (`stats_row`) of the view (`shape`)."""
+HAND, FELT_COLOURED = "hand", "felt-coloured"
+
+
+def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], ppi: float, layers: _Layers,
+           img: np.ndarray, other_rgbs) -> str | None:
+    """HAND, FELT_COLOURED (a hand's size and shape, nearer a felt colour of the profile than a skin
+    tone: a hand only if it reaches in from the table's edge) or None, for a blob of skin; `inside`:
+    its pixels in its bounding box (`stats_row`) of the view (`shape`)."""
     area_px = int(stats_row[cv2.CC_STAT_AREA])
     x, y, bw, bh = (int(stats_row[c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
                                                cv2.CC_STAT_HEIGHT))
     h, w = shape
     at_edge = x <= 0 or y <= 0 or x + bw >= w or y + bh >= h
     if not at_edge and area_px < MIN_FREE_AREA_IN2 * ppi * ppi:
-        return False
+        return None
     box = (slice(y, y + bh), slice(x, x + bw))
     # Skin is smooth beside the mat, or clearly not the mat's colour.
     if not (_median(layers.contrast_ratio[box][inside]) < BLOB_SMOOTH
             or _median(layers.from_mat2[box][inside]) > BLOB_FROM_MAT ** 2):
-        return False
+        return None
     contours, _ = cv2.findContours(inside.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     outline = max(contours, key=cv2.contourArea)
     hull = cv2.convexHull(outline)
     (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
     if area_px > MAX_RECT_FILL * max(rw * rh, 1.0):
-        return False              # square-cut: a book, a phone, a box
+        return None              # square-cut: a book, a phone, a box
+    if area_px < MIN_RECT_FILL * rw * rh:
+        return None              # a thin frame: the margins round a printed page's text
     (_, _), radius = cv2.minEnclosingCircle(hull)
     if area_px > MAX_CIRCLE_FILL * np.pi * radius * radius:
-        return False              # round: coffee in a mug, a cork mat
+        return None              # round: coffee in a mug, a cork mat
     if cv2.contourArea(outline) > MAX_SOLIDITY * max(cv2.contourArea(hull), 1.0):
-        return False              # convex all round: a page or a book cut by the table's edge
+        return None              # convex all round: a page or a book cut by the table's edge
     mean_bgr = img[box][inside].mean(axis=0)
-    return not _is_felt(mean_bgr / max(float(mean_bgr.sum()), 1.0), other_rgbs)
+    return FELT_COLOURED if _is_felt(mean_bgr / max(float(mean_bgr.sum()), 1.0), other_rgbs) else HAND
 
 
-def _with_sleeve(hand: np.ndarray, layers: _Layers) -> np.ndarray:
-    """The hand (uint8 mask) and the sleeve it comes out of: smooth, not the mat, of any colour,
-    joining the hand and running out over the table's edge; less than MAX_ARM_SHARE of the table."""
+def _sleeves(layers: _Layers) -> tuple[np.ndarray, np.ndarray]:
+    """(labels, is_sleeve): the smooth, not-mat patches of any colour that run out over the table's
+    edge and cover less than MAX_ARM_SHARE of it, where a sleeve (or a bare forearm) can be."""
     arm = (layers.smooth & layers.not_mat).astype(np.uint8)
+    arm = cv2.morphologyEx(arm, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))   # not the smooth streaks of wood grain
     n, labels, stats, _ = cv2.connectedComponentsWithStats(arm, connectivity=8)
-    if n <= 1:
-        return hand
     h, w = arm.shape
     x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
     at_edge = (x <= 0) | (y <= 0) | (x + stats[:, cv2.CC_STAT_WIDTH] >= w) | (y + stats[:, cv2.CC_STAT_HEIGHT] >= h)
-    sleeve = at_edge & (stats[:, cv2.CC_STAT_AREA] <= MAX_ARM_SHARE * h * w)
-    sleeve[0] = False
-    touching = np.zeros(n, bool)
+    is_sleeve = at_edge & (stats[:, cv2.CC_STAT_AREA] <= MAX_ARM_SHARE * h * w)
+    is_sleeve[0] = False
+    return labels, is_sleeve
+
+
+def _sleeve_of(hand: np.ndarray, sleeves: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """(n,) bool: the sleeves that join `hand` (uint8 mask, already grown by GROW_IN)."""
+    labels, is_sleeve = sleeves
+    touching = np.zeros(len(is_sleeve), bool)
     touching[labels[cv2.dilate(hand, np.ones((5, 5), np.uint8)) > 0]] = True   # across the seam between them
-    joined = sleeve & touching
-    if not joined.any():
-        return hand
-    return hand | joined[labels].astype(np.uint8)
+    return is_sleeve & touching
 
 
 def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] = (0.0, 0.0), *, wb=None,
@@ -247,17 +260,35 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
     big = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= MIN_AREA_IN2 * ppi * ppi) + 1
     found = np.zeros((h, w), np.uint8)
+    felt_coloured = []
     for i in big:
         x, y, bw, bh = (int(stats[i, c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
                                                   cv2.CC_STAT_HEIGHT))
         inside = labels[y:y + bh, x:x + bw] == i
-        if _is_hand(inside, stats[i], (h, w), ppi, layers, img, other_rgbs):
+        verdict = _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs)
+        if verdict == HAND:
             found[y:y + bh, x:x + bw] |= inside
-    if not found.any():
+        elif verdict == FELT_COLOURED:
+            felt_coloured.append((x, y, bw, bh, inside))
+    if not found.any() and not felt_coloured:
         return empty
     g = max(1, int(round(GROW_IN * ppi)))
-    found = cv2.dilate(found, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
-    found = _with_sleeve(found, layers)
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1))
+    sleeves = _sleeves(layers)
+    # A felt piece lies on the table; a pale hand that white balance leaves nearly grey, near a grey
+    # felt's colour, still reaches in from the edge, itself or through its sleeve.
+    for x, y, bw, bh, inside in felt_coloured:
+        blob = np.zeros((h, w), np.uint8)
+        blob[y:y + bh, x:x + bw] = inside
+        at_edge = x <= 0 or y <= 0 or x + bw >= w or y + bh >= h
+        if at_edge or _sleeve_of(cv2.dilate(blob, grow), sleeves).any():
+            found |= blob
+    if not found.any():
+        return empty
+    found = cv2.dilate(found, grow)
+    joined = _sleeve_of(found, sleeves)
+    if joined.any():
+        found |= joined[sleeves[0]].astype(np.uint8)
     polygons = []
     contours, _ = cv2.findContours(found, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for c in contours:
