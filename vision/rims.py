@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from vision.colour import chromaticity, classify, rgb_chroma
+from vision.rim_search import side_likelihoods
 
 N_RAYS = 48
 STEP_PX = 0.5                  # sample spacing along a ray
@@ -54,6 +55,10 @@ MIN_CONFIDENCE = 0.33          # of a ring passing every test: all its measures 
 MAX_OTHER = 0.28              # share of the rays meeting another side's colour just outside the ring,
 CLOTH_SURE = 0.6              # above which a ring less confident than this is cloth on a body
 OVERLAP = 1.8                  # two bases' centres are at least a diameter apart: 2 radii, less slack
+PASS_STRICT, PASS_LOOSE, PASS_SOFT = 0, 1, 2   # which labels a candidate was found on
+SOFT_RING_PX2 = 0.12           # soft candidate: likelihood summed in the annulus, in radii squared
+SOFT_FLOOR = 0.25              # a likelihood peaking below this near a candidate is no rim's colour
+SOFT_BINARY = 0.3              # the likelihood taken as the colour where a shape needs a hard mask
 
 
 @dataclass(frozen=True)
@@ -71,9 +76,10 @@ class RimHit:
     radius: float = 1.0        # the fitted circle's radius, in the base's radii
     clean: float = 1.0         # of the rays meeting the colour, the share with a rim edge on the circle
     other: float = 0.0         # share of the rays meeting another side's colour just outside the ring
+    by_likelihood: bool = False  # found on the soft colour likelihood (vision.rim_search), not on labels
 
 
-def _candidates(mask: np.ndarray, r_px: float) -> np.ndarray:
+def _candidates(mask: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -> np.ndarray:
     """(N, 2) view points where a base-sized annulus holds the colour and its middle does not.
 
     Looked for at half the view's resolution when a base is 16 pixels across or more (candidates
@@ -81,11 +87,11 @@ def _candidates(mask: np.ndarray, r_px: float) -> np.ndarray:
     if r_px >= 8:
         h, w = mask.shape
         small = cv2.resize(mask.astype(np.float32), (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
-        return _candidates_in(small, r_px / 2) * 2 + 0.5
-    return _candidates_in(mask.astype(np.float32), r_px)
+        return _candidates_in(small, r_px / 2, min_ring) * 2 + 0.5
+    return _candidates_in(mask.astype(np.float32), r_px, min_ring)
 
 
-def _candidates_in(m: np.ndarray, r_px: float) -> np.ndarray:
+def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -> np.ndarray:
     s_in = int(round(1.1 * r_px)) | 1             # the middle, inside the rim band
     s_out = int(round(2.2 * r_px)) | 1            # the whole base and a little more
     a_in = cv2.boxFilter(m, -1, (s_in, s_in), normalize=False, borderType=cv2.BORDER_CONSTANT)
@@ -97,7 +103,10 @@ def _candidates_in(m: np.ndarray, r_px: float) -> np.ndarray:
     score = ring - a_in
     size = int(round(r_px)) | 1
     peak = score >= cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
-    good = peak & (ring >= MIN_RING_PX2 * r_px * r_px) & (a_in <= 0.85 * s_in * s_in)
+    good = peak & (ring >= min_ring * r_px * r_px) & (a_in <= 0.85 * s_in * s_in)
+    if min_ring != MIN_RING_PX2:
+        # a likelihood: the middle no more of the colour than the annulus (a felt's corner is)
+        good &= a_in / (s_in * s_in) <= ring / (s_out * s_out - s_in * s_in)
     ys, xs = np.nonzero(good)
     pts = np.column_stack([xs, ys]).astype(np.float64)
     sc = score[ys, xs]
@@ -220,9 +229,12 @@ def _fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px
 
 
 def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
-                units: np.ndarray, radii: np.ndarray, search_lo: float, search_hi: float):
-    """Edge points, fitted centres and the shape measures for candidates at `centres`."""
+                units: np.ndarray, radii: np.ndarray, search_lo: float, search_hi: float, gain: np.ndarray | None = None):
+    """Edge points, fitted centres and the shape measures for candidates at `centres` (`gain` (N,):
+    each candidate's samples scaled by it, clipped at 1: a likelihood judged against its own rim)."""
     samples = _sample_rays(mask_f, centres, radii, units)
+    if gain is not None:
+        samples = np.minimum(samples * gain[:, None, None], 1.0)
     wall = np.maximum(0.0, shift @ units.T)                      # (N, K): the side wall adds this out
     edges = _outer_edges(samples, radii, search_lo * r_px, search_hi * r_px + wall)
     top = edges - wall                                           # the top's edge, wall taken away
@@ -470,16 +482,31 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     # wider than a ray), so that all candidates are measured at once: one remap, one fit.
     h, w = strict.shape
     pad = int(radii[-1]) + 4
-    masks, c0s, sides, by_hues, offsets, others = [], [], [], [], [], []
+    masks, c0s, sides, by_hues, offsets, others, kinds, binary = [], [], [], [], [], [], [], []
     n_sides = len(side_rgbs)
-    for by_hue, label in ((False, strict), (True, loose)):
+    if mat is None:
+        quantised = quantised or quantise_view(view_bgr, wb)
+        mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
+    # The soft pass: each side's likelihood, for rims too thin or pale for either label.
+    bal = wb.apply(view_bgr) if wb is not None else np.asarray(view_bgr, np.float32)
+    likelihood = side_likelihoods(bal, ppi, side_rgbs, mat, other_rgbs)
+    if exclude is not None:
+        likelihood[:, exclude] = 0
+    passes = [(PASS_STRICT, strict), (PASS_LOOSE, loose), (PASS_SOFT, likelihood)]
+    for kind, label in passes:
         for k in range(len(side_rgbs)):
             if only_sides is not None and k not in only_sides:
                 continue
-            mask = label == k
-            if mask.sum() < MIN_RING_PX2 * r_px * r_px:
-                continue
-            c = _candidates(mask, r_px)
+            if kind == PASS_SOFT:
+                mask = label[k]
+                if float(mask.sum()) < SOFT_RING_PX2 * r_px * r_px:
+                    continue
+                c = _candidates(mask, r_px, SOFT_RING_PX2)
+            else:
+                mask = label == k
+                if mask.sum() < MIN_RING_PX2 * r_px * r_px:
+                    continue
+                c = _candidates(mask, r_px)
             if skip_near is not None and len(skip_near) and len(c):
                 d = np.hypot(c[:, None, 0] - skip_near[None, :, 0], c[:, None, 1] - skip_near[None, :, 1])
                 c = c[d.min(1) > 1.5 * r_px]
@@ -487,11 +514,13 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                 continue
             x_off = len(masks) * (w + pad)
             masks.append(mask)
+            binary.append(mask >= SOFT_BINARY if kind == PASS_SOFT else mask)
             others.append(((strict >= 0) & (strict < n_sides) & (strict != k))
                           | ((loose >= 0) & (loose < n_sides) & (loose != k)))
             c0s.append(c)
             sides.append(np.full(len(c), k))
-            by_hues.append(np.full(len(c), by_hue))
+            by_hues.append(np.full(len(c), kind == PASS_LOOSE))
+            kinds.append(np.full(len(c), kind))
             offsets.append(np.tile([x_off, 0.0], (len(c), 1)))
     if not masks:
         return [], strict, loose
@@ -499,11 +528,21 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     for m, mask in enumerate(masks):
         wide[:, m * (w + pad):m * (w + pad) + w] = mask
     side_of, by_hue_of, offset = np.concatenate(sides), np.concatenate(by_hues), np.concatenate(offsets)
+    kind_of = np.concatenate(kinds)
     c0 = np.concatenate(c0s) + offset
     mask_f = wide
     other_f = np.zeros_like(wide)
     for m, other in enumerate(others):
         other_f[:, m * (w + pad):m * (w + pad) + w] = other
+    # A likelihood is judged against the rim's own strength: scaled so that half its peak near
+    # the candidate's ring (the brightest tenth of that band) is the edge, as 0.5 is for a label.
+    gain = np.ones(len(c0))
+    soft = kind_of == PASS_SOFT
+    if soft.any():
+        band = (radii >= 0.5 * r_px) & (radii <= 1.2 * r_px)
+        near = _sample_rays(mask_f, c0[soft], radii[band], units)
+        peak = np.percentile(near.reshape(int(soft.sum()), -1), 90, axis=1)
+        gain[soft] = 1.0 / np.maximum(peak, SOFT_FLOOR)
 
     def shift_at(c: np.ndarray) -> np.ndarray:
         return np.zeros_like(c) if wall_shift_px is None else np.asarray(wall_shift_px(c - offset), np.float64)
@@ -511,12 +550,12 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     shift0 = shift_at(c0)
     # First from the candidate (which may sit off-centre, towards the visible arc), then again
     # from the fitted centre with the tighter band.
-    _, _, _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii, 0.3, 1.45)
+    _, _, _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii, 0.3, 1.45, gain)
     moved = np.hypot(*(c1 - c0).T)
     shift1 = shift_at(c1)
-    samples, edges, kept, c2, residual, clean, free_r, fit_r = _ring_stats(mask_f, c1, r_px, shift1, units, radii, 0.55, 1.25)
+    samples, edges, kept, c2, residual, clean, free_r, fit_r = _ring_stats(mask_f, c1, r_px, shift1, units, radii, 0.55, 1.25, gain)
     # The shape measures, from the final centre.
-    samples = _sample_rays(mask_f, c2, radii, units)
+    samples = np.minimum(_sample_rays(mask_f, c2, radii, units) * gain[:, None, None], 1.0)
     wall = np.maximum(0.0, shift1 @ units.T)
     rr = radii[None, None, :]
     coverage = kept.mean(1)
@@ -567,14 +606,14 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         elif reason == "ring" and other_near[i] >= MAX_OTHER and conf < CLOTH_SURE:
             reason = f"cloth inside a rim of another colour ({other_near[i]:.2f} of the rays meet it)"
         if reason == "ring":
-            span = _frame_span(components, masks, int(slot_of[i]), c2[i], r_px)
+            span = _frame_span(components, binary, int(slot_of[i]), c2[i], r_px)
             if span > MAX_FRAME_SPAN * r_px:
                 reason = f"a corner of a frame of the colour {span / (2 * r_px):.1f} bases across (a phone's case)"
         if reason == "ring" or with_rejected:
             hits.append(RimHit(c2[i].copy(), int(side_of[i]), round(float(conf), 3), round(float(coverage[i]), 3),
                                round(float(residual[i]), 2), round(float(filled[i]), 3),
                                round(float(outer[i]), 3), reason, bool(by_hue_of[i]), round(float(fit_r[i] / r_px), 3),
-                               round(float(clean[i]), 3), round(float(other_near[i]), 3)))
+                               round(float(clean[i]), 3), round(float(other_near[i]), 3), bool(kind_of[i] == PASS_SOFT)))
     return _one_per_base(hits, r_px), strict, loose
 
 
@@ -616,7 +655,8 @@ def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
     """Bases do not overlap: of kept candidates closer than a base's diameter (less a little for the
     fit), the most confident stands. (An arc seen from its mirror side fits a circle as well.)"""
     # A ring on the strict labels places the base better than the same ring on the loose ones.
-    order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", hits[i].by_hue, -hits[i].confidence))
+    order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", hits[i].by_likelihood, hits[i].by_hue,
+                                                     -hits[i].confidence))
     out: list[RimHit] = []
     for i in order:
         h = hits[i]
