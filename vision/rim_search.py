@@ -24,8 +24,8 @@ from vision.colour import rgb_chroma
 BACKGROUND_PPI = 5.0          # the local background is a median at this resolution...
 BACKGROUND_IN = 1.8           # ...over a window this wide: twice a base, so a figure is not its own background
 OFF_LINE = 0.05               # chromaticity: how far off the background-to-side line a blend may lie
-USE_LOCAL = False
-DARK = 45.0                   # B + G + R below this: no colour to judge
+FELT_REACH_IN = 0.5          # a known felt's zone reaches this far beyond where its colour rules
+DARK, LIT = 60.0, 180.0      # B + G + R: below DARK no colour to judge (ink, shadow), trusted fully from LIT
 
 
 def chroma_layers(bal_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -36,14 +36,23 @@ def chroma_layers(bal_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def local_background(chroma: np.ndarray, ppi: float) -> np.ndarray:
-    """(H, W, 3) median chromaticity of each pixel's neighbourhood (BACKGROUND_IN across)."""
+    """(h, w, 3) median chromaticity of each pixel's neighbourhood (BACKGROUND_IN across), at
+    BACKGROUND_PPI."""
     h, w = chroma.shape[:2]
     f = min(1.0, BACKGROUND_PPI / ppi)
     small = cv2.resize(chroma, (max(1, int(round(w * f))), max(1, int(round(h * f)))), interpolation=cv2.INTER_AREA)
-    k = max(3, int(round(BACKGROUND_IN * ppi * f)) | 1)
+    k = max(3, int(round(BACKGROUND_IN * BACKGROUND_PPI)) | 1)
     u8 = np.clip(small * 255.0, 0, 255).astype(np.uint8)
-    med = cv2.medianBlur(u8, k).astype(np.float32) / 255.0
-    return cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.medianBlur(u8, k).astype(np.float32) / 255.0
+
+
+def _felt_zone(local: np.ndarray, felt: np.ndarray, mat: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """(H, W) 0..1: where the neighbourhood is nearer the felt's colour than the mat's, and
+    FELT_REACH_IN round it (a felt's ragged, blended edge is felt too)."""
+    inside = (np.linalg.norm(local - felt, axis=2) < np.linalg.norm(local - mat, axis=2)).astype(np.uint8)
+    k = 2 * int(round(FELT_REACH_IN * BACKGROUND_PPI)) + 1
+    inside = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))).astype(np.float32)
+    return cv2.resize(inside, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
 
 
 def _along(chroma: np.ndarray, background: np.ndarray, target: np.ndarray) -> np.ndarray:
@@ -59,20 +68,25 @@ def side_likelihoods(bal_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequen
                      mat: np.ndarray, felt_rgbs: Sequence[Sequence[float]] = ()) -> np.ndarray:
     """(K, H, W) float32 in 0..1: how much each pixel of a white-balanced view shows side k's colour.
 
-    Each known felt colour nearer the side's than the mat is (blue water for a blue side) is one
-    more background: a pixel shows the side only as far as it lies beyond that felt too, so the
-    felt's edge is not a rim, and a rim standing in it still is."""
+    Against the mat's colour; and where the neighbourhood is a known felt nearer the side's colour
+    than the mat is (blue water for a blue side), against that felt too: there a pixel shows the
+    side only as far as it lies beyond the felt, so the felt is not rim and a rim standing in it
+    still is. Felt the profile does not know stays colour, for the shape tests to judge."""
     chroma, brightness = chroma_layers(bal_bgr)
-    local = local_background(chroma, ppi) if USE_LOCAL else None
     mat = np.asarray(mat, np.float32)
-    lit = brightness >= DARK
+    lit = np.clip((brightness - DARK) / (LIT - DARK), 0.0, 1.0)
     out = np.empty((len(side_rgbs),) + chroma.shape[:2], np.float32)
+    local = None
     for k, rgb in enumerate(side_rgbs):
         t = rgb_chroma(rgb).astype(np.float32)
-        like = _along(chroma, mat, t) if local is None else np.minimum(_along(chroma, local, t), _along(chroma, mat, t))
+        like = _along(chroma, mat, t)
         for felt in felt_rgbs:
             f = rgb_chroma(felt).astype(np.float32)
-            if np.linalg.norm(f - t) < np.linalg.norm(mat - t):
-                like = np.minimum(like, _along(chroma, f, t))
+            if np.linalg.norm(f - t) >= np.linalg.norm(mat - t):
+                continue
+            if local is None:
+                local = local_background(chroma, ppi)
+            inside = _felt_zone(local, f, mat, chroma.shape[:2])
+            like = like * (1 - inside) + np.minimum(like, _along(chroma, f, t)) * inside
         out[k] = like * lit
     return out

@@ -128,8 +128,11 @@ def _sample_rays(mask_f: np.ndarray, centres: np.ndarray, radii: np.ndarray, uni
     n, k, j = len(centres), len(units), len(radii)
     x = centres[:, None, None, 0] + radii[None, None, :] * units[None, :, None, 0]
     y = centres[:, None, None, 1] + radii[None, None, :] * units[None, :, None, 1]
-    out = cv2.remap(mask_f, x.reshape(n * k, j).astype(np.float32), y.reshape(n * k, j).astype(np.float32),
-                    cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    x, y = x.reshape(n * k, j).astype(np.float32), y.reshape(n * k, j).astype(np.float32)
+    rows = 32000                   # remap's maps are at most SHRT_MAX rows
+    out = np.concatenate([cv2.remap(mask_f, x[i:i + rows], y[i:i + rows], cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+                          for i in range(0, max(n * k, 1), rows)]) if n * k else np.zeros((0, j), np.float32)
     return out.reshape(n, k, j)
 
 
