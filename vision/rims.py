@@ -13,16 +13,18 @@ middle and little colour around it. So each base is judged by its shape:
    by the base's side wall where the wall shows (towards the camera);
 3. a circle of the base's known radius is fitted to those edge points (Gauss-Newton, with the
    points that do not lie on it trimmed twice), then the rays are sampled again from its centre;
-4. a base is kept when enough of its ring shows (`coverage`), the edge points lie on the circle
-   (`residual_px`), its middle is mostly not the colour (`inner`) and the band just outside it is
-   mostly not the colour (`outer`). Each candidate gets a confidence and the reason it was kept
-   or left out.
+4. a candidate is a ring when enough of it shows (`coverage`), in one arc, cleanly, and the edge
+   points lie on the circle (`residual_px`); each gets a confidence from all its measures;
+5. the rings are then judged against the look-alikes of a side's colour (a mug, a die, cloth on a
+   body, felt, a book cover, a phone's case: vision.rim_vetting.vet_hits). Each candidate comes
+   out with the reason it was kept or left out.
 
 Pixels are classified before (vision.colour.classify, on a white-balanced view): the tests here
 are of shape, not of colour.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
@@ -32,33 +34,26 @@ import numpy as np
 
 from vision.colour import chromaticity, classify, rgb_chroma
 from vision.rim_search import side_likelihoods
+from vision.rim_vetting import MAX_OUTER, is_strong, vet_hits
 
 N_RAYS = 48
 STEP_PX = 0.5                  # sample spacing along a ray
 MIN_COVERAGE = 0.2             # share of the ring that must show (a leaning body hides up to 70%,
                                # and the rays at the ends of the arc the body's edge spoils)
 MIN_ARC = 0.18                 # the longest unbroken stretch of ring, as a share of it
-MIN_FREE_R, MAX_FREE_R = 0.55, 1.6  # the visible arc's own radius, in the base's radii
 MIN_CLEAN = 0.75               # of the rays meeting the colour, the share with a rim edge on the circle
 RIM_BAND = 0.2                 # a rim's band of colour is at least this wide, in radii
 MAX_RESIDUAL = 0.14            # RMS distance of the edge points from the circle, in radii (>= 1.2 px)
-MAX_INNER = 0.45               # share of the middle (within 0.45 radii) that may show the colour
-MAX_OUTER = 0.22               # share of the band 1.35-1.8 radii out that may show it
 EDGE_TRIM = 0.2                # an edge point farther than this (radii) from the circle is not rim
-MIN_HOLLOW = 0.6               # along the rays showing the rim, the share of 0.1-0.4 radii without it
-STRONG_COVERAGE = 0.45        # a rim this complete, clean and round may have colour in its middle
 MIN_RING_PX2 = 0.3            # candidate: colour pixels in the annulus, in radii squared
 MAX_CANDIDATES = 250
 EDGE_BIAS_PX = 0.5             # the rim's edge as found lies this far outside the base's true edge
 RADIUS_PRIOR = 8.0             # the base's known radius counts as this many edge points
 MIN_CONFIDENCE = 0.33          # of a ring passing every test: all its measures together
-MAX_OTHER = 0.28              # share of the rays meeting another side's colour just outside the ring,
-CLOTH_SURE = 0.6              # above which a ring less confident than this is cloth on a body
 OVERLAP = 1.8                  # two bases' centres are at least a diameter apart: 2 radii, less slack
 PASS_STRICT, PASS_LOOSE, PASS_SOFT = 0, 1, 2   # which labels a candidate was found on
 SOFT_RING_PX2 = 0.12           # soft candidate: likelihood summed in the annulus, in radii squared
 SOFT_FLOOR = 0.25              # a likelihood peaking below this near a candidate is no rim's colour
-SOFT_BINARY = 0.3              # the likelihood taken as the colour where a shape needs a hard mask
 
 
 @dataclass(frozen=True)
@@ -76,6 +71,9 @@ class RimHit:
     radius: float = 1.0        # the fitted circle's radius, in the base's radii
     clean: float = 1.0         # of the rays meeting the colour, the share with a rim edge on the circle
     other: float = 0.0         # share of the rays meeting another side's colour just outside the ring
+    free_radius: float = 1.0   # the visible arc's own radius (unconstrained fit), in the base's radii
+    middle: float = 0.0        # share of the middle (within 0.45 radii) showing the colour
+    hollow: float = 1.0        # along the rays showing the rim, the share of 0.1-0.4 radii without it
     by_likelihood: bool = False  # found on the soft colour likelihood (vision.rim_search), not on labels
 
 
@@ -485,7 +483,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     # wider than a ray), so that all candidates are measured at once: one remap, one fit.
     h, w = strict.shape
     pad = int(radii[-1]) + 4
-    masks, c0s, sides, by_hues, offsets, others, kinds, binary = [], [], [], [], [], [], [], []
+    masks, c0s, sides, by_hues, offsets, others, kinds = [], [], [], [], [], [], []
     n_sides = len(side_rgbs)
     if mat is None:
         quantised = quantised or quantise_view(view_bgr, wb)
@@ -517,7 +515,6 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                 continue
             x_off = len(masks) * (w + pad)
             masks.append(mask)
-            binary.append(mask >= SOFT_BINARY if kind == PASS_SOFT else mask)
             others.append(((strict >= 0) & (strict < n_sides) & (strict != k))
                           | ((loose >= 0) & (loose < n_sides) & (loose != k)))
             c0s.append(c)
@@ -579,13 +576,14 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     other_s = _sample_rays(other_f, c2, radii, units) >= 0.5
     other_near = (other_s & around).any(2).mean(1)
     c2 = c2 - offset
-    slot_of = np.concatenate([np.full(len(c), m) for m, c in enumerate(c0s)])
-    components: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     max_res = max(1.2, MAX_RESIDUAL * r_px)
+    strong = is_strong(coverage, clean, residual, max_res)
+    conf = (np.minimum(1.0, coverage / 0.6) * np.minimum(1.0, clean / 0.8)
+            * np.maximum(0.0, 1 - residual / (2 * max_res))
+            * (1 - np.where(strong, 0.0, filled)) * np.maximum(0.0, 1 - outer / (2 * MAX_OUTER)))
+    candidates = []
     for i in range(len(c0)):
         reason = "ring"
-        # a clean, round rim round most of it may have cloth of the side's colour on its body
-        strong = coverage[i] >= STRONG_COVERAGE and clean[i] >= 0.85 and residual[i] <= 0.6 * max_res
         if not np.all(np.isfinite(c2[i])) or moved[i] > 0.9 * r_px:
             reason = "no circle of the base's size"
         elif coverage[i] < MIN_COVERAGE:
@@ -594,64 +592,28 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
             reason = f"bits of arcs, not one rim ({arc[i]:.2f} of the ring in one piece)"
         elif clean[i] < MIN_CLEAN:
             reason = f"cluttered, not a clean rim ({clean[i]:.2f} of the rays)"
-        elif not MIN_FREE_R <= free_r[i] / r_px <= MAX_FREE_R:
-            reason = f"a curve of another size (radius {free_r[i] / r_px:.2f} of the base's)"
         elif residual[i] > max_res:
             reason = f"not round ({residual[i]:.1f} px off a circle of the base's size)"
-        elif (inner[i] > MAX_INNER or hollow[i] < MIN_HOLLOW) and not strong:
-            reason = f"filled, not a ring ({filled[i]:.2f} of the middle)"
-        elif outer[i] > MAX_OUTER:
-            reason = f"the colour goes on outside ({outer[i]:.2f} of the band around)"
-        conf = (min(1.0, coverage[i] / 0.6) * min(1.0, clean[i] / 0.8) * max(0.0, 1 - residual[i] / (2 * max_res))
-                * (1 - (0.0 if strong else filled[i])) * max(0.0, 1 - outer[i] / (2 * MAX_OUTER)))
-        if reason == "ring" and conf < MIN_CONFIDENCE:
-            reason = f"too weak a ring all told (confidence {conf:.2f})"
-        elif reason == "ring" and other_near[i] >= MAX_OTHER and conf < CLOTH_SURE:
-            reason = f"cloth inside a rim of another colour ({other_near[i]:.2f} of the rays meet it)"
-        if reason == "ring":
-            span = _frame_span(components, binary, int(slot_of[i]), c2[i], r_px)
-            if span > MAX_FRAME_SPAN * r_px:
-                reason = f"a corner of a frame of the colour {span / (2 * r_px):.1f} bases across (a phone's case)"
-        if reason == "ring" or with_rejected:
-            hits.append(RimHit(c2[i].copy(), int(side_of[i]), round(float(conf), 3), round(float(coverage[i]), 3),
-                               round(float(residual[i]), 2), round(float(filled[i]), 3),
-                               round(float(outer[i]), 3), reason, bool(by_hue_of[i]), round(float(fit_r[i] / r_px), 3),
-                               round(float(clean[i]), 3), round(float(other_near[i]), 3), bool(kind_of[i] == PASS_SOFT)))
+        hit = RimHit(c2[i].copy(), int(side_of[i]), float(conf[i]), float(coverage[i]), float(residual[i]),
+                     float(filled[i]), float(outer[i]), reason, bool(by_hue_of[i]), float(fit_r[i] / r_px),
+                     float(clean[i]), float(other_near[i]), float(free_r[i] / r_px), float(inner[i]),
+                     float(hollow[i]), bool(kind_of[i] == PASS_SOFT))
+        if reason == "ring" and conf[i] < MIN_CONFIDENCE:
+            hit = dataclasses.replace(hit, reason=f"too weak a ring all told (confidence {conf[i]:.2f})")
+        candidates.append(hit)
+    for hit in vet_hits(candidates, strict=strict, loose=loose, r_px=r_px, max_residual_px=max_res):
+        if hit.reason == "ring" or with_rejected:
+            hits.append(_rounded(hit))
     return _one_per_base(hits, r_px), strict, loose
 
 
-MAX_FRAME_SPAN = 2.6 * 2       # in radii: a hollow piece of the colour wider and deeper than this is
-                               # a frame (a phone's case), not bases side by side
-FRAME_FILL = 0.25              # "hollow": colour on at most this share of its bounding box
-
-
-def _frame_span(components: dict, masks: list, slot: int, centre: np.ndarray, r_px: float) -> float:
-    """The smaller side, in pixels, of the bounding box of the hollow piece of colour the ring at
-    `centre` is part of (0 when that piece is solid or none): a phone's case is a thin frame some
-    three by six inches round; bases, even side by side, are not. Looked at in a window a little
-    wider than such a frame's short side (`components` is unused: kept for callers' caching)."""
-    mask = masks[slot]
-    h, w = mask.shape
-    cx, cy = centre
-    half = (MAX_FRAME_SPAN + 1.0) * r_px
-    wx0, wx1 = max(0, int(cx - half)), min(w, int(cx + half) + 1)
-    wy0, wy1 = max(0, int(cy - half)), min(h, int(cy + half) + 1)
-    if wx1 <= wx0 or wy1 <= wy0:
-        return 0.0
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask[wy0:wy1, wx0:wx1].astype(np.uint8), connectivity=8)
-    lx, ly = cx - wx0, cy - wy0
-    x0, x1 = max(0, int(lx - 1.2 * r_px)), min(wx1 - wx0, int(lx + 1.2 * r_px) + 1)
-    y0, y1 = max(0, int(ly - 1.2 * r_px)), min(wy1 - wy0, int(ly + 1.2 * r_px) + 1)
-    if x1 <= x0 or y1 <= y0:
-        return 0.0
-    ids = lab[y0:y1, x0:x1].ravel()
-    ids = ids[ids > 0]
-    best = 0.0
-    for c in np.unique(ids):
-        bw, bh, area = stats[c, cv2.CC_STAT_WIDTH], stats[c, cv2.CC_STAT_HEIGHT], stats[c, cv2.CC_STAT_AREA]
-        if area <= FRAME_FILL * bw * bh:
-            best = max(best, float(min(bw, bh)))
-    return best
+def _rounded(hit: RimHit) -> RimHit:
+    """The hit's measures rounded for reports (the tests are run on the exact ones)."""
+    return dataclasses.replace(hit, confidence=round(hit.confidence, 3), coverage=round(hit.coverage, 3),
+                               residual_px=round(hit.residual_px, 2), inner=round(hit.inner, 3),
+                               outer=round(hit.outer, 3), radius=round(hit.radius, 3), clean=round(hit.clean, 3),
+                               other=round(hit.other, 3), free_radius=round(hit.free_radius, 3),
+                               middle=round(hit.middle, 3), hollow=round(hit.hollow, 3))
 
 
 def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
