@@ -53,6 +53,7 @@ MIN_CONFIDENCE = 0.33          # of a ring passing every test: all its measures 
 OVERLAP = 1.8                  # two bases' centres are at least a diameter apart: 2 radii, less slack
 PASS_STRICT, PASS_LOOSE, PASS_SOFT = 0, 1, 2   # which labels a candidate was found on
 SOFT_RING_PX2 = 0.12           # soft candidate: likelihood summed in the annulus, in radii squared
+SOFT_NOISE = 0.1               # the likelihood counts above this (a body's brown is a little red)
 SOFT_FLOOR = 0.25              # a likelihood peaking below this near a candidate is no rim's colour
 
 
@@ -499,7 +500,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
             if only_sides is not None and k not in only_sides:
                 continue
             if kind == PASS_SOFT:
-                mask = label[k]
+                mask = np.maximum(label[k] - SOFT_NOISE, 0.0)
                 if float(mask.sum()) < SOFT_RING_PX2 * r_px * r_px:
                     continue
                 c = _candidates(mask, r_px, SOFT_RING_PX2)
@@ -542,7 +543,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         band = (radii >= 0.5 * r_px) & (radii <= 1.2 * r_px)
         near = _sample_rays(mask_f, c0[soft], radii[band], units)
         peak = np.percentile(near.reshape(int(soft.sum()), -1), 90, axis=1)
-        gain[soft] = 1.0 / np.maximum(peak, SOFT_FLOOR)
+        gain[soft] = 1.0 / np.maximum(peak, SOFT_FLOOR - SOFT_NOISE)
 
     def shift_at(c: np.ndarray) -> np.ndarray:
         return np.zeros_like(c) if wall_shift_px is None else np.asarray(wall_shift_px(c - offset), np.float64)
