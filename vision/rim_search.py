@@ -35,21 +35,24 @@ def chroma_layers(bal_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return f / np.maximum(s, 1.0)[..., None], s
 
 
-def local_background(chroma: np.ndarray, ppi: float) -> np.ndarray:
+def _median(chroma: np.ndarray, ppi: float) -> np.ndarray:
     """(h, w, 3) median chromaticity of each pixel's neighbourhood (BACKGROUND_IN across), at
-    BACKGROUND_PPI."""
+    about BACKGROUND_PPI."""
     h, w = chroma.shape[:2]
     f = min(1.0, BACKGROUND_PPI / ppi)
-    small = cv2.resize(chroma, (max(1, int(round(w * f))), max(1, int(round(h * f)))), interpolation=cv2.INTER_AREA)
-    k = max(3, int(round(BACKGROUND_IN * BACKGROUND_PPI)) | 1)
+    small = chroma if f >= 1.0 else cv2.resize(chroma, (max(1, int(round(w * f))), max(1, int(round(h * f)))),
+                                               interpolation=cv2.INTER_AREA)
+    k = max(3, int(round(BACKGROUND_IN * ppi * f)) | 1)
     u8 = np.clip(small * 255.0, 0, 255).astype(np.uint8)
     return cv2.medianBlur(u8, k).astype(np.float32) / 255.0
 
 
-def _felt_zone(local: np.ndarray, felt: np.ndarray, mat: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+def _felt_zone(local: np.ndarray, felt: np.ndarray, mat: np.ndarray, shape: tuple) -> np.ndarray:
     """(H, W) 0..1: where the neighbourhood is nearer the felt's colour than the mat's, and
     FELT_REACH_IN round it (a felt's ragged, blended edge is felt too)."""
     inside = (np.linalg.norm(local - felt, axis=2) < np.linalg.norm(local - mat, axis=2)).astype(np.uint8)
+    if not inside.any():
+        return np.zeros(shape, np.float32)
     k = 2 * int(round(FELT_REACH_IN * BACKGROUND_PPI)) + 1
     inside = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))).astype(np.float32)
     return cv2.resize(inside, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
@@ -73,20 +76,44 @@ def side_likelihoods(bal_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequen
     side only as far as it lies beyond the felt, so the felt is not rim and a rim standing in it
     still is. Felt the profile does not know stays colour, for the shape tests to judge."""
     chroma, brightness = chroma_layers(bal_bgr)
+    return _likelihoods(chroma, brightness, lambda lut: lut, chroma, ppi, side_rgbs, mat, felt_rgbs)
+
+
+def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[float]], mat: np.ndarray,
+                          felt_rgbs: Sequence[Sequence[float]] = ()) -> np.ndarray:
+    """side_likelihoods of a view quantised by vision.rims.quantise_view: judged once per colour
+    present (tens of thousands, against a million pixels), then looked up."""
+    index, present, _counts, _colours, chroma, brightness = quantised
+    slot = np.zeros(int(present[-1]) + 1 if len(present) else 1, np.int32)
+    slot[present] = np.arange(len(present), dtype=np.int32)
+    where = slot[index]                                   # each pixel's row among the colours present
+    step = max(1, int(round(ppi / BACKGROUND_PPI)))
+    coarse = chroma[0][where[::step, ::step]]             # the view's chromaticity at about 5 px/in
+    return _likelihoods(chroma[0], brightness[0], lambda lut: lut[where], coarse, ppi / step, side_rgbs, mat,
+                        felt_rgbs, where.shape)
+
+
+def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat, felt_rgbs, shape=None):
+    """The likelihoods of colours (chroma (..., 3), brightness (...)), put in the view by
+    `to_view`; `coarse`: the view's chromaticity at `coarse_ppi` for the felts' neighbourhoods."""
+    shape = chroma.shape[:2] if shape is None else shape
     mat = np.asarray(mat, np.float32)
-    lit = np.clip((brightness - DARK) / (LIT - DARK), 0.0, 1.0)
-    out = np.empty((len(side_rgbs),) + chroma.shape[:2], np.float32)
+    lit = np.clip((brightness - DARK) / (LIT - DARK), 0.0, 1.0).astype(np.float32)
+    out = np.empty((len(side_rgbs),) + tuple(shape), np.float32)
     local = None
     for k, rgb in enumerate(side_rgbs):
         t = rgb_chroma(rgb).astype(np.float32)
-        like = _along(chroma, mat, t)
+        like_mat = _along(chroma, mat, t) * lit
+        out[k] = to_view(like_mat)
         for felt in felt_rgbs:
             f = rgb_chroma(felt).astype(np.float32)
             if np.linalg.norm(f - t) >= np.linalg.norm(mat - t):
                 continue
             if local is None:
-                local = local_background(chroma, ppi)
-            inside = _felt_zone(local, f, mat, chroma.shape[:2])
-            like = like * (1 - inside) + np.minimum(like, _along(chroma, f, t)) * inside
-        out[k] = like * lit
+                local = _median(coarse, coarse_ppi)
+            inside = _felt_zone(local, f, mat, tuple(shape))
+            if not inside.any():
+                continue
+            beyond = to_view(np.minimum(like_mat, _along(chroma, f, t) * lit))
+            out[k] = out[k] * (1 - inside) + beyond * inside
     return out

@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from vision.colour import chromaticity, classify, rgb_chroma
-from vision.rim_search import side_likelihoods
+from vision.rim_search import quantised_likelihoods
 from vision.rim_vetting import MAX_OUTER, is_strong, vet_hits
 
 N_RAYS = 48
@@ -54,6 +54,7 @@ OVERLAP = 1.8                  # two bases' centres are at least a diameter apar
 PASS_STRICT, PASS_LOOSE, PASS_SOFT = 0, 1, 2   # which labels a candidate was found on
 SOFT_RING_PX2 = 0.12           # soft candidate: likelihood summed in the annulus, in radii squared
 SOFT_NOISE = 0.1               # the likelihood counts above this (a body's brown is a little red)
+COARSE_COVERAGE = 0.6          # of MIN_COVERAGE: a candidate's first look (half the rays) must show this
 SOFT_FLOOR = 0.25              # a likelihood peaking below this near a candidate is no rim's colour
 
 
@@ -486,12 +487,11 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     pad = int(radii[-1]) + 4
     masks, c0s, sides, by_hues, offsets, others, kinds = [], [], [], [], [], [], []
     n_sides = len(side_rgbs)
+    quantised = quantised or quantise_view(view_bgr, wb)
     if mat is None:
-        quantised = quantised or quantise_view(view_bgr, wb)
         mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
     # The soft pass: each side's likelihood, for rims too thin or pale for either label.
-    bal = wb.apply(view_bgr) if wb is not None else np.asarray(view_bgr, np.float32)
-    likelihood = side_likelihoods(bal, ppi, side_rgbs, mat, other_rgbs)
+    likelihood = quantised_likelihoods(quantised, ppi, side_rgbs, mat, other_rgbs)
     if exclude is not None:
         likelihood[:, exclude] = 0
     passes = [(PASS_STRICT, strict), (PASS_LOOSE, loose), (PASS_SOFT, likelihood)]
@@ -549,8 +549,16 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         return np.zeros_like(c) if wall_shift_px is None else np.asarray(wall_shift_px(c - offset), np.float64)
 
     shift0 = shift_at(c0)
-    # First from the candidate (which may sit off-centre, towards the visible arc), then again
-    # from the fitted centre with the tighter band.
+    # First from the candidate (which may sit off-centre, towards the visible arc), on half the
+    # rays and samples: what shows too little ring even so is measured no further. Then again from
+    # the fitted centre with the tighter band, in full.
+    _, _, kept0, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units[::2], radii[::2], 0.3, 1.45, gain)
+    moved = np.hypot(*(c1 - c0).T)
+    live = (kept0.mean(1) >= COARSE_COVERAGE * MIN_COVERAGE) & (moved <= 0.9 * r_px) & np.isfinite(c1).all(1)
+    c0, offset, gain, shift0 = c0[live], offset[live], gain[live], shift0[live]
+    side_of, by_hue_of, kind_of = side_of[live], by_hue_of[live], kind_of[live]
+    if not len(c0):
+        return [], strict, loose
     _, _, _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii, 0.3, 1.45, gain)
     moved = np.hypot(*(c1 - c0).T)
     shift1 = shift_at(c1)
