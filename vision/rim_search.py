@@ -23,7 +23,8 @@ from vision.colour import rgb_chroma
 
 BACKGROUND_PPI = 5.0          # the local background is a median at this resolution...
 BACKGROUND_IN = 1.8           # ...over a window this wide: twice a base, so a figure is not its own background
-OFF_LINE = 0.05               # chromaticity: how far off the background-to-side line a blend may lie
+OFF_LINE = 0.12              # chromaticity: how far off the background-to-side line a blend may lie (a
+                             # rim blends with the body and the felt as well as with the mat)
 FELT_REACH_IN = 0.5          # a known felt's zone reaches this far beyond where its colour rules
 DARK, LIT = 60.0, 180.0      # B + G + R: below DARK no colour to judge (ink, shadow), trusted fully from LIT
 

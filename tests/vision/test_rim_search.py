@@ -14,7 +14,7 @@ from vision.rim_search import side_likelihoods
 from vision.rims import find_rims
 
 SIDES = [RED, BLUE]
-PAINT = 0.7                 # a 1080p rim: the paint blended with the mat
+PAINT = 0.8                 # a 1080p rim: the paint blended with the mat
 
 
 def _mix(a, b, t):
