@@ -54,6 +54,7 @@ OVERLAP = 1.8                  # two bases' centres are at least a diameter apar
 PASS_STRICT, PASS_LOOSE, PASS_SOFT = 0, 1, 2   # which labels a candidate was found on
 SOFT_RING_PX2 = 0.12           # soft candidate: likelihood summed in the annulus, in radii squared
 SOFT_NOISE = 0.1               # the likelihood counts above this (a body's brown is a little red)
+SAME_RING = 0.2                # two passes' rings whose centres are this close (radii) are one ring
 COARSE_COVERAGE = 0.6          # of MIN_COVERAGE: a candidate's first look (half the rays) must show this
 SOFT_FLOOR = 0.25              # a likelihood peaking below this near a candidate is no rim's colour
 
@@ -637,6 +638,16 @@ def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
         if any(np.hypot(*(h.xy_view - o.xy_view)) < OVERLAP * r_px for o in out if o.reason == "ring"):
             continue
         out.append(h)
+    # The same ring found on several passes (strict, loose, likelihood) is fitted to different
+    # edge pixels: its centre is their mean, weighted by how much ring and confidence each shows.
+    rings = [h for h in hits if h.reason == "ring"]
+    for j, h in enumerate(out):
+        if h.reason != "ring":
+            continue
+        same = [o for o in rings if o.side_index == h.side_index and np.hypot(*(o.xy_view - h.xy_view)) < SAME_RING * r_px]
+        w = np.array([o.coverage * o.confidence for o in same])
+        if len(same) > 1 and w.sum() > 0:
+            out[j] = dataclasses.replace(h, xy_view=(np.array([o.xy_view for o in same]) * w[:, None]).sum(0) / w.sum())
     return out
 
 
