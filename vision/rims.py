@@ -124,8 +124,28 @@ def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -
     return pts
 
 
-def _sample_rays(mask_f: np.ndarray, centres: np.ndarray, radii: np.ndarray, units: np.ndarray) -> np.ndarray:
-    """(N, K, J) mask values (bilinear) at centre + radius * unit, 0 outside the view."""
+class _Slots:
+    """Each candidate's own map to sample (its side's labels, or likelihood), by slot."""
+
+    def __init__(self, maps: list[np.ndarray], slot_of: np.ndarray):
+        self.maps, self.slot_of = maps, slot_of
+
+    def __getitem__(self, keep) -> "_Slots":
+        return _Slots(self.maps, self.slot_of[keep])
+
+    def sample(self, centres: np.ndarray, radii: np.ndarray, units: np.ndarray) -> np.ndarray:
+        out = np.empty((len(centres), len(units), len(radii)), np.float32)
+        for m in np.unique(self.slot_of):
+            sel = self.slot_of == m
+            out[sel] = _sample_rays(self.maps[m], centres[sel], radii, units)
+        return out
+
+
+def _sample_rays(mask_f, centres: np.ndarray, radii: np.ndarray, units: np.ndarray) -> np.ndarray:
+    """(N, K, J) mask values (bilinear) at centre + radius * unit, 0 outside the view (`mask_f`: a
+    float32 map, or _Slots)."""
+    if isinstance(mask_f, _Slots):
+        return mask_f.sample(centres, radii, units)
     n, k, j = len(centres), len(units), len(radii)
     x = centres[:, None, None, 0] + radii[None, None, :] * units[None, :, None, 0]
     y = centres[:, None, None, 1] + radii[None, None, :] * units[None, :, None, 1]
@@ -482,12 +502,12 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     units = np.column_stack([np.cos(angles), np.sin(angles)])
     radii = np.arange(0.0, 2.0 * r_px + 6, STEP_PX)
     hits: list[RimHit] = []
-    # Every side's strict and loose labels side by side in one wide image (zero columns between,
-    # wider than a ray), so that all candidates are measured at once: one remap, one fit.
+    # Every candidate is measured on its own side's map (labels as 0/1, or the likelihood): one
+    # vectorised fit for all of them.
     h, w = strict.shape
-    pad = int(radii[-1]) + 4
-    masks, c0s, sides, by_hues, offsets, others, kinds = [], [], [], [], [], [], []
+    masks, c0s, sides, by_hues, others, kinds = [], [], [], [], [], []
     n_sides = len(side_rgbs)
+    other_of: dict[int, np.ndarray] = {}
     quantised = quantised or quantise_view(view_bgr, wb)
     if mat is None:
         mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
@@ -515,39 +535,35 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                 c = c[d.min(1) > 1.5 * r_px]
             if not len(c):
                 continue
-            x_off = len(masks) * (w + pad)
-            masks.append(mask)
-            others.append(((strict >= 0) & (strict < n_sides) & (strict != k))
-                          | ((loose >= 0) & (loose < n_sides) & (loose != k)))
+            masks.append(mask.astype(np.float32))
+            if k not in other_of:
+                other_of[k] = (((strict >= 0) & (strict < n_sides) & (strict != k))
+                               | ((loose >= 0) & (loose < n_sides) & (loose != k))).astype(np.float32)
+            others.append(other_of[k])
             c0s.append(c)
             sides.append(np.full(len(c), k))
             by_hues.append(np.full(len(c), kind == PASS_LOOSE))
             kinds.append(np.full(len(c), kind))
-            offsets.append(np.tile([x_off, 0.0], (len(c), 1)))
     if not masks:
         return [], strict, loose
-    wide = np.zeros((h, len(masks) * (w + pad)), np.float32)
-    for m, mask in enumerate(masks):
-        wide[:, m * (w + pad):m * (w + pad) + w] = mask
-    side_of, by_hue_of, offset = np.concatenate(sides), np.concatenate(by_hues), np.concatenate(offsets)
+    side_of, by_hue_of = np.concatenate(sides), np.concatenate(by_hues)
     kind_of = np.concatenate(kinds)
-    c0 = np.concatenate(c0s) + offset
-    mask_f = wide
-    other_f = np.zeros_like(wide)
-    for m, other in enumerate(others):
-        other_f[:, m * (w + pad):m * (w + pad) + w] = other
+    c0 = np.concatenate(c0s)
+    slot_of = np.concatenate([np.full(len(c), m) for m, c in enumerate(c0s)])
+    mask_f = _Slots(masks, slot_of)
+    other_f = _Slots(others, slot_of)
     # A likelihood is judged against the rim's own strength: scaled so that half its peak near
     # the candidate's ring (the brightest tenth of that band) is the edge, as 0.5 is for a label.
     gain = np.ones(len(c0))
     soft = kind_of == PASS_SOFT
     if soft.any():
         band = (radii >= 0.5 * r_px) & (radii <= 1.2 * r_px)
-        near = _sample_rays(mask_f, c0[soft], radii[band], units)
+        near = _sample_rays(mask_f[soft], c0[soft], radii[band], units)
         peak = np.percentile(near.reshape(int(soft.sum()), -1), 90, axis=1)
         gain[soft] = 1.0 / np.maximum(peak, SOFT_FLOOR - SOFT_NOISE)
 
     def shift_at(c: np.ndarray) -> np.ndarray:
-        return np.zeros_like(c) if wall_shift_px is None else np.asarray(wall_shift_px(c - offset), np.float64)
+        return np.zeros_like(c) if wall_shift_px is None else np.asarray(wall_shift_px(c), np.float64)
 
     shift0 = shift_at(c0)
     # First from the candidate (which may sit off-centre, towards the visible arc), on half the
@@ -556,8 +572,9 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     _, _, kept0, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units[::2], radii[::2], 0.3, 1.45, gain)
     moved = np.hypot(*(c1 - c0).T)
     live = (kept0.mean(1) >= COARSE_COVERAGE * MIN_COVERAGE) & (moved <= 0.9 * r_px) & np.isfinite(c1).all(1)
-    c0, offset, gain, shift0 = c0[live], offset[live], gain[live], shift0[live]
+    c0, gain, shift0 = c0[live], gain[live], shift0[live]
     side_of, by_hue_of, kind_of = side_of[live], by_hue_of[live], kind_of[live]
+    mask_f, other_f = mask_f[live], other_f[live]
     if not len(c0):
         return [], strict, loose
     _, _, _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii, 0.3, 1.45, gain)
@@ -585,7 +602,6 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     around = (rr >= 0.9 * r_px) & (rr <= 1.6 * r_px + wall[..., None])
     other_s = _sample_rays(other_f, c2, radii, units) >= 0.5
     other_near = (other_s & around).any(2).mean(1)
-    c2 = c2 - offset
     max_res = max(1.2, MAX_RESIDUAL * r_px)
     strong = is_strong(coverage, clean, residual, max_res)
     conf = (np.minimum(1.0, coverage / 0.6) * np.minimum(1.0, clean / 0.8)
