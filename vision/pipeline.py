@@ -266,10 +266,16 @@ class FramePipeline:
         return find_hands(coarse.image, coarse.ppi, coarse.origin_in, wb=held.wb, mat=held.mat,
                           other_rgbs=[t.rgb for t in self.profile.terrain])
 
-    def _colour(self, view: FrameView, pose: CameraPose, rects, held: _Held, hands: Hands | None = None) -> Detections:
+    def _colour(self, view: FrameView, pose: CameraPose, rects, held: _Held, hands: Hands | None = None,
+                markers: Detections | None = None) -> Detections:
         sides = self.profile.sides
         if not sides:
             return Detections.empty()
+        # A figure found by its marker stands there: its card is no colour base (dark ink shows
+        # false colour).
+        half = 0.6 * self.profile.figure_marker_size_in
+        cards = [(x - half, y - half, x + half, y + half) for (x, y), by in
+                 zip(markers.xy_in, markers.detected_by) if by == "marker"] if markers is not None and len(markers) else []
         h = VISION_DEFAULTS["colour_base_height_in"]
         base_in = VISION_DEFAULTS["colour_base_in"]
         others = [t.rgb for t in self.profile.terrain]
@@ -284,7 +290,7 @@ class FramePipeline:
             for p, hit in rims_in_view(window, [s.seen_rgb for s in sides], base_in, pose=pose, height_in=h,
                                        wb=held.wb, other_rgbs=others, mat=held.mat,
                                        table_in=(self.profile.width_in, self.profile.depth_in),
-                                       keep_out_in=self._anchor_cards(),
+                                       keep_out_in=self._anchor_cards() + cards,
                                        exclude=hands.mask_in(window) if hands is not None else None):
                 if any(np.hypot(*(p - q)) < base_in * 0.6 for q in xy):
                     continue           # the same base seen in two overlapping windows
@@ -377,7 +383,7 @@ class FramePipeline:
             t2 = time.perf_counter()
             hands = self._hands(view, held)
             timing["hands_ms"] = (time.perf_counter() - t2) * 1e3
-            detections = detections.concat(self._colour(view, pose, table, held, hands))
+            detections = detections.concat(self._colour(view, pose, table, held, hands, detections))
         else:
             hands = None
             carried, marker_rects, colour_rects = self._plan_search()
@@ -385,7 +391,7 @@ class FramePipeline:
                 else Detections.empty()
             t2 = time.perf_counter()
             if colour_rects:
-                detections = detections.concat(self._colour(view, pose, colour_rects, held))
+                detections = detections.concat(self._colour(view, pose, colour_rects, held, markers=detections))
             detections = _merge_carried(detections, carried)
         t3 = time.perf_counter()
         if self.tracker is not None:
