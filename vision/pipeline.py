@@ -258,9 +258,10 @@ class FramePipeline:
         """Hands over the table in this frame (vision.hands), after the anchors' white balance."""
         if held.wb is None:
             return None
-        if held.balanced is not None:       # the frame's white-balanced coarse view, shared
-            coarse, balanced = held.balanced
-            return find_hands(coarse.image, coarse.ppi, coarse.origin_in, normalised=balanced,
+        if view.white_balance is held.wb:   # the frame's white-balanced coarse layer, shared
+            coarse = view.at(TERRAIN_PPI)
+            return find_hands(coarse.image, coarse.ppi, coarse.origin_in,
+                              normalised=view.balanced_at(TERRAIN_PPI).image,
                               other_rgbs=[t.rgb for t in self.profile.terrain])
         coarse = view.at(HAND_PPI)
         return find_hands(coarse.image, coarse.ppi, coarse.origin_in, wb=held.wb, mat=held.mat,
