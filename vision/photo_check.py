@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from calibration.registration import register
 from vision import quality
 from vision.pipeline import to_gray
 
@@ -65,3 +66,16 @@ def anchor_places(profile, registration, image_size: tuple[int, int], seen=()) -
                       and np.all(corners[:, 0] < w) and np.all(corners[:, 1] < h))
             out[anchor.id] = "hidden" if inside else "outside"
     return out
+
+
+def places_unmeasured(profile, anchors_px, image_size: tuple[int, int]) -> dict[int, str]:
+    """`anchor_places` for a photo the pipeline would not measure: two anchors or more still say
+    roughly where the others lie (inside the photo: covered; off it: the table is cut off), though not
+    closely enough to measure from. `anchors_px`: id -> corners of the anchors found."""
+    rough = None
+    if len(anchors_px) >= 2:
+        try:
+            rough = register(anchors_px, profile, image_size)
+        except ValueError:
+            rough = None
+    return anchor_places(profile, rough, image_size, anchors_px)

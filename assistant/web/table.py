@@ -20,7 +20,7 @@ import numpy as np
 from calibration.profile import TableProfile
 from measure.scene import Scene, Table, Terrain, scene_from_json
 from vision.hands import carry_hidden
-from vision.photo_check import anchor_places, photo_quality
+from vision.photo_check import anchor_places, photo_quality, places_unmeasured
 from vision.pipeline import FramePipeline, to_gray
 
 from assistant.web.hints import photo_hint
@@ -262,8 +262,8 @@ class TableState:
         refusal, `refused`, says), markers unseen."""
         size = (frame_bgr.shape[1], frame_bgr.shape[0])
         seen = self.pipeline.markers.find_anchors(to_gray(frame_bgr))
-        return photo_hint(self.profile, photo_quality(frame_bgr, refused),
-                          anchor_places(self.profile, None, size, seen), failed=True, kept=self._frame is not None)
+        return photo_hint(self.profile, photo_quality(frame_bgr, refused), places_unmeasured(self.profile, seen, size),
+                          failed=True, kept=self._frame is not None)
 
     def use_profile(self, profile: TableProfile) -> int:
         """Switch to another table: its pipeline, no picture yet; every tablet is woken to show it."""

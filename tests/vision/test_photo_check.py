@@ -8,7 +8,7 @@ import pytest
 
 from calibration.profile import load_profile
 from vision import quality
-from vision.photo_check import anchor_places, photo_quality
+from vision.photo_check import anchor_places, photo_quality, places_unmeasured
 from vision.pipeline import FramePipeline, analyze_image
 from vision.quality import PhotoQualityError
 
@@ -74,3 +74,15 @@ def test_anchor_places_seen_hidden_outside(demo):
     assert places == {0: "seen", 1: "outside", 2: "outside", 3: "seen"}
     assert anchor_places(profile, replace(reg, anchors_seen=(0, 1, 3), anchors_rejected=(2,)), (w, h))[2] == "moved"
     assert anchor_places(profile, None, (w, h), seen=[2]) == {0: "unknown", 1: "unknown", 2: "seen", 3: "unknown"}
+
+
+def test_two_anchors_of_an_unmeasured_photo_say_where_the_others_lie(demo):
+    frame, profile, reg = demo
+    h, w = frame.shape[:2]
+    corners = {i: reg.to_image(np.array(profile.anchor(i).corners_in(), np.float64)) for i in (0, 3)}
+    right_x = reg.to_image(np.array([[profile.width_in - 1.25, 1.25]]))[0, 0]
+    assert places_unmeasured(profile, corners, (int(right_x) - 60, h)) == {0: "seen", 1: "outside", 2: "outside",
+                                                                         3: "seen"}
+    assert places_unmeasured(profile, corners, (w, h)) == {0: "seen", 1: "hidden", 2: "hidden", 3: "seen"}
+    assert places_unmeasured(profile, {0: corners[0]}, (w, h)) == {0: "seen", 1: "unknown", 2: "unknown",
+                                                                   3: "unknown"}
