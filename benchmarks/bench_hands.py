@@ -2,8 +2,9 @@
 ratio to a bare ArucoDetector.detectMarkers on the same frame, interleaved in this process so that
 machine load cancels out of the ratio. Half the hard set's photos have a hand and arm in them.
 
-Each photo is analysed once to get the frame's shared white-balanced coarse view; then, run after
-run, the default detector on the whole frame and the hands on that view. Reports the median, p95
+Each photo is analysed once to record what the pipeline hands find_hands (the frame's shared
+white-balanced coarse layer); then, run after run, the default detector on the whole frame and the
+hands on that layer. Reports the median, p95
 and max of the per-run ratios, wall clock and CPU time (OpenCV's threads spin on a busy machine and
 are charged to whatever runs next: both are shown).
 
@@ -23,24 +24,27 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import vision.pipeline as pipeline_module  # noqa: E402
 from vision.hands import find_hands  # noqa: E402
 from vision.pipeline import FramePipeline, to_gray  # noqa: E402
 from vision.synthetic.hard import hard_photo_set  # noqa: E402
 
 
-def _coarse_view(photo):
-    """The frame's white-balanced coarse view, as the pipeline hands it to find_hands."""
-    seen = {}
-    pipeline = FramePipeline(photo.profile)
-    original = pipeline._hands
+def _hands_call(photo):
+    """The arguments the pipeline passes to find_hands for this photo (the frame's shared
+    white-balanced coarse layer and the profile's felt colours)."""
+    calls = []
 
-    def keep(view, held):
-        seen["balanced"] = held.balanced
-        return original(view, held)
+    def record(*args, **kwargs):
+        calls.append((args, kwargs))
+        return find_hands(*args, **kwargs)
 
-    pipeline._hands = keep
-    pipeline.process(photo.image)
-    return seen["balanced"]
+    pipeline_module.find_hands = record
+    try:
+        FramePipeline(photo.profile).process(photo.image)
+    finally:
+        pipeline_module.find_hands = find_hands
+    return calls[0]
 
 
 def main() -> None:
@@ -52,17 +56,15 @@ def main() -> None:
 
     detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50),
                                        cv2.aruco.DetectorParameters())
-    cases = []
-    for photo in hard_photo_set(args.seed, args.photos, resolutions=("1080p",)):
-        coarse, balanced = _coarse_view(photo)
-        cases.append((to_gray(photo.image), coarse, balanced, [t.rgb for t in photo.profile.terrain]))
+    cases = [(to_gray(photo.image), *_hands_call(photo))
+             for photo in hard_photo_set(args.seed, args.photos, resolutions=("1080p",))]
     wall, cpu, hands_ms = [], [], []
     for run in range(args.runs + 1):                   # the first round warms up
-        for gray, coarse, balanced, felt in cases:
+        for gray, hands_args, hands_kwargs in cases:
             w0, c0 = time.perf_counter(), time.process_time()
             detector.detectMarkers(gray)
             w1, c1 = time.perf_counter(), time.process_time()
-            find_hands(coarse.image, coarse.ppi, coarse.origin_in, normalised=balanced, other_rgbs=felt)
+            find_hands(*hands_args, **hands_kwargs)
             w2, c2 = time.perf_counter(), time.process_time()
             if run:
                 wall.append((w2 - w1) / (w1 - w0))
