@@ -627,7 +627,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         if reason == "ring" and conf[i] < MIN_CONFIDENCE:
             hit = dataclasses.replace(hit, reason=f"too weak a ring all told (confidence {conf[i]:.2f})")
         candidates.append(hit)
-    for hit in vet_hits(candidates, strict=strict, loose=loose, r_px=r_px, max_residual_px=max_res):
+    for hit in vet_hits(candidates, strict=strict, loose=loose, r_px=r_px, max_residual_px=max_res,
+                        n_sides=n_sides, wall_shift_px=wall_shift_px, view_bgr=view_bgr):
         if hit.reason == "ring" or with_rejected:
             hits.append(_rounded(hit))
     return _one_per_base(hits, r_px), strict, loose
