@@ -81,9 +81,19 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         raise ValueError("no table profile: give --table TABLE.toml, or --demo for the bundled demo table")
     # Rim colours learned on the tablet live beside the profile (the bundled demo's in the instance folder).
     learned_path = learned_colours_path(table_path) if app.config["TABLE"] else instance / "demo.learned.toml"
-    profile = load_profile(table_path, learned_path)
+    start = {"key": str(Path(app.config["TABLE"]).resolve()) if app.config["TABLE"] else "demo",
+             "path": str(table_path), "learned": str(learned_path), "fallback": (), "picture": None}
+    # A broken --table is refused even when a saved table was in use before the restart.
+    start_profile = load_profile(table_path, learned_path)
+    from assistant.web.tables import remembered_table
+    chosen = remembered_table(instance, start["key"], Path(app.config["TABLES_DIR"]))
+    if chosen is not None:                  # the saved table in use before the restart
+        table_path, learned_path = chosen, learned_colours_path(chosen)
+    profile = start_profile if chosen is None else load_profile(table_path, learned_path)
     system = get_system(app.config["SYSTEM"])          # UnknownSystem names the known ones
-    fallback = load_truth_terrain(DEMO_TRUTH, _table(profile)) if demo and not app.config["TABLE"] else ()
+    if demo and not app.config["TABLE"]:
+        start["fallback"] = load_truth_terrain(DEMO_TRUTH, _table(start_profile))
+    fallback = start["fallback"] if chosen is None else ()
     camera = None
     if app.config["CALIBRATION"]:
         from calibration.intrinsics import CameraModel
@@ -92,6 +102,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if demo:
         import cv2
         demo_picture = cv2.imread(str(DEMO_PHOTO))
+        if not app.config["TABLE"]:
+            start["picture"] = demo_picture
     # The demo's known terrain is laid over the demo photo only, never over another picture.
     state = TableState(profile, fallback_terrain=fallback, fallback_picture=demo_picture if fallback else None,
                        camera=camera)
@@ -101,8 +113,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         "games": Games(app.config["GAMES_DIR"]),
         "table_path": str(table_path),
         "learned_path": str(learned_path),
+        "start": start,                     # the table the server was started with: a way back to it
     }
-    if demo:
+    if demo and chosen is None:
         state.analyze(demo_picture, source="demo")
 
     security.install(app)

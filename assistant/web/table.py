@@ -265,8 +265,9 @@ class TableState:
         return photo_hint(self.profile, photo_quality(frame_bgr, refused), places_unmeasured(self.profile, seen, size),
                           failed=True, kept=self._frame is not None)
 
-    def use_profile(self, profile: TableProfile) -> int:
-        """Switch to another table: its pipeline, no picture yet; every tablet is woken to show it."""
+    def use_profile(self, profile: TableProfile, *, fallback_terrain=(), fallback_picture=None) -> int:
+        """Switch to another table: its pipeline, no picture yet; every tablet is woken to show it.
+        `fallback_*`: the demo's known terrain and the one photo it belongs to (going back to the demo)."""
         camera = self.pipeline.camera
         was_live = self.live is not None
         if was_live:
@@ -274,8 +275,8 @@ class TableState:
         with self._cond:
             self.profile = profile
             self.pipeline = FramePipeline(profile, camera)
-            self.fallback_terrain = ()
-            self._fallback_key = None
+            self.fallback_terrain = tuple(fallback_terrain)
+            self._fallback_key = None if fallback_picture is None else picture_key(fallback_picture)
             self._scene = self._picture = self._frame = self._registration = None
             self._crop = (0, 0, 0, 0)
             self._hint = None

@@ -7,13 +7,16 @@ other write (security.guard_changes).
 """
 from __future__ import annotations
 
+import json
+import os
 import re
 from pathlib import Path
 from typing import Any, Mapping
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from calibration.profile import ProfileError, load_profile, profile_from_dict, standard_anchors
+from calibration.profile import (ProfileError, learned_colours_path, load_profile, profile_from_dict,
+                                 standard_anchors)
 from calibration.profile_toml import profile_to_toml
 from calibration.sheet_output import to_pdf
 from calibration.sheets import PAPERS_IN, anchors_sheet, grid_sheet, markers_sheet
@@ -116,17 +119,72 @@ def list_tables():
             out.append(_summary(path, current))
         except ProfileError:
             continue            # a file someone broke by hand is not offered; the CLI names the problem
+    start = current_app.extensions["tablesight"]["start"]
+    if not any(t["file"] == Path(start["path"]).name and Path(start["path"]).parent.resolve() == tables_dir().resolve()
+               for t in out):
+        try:                                # the table the server started with: always a way back to it
+            first = _summary(Path(start["path"]), current)
+            out.insert(0, {**first, "file": None, "started": True})
+        except ProfileError:
+            pass
     t = context.table()
     return jsonify({"tables": out, "current": {"name": t.profile.name, "file": Path(current).name},
                     "side_colours": SIDE_COLOURS, "terrain_kinds": list(TERRAIN_COLOURS)})
 
 
-def _use(path: Path) -> None:
-    profile = load_profile(path)
+# ------------------------------------------------------------ the table in use, remembered across a restart
+
+CURRENT_FILE = "current-table.json"
+
+
+def remember_table(instance: Path, started_with: str, file: str | None) -> None:
+    """Keep which saved table is in use (None: the one the server started with), so a restart (a pulled
+    plug, a new day) comes back to it. Tied to what the server was started with: starting it with
+    another --table means that table."""
+    path = instance / CURRENT_FILE
+    if file is None:
+        path.unlink(missing_ok=True)
+        return
+    tmp = path.with_name("." + CURRENT_FILE)
+    tmp.write_text(json.dumps({"started_with": started_with, "file": file}), encoding="utf-8")
+    os.replace(tmp, path)                   # whole or not at all
+
+
+def remembered_table(instance: Path, started_with: str, tables: Path) -> Path | None:
+    """The saved table in use before the restart, if the server was started the same way and the file
+    still reads as a table; else None (start with what was given)."""
+    try:
+        data = json.loads((instance / CURRENT_FILE).read_text(encoding="utf-8"))
+        file = data["file"]
+        if data["started_with"] != started_with or not isinstance(file, str) or "/" in file or "\\" in file:
+            return None
+        path = tables / file
+        load_profile(path)                  # a file broken or removed since is not used
+        return path
+    except (OSError, ValueError, KeyError, TypeError, ProfileError):
+        return None
+
+
+def _use(path: Path | None) -> None:
+    """Switch to the saved table at `path`, or back to the table the server started with (None)."""
+    ext = current_app.extensions["tablesight"]
+    start = ext["start"]
+    if path is None:
+        profile = load_profile(start["path"], start["learned"])
+        learned = start["learned"]
+    else:
+        profile = load_profile(path)
+        learned = str(learned_colours_path(path))       # colours taught from now on belong to this table
     t = context.table()
     was_live = t.live is not None
-    t.use_profile(profile)
-    current_app.extensions["tablesight"]["table_path"] = str(path)
+    if path is None and start["picture"] is not None:   # the demo again: its photo and its known terrain
+        t.use_profile(profile, fallback_terrain=start["fallback"], fallback_picture=start["picture"])
+        t.analyze(start["picture"], source="demo")
+    else:
+        t.use_profile(profile)
+    ext["table_path"] = str(start["path"] if path is None else path)
+    ext["learned_path"] = learned
+    remember_table(Path(current_app.instance_path), start["key"], None if path is None else path.name)
     if was_live:                        # the camera keeps watching, now with the new table's markers
         t.start_live(current_app.config["CAMERA"])
 
@@ -149,9 +207,13 @@ def save_table():
 @bp.post("/tables/use")
 def use_table():
     body = request.get_json(silent=True) if request.data else None
+    if isinstance(body, Mapping) and body.get("started") is True:
+        _use(None)
+        start = Path(current_app.extensions["tablesight"]["start"]["path"])
+        return jsonify({**_summary(start, _current_path()), "file": None, "started": True})
     name = body.get("file") if isinstance(body, Mapping) else None
     if not isinstance(name, str) or "/" in name or "\\" in name or not name.endswith(".toml"):
-        raise TableFileError("file: name a saved table, like kitchen-table.toml")
+        raise TableFileError("file: name a saved table, like kitchen-table.toml (or started: true)")
     path = tables_dir() / name
     if not path.is_file():
         raise TableFileError(f"no saved table called {name}", 404)

@@ -134,7 +134,7 @@
     ul.innerHTML = "";
     for (const t of tableInfo.tables) {
       const li = document.createElement("li");
-      li.dataset.file = t.file;
+      li.dataset.file = t.file || "";
       const words = document.createElement("span");
       words.className = "saved-name";
       words.textContent = `${t.name}: ${t.width} x ${t.depth} inches` + (t.grid ? `, ${t.grid.kind === "hex" ? "hexes" : "squares"}` : "");
@@ -148,7 +148,7 @@
         b.setAttribute("aria-label", `Use the table ${t.name}`);
         b.addEventListener("click", async () => {
           if (!confirm(`Switch to ${t.name}? The picture of the table in use goes away; take a new photo.`)) return;
-          try { await TS.api("POST", "/api/tables/use", {file: t.file}); TS.toast(`Now using ${t.name}.`); location.reload(); }
+          try { await TS.api("POST", "/api/tables/use", t.started ? {started: true} : {file: t.file}); TS.toast(`Now using ${t.name}.`); location.reload(); }
           catch (e) { TS.problem(e); }
         });
         li.appendChild(b);

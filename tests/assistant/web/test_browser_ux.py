@@ -342,6 +342,11 @@ def test_setup_wizard_saves_a_table_and_switches_to_it(browser, shots, tmp_path,
         page.once("dialog", lambda d: d.accept())
         page.click('#saved-tables li[data-file="kitchen-table.toml"] .use-table')
         expect(page.locator("#table-name")).to_have_text("Kitchen table")
+        # And back to the table the server started with (the demo, its photo measured again).
+        page.once("dialog", lambda d: d.accept())
+        page.click('#saved-tables li[data-file=""] .use-table')
+        expect(page.locator('#saved-tables li[data-file=""] .in-use')).to_be_visible()
+        assert page.request.get(base + "/api/status").json()["source"] == "demo"
         assert _real_errors(errors) == []
         context.close()
     finally:

@@ -45,7 +45,7 @@ def test_switching_between_saved_tables(client, pin):
     client.post("/api/tables", json={**KITCHEN, "name": "Club table", "width": 72, "depth": 48, "grid": None},
                 headers=pin)
     listed = client.get("/api/tables").get_json()
-    assert [(t["file"], t["current"]) for t in listed["tables"]] == [("club-table.toml", True),
+    assert [(t["file"], t["current"]) for t in listed["tables"]] == [(None, False), ("club-table.toml", True),
                                                                      ("kitchen-table.toml", False)]
     res = client.post("/api/tables/use", json={"file": "kitchen-table.toml"}, headers=pin)
     assert res.status_code == 200 and res.get_json()["current"] is True
@@ -91,3 +91,54 @@ def test_the_printable_sheets_are_served(client, url):
 def test_a_wrong_sheet_is_a_4xx(client):
     assert client.get("/api/sheets/grid.pdf?pitch=99").status_code == 400
     assert client.get("/api/sheets/markers-7.pdf").status_code == 404
+
+
+# ------------------------------------------------------------ the table in use, after a restart
+
+def _restart(app, **extra):
+    from assistant.web import create_app
+    return create_app({"DEMO": True, "INSTANCE_PATH": app.instance_path, "TABLE_PIN": "2468",
+                       "SECRET_KEY": "test-secret", **extra}).test_client()
+
+
+def test_a_restart_comes_back_to_the_saved_table_in_use(client, pin, app):
+    client.post("/api/tables", json=KITCHEN, headers=pin)          # saved and in use
+    again = _restart(app)
+    st = again.get("/api/status").get_json()
+    assert st["table"] == {"name": "Kitchen table", "width": 60.0, "depth": 40.0}
+    assert st["source"] == "none"          # the demo photo is not measured against the kitchen table
+    listed = again.get("/api/tables").get_json()["tables"]
+    assert [(t["file"], t["current"]) for t in listed] == [(None, False), ("kitchen-table.toml", True)]
+    assert listed[0]["started"] is True    # the demo table: always a way back to it
+
+
+def test_going_back_to_the_started_table_is_remembered_too(client, pin, app):
+    client.post("/api/tables", json=KITCHEN, headers=pin)
+    res = client.post("/api/tables/use", json={"started": True}, headers=pin)
+    assert res.status_code == 200 and res.get_json()["current"] is True
+    st = client.get("/api/status").get_json()
+    assert st["table"]["name"] != "Kitchen table" and st["source"] == "demo"   # the demo photo again
+    assert client.get("/api/scene").get_json()["scene"]["terrain"], "the demo's known terrain is back"
+    assert _restart(app).get("/api/status").get_json()["table"]["name"] == st["table"]["name"]
+
+
+def test_a_saved_table_broken_since_is_not_used_after_a_restart(client, pin, app):
+    client.post("/api/tables", json=KITCHEN, headers=pin)
+    (Path(app.config["TABLES_DIR"]) / "kitchen-table.toml").write_text("width = [", encoding="utf-8")
+    assert _restart(app).get("/api/status").get_json()["table"]["name"] != "Kitchen table"
+
+
+def test_started_with_another_table_means_that_table(client, pin, app, tmp_path):
+    client.post("/api/tables", json=KITCHEN, headers=pin)
+    other = tmp_path / "club.toml"
+    client.post("/api/tables", json={**KITCHEN, "name": "Club", "width": 72, "depth": 48, "use": False},
+                headers=pin)
+    other.write_bytes((Path(app.config["TABLES_DIR"]) / "club.toml").read_bytes())
+    st = _restart(app, TABLE=str(other)).get("/api/status").get_json()
+    assert st["table"]["name"] == "Club"
+
+
+def test_colours_taught_after_a_switch_belong_to_the_new_table(client, pin, app):
+    client.post("/api/tables", json=KITCHEN, headers=pin)
+    ext = app.extensions["tablesight"]
+    assert Path(ext["learned_path"]) == Path(app.config["TABLES_DIR"]) / "kitchen-table.learned.toml"
