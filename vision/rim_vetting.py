@@ -63,12 +63,15 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
     shows relative to its top, towards the camera (None: looking straight down). `view_bgr`: the
     view itself (uint8), for what lies in a ring's middle."""
     out = []
+    bright = None
     for hit in hits:
         if hit.reason == "ring":
             reason = _look_alike(hit, strict, loose, r_px, max_residual_px)
             if not reason and view_bgr is not None:
-                area, dark = flat_middle(view_bgr, hit.xy_view, r_px)
-                if area > MAX_FLAT_MIDDLE and dark < MAX_DARK:
+                if bright is None:
+                    bright = brightest_tenth(view_bgr)
+                area, dark = flat_middle(view_bgr, hit.xy_view, r_px, bright)
+                if area > MAX_FLAT_MIDDLE:
                     reason = (f"the edge of something large and dark ({area:.1f} bases of one flat colour in its middle): "
                               f"a phone's screen, a mug's inside")
             if not reason:
@@ -82,23 +85,20 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
 def _up_on_a_body(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float, n_sides: int | None,
                   wall_shift_px: Callable[[np.ndarray], np.ndarray] | None) -> str:
     """Why the ring is cloth up on a figure's body rather than a base, or "" (see rim_beneath)."""
-    if n_sides is None or wall_shift_px is None:
+    # The rim beneath, nearly round the same centre, shows within 1.6 radii of it (RimHit.other)
+    if n_sides is None or wall_shift_px is None or hit.other <= 0:
         return ""
+    # labels -1 (none), sides 0..n-1, terrain n.. (all taken as n: not a side): which are another side
+    others = np.zeros(n_sides + 2, bool)
+    others[1:n_sides + 1] = True
+    others[hit.side_index + 1] = False
+
+    def other(yi: np.ndarray, xi: np.ndarray) -> np.ndarray:
+        return (others[np.minimum(strict[yi, xi], n_sides) + 1]
+                | others[np.minimum(loose[yi, xi], n_sides) + 1])
     shift = np.asarray(wall_shift_px(hit.xy_view[None]), np.float64).reshape(2)
     per_in = np.hypot(*shift) / BASE_TOP_IN / r_px         # radii a thing shows farther out per inch up
-    h, w = strict.shape
-    cx, cy = hit.xy_view
-    half = 3.4 * r_px
-    x0, x1 = max(0, int(cx - half)), min(w, int(cx + half) + 1)
-    y0, y1 = max(0, int(cy - half)), min(h, int(cy + half) + 1)
-    if x1 <= x0 or y1 <= y0:
-        return ""
-    k = hit.side_index
-    st, lo = strict[y0:y1, x0:x1], loose[y0:y1, x0:x1]
-    other = ((st >= 0) & (st < n_sides) & (st != k)) | ((lo >= 0) & (lo < n_sides) & (lo != k))
-    if not other.any():
-        return ""
-    share, offset = rim_beneath(other, hit.xy_view - (x0, y0), r_px, shift)
+    share, offset = rim_beneath(other, strict.shape, hit.xy_view, r_px, shift)
     # Cloth hangs from about a third to two thirds of a body's height: the ring it makes shows
     # that much farther from the camera than the rim of the figure's own base.
     if share >= MIN_RIM_BENEATH and max(MIN_CLOTH_OFFSET, CLOTH_LOW_IN * per_in) <= offset <= CLOTH_HIGH_IN * per_in + MIN_CLOTH_OFFSET:
@@ -160,25 +160,28 @@ N_LOOK = 32                    # rays round a ring for the look-alike measures
 _ANGLES = np.linspace(0, 2 * np.pi, N_LOOK, endpoint=False)
 _UNITS = np.column_stack([np.cos(_ANGLES), np.sin(_ANGLES)])
 BASE_TOP_IN = 0.125            # the height the wall shift is given for (vision_defaults: a 1/8" base)
-MIN_RIM_BENEATH = 0.3          # share of a ring of another colour under a ring that makes it cloth
+MIN_RIM_BENEATH = 0.36         # share of a ring of another colour under a ring that makes it cloth
+                               # (12 of 32 rays: a neighbour's rim seen from between shows on fewer)
 CLOTH_LOW_IN, CLOTH_HIGH_IN = 0.3, 1.5   # cloth hangs on a body between these heights above the base
 MIN_CLOTH_OFFSET = 0.3         # in radii: a ring of another colour nearer than this is no help telling
 
 
-def rim_beneath(other: np.ndarray, centre: np.ndarray, r_px: float, shift_px: np.ndarray | None) -> tuple[float, float]:
+def rim_beneath(other: Callable[[np.ndarray, np.ndarray], np.ndarray], shape: tuple[int, int], centre: np.ndarray,
+                r_px: float, shift_px: np.ndarray | None) -> tuple[float, float]:
     """(share of a ring, offset in radii) of the ring of another side's colour, of the base's size,
     that shows best round a centre from `centre` towards the camera (within two radii, a little to
     either side): the rim of the figure whose body this ring may be up on (cloth).
 
-    `other`: (H, W) bool, another side's colour; `shift_px`: a base top's wall shift at `centre`
-    (towards the camera), None looking straight down (then only rings round `centre` itself)."""
-    h, w = other.shape
+    `other(rows, cols)`: whether pixels of a view of `shape` (H, W) show another side's colour;
+    `shift_px`: a base top's wall shift at `centre` (towards the camera), None looking straight
+    down (then no ring is looked for)."""
+    h, w = shape
     if shift_px is None or np.hypot(*shift_px) <= 1e-6:
         return 0.0, 0.0
     towards = shift_px / np.hypot(*shift_px)
-    steps = np.arange(0.0, 2.2 * r_px + 1e-9, max(1.0, 0.2 * r_px))
+    steps = np.arange(0.0, 2.2 * r_px + 1e-9, max(1.0, 0.25 * r_px))
     side = np.array([-towards[1], towards[0]])
-    lateral = np.array([-0.4, -0.2, 0.0, 0.2, 0.4]) * r_px
+    lateral = np.array([-0.3, 0.0, 0.3]) * r_px
     qs = (centre[None, None, :] + steps[:, None, None] * towards + lateral[None, :, None] * side).reshape(-1, 2)
     # A ring round Q: the colour on its rays at the base's radius, and not well inside it (a ring
     # seen from a centre moved towards it shows on as many rays, but inside too).
@@ -186,7 +189,7 @@ def rim_beneath(other: np.ndarray, centre: np.ndarray, r_px: float, shift_px: np
     pts = qs[:, None, None, :] + radii[None, None, :, None] * _UNITS[None, :, None, :]     # (Q, K, J, 2)
     xi, yi = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
     inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-    hit = other[np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)] & inside
+    hit = other(np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)) & inside
     share = hit[..., 2:].any(2).mean(1) - hit[..., :2].any(2).mean(1)                     # (Q,)
     best = int(np.argmax(share))
     return float(share[best]), float(np.hypot(*(qs[best] - centre)) / r_px)
@@ -197,30 +200,42 @@ MAX_FLAT_MIDDLE = 2.0          # in bases: a base's middle (its top, the body's 
 MAX_DARK = 0.5                 # a middle darker than this share of the brightest tenth round it is dark
 
 
-def flat_middle(view_bgr: np.ndarray, centre: np.ndarray, r_px: float) -> tuple[float, float]:
-    """(area in bases, brightness against the brightest tenth round it) of the flat patch of colour the middle of the ring at `centre`
-    is part of, looked at within three radii: a base's middle holds its top and a body, a base
-    across at most; the middle of a ring drawn on a phone's case or a mug's rim is the screen or
-    the coffee, a flat dark patch running far past the ring."""
+def brightest_tenth(view_bgr: np.ndarray) -> float:
+    """The gray level (B + G + R) of the view's brightest tenth, on every sixteenth pixel each way
+    (a base or two apart): what a dark thing is dark against (the mat, paper, felt)."""
+    gray = view_bgr[::16, ::16].sum(axis=2, dtype=np.int32).ravel()
+    k = int(0.9 * (len(gray) - 1))
+    return float(np.partition(gray, k)[k]) if len(gray) else 765.0
+
+
+def flat_middle(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, bright: float) -> tuple[float, float]:
+    """(area in bases, darkness) of the flat patch of colour the middle of the ring at `centre` is
+    part of, looked at within three radii: a base's middle holds its top and a body, a base across
+    at most; the middle of a ring drawn on a phone's case or a mug's rim is the screen or the
+    coffee, a flat dark patch running far past the ring. Darkness: the middle's gray over `bright`
+    (brightest_tenth); the area is only measured for a dark middle (0 otherwise)."""
     h, w = view_bgr.shape[:2]
     cx, cy = centre
+    m = max(1, int(0.3 * r_px))
+    ix, iy = int(round(cx)), int(round(cy))
+    if not (0 <= ix < w and 0 <= iy < h):
+        return 0.0, 1.0
+    mid = view_bgr[max(0, iy - m):iy + m + 1, max(0, ix - m):ix + m + 1].reshape(-1, 3).astype(np.int16)
+    ref = np.sort(mid, axis=0)[len(mid) // 2]                    # the middle's median colour
+    dark = float(ref.sum()) / max(bright, 1.0)
+    if dark >= MAX_DARK:
+        return 0.0, dark
     half = 3.0 * r_px
     x0, x1 = max(0, int(cx - half)), min(w, int(cx + half) + 1)
     y0, y1 = max(0, int(cy - half)), min(h, int(cy + half) + 1)
-    if x1 - x0 < 3 or y1 - y0 < 3:
-        return 0.0, 255.0
-    win = view_bgr[y0:y1, x0:x1].astype(np.int16)
-    yy, xx = np.ogrid[y0:y1, x0:x1]
-    middle = np.hypot(xx - cx, yy - cy) <= 0.4 * r_px
-    if not middle.any():
-        return 0.0, 255.0
-    ref = np.median(win[middle], axis=0)
-    flat = (np.abs(win - ref) <= FLAT_TOL).all(axis=2).astype(np.uint8)
-    n, lab = cv2.connectedComponents(flat, connectivity=4)
-    ids, counts = np.unique(lab[middle & (flat > 0)], return_counts=True)
-    if not len(ids):
-        return 0.0, 255.0
-    c = ids[np.argmax(counts)]
-    region = lab == c
-    gray = win.mean(axis=2)
-    return float(region.sum() / (math.pi * r_px * r_px)), float(gray[region].mean() / max(np.percentile(gray, 90), 1.0))
+    win = np.ascontiguousarray(view_bgr[y0:y1, x0:x1])
+    # the flood starts from the middle's pixel nearest its median colour, and takes in what lies
+    # within FLAT_TOL of that colour
+    d = np.abs(mid - ref).sum(axis=1)
+    j = int(np.argmin(d))
+    mx0, my0 = max(0, ix - m), max(0, iy - m)
+    seed = (mx0 + j % (min(w, ix + m + 1) - mx0) - x0, my0 + j // (min(w, ix + m + 1) - mx0) - y0)
+    mask = np.zeros((y1 - y0 + 2, x1 - x0 + 2), np.uint8)
+    tol = (FLAT_TOL,) * 3
+    area, *_ = cv2.floodFill(win, mask, seed, 0, tol, tol, 4 | cv2.FLOODFILL_FIXED_RANGE | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
+    return float(area / (math.pi * r_px * r_px)), dark
