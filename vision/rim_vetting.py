@@ -2,16 +2,22 @@
 
 vision.rims finds candidate rings and measures them (how much of a ring of the base's size shows,
 how round and clean it is); the candidates that pass are judged here against what else shows a
-side's colour on a table:
+side's colour on a table. A real base is a ring of the base's size at table level, its middle the
+base's top and the figure's body:
 
 - a mug's rim or a felt's curve: a circle of another size (`free_radius`);
+- a die (0.63") or a blob: a circle smaller than a base (`radius`);
 - a die, or cloth on a body: colour filling the middle, not a ring round a body (`middle`, `hollow`);
 - felt or a book cover of a similar hue: the colour goes on outside the ring (`outer`);
-- cloth of one side's colour on a figure of the other: a ring inside a rim of another colour (`other`);
-- a phone's case: a hollow frame of the colour, wider than bases side by side.
+- cloth of one side's colour on a figure of the other: a ring inside a rim of another colour
+  (`other`), or with such a rim beneath it, nearer the camera by what the cloth's height above
+  the base shows there (rim_beneath, from the pose's wall shift);
+- a phone's case: a hollow frame of the colour, wider than bases side by side (frame_span), or a
+  ring whose middle is a large flat dark patch, the screen (or a mug's coffee: flat_middle);
+- water felt's bluer mottling round a blue side's "ring": its middle is the felt (felt_middle).
 
 One entry, `vet_hits`: each candidate comes back with reason "ring" when it is a base, else with
-why it is not.
+why it is not. The tests look at small windows round each candidate only.
 """
 from __future__ import annotations
 
@@ -51,7 +57,8 @@ def is_strong(coverage, clean, residual_px, max_residual_px: float):
 def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r_px: float,
              max_residual_px: float, n_sides: int | None = None,
              wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None,
-             view_bgr: np.ndarray | None = None) -> list[RimHit]:
+             view_bgr: np.ndarray | None = None,
+             similar_felt: Sequence[Sequence[int]] = ()) -> list[RimHit]:
     """Each candidate ring judged against the look-alikes, in order: those that passed vision.rims's
     shape tests (reason "ring") keep it only if no test here finds a look-alike; the others come
     back as they are.
@@ -61,7 +68,8 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
     pixels as the hits' `xy_view`. `r_px`: a base's radius in view pixels; `max_residual_px`: the
     largest RMS residual a ring may have. `wall_shift_px(centres (N, 2))`: where a base's bottom
     shows relative to its top, towards the camera (None: looking straight down). `view_bgr`: the
-    view itself (uint8), for what lies in a ring's middle."""
+    view itself (uint8), for what lies in a ring's middle. `similar_felt[k]`: the strict labels of
+    the felts of a hue near side k's (similar_felts)."""
     out = []
     bright = None
     for hit in hits:
@@ -74,6 +82,10 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
                 if area > MAX_FLAT_MIDDLE:
                     reason = (f"the edge of something large and dark ({area:.1f} bases of one flat colour in its middle): "
                               f"a phone's screen, a mug's inside")
+            if not reason and hit.side_index < len(similar_felt) and len(similar_felt[hit.side_index]):
+                felt = felt_middle(strict, hit.xy_view, r_px, similar_felt[hit.side_index])
+                if felt >= MIN_FELT_MIDDLE:
+                    reason = f"felt of a similar hue, not a body, fills its middle ({felt:.2f} of it)"
             if not reason:
                 reason = _up_on_a_body(hit, strict, loose, r_px, n_sides, wall_shift_px)
             if reason:
@@ -239,3 +251,34 @@ def flat_middle(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, bright: f
     tol = (FLAT_TOL,) * 3
     area, *_ = cv2.floodFill(win, mask, seed, 0, tol, tol, 4 | cv2.FLOODFILL_FIXED_RANGE | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
     return float(area / (math.pi * r_px * r_px)), dark
+
+
+FELT_HUE_DEG = 30.0            # a felt whose hue is this near a side's is one its rims may be lost in
+MIN_FELT_SATURATION = 0.25    # (HSV) below this a felt is grey, of no hue
+MIN_FELT_MIDDLE = 0.75         # a ring's middle this much such felt is the felt's own mottling
+
+
+def similar_felts(side_rgbs: Sequence[Sequence[float]], felt_rgbs: Sequence[Sequence[float]], n_sides: int) -> list[list[int]]:
+    """For each side, the strict labels (n_sides + t) of the felts (RGB) of a hue near its own: blue
+    water for a blue side. Their mottling makes rings of the side's colour; a base's middle is its
+    body, never the felt."""
+    def hsv(rgbs):
+        bgr = np.array([[c[::-1] for c in rgbs]], np.float32) / 255.0
+        return cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)[0]
+    if not len(felt_rgbs):
+        return [[] for _ in side_rgbs]
+    sides, felts = hsv(side_rgbs), hsv(felt_rgbs)
+    d = np.abs(sides[:, None, 0] - felts[None, :, 0])
+    d = np.minimum(d, 360 - d)
+    near = (d <= FELT_HUE_DEG) & (felts[None, :, 1] >= MIN_FELT_SATURATION)     # grey felt has no hue
+    return [[n_sides + int(t) for t in np.flatnonzero(row)] for row in near]
+
+
+def felt_middle(strict: np.ndarray, centre: np.ndarray, r_px: float, labels: Sequence[int]) -> float:
+    """Share of the middle (within 0.45 radii, a square of it) of the ring at `centre` that the
+    strict labels call one of `labels` (felt)."""
+    h, w = strict.shape
+    m = max(1, int(0.45 * r_px))
+    ix, iy = int(round(centre[0])), int(round(centre[1]))
+    mid = strict[max(0, iy - m):min(h, iy + m + 1), max(0, ix - m):min(w, ix + m + 1)]
+    return float(np.isin(mid, labels).mean()) if mid.size else 0.0

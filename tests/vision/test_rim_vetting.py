@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.rim_vetting import (BASE_TOP_IN, MAX_DARK, MAX_FLAT_MIDDLE, brightest_tenth, flat_middle, frame_span,
-                                 rim_beneath, vet_hits)
+                                 rim_beneath, similar_felts, vet_hits)
 from vision.rims import RimHit
 
 R_PX = 10.0
@@ -159,3 +159,26 @@ def test_a_ring_with_no_other_colour_round_it_is_not_looked_at_for_cloth():
     _arc(label, base - u * 4.8, 0.95 * R_PX, 0, 200, 340)
     assert _vet([_hit(base - u * 4.8, 0)], label, _towards(90.0))[0].reason.startswith("cloth")
     assert _vet([_hit(base - u * 4.8, 0, other=0.0)], label, _towards(90.0))[0].reason == "ring"
+
+
+def test_felts_of_a_hue_near_a_sides_are_found_and_grey_felt_is_not():
+    """Blue water for the blue side; grey rocks have no hue, brown hill is 36 degrees off red."""
+    sides = [(200, 40, 40), (40, 80, 200)]
+    felts = [(48, 82, 40), (128, 124, 120), (150, 124, 84), (52, 104, 168)]     # woods, rocks, hill, water
+    assert similar_felts(sides, felts, 2) == [[], [5]]
+    assert similar_felts(sides, [], 2) == [[], []]
+
+
+@pytest.mark.parametrize("felt_middle_share, kept", [(1.0, False), (0.8, False), (0.5, True), (0.0, True)])
+def test_a_ring_whose_middle_is_felt_of_its_hue_is_the_felts_mottling(felt_middle_share, kept):
+    """A blue figure standing in blue water has its body in the ring's middle; a ring made of the
+    water felt's own bluer mottling has the felt there."""
+    label = _labels()
+    _arc(label, (60, 60), R_PX, 1, -40, 200)
+    m = int(0.45 * R_PX)
+    middle = label[60 - m:60 + m + 1, 60 - m:60 + m + 1]
+    rows = int(round(felt_middle_share * middle.shape[0]))
+    middle[:rows] = 5                                    # water, the terrain labelled 2 + 3
+    out = vet_hits([_hit((60, 60), 1)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4,
+                   similar_felt=[[], [5]])
+    assert (out[0].reason == "ring") == kept, out[0].reason
