@@ -75,7 +75,10 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
     for hit in hits:
         if hit.reason == "ring":
             reason = _look_alike(hit, strict, loose, r_px, max_residual_px)
-            if not reason and view_bgr is not None:
+            # a clean, round rim round most of the ring is a base whatever lies in its middle (a
+            # dark body near the table's dark edge)
+            strong = bool(is_strong(hit.coverage, hit.clean, hit.residual_px, max_residual_px))
+            if not reason and view_bgr is not None and not strong:
                 if bright is None:
                     bright = brightest_tenth(view_bgr)
                 area, dark = flat_middle(view_bgr, hit.xy_view, r_px, bright)

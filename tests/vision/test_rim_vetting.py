@@ -126,8 +126,13 @@ def test_a_ring_in_the_corner_of_a_phones_case_is_the_edge_of_its_dark_screen():
     centre = np.array([60.0, 60.0])
     area, dark = flat_middle(img, centre, R_PX, brightest_tenth(img))
     assert area > MAX_FLAT_MIDDLE and dark < MAX_DARK
-    out = vet_hits([_hit(centre, 0)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4, view_bgr=img)
+    corner = _hit(centre, 0, coverage=0.3)                   # a quarter of a ring, in the corner
+    out = vet_hits([corner], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4, view_bgr=img)
     assert "large and dark" in out[0].reason
+    # a clean, round rim round most of a ring is a base whatever lies in its middle
+    whole = _hit(centre, 0, coverage=0.7)
+    assert vet_hits([whole], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4,
+                    view_bgr=img)[0].reason == "ring"
 
 
 @pytest.mark.parametrize("top_bgr", [(62, 60, 60), (55, 80, 95), (40, 40, 42)])
