@@ -2,16 +2,22 @@
 
 vision.rims finds candidate rings and measures them (how much of a ring of the base's size shows,
 how round and clean it is); the candidates that pass are judged here against what else shows a
-side's colour on a table:
+side's colour on a table. A real base is a ring of the base's size at table level, its middle the
+base's top and the figure's body:
 
 - a mug's rim or a felt's curve: a circle of another size (`free_radius`);
+- a die (0.63") or a blob: a circle smaller than a base (`radius`);
 - a die, or cloth on a body: colour filling the middle, not a ring round a body (`middle`, `hollow`);
 - felt or a book cover of a similar hue: the colour goes on outside the ring (`outer`);
-- cloth of one side's colour on a figure of the other: a ring inside a rim of another colour (`other`);
-- a phone's case: a hollow frame of the colour, wider than bases side by side.
+- cloth of one side's colour on a figure of the other: a ring inside a rim of another colour
+  (`other`), or with such a rim beneath it, nearer the camera by what the cloth's height above
+  the base shows there (rim_beneath, from the pose's wall shift);
+- a phone's case: a hollow frame of the colour, wider than bases side by side (frame_span), or a
+  ring whose middle is a large flat dark patch, the screen (or a mug's coffee: flat_middle);
+- water felt's bluer mottling round a blue side's "ring": its middle is the felt (felt_middle).
 
 One entry, `vet_hits`: each candidate comes back with reason "ring" when it is a base, else with
-why it is not.
+why it is not. The tests look at small windows round each candidate only.
 """
 from __future__ import annotations
 
@@ -51,7 +57,8 @@ def is_strong(coverage, clean, residual_px, max_residual_px: float):
 def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r_px: float,
              max_residual_px: float, n_sides: int | None = None,
              wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None,
-             view_bgr: np.ndarray | None = None) -> list[RimHit]:
+             view_bgr: np.ndarray | None = None,
+             similar_felt: Sequence[Sequence[int]] = ()) -> list[RimHit]:
     """Each candidate ring judged against the look-alikes, in order: those that passed vision.rims's
     shape tests (reason "ring") keep it only if no test here finds a look-alike; the others come
     back as they are.
@@ -61,16 +68,27 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
     pixels as the hits' `xy_view`. `r_px`: a base's radius in view pixels; `max_residual_px`: the
     largest RMS residual a ring may have. `wall_shift_px(centres (N, 2))`: where a base's bottom
     shows relative to its top, towards the camera (None: looking straight down). `view_bgr`: the
-    view itself (uint8), for what lies in a ring's middle."""
+    view itself (uint8), for what lies in a ring's middle. `similar_felt[k]`: the strict labels of
+    the felts of a hue near side k's (similar_felts)."""
     out = []
+    bright = None
     for hit in hits:
         if hit.reason == "ring":
             reason = _look_alike(hit, strict, loose, r_px, max_residual_px)
-            if not reason and view_bgr is not None:
-                area, dark = flat_middle(view_bgr, hit.xy_view, r_px)
-                if area > MAX_FLAT_MIDDLE and dark < MAX_DARK:
+            # a clean, round rim round most of the ring is a base whatever lies in its middle (a
+            # dark body near the table's dark edge)
+            strong = bool(is_strong(hit.coverage, hit.clean, hit.residual_px, max_residual_px))
+            if not reason and view_bgr is not None and not strong:
+                if bright is None:
+                    bright = brightest_tenth(view_bgr)
+                area, dark = flat_middle(view_bgr, hit.xy_view, r_px, bright)
+                if area > MAX_FLAT_MIDDLE:
                     reason = (f"the edge of something large and dark ({area:.1f} bases of one flat colour in its middle): "
                               f"a phone's screen, a mug's inside")
+            if not reason and hit.side_index < len(similar_felt) and len(similar_felt[hit.side_index]):
+                felt = felt_middle(strict, hit.xy_view, r_px, similar_felt[hit.side_index])
+                if felt >= MIN_FELT_MIDDLE:
+                    reason = f"felt of a similar hue, not a body, fills its middle ({felt:.2f} of it)"
             if not reason:
                 reason = _up_on_a_body(hit, strict, loose, r_px, n_sides, wall_shift_px)
             if reason:
@@ -82,23 +100,20 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
 def _up_on_a_body(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float, n_sides: int | None,
                   wall_shift_px: Callable[[np.ndarray], np.ndarray] | None) -> str:
     """Why the ring is cloth up on a figure's body rather than a base, or "" (see rim_beneath)."""
-    if n_sides is None or wall_shift_px is None:
+    # The rim beneath, nearly round the same centre, shows within 1.6 radii of it (RimHit.other)
+    if n_sides is None or wall_shift_px is None or hit.other <= 0:
         return ""
+    # labels -1 (none), sides 0..n-1, terrain n.. (all taken as n: not a side): which are another side
+    others = np.zeros(n_sides + 2, bool)
+    others[1:n_sides + 1] = True
+    others[hit.side_index + 1] = False
+
+    def other(yi: np.ndarray, xi: np.ndarray) -> np.ndarray:
+        return (others[np.minimum(strict[yi, xi], n_sides) + 1]
+                | others[np.minimum(loose[yi, xi], n_sides) + 1])
     shift = np.asarray(wall_shift_px(hit.xy_view[None]), np.float64).reshape(2)
     per_in = np.hypot(*shift) / BASE_TOP_IN / r_px         # radii a thing shows farther out per inch up
-    h, w = strict.shape
-    cx, cy = hit.xy_view
-    half = 3.4 * r_px
-    x0, x1 = max(0, int(cx - half)), min(w, int(cx + half) + 1)
-    y0, y1 = max(0, int(cy - half)), min(h, int(cy + half) + 1)
-    if x1 <= x0 or y1 <= y0:
-        return ""
-    k = hit.side_index
-    st, lo = strict[y0:y1, x0:x1], loose[y0:y1, x0:x1]
-    other = ((st >= 0) & (st < n_sides) & (st != k)) | ((lo >= 0) & (lo < n_sides) & (lo != k))
-    if not other.any():
-        return ""
-    share, offset = rim_beneath(other, hit.xy_view - (x0, y0), r_px, shift)
+    share, offset = rim_beneath(other, strict.shape, hit.xy_view, r_px, shift)
     # Cloth hangs from about a third to two thirds of a body's height: the ring it makes shows
     # that much farther from the camera than the rim of the figure's own base.
     if share >= MIN_RIM_BENEATH and max(MIN_CLOTH_OFFSET, CLOTH_LOW_IN * per_in) <= offset <= CLOTH_HIGH_IN * per_in + MIN_CLOTH_OFFSET:
@@ -160,25 +175,28 @@ N_LOOK = 32                    # rays round a ring for the look-alike measures
 _ANGLES = np.linspace(0, 2 * np.pi, N_LOOK, endpoint=False)
 _UNITS = np.column_stack([np.cos(_ANGLES), np.sin(_ANGLES)])
 BASE_TOP_IN = 0.125            # the height the wall shift is given for (vision_defaults: a 1/8" base)
-MIN_RIM_BENEATH = 0.3          # share of a ring of another colour under a ring that makes it cloth
+MIN_RIM_BENEATH = 0.36         # share of a ring of another colour under a ring that makes it cloth
+                               # (12 of 32 rays: a neighbour's rim seen from between shows on fewer)
 CLOTH_LOW_IN, CLOTH_HIGH_IN = 0.3, 1.5   # cloth hangs on a body between these heights above the base
 MIN_CLOTH_OFFSET = 0.3         # in radii: a ring of another colour nearer than this is no help telling
 
 
-def rim_beneath(other: np.ndarray, centre: np.ndarray, r_px: float, shift_px: np.ndarray | None) -> tuple[float, float]:
+def rim_beneath(other: Callable[[np.ndarray, np.ndarray], np.ndarray], shape: tuple[int, int], centre: np.ndarray,
+                r_px: float, shift_px: np.ndarray | None) -> tuple[float, float]:
     """(share of a ring, offset in radii) of the ring of another side's colour, of the base's size,
     that shows best round a centre from `centre` towards the camera (within two radii, a little to
     either side): the rim of the figure whose body this ring may be up on (cloth).
 
-    `other`: (H, W) bool, another side's colour; `shift_px`: a base top's wall shift at `centre`
-    (towards the camera), None looking straight down (then only rings round `centre` itself)."""
-    h, w = other.shape
+    `other(rows, cols)`: whether pixels of a view of `shape` (H, W) show another side's colour;
+    `shift_px`: a base top's wall shift at `centre` (towards the camera), None looking straight
+    down (then no ring is looked for)."""
+    h, w = shape
     if shift_px is None or np.hypot(*shift_px) <= 1e-6:
         return 0.0, 0.0
     towards = shift_px / np.hypot(*shift_px)
-    steps = np.arange(0.0, 2.2 * r_px + 1e-9, max(1.0, 0.2 * r_px))
+    steps = np.arange(0.0, 2.2 * r_px + 1e-9, max(1.0, 0.25 * r_px))
     side = np.array([-towards[1], towards[0]])
-    lateral = np.array([-0.4, -0.2, 0.0, 0.2, 0.4]) * r_px
+    lateral = np.array([-0.3, 0.0, 0.3]) * r_px
     qs = (centre[None, None, :] + steps[:, None, None] * towards + lateral[None, :, None] * side).reshape(-1, 2)
     # A ring round Q: the colour on its rays at the base's radius, and not well inside it (a ring
     # seen from a centre moved towards it shows on as many rays, but inside too).
@@ -186,7 +204,7 @@ def rim_beneath(other: np.ndarray, centre: np.ndarray, r_px: float, shift_px: np
     pts = qs[:, None, None, :] + radii[None, None, :, None] * _UNITS[None, :, None, :]     # (Q, K, J, 2)
     xi, yi = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
     inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-    hit = other[np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)] & inside
+    hit = other(np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)) & inside
     share = hit[..., 2:].any(2).mean(1) - hit[..., :2].any(2).mean(1)                     # (Q,)
     best = int(np.argmax(share))
     return float(share[best]), float(np.hypot(*(qs[best] - centre)) / r_px)
@@ -197,30 +215,73 @@ MAX_FLAT_MIDDLE = 2.0          # in bases: a base's middle (its top, the body's 
 MAX_DARK = 0.5                 # a middle darker than this share of the brightest tenth round it is dark
 
 
-def flat_middle(view_bgr: np.ndarray, centre: np.ndarray, r_px: float) -> tuple[float, float]:
-    """(area in bases, brightness against the brightest tenth round it) of the flat patch of colour the middle of the ring at `centre`
-    is part of, looked at within three radii: a base's middle holds its top and a body, a base
-    across at most; the middle of a ring drawn on a phone's case or a mug's rim is the screen or
-    the coffee, a flat dark patch running far past the ring."""
+def brightest_tenth(view_bgr: np.ndarray) -> float:
+    """The gray level (B + G + R) of the view's brightest tenth, on every sixteenth pixel each way
+    (a base or two apart): what a dark thing is dark against (the mat, paper, felt)."""
+    gray = view_bgr[::16, ::16].sum(axis=2, dtype=np.int32).ravel()
+    k = int(0.9 * (len(gray) - 1))
+    return float(np.partition(gray, k)[k]) if len(gray) else 765.0
+
+
+def flat_middle(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, bright: float) -> tuple[float, float]:
+    """(area in bases, darkness) of the flat patch of colour the middle of the ring at `centre` is
+    part of, looked at within three radii: a base's middle holds its top and a body, a base across
+    at most; the middle of a ring drawn on a phone's case or a mug's rim is the screen or the
+    coffee, a flat dark patch running far past the ring. Darkness: the middle's gray over `bright`
+    (brightest_tenth); the area is only measured for a dark middle (0 otherwise)."""
     h, w = view_bgr.shape[:2]
     cx, cy = centre
+    m = max(1, int(0.3 * r_px))
+    ix, iy = int(round(cx)), int(round(cy))
+    if not (0 <= ix < w and 0 <= iy < h):
+        return 0.0, 1.0
+    mid = view_bgr[max(0, iy - m):iy + m + 1, max(0, ix - m):ix + m + 1].reshape(-1, 3).astype(np.int16)
+    ref = np.sort(mid, axis=0)[len(mid) // 2]                    # the middle's median colour
+    dark = float(ref.sum()) / max(bright, 1.0)
+    if dark >= MAX_DARK:
+        return 0.0, dark
     half = 3.0 * r_px
     x0, x1 = max(0, int(cx - half)), min(w, int(cx + half) + 1)
     y0, y1 = max(0, int(cy - half)), min(h, int(cy + half) + 1)
-    if x1 - x0 < 3 or y1 - y0 < 3:
-        return 0.0, 255.0
-    win = view_bgr[y0:y1, x0:x1].astype(np.int16)
-    yy, xx = np.ogrid[y0:y1, x0:x1]
-    middle = np.hypot(xx - cx, yy - cy) <= 0.4 * r_px
-    if not middle.any():
-        return 0.0, 255.0
-    ref = np.median(win[middle], axis=0)
-    flat = (np.abs(win - ref) <= FLAT_TOL).all(axis=2).astype(np.uint8)
-    n, lab = cv2.connectedComponents(flat, connectivity=4)
-    ids, counts = np.unique(lab[middle & (flat > 0)], return_counts=True)
-    if not len(ids):
-        return 0.0, 255.0
-    c = ids[np.argmax(counts)]
-    region = lab == c
-    gray = win.mean(axis=2)
-    return float(region.sum() / (math.pi * r_px * r_px)), float(gray[region].mean() / max(np.percentile(gray, 90), 1.0))
+    win = np.ascontiguousarray(view_bgr[y0:y1, x0:x1])
+    # the flood starts from the middle's pixel nearest its median colour, and takes in what lies
+    # within FLAT_TOL of that colour
+    d = np.abs(mid - ref).sum(axis=1)
+    j = int(np.argmin(d))
+    mx0, my0 = max(0, ix - m), max(0, iy - m)
+    seed = (mx0 + j % (min(w, ix + m + 1) - mx0) - x0, my0 + j // (min(w, ix + m + 1) - mx0) - y0)
+    mask = np.zeros((y1 - y0 + 2, x1 - x0 + 2), np.uint8)
+    tol = (FLAT_TOL,) * 3
+    area, *_ = cv2.floodFill(win, mask, seed, 0, tol, tol, 4 | cv2.FLOODFILL_FIXED_RANGE | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
+    return float(area / (math.pi * r_px * r_px)), dark
+
+
+FELT_HUE_DEG = 30.0            # a felt whose hue is this near a side's is one its rims may be lost in
+MIN_FELT_SATURATION = 0.25    # (HSV) below this a felt is grey, of no hue
+MIN_FELT_MIDDLE = 0.75         # a ring's middle this much such felt is the felt's own mottling
+
+
+def similar_felts(side_rgbs: Sequence[Sequence[float]], felt_rgbs: Sequence[Sequence[float]], n_sides: int) -> list[list[int]]:
+    """For each side, the strict labels (n_sides + t) of the felts (RGB) of a hue near its own: blue
+    water for a blue side. Their mottling makes rings of the side's colour; a base's middle is its
+    body, never the felt."""
+    def hsv(rgbs):
+        bgr = np.array([[c[::-1] for c in rgbs]], np.float32) / 255.0
+        return cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)[0]
+    if not len(felt_rgbs):
+        return [[] for _ in side_rgbs]
+    sides, felts = hsv(side_rgbs), hsv(felt_rgbs)
+    d = np.abs(sides[:, None, 0] - felts[None, :, 0])
+    d = np.minimum(d, 360 - d)
+    near = (d <= FELT_HUE_DEG) & (felts[None, :, 1] >= MIN_FELT_SATURATION)     # grey felt has no hue
+    return [[n_sides + int(t) for t in np.flatnonzero(row)] for row in near]
+
+
+def felt_middle(strict: np.ndarray, centre: np.ndarray, r_px: float, labels: Sequence[int]) -> float:
+    """Share of the middle (within 0.45 radii, a square of it) of the ring at `centre` that the
+    strict labels call one of `labels` (felt)."""
+    h, w = strict.shape
+    m = max(1, int(0.45 * r_px))
+    ix, iy = int(round(centre[0])), int(round(centre[1]))
+    mid = strict[max(0, iy - m):min(h, iy + m + 1), max(0, ix - m):min(w, ix + m + 1)]
+    return float(np.isin(mid, labels).mean()) if mid.size else 0.0

@@ -34,7 +34,7 @@ import numpy as np
 
 from vision.colour import chromaticity, classify, rgb_chroma
 from vision.rim_search import quantised_likelihoods
-from vision.rim_vetting import MAX_OUTER, is_strong, vet_hits
+from vision.rim_vetting import MAX_OUTER, is_strong, similar_felts, vet_hits
 
 N_RAYS = 48
 STEP_PX = 0.5                  # sample spacing along a ray
@@ -628,7 +628,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
             hit = dataclasses.replace(hit, reason=f"too weak a ring all told (confidence {conf[i]:.2f})")
         candidates.append(hit)
     for hit in vet_hits(candidates, strict=strict, loose=loose, r_px=r_px, max_residual_px=max_res,
-                        n_sides=n_sides, wall_shift_px=wall_shift_px, view_bgr=view_bgr):
+                        n_sides=n_sides, wall_shift_px=wall_shift_px, view_bgr=view_bgr,
+                        similar_felt=similar_felts(side_rgbs, other_rgbs, n_sides)):
         if hit.reason == "ring" or with_rejected:
             hits.append(_rounded(hit))
     return _one_per_base(hits, r_px), strict, loose

@@ -8,7 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.rim_vetting import BASE_TOP_IN, MAX_DARK, MAX_FLAT_MIDDLE, flat_middle, frame_span, rim_beneath, vet_hits
+from vision.rim_vetting import (BASE_TOP_IN, MAX_DARK, MAX_FLAT_MIDDLE, brightest_tenth, flat_middle, frame_span,
+                                 rim_beneath, similar_felts, vet_hits)
 from vision.rims import RimHit
 
 R_PX = 10.0
@@ -28,6 +29,7 @@ def _arc(label: np.ndarray, centre, radius, side: int, from_deg: float, to_deg: 
 
 
 def _hit(xy, side: int, **measures) -> RimHit:
+    measures.setdefault("other", 0.2)         # some rays meet another side's colour round it
     return RimHit(np.asarray(xy, float), side, measures.pop("confidence", 0.5), measures.pop("coverage", 0.45),
                   0.5, 0.0, 0.0, "ring", **measures)
 
@@ -81,7 +83,8 @@ def test_without_a_camera_pose_no_ring_is_called_cloth():
 def test_rim_beneath_finds_the_ring_and_its_offset():
     label = _labels()
     _arc(label, (60, 66), R_PX, 1, 0, 180)
-    share, offset = rim_beneath(label == 1, np.array([60.0, 60.0]), R_PX, np.array([0.0, 1.0]))
+    share, offset = rim_beneath(lambda rows, cols: label[rows, cols] == 1, label.shape, np.array([60.0, 60.0]), R_PX,
+                                np.array([0.0, 1.0]))
     assert share >= 0.4
     assert offset == pytest.approx(0.6, abs=0.21)
 
@@ -121,19 +124,66 @@ def test_a_ring_in_the_corner_of_a_phones_case_is_the_edge_of_its_dark_screen():
     label[50:53, 50:75] = 0
     label[50:75, 50:53] = 0
     centre = np.array([60.0, 60.0])
-    area, dark = flat_middle(img, centre, R_PX)
+    area, dark = flat_middle(img, centre, R_PX, brightest_tenth(img))
     assert area > MAX_FLAT_MIDDLE and dark < MAX_DARK
-    out = vet_hits([_hit(centre, 0)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4, view_bgr=img)
+    corner = _hit(centre, 0, coverage=0.3)                   # a quarter of a ring, in the corner
+    out = vet_hits([corner], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4, view_bgr=img)
     assert "large and dark" in out[0].reason
+    # a clean, round rim round most of a ring is a base whatever lies in its middle
+    whole = _hit(centre, 0, coverage=0.7)
+    assert vet_hits([whole], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4,
+                    view_bgr=img)[0].reason == "ring"
 
 
-@pytest.mark.parametrize("top_bgr", [(62, 60, 60), (55, 80, 95), (105, 115, 120)])
-def test_a_bases_dark_top_and_body_are_no_screen(top_bgr):
-    """A base's painted top, however dark, ends at its rim; the body stands on it."""
+@pytest.mark.parametrize("top_bgr", [(62, 60, 60), (55, 80, 95), (40, 40, 42)])
+@pytest.mark.parametrize("body_bgr", [(40, 60, 85), (36, 30, 28)])
+def test_a_bases_dark_top_and_body_are_no_screen(top_bgr, body_bgr):
+    """A base's painted top and the body's foot, however dark (as dark as a phone's screen), end at
+    its rim: a base across at most."""
     img = _view()
     cv2.circle(img, (60, 60), 10, (45, 40, 180), -1)                   # rim
     cv2.circle(img, (60, 60), 8, top_bgr, -1)                          # top
-    cv2.ellipse(img, (60, 52), (5, 9), 0, 0, 360, (60, 95, 140), -1)   # the body, leaning away
+    cv2.ellipse(img, (60, 56), (5, 9), 0, 0, 360, body_bgr, -1)        # the body, leaning away
     cv2.ellipse(img, (60, 50), (10, 6), 0, 0, 180, (160, 160, 150), -1)
-    area, _dark = flat_middle(img, np.array([60.0, 60.0]), R_PX)
+    area, dark = flat_middle(img, np.array([60.0, 60.0]), R_PX, brightest_tenth(img))
     assert area <= 1.0
+    if dark < MAX_DARK:
+        label = _labels()
+        _arc(label, (60, 60), R_PX, 0, -60, 240)
+        out = vet_hits([_hit((60, 60), 0)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4,
+                       view_bgr=img)
+        assert out[0].reason == "ring", out[0].reason
+
+
+def test_a_ring_with_no_other_colour_round_it_is_not_looked_at_for_cloth():
+    """The rim beneath cloth shows within 1.6 radii of it (RimHit.other > 0); none there, no cloth."""
+    u = np.array([0.0, 1.0])
+    base = np.array([60.0, 60.0])
+    label = _labels()
+    _arc(label, base, R_PX, 1, 10, 170)
+    _arc(label, base - u * 4.8, 0.95 * R_PX, 0, 200, 340)
+    assert _vet([_hit(base - u * 4.8, 0)], label, _towards(90.0))[0].reason.startswith("cloth")
+    assert _vet([_hit(base - u * 4.8, 0, other=0.0)], label, _towards(90.0))[0].reason == "ring"
+
+
+def test_felts_of_a_hue_near_a_sides_are_found_and_grey_felt_is_not():
+    """Blue water for the blue side; grey rocks have no hue, brown hill is 36 degrees off red."""
+    sides = [(200, 40, 40), (40, 80, 200)]
+    felts = [(48, 82, 40), (128, 124, 120), (150, 124, 84), (52, 104, 168)]     # woods, rocks, hill, water
+    assert similar_felts(sides, felts, 2) == [[], [5]]
+    assert similar_felts(sides, [], 2) == [[], []]
+
+
+@pytest.mark.parametrize("felt_middle_share, kept", [(1.0, False), (0.8, False), (0.5, True), (0.0, True)])
+def test_a_ring_whose_middle_is_felt_of_its_hue_is_the_felts_mottling(felt_middle_share, kept):
+    """A blue figure standing in blue water has its body in the ring's middle; a ring made of the
+    water felt's own bluer mottling has the felt there."""
+    label = _labels()
+    _arc(label, (60, 60), R_PX, 1, -40, 200)
+    m = int(0.45 * R_PX)
+    middle = label[60 - m:60 + m + 1, 60 - m:60 + m + 1]
+    rows = int(round(felt_middle_share * middle.shape[0]))
+    middle[:rows] = 5                                    # water, the terrain labelled 2 + 3
+    out = vet_hits([_hit((60, 60), 1)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4,
+                   similar_felt=[[], [5]])
+    assert (out[0].reason == "ring") == kept, out[0].reason
