@@ -293,11 +293,16 @@ class FramePipeline:
                                        table_in=(self.profile.width_in, self.profile.depth_in),
                                        keep_out_in=self._anchor_cards() + cards,
                                        exclude=hands.mask_in(window) if hands is not None else None):
-                if any(np.hypot(*(p - q)) < base_in * 0.6 for q in xy):
-                    continue           # the same base seen in two overlapping windows
                 xy.append(p)
                 side_names.append(sides[hit.side_index].name)
                 conf.append(hit.confidence)
+        # The same base seen in two overlapping windows: keep its most confident reading (a window that
+        # cuts the real rim off may see only a cloak of the other side's colour up on its body).
+        kept: list[int] = []
+        for k in sorted(range(len(xy)), key=lambda k: -conf[k]):
+            if all(np.hypot(*(xy[k] - xy[j])) >= base_in * 0.6 for j in kept):
+                kept.append(k)
+        xy, side_names, conf = [xy[k] for k in kept], [side_names[k] for k in kept], [conf[k] for k in kept]
         if not xy:
             return Detections.empty()
         order = sorted(range(len(xy)), key=lambda k: (round(xy[k][1], 3), xy[k][0]))
