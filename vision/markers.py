@@ -145,6 +145,35 @@ class MarkerFinder:
         """Anchor id -> (4, 2) sub-pixel corners in the frame (TL, TR, BR, BL)."""
         return self.scan(gray).anchors
 
+    def read_anchors(self, found: FrameMarkers, gray: np.ndarray, registration: Registration,
+                     ids) -> dict[int, np.ndarray]:
+        """Anchors `ids` the search outlined but could not read (a lamp's hot spot, blur), read by
+        their patterns among the unread outlines of an anchor's size near where `registration`
+        puts them (within twice its stated error, and at least 3 in)."""
+        out: dict[int, np.ndarray] = {}
+        reach_in = max(3.0, 2 * registration.table_error_in)
+        for anchor_id in sorted(ids):
+            anchor = self.profile.anchor(anchor_id)
+            if anchor is None:
+                continue
+            for quad in found.unread:
+                quad_in = registration.to_table(quad)
+                if np.hypot(*(quad_in.mean(axis=0) - (anchor.x_in, anchor.y_in))) > reach_in:
+                    continue
+                sides_in = np.linalg.norm(quad_in - np.roll(quad_in, 1, axis=0), axis=1)
+                if np.max(np.abs(sides_in / anchor.size_in - 1)) > 2 * SIZE_TOLERANCE:
+                    continue
+                if not self._pattern_reader.framed(self._pattern_reader.sample(gray, quad)):
+                    continue
+                outline = quad.astype(np.float32).reshape(-1, 1, 2)
+                cv2.cornerSubPix(gray, outline, (2, 2), (-1, -1),
+                                 (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01))
+                read = self._pattern_reader.read(gray, outline.reshape(4, 2), frozenset({anchor_id}))
+                if read is not None:
+                    out[anchor_id] = read.corners
+                    break
+        return out
+
     def find_anchors_thoroughly(self, gray: np.ndarray) -> dict[int, np.ndarray]:
         """Anchors found by OpenCV's own detector settings over the whole frame (slower)."""
         corners, ids, _ = self._thorough_detector.detectMarkers(gray)
