@@ -217,18 +217,10 @@ class MarkerFinder:
         taken = [q.mean(axis=0) for _e, q in best.values()]
         taken += [(a.x_in, a.y_in) for a in self.profile.anchors]
         outlines, rects = [], []
-        for quad in found.unread:
-            quad_in = registration.to_table(quad)
-            sides_in = np.linalg.norm(quad_in - np.roll(quad_in, 1, axis=0), axis=1)
-            card = (self.cells + 2) / self.cells          # or the outline of the marker's white card
-            if min(np.max(np.abs(sides_in / (size_in * k) - 1)) for k in (1.0, card)) > 2 * SIZE_TOLERANCE:
-                continue
-            cx, cy = quad_in.mean(axis=0)
+        for quad in self._worth_reading(found.unread, gray, registration, np.array(taken)):
+            cx, cy = registration.to_table(quad).mean(axis=0)
             if any(np.hypot(cx - x, cy - y) < size_in for x, y in taken):
-                continue              # read already, or part of an anchor's card
-            reader = self._pattern_reader
-            if not any(reader.framed(reader.sample(gray, q)) for q in reader.outlines(quad)):
-                continue              # no marker's frame in it or just inside: a grid square, texture
+                continue              # the same marker outlined twice
             taken.append((cx, cy))
             half = REREAD_SIDES * size_in
             rects.append((cx - half, cy - half, cx + half, cy + half))
@@ -240,6 +232,30 @@ class MarkerFinder:
             if set(best) == before:
                 self._read_softly(gray, quad, registration, best)
         return self._detections(best, registration)
+
+    def _worth_reading(self, unread: tuple[np.ndarray, ...], gray: np.ndarray, registration: Registration,
+                       taken_in: np.ndarray) -> list[np.ndarray]:
+        """The unread outlines worth reading again: a figure marker's size in inches (or its white
+        card's), not at a marker read already or an anchor, and showing a marker's frame as they
+        are or just inside (not a grid square, not texture). All outlines are tested at once."""
+        if not unread:
+            return []
+        quads = np.stack(unread)
+        size_in = self.profile.figure_marker_size_in
+        quads_in = registration.to_table(quads.reshape(-1, 2)).reshape(-1, 4, 2)
+        sides_in = np.linalg.norm(quads_in - np.roll(quads_in, 1, axis=1), axis=2)
+        card = (self.cells + 2) / self.cells          # the outline of the marker's white card
+        error = np.minimum(*(np.abs(sides_in / (size_in * k) - 1).max(axis=1) for k in (1.0, card)))
+        keep = error <= 2 * SIZE_TOLERANCE
+        if len(taken_in):
+            centres = quads_in.mean(axis=1)
+            gap = np.linalg.norm(centres[:, None, :] - taken_in[None, :, :], axis=2).min(axis=1)
+            keep &= gap >= size_in
+        quads = quads[keep]
+        reader = self._pattern_reader
+        inside = np.stack([reader.outlines(q)[1] for q in quads]) if len(quads) else quads
+        framed = reader.framed_many(gray, quads) | reader.framed_many(gray, inside)
+        return list(quads[framed])
 
     def _read_softly(self, gray: np.ndarray, quad: np.ndarray, registration: Registration,
                      best: dict[int, tuple[float, np.ndarray]]) -> None:
