@@ -173,10 +173,10 @@ class FramePipeline:
             seen = ", ".join(str(i) for i in registration.anchors_seen)
             raise RegistrationError(
                 f"only {len(registration.anchors_seen)} of {len(self.profile.anchors)} anchors were found "
-                f"(markers {seen}): from them a place on the far side of the table could be "
+                f"(markers {seen}): from them a place on the table in the photo could be "
                 f"{registration.table_error_in:.2f} in off, more than {limit_in:g} in, so nothing was "
                 f"measured; make sure every anchor is in view and uncovered (missing: "
-                f"{', '.join(str(i) for i in missing)})")
+                f"{', '.join(str(i) for i in missing)})", registration)
 
     def _look_harder(self, gray: np.ndarray, anchors: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
         """One anchor cannot check itself and places the others badly: the whole frame is searched

@@ -53,7 +53,8 @@ def test_a_photo_that_cuts_the_table_off_says_so(client, pin, demo_frame):
     x, _ = _anchor_px(client, (46.75 - 8, 1.25))            # cut the photo 8 in short of the right side
     res = _upload(client, _jpg(np.ascontiguousarray(demo_frame[:, :int(x)])), pin)
     hint = res.get_json()["hint"]
-    assert res.status_code == 200 and hint["reasons"][0]["kind"] == "cut_off"
+    # Two anchors on one edge cannot place the far side of the table: not measured, and said why.
+    assert res.status_code == 422 and hint["failed"] is True and hint["reasons"][0]["kind"] == "cut_off"
     assert hint["title"].startswith("The table is cut off: the top-right and bottom-right corners are outside "
                                     "the photo.")
     assert {a["id"]: a["state"] for a in hint["anchors"]} == {0: "seen", 1: "outside", 2: "outside", 3: "seen"}
