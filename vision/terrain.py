@@ -1,21 +1,24 @@
-"""Felt terrain: pieces of the profile's terrain colours become simplified polygons in table inches.
+"""Felt terrain: pieces of the profile's terrain colours become one simplified polygon each, in
+table inches, with a confidence.
 
-Felt and mats both have texture (grass, gravel, wood grain, the felt's own fibres) and felt edges are
-soft and ragged, so the table-plane top view is first smoothed at felt scale (a median, then a
-blur), then compared in a perceptual space (CIE Lab) with the profile's felt colours and with the
-mat's own colour. The mat's colour is measured, not given: the view's median, then, place by place,
-the mean of the mat-like pixels within `MAT_REACH_IN`, so a lamp's hot spot, vignetting or a warm
-corner shift the mat and every felt in it alike and are taken out. A pixel is felt of a kind when
-that kind is the nearest of all (mat, felts, the sides' rim colours) and near enough; labels are
-then voted over a felt-scale window, opened (grid lines, pencils, rims go) and closed (blemishes),
-and holes are filled: a marker or a figure standing on the felt is part of the piece. Figures
-standing on the edge of a piece bite a notch out of its outline; their footprints are added back.
+Felt is inches wide, so the table-plane view is read at `WORK_PPI` (a few pixels an inch). Each
+pixel is described by four numbers, all relative to the mat around it (the mat is most of the
+table, and a lamp's hot spot, vignetting or a warm corner change the mat and every felt on it
+alike): its two log chromaticities, log(R/G) and log(B/G) (a photographed texture is a change of
+brightness, so these are free of it), its log brightness, and the log of its brightness's spread
+over ~0.6" (gravel felt is rougher than a gravel mat, water felt smoother than grass). The mat's
+local value of each is the mean of the mat-like pixels within `MAT_REACH_IN`, and its spread is
+learnt from the whole mat.
 
-A patch is not a piece when it is small, thin (no disc of `MIN_THICK_IN` fits in it), lies mostly
-along the table's edge (the floor, a cloth or a book hanging over the edge, an arm reaching in), or
-is square-cut and hangs over the table's edge (a book, a box). Each piece reports a
-`confidence`: how much of it shows the kind's colour, times how far that colour stands from the
-mat's.
+Each kind starts as a Gaussian around the profile's colour, as wide as a felt's colour is
+uncertain; pixels clearly that kind and clearly not mat are seeds, and the kind's Gaussian is then
+learnt from them (as the rims relearn a side's colour). Every pixel gets a posterior over mat, the
+mat in shade, each kind and the things that are no felt (the sides' rim colours, paper, a phone, a
+pencil); a piece is a connected region where its kind wins that holds seeds (hysteresis), closed
+and with its holes filled (a figure standing on it is part of it), traced at a quarter pixel on
+the smoothed posterior. A region is no piece when it is small, thin, square-cut like a book, lies
+along the table's edge or reaches in over it (an arm, a cloth). Each piece's `confidence` is how
+surely its inside is its kind times how far the kind stands from the mat, in the mat's own spread.
 """
 from __future__ import annotations
 
@@ -29,37 +32,45 @@ from shapely.geometry import Polygon
 
 from measure.scene import Terrain
 
-TERRAIN_PPI = 10.0
-MIN_AREA_SQIN = 8.0          # smaller patches of a terrain colour are not a piece
+TERRAIN_PPI = 10.0           # the layer the white balance is measured on (vision.pipeline)
+WORK_PPI = 5.0               # felt is inches wide: it is classified this coarse
+SMOOTH_IN = 0.2              # colour is averaged over about this (felt fibres, sensor noise, JPEG)
+MAT_REACH_IN = 8.0           # the local mat is the mean of mat-like pixels this far around
+MAT_LIKE_SIGMA = 3.0         # a pixel within this many of the mat's spreads counts as mat-like
+MIN_AREA_SQIN = 8.0          # smaller regions of a kind are not a piece
 MAX_HOLE_SQIN = 3.0          # holes up to this are filled: a figure or a marker standing on the felt
 MIN_THICK_IN = 0.6           # a piece holds a disc this wide somewhere (pencils, strips, rims do not)
-SMOOTH_IN = 0.25             # felt-scale smoothing (texture of mat and felt)
-VOTE_IN = 0.6                # labels are voted over a window this wide ...
-VOTE_SHARE = 0.4             # ... where this share of the pixels shows the kind (coarse felt texture)
-MAT_REACH_IN = 6.0           # the local mat colour is the mean of mat-like pixels this far around
-MAT_LIKE_AB = 14.0           # Lab a/b distance from the view's median that is still mat (for its colour)
-LEARN_AXES = np.array([1.0, 1.0, 1.0], np.float32)   # read off the photo in lightness and hue (named by eye)
-MAX_LEARN_DE = 8.0           # a kind's colour read off the photo moves at most this far from the profile's
-MAX_DELTA_E = 28.0           # a felt pixel lies at most this far (weighted Lab) from the felt's colour
-L_WEIGHT = 0.8               # lightness counts less than hue: exposure is the least certain part
+ANOMALY_SIGMA = 4.5          # a seed lies this far from the mat (in its spreads, roughness too) ...
+SEED_SIGMA = 3.5             # ... this near a kind's colour, nearer than to any other colour ...
+SEED_MIN_SQIN = 2.0          # ... in a patch at least this big ...
+MIN_STRENGTH_SIGMA = 4.0     # ... lying on average this far from the mat (a soft mottle does not)
+MAX_LEARN_SIGMA = 4.0        # a seed patch further than this from the kind's profile colour is not it
+SAME_KIND_SIGMA = 1.5        # a patch this near the kind's chosen patch is the same felt
+PRIOR_PER_CHANNEL = 7.0      # a felt's colour is uncertain by about this much per channel (0-255) ...
+PRIOR_L = 0.25               # ... and its brightness (log) by this: exposure and light
+PRIOR_TEXTURE = 1.0          # a kind's roughness is not known before it is seen (log spread)
+NEAR_FELT_SIGMA = 2.0        # a distractor colour this near a felt's is left out (a white snow felt)
+SHADE_L = (-0.5, 0.3)        # the mat in shade: log brightness below the mat's (a mug's shadow) ...
+LOG_PRIOR_SHADE = -2.0       # ... less likely than the mat in full light
+LOG_PRIOR_OTHER = -2.0       # a rim or a distractor is less likely than felt
+FLOOR = np.array([0.012, 0.012, 0.03, 0.08], np.float32)   # least spread of a class per feature
+ROI_PAD_IN = 2.0             # a piece is looked for this far around its seeds
+EDGE_SLACK_IN = 0.4          # the colour edge is looked for this far around where the kind wins
 EDGE_BAND_IN = 1.0           # a patch mostly within this of the table's edge is not on the table
 MAX_EDGE_SHARE = 0.5
 EDGE_TOUCH_IN = 0.3          # a patch this near the view's edge touches the table's edge ...
 MAX_REACH_ASPECT = 1.8       # ... and one this elongated there reaches in from outside (an arm),
 MIN_EDGE_THING_FILL = 0.8    # one filling its bounding rectangle this well hangs over it (a book)
-SIMPLIFY_IN = 0.06           # outline simplification tolerance
-MIN_SEPARATION_DE = 6.0      # a felt nearer the mat's colour than this is not looked for
+RING_IN = (0.5, 1.5)         # the mat around a piece is read in this ring outside where it wins
+SUBPIXEL = 4                 # outlines are traced on the unmixed cover enlarged this much
+SIMPLIFY_IN = 0.03           # outline simplification tolerance
+SEPARATION_FULL = 4.0        # a kind this many mat spreads from the mat is fully distinct
 MIN_CONFIDENCE = 0.5         # pieces less sure than this are not reported
-MIN_SHOWN = 0.6              # of a piece's inside (0.3" in from its edge) that shows its colour
-SEPARATION_DE = 20.0         # felt this far (Lab) from the mat's colour counts as fully distinct
-SHADE_MARGIN_DE = 3.0        # a felt colour must beat the mat in shade by this much (a mug's shadow)
-SHADES = (0.35, 0.45, 0.55, 0.62)   # the mat's colour scaled: the mat in shadow
-# Things on a table that are no felt: paper, a phone, a pencil. Each competes for pixels unless it
+# Things on a table that are no felt: paper, a phone, a pencil. Each competes for seeds unless it
 # is near one of the profile's felt colours (a white "snow" felt stays snow). Hands are found by
 # vision.hands and handed in as `exclude_mask`.
 DISTRACTORS = ((236, 236, 236), (28, 28, 30), (225, 185, 45))
-DISTRACTOR_MIN_DE = 12.0
-DISTRACTOR_MARGIN_DE = 0.0
+OFFSET = 2.0                 # added before logs (dark channels)
 
 
 def _kernel(radius_in: float, ppi: float) -> np.ndarray:
@@ -67,144 +78,82 @@ def _kernel(radius_in: float, ppi: float) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (n, n))
 
 
-def lab_of(bgr: np.ndarray) -> np.ndarray:
-    """BGR 0-255 (any shape ..., 3) -> float32 Lab (L 0-100)."""
-    arr = np.clip(np.asarray(bgr, np.float32), 0, 255).reshape(-1, 1, 3) / 255.0
-    return cv2.cvtColor(arr, cv2.COLOR_BGR2Lab).reshape(np.shape(bgr))
+def colour_features(rgbs: Sequence[Sequence[int]]) -> np.ndarray:
+    """(K, 3) log(R/G), log(B/G) and log brightness of RGB colours, as `_features` measures them."""
+    bgr = np.asarray([tuple(c)[::-1] for c in rgbs], np.float32).reshape(-1, 1, 3)
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).reshape(-1)
+    lg = np.log(bgr.reshape(-1, 3) + OFFSET)
+    return np.column_stack([lg[:, 2] - lg[:, 1], lg[:, 0] - lg[:, 1], np.log(gray + OFFSET)]).astype(np.float32)
 
 
-def rgb_lab(rgb: Sequence[int]) -> np.ndarray:
-    return lab_of(np.array([[rgb[::-1]]], np.uint8))[0, 0]
+def _shrink(image: np.ndarray, n: int) -> np.ndarray:
+    """Means of n x n blocks (a last partial row and column of blocks dropped)."""
+    if n == 1:
+        return image
+    h, w = image.shape[:2]
+    image = image[: h // n * n, : w // n * n]
+    if image.ndim == 3 and image.shape[2] > 4:
+        return np.concatenate([_shrink(image[..., c:c + 4], n).reshape(h // n, w // n, -1)
+                               for c in range(0, image.shape[2], 4)], axis=2)
+    return cv2.resize(image, (w // n, h // n), interpolation=cv2.INTER_AREA)
 
 
-def _smooth(view_bgr: np.ndarray, ppi: float) -> np.ndarray:
-    k = min(5, max(3, int(round(SMOOTH_IN * ppi)) | 1))      # (a float median takes 3 or 5)
-    out = cv2.medianBlur(np.asarray(view_bgr, np.float32), k)
-    return cv2.GaussianBlur(out, (0, 0), SMOOTH_IN * ppi / 2)
+def _features(small: np.ndarray, ppi: float) -> np.ndarray:
+    """(7, H, W) float32 planes: log(R/G), log(B/G), log brightness (smoothed at felt scale), log
+    spread of the brightness over 3 x 3 pixels, and the smoothed B, G, R themselves."""
+    smooth = cv2.GaussianBlur(small, (0, 0), SMOOTH_IN * ppi)
+    b, g, r = cv2.split(cv2.log(smooth + OFFSET))
+    lum = cv2.log(cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY) + OFFSET)
+    raw = cv2.log(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) + OFFSET)
+    m1 = cv2.blur(raw, (3, 3))
+    var = cv2.blur(raw * raw, (3, 3)) - m1 * m1
+    tex = 0.5 * cv2.log(np.maximum(var, 1e-4))
+    return np.stack([r - g, b - g, lum, tex, *cv2.split(smooth)])
 
 
-def _mat_light(bgr: np.ndarray, ppi: float, colours: Sequence[np.ndarray], reference_px: np.ndarray | None
-               ) -> np.ndarray:
-    """(H, W, 3) per-channel gains that make the mat look everywhere as it does at the reference
-    (the anchors; else the mat's median): a lamp's hot spot, vignetting and a warm corner are
-    taken out as they act, channel by channel on the light (not as a shift in Lab).
-
-    The local mat colour is the mean of the mat's pixels around: first those near the view's median
-    in a/b (a lighting gradient moves L a long way and a/b a little), then, with that light taken
-    out, those nearer the mat than any felt colour (dark woods on a green mat are green too)."""
-    small = max(1, int(ppi // 2))     # the mat's light changes slowly: work at a coarse scale
-    shape = bgr.shape[:2]
-    bgr_s = cv2.resize(bgr, (max(1, shape[1] // small), max(1, shape[0] // small)), interpolation=cv2.INTER_AREA)
-    lab_s = lab_of(bgr_s)
-    mat = np.median(lab_s.reshape(-1, 3), axis=0).astype(np.float32)
-    k = max(3, (int(round(2 * MAT_REACH_IN * ppi)) // small) | 1)
-
-    def spread(like: np.ndarray) -> np.ndarray:
-        weight = cv2.blur(like, (k, k), borderType=cv2.BORDER_REFLECT)
-        total = cv2.blur(bgr_s * like[..., None], (k, k), borderType=cv2.BORDER_REFLECT)
-        fallback = np.median(bgr_s.reshape(-1, 3), axis=0)
-        return np.where(weight[..., None] > 0.05, total / np.maximum(weight, 1e-6)[..., None], fallback)
-
-    def reference(local: np.ndarray) -> np.ndarray:
-        if reference_px is None or not len(reference_px):
-            return np.median(local.reshape(-1, 3), axis=0)
-        u = np.clip(np.round(reference_px[:, 0] / small).astype(int), 0, local.shape[1] - 1)
-        v = np.clip(np.round(reference_px[:, 1] / small).astype(int), 0, local.shape[0] - 1)
-        return local[v, u].mean(axis=0)
-
-    local = spread((np.hypot(lab_s[..., 1] - mat[1], lab_s[..., 2] - mat[2]) < MAT_LIKE_AB).astype(np.float32))
-    flat = lab_of(bgr_s * (reference(local) / np.maximum(local, 1.0)))
-    ref_lab = lab_of(reference(local)[None, None])[0, 0]
-    d_mat = _distance(flat, ref_lab)
-    nearer = np.ones(d_mat.shape, bool)
-    for colour in colours:
-        nearer &= d_mat < _distance(flat, colour)
-    if nearer.mean() > 0.2:
-        local = spread(nearer.astype(np.float32))
-    gains = (reference(local) / np.maximum(local, 1.0)).astype(np.float32)
-    return cv2.resize(gains, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+def _sq_dist(planes: np.ndarray, mu, sigma) -> np.ndarray:
+    """Sum over the planes of ((plane - mu) / sigma) ** 2, plane by plane."""
+    out = None
+    for plane, m, s in zip(planes, mu, sigma):
+        d = (plane - np.float32(m)) * np.float32(1.0 / s)
+        d *= d
+        out = d if out is None else np.add(out, d, out=out)
+    return out
 
 
-def _distance(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
-    if isinstance(lab, _LabPlanes):
-        return lab.distance(colour)
-    d = lab - colour
-    return np.sqrt((L_WEIGHT * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+def _robust(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    centre = np.median(values, axis=0)
+    spread = 1.4826 * np.median(np.abs(values - centre), axis=0)
+    return centre.astype(np.float32), np.maximum(spread, FLOOR[: values.shape[1]]).astype(np.float32)
 
 
-class _LabPlanes:
-    """A Lab view split once into contiguous L, a, b planes, for the many distances a view is
-    labelled by: the same sums as `_distance` (the same order, the same precision) done in place,
-    without an (H, W, 3) difference per colour."""
-
-    def __init__(self, lab: np.ndarray):
-        self.shape = lab.shape[:2]
-        self.planes = [np.ascontiguousarray(lab[..., c]) for c in range(3)]
-
-    def distance(self, colour: np.ndarray) -> np.ndarray:
-        colour = np.asarray(colour)
-        dtype = np.result_type(self.planes[0], colour)
-        c = colour.astype(dtype, copy=False)
-        out = np.subtract(self.planes[0], c[..., 0], dtype=dtype)
-        out *= L_WEIGHT
-        np.square(out, out=out)
-        tmp = np.empty_like(out)
-        for k in (1, 2):
-            np.subtract(self.planes[k], c[..., k], out=tmp, dtype=dtype)
-            np.square(tmp, out=tmp)
-            out += tmp
-        return np.sqrt(out, out=out)
+def _mahal(d: np.ndarray, sigma: np.ndarray) -> float:
+    return float(np.sqrt(((np.asarray(d) / np.asarray(sigma)) ** 2).sum()))
 
 
-def label_felt(view_bgr: np.ndarray, ppi: float, kind_rgbs: Sequence[Sequence[int]],
-               other_rgbs: Sequence[Sequence[int]] = (), reference_px: np.ndarray | None = None
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """(H, W) int label (kind index or -1) and each kind's distance from the mat (K,), for a
-    table-plane view. `reference_px`: (N, 2) view pixels whose light the view was white-balanced
-    for (the anchors): everywhere is brought to that light.
+def _prior_sigma(rgb: Sequence[int]) -> np.ndarray:
+    """How uncertain a named colour's features are: each channel off by about PRIOR_PER_CHANNEL."""
+    r, g, b = (float(c) + OFFSET for c in rgb)
+    e = PRIOR_PER_CHANNEL
+    return np.array([e * math.hypot(1 / r, 1 / g), e * math.hypot(1 / b, 1 / g), PRIOR_L, PRIOR_TEXTURE], np.float32)
 
-    The profile's colours are the first guess; each kind's colour is then read off the felt found
-    with it (the middle of its pieces) and the view labelled again, so that a felt that photographs
-    a little off its profile colour still has its edge where it is half felt, half mat."""
-    profile = [rgb_lab(c) for c in kind_rgbs]
-    smooth = _smooth(view_bgr, ppi).astype(np.float32)
-    lab = lab_of(smooth * _mat_light(smooth, ppi, profile, reference_px))
-    step = max(1, int(math.sqrt(lab.shape[0] * lab.shape[1] / 20000)))
-    mat = np.median(lab[::step, ::step].reshape(-1, 3), axis=0)
-    mat_bgr = cv2.cvtColor(mat.reshape(1, 1, 3).astype(np.float32), cv2.COLOR_Lab2BGR)[0, 0]
-    planes = _LabPlanes(lab)
-    background = [_distance(planes, mat)]
-    background += [_distance(planes, lab_of(mat_bgr * shade * 255)) + SHADE_MARGIN_DE for shade in SHADES]
-    base = np.minimum.reduce(background)
-    others = [_distance(planes, rgb_lab(c)) for c in other_rgbs]
-    # Things that are no felt win a pixel only clearly; none that is near one of the felt colours.
-    others += [_distance(planes, c) + DISTRACTOR_MARGIN_DE for c in map(rgb_lab, DISTRACTORS)
-               if all(float(_distance(c[None, None], k)[0, 0]) >= DISTRACTOR_MIN_DE for k in profile)]
-    other = np.minimum.reduce(others) if others else np.full(base.shape, np.inf, np.float32)
 
-    def classify(colours):
-        best = base.copy()
-        label = np.full(lab.shape[:2], -1, np.int32)
-        for k, colour in enumerate(colours):
-            d = _distance(planes, colour)
-            take = (d < best) & (d < MAX_DELTA_E)
-            label[take] = k
-            np.copyto(best, d, where=take)
-        label[other < best] = -1
-        return label
-
-    label = classify(profile)
-    seen = list(profile)
-    core = _kernel(0.4, ppi)
-    for k in range(len(profile)):
-        middle = cv2.erode((label == k).astype(np.uint8), core) > 0
-        if middle.sum() >= 2 * ppi * ppi:
-            shift = (np.median(lab[middle], axis=0) - profile[k]) * LEARN_AXES
-            size = float(_distance(shift[None, None], np.zeros(3, np.float32))[0, 0])
-            seen[k] = profile[k] + shift * min(1.0, MAX_LEARN_DE / max(size, 1e-6))
-    label = classify(seen)
-    separation = np.array([float(_distance(c[None, None], mat)[0, 0]) for c in seen], np.float32)
-    return label, separation
+def _local_mat(planes: np.ndarray, mat_like: np.ndarray, ppi: float, fallback: np.ndarray) -> np.ndarray:
+    """(C, H, W): the mean of the mat-like pixels within MAT_REACH_IN of each pixel."""
+    small = max(1, int(ppi))          # the light changes slowly: an inch a pixel is enough
+    h, w = mat_like.shape
+    k = max(3, int(round(2 * MAT_REACH_IN * ppi / small)) | 1)
+    wsum = cv2.blur(_shrink(mat_like, small), (k, k), borderType=cv2.BORDER_REFLECT)
+    have = wsum > 0.05
+    inv = 1.0 / np.maximum(wsum, 1e-6)
+    # Back to the work grid: coarse pixel j covers work pixels small * j ... small * j + small - 1.
+    scale = np.array([[small, 0, (small - 1) / 2], [0, small, (small - 1) / 2]], np.float64)
+    out = np.empty(planes.shape, np.float32)
+    for c, plane in enumerate(planes):
+        mean = cv2.blur(_shrink(plane * mat_like, small), (k, k), borderType=cv2.BORDER_REFLECT) * inv
+        mean = np.where(have, mean, np.float32(fallback[c])).astype(np.float32)
+        out[c] = cv2.warpAffine(mean, scale, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out
 
 
 def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Sequence[int]]],
@@ -215,59 +164,225 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                  reference_in: Sequence[tuple[float, float]] = (),
                  exclude_mask: np.ndarray | None = None) -> tuple[Terrain, ...]:
     """Terrain pieces in a table-plane top view (BGR, uint8 or float: white-balanced when the
-    pipeline can, and then not clipped, so a lamp's hot spot keeps its colours). `kinds`:
-    (kind, rgb) from the profile; `side_rgbs` compete for pixels (a red rim is not a red felt);
-    `footprints_in`: (x, y, radius) of the figures and markers seen, filled into the piece they
-    stand on; `exclude_in`: (x0, y0, x1, y1) rectangles that are never terrain (the anchor cards);
-    `table_in`: the table's rectangle (default: the view's); `reference_in`: table points whose light
-    the view was white-balanced for (the anchors); `exclude_mask`: (H, W) bool, never terrain (hands
-    over the table, vision.hands)."""
+    pipeline can, and then not clipped, so a lamp's hot spot keeps its colours; any resolution,
+    read at about WORK_PPI). `kinds`: (kind, rgb) from the profile; `side_rgbs`: the sides' rim
+    colours (a rim is too small to be felt; kept for the interface); `footprints_in`: (x, y, radius)
+    of the figures and markers seen, filled into the piece they stand on; `exclude_in`: (x0, y0,
+    x1, y1) rectangles that are never terrain (the anchor cards); `table_in`: the table's rectangle
+    (default: the view's); `reference_in`: table points whose light the view was white-balanced
+    for (the anchors); `exclude_mask`: (H, W) bool, never terrain (hands over the table)."""
     if not kinds:
         return ()
-    ox, oy = origin_in
-    reference_px = (np.asarray(reference_in, np.float64).reshape(-1, 2) - (ox, oy)) * ppi if len(reference_in) else None
-    label, separation = label_felt(view_bgr, ppi, [rgb for _, rgb in kinds], side_rgbs, reference_px)
-    h, w = label.shape
-    for x0, y0, x1, y1 in exclude_in:
-        label[max(0, int((y0 - oy) * ppi)):max(0, int(math.ceil((y1 - oy) * ppi))),
-              max(0, int((x0 - ox) * ppi)):max(0, int(math.ceil((x1 - ox) * ppi)))] = -1
-    if table_in is None:
-        table_in = (ox, oy, ox + w / ppi, oy + h / ppi)
+    n = max(1, int(round(ppi / WORK_PPI)))
+    wppi = ppi / n
+    # A block of n view pixels is one work pixel, centred (n - 1) / 2 view pixels in.
+    ox, oy = origin_in[0] + (n - 1) / (2 * ppi), origin_in[1] + (n - 1) / (2 * ppi)
+    planes = _features(_shrink(np.asarray(view_bgr, np.float32), n), wppi)
+    h, w = planes.shape[1:]
+    excluded = np.zeros((h, w), bool)
     if exclude_mask is not None:
-        label[exclude_mask] = -1
-    edge = _edge_band(label.shape, ppi, origin_in, table_in)
-    vote = max(3, int(round(VOTE_IN * ppi)) | 1)
+        excluded |= _shrink(np.asarray(exclude_mask, np.float32), n) > 0
+    for x0, y0, x1, y1 in exclude_in:
+        excluded[max(0, int((y0 - oy) * wppi)):max(0, int(math.ceil((y1 - oy) * wppi)) + 1),
+                 max(0, int((x0 - ox) * wppi)):max(0, int(math.ceil((x1 - ox) * wppi)) + 1)] = True
+    if table_in is None:
+        table_in = (origin_in[0], origin_in[1], origin_in[0] + view_bgr.shape[1] / ppi,
+                    origin_in[1] + view_bgr.shape[0] / ppi)
+
+    # The mat: its centre and spread over the whole view, then its local mean around each pixel.
+    step = max(1, int(math.sqrt(h * w / 2500)))
+    sample = planes[:, ::step, ::step][:, ~excluded[::step, ::step]].T
+    centre, spread = _robust(sample[:, :3])
+    mat_like = ((_sq_dist(planes[:3], centre, spread) < 3 * MAT_LIKE_SIGMA ** 2) & ~excluded).astype(np.float32)
+    like_s = mat_like[::step, ::step] > 0
+    local = _local_mat(planes, mat_like, wppi,
+                       np.median(planes[:, ::step, ::step][:, like_s], axis=1) if like_s.any() else np.median(sample, axis=0))
+    rel = planes[:4] - local[:4]
+    # Colour as a share of the local mat's: a pixel half felt, half mat lies half way.
+    ratio = planes[4:] / np.maximum(local[4:], 1.0) - 1.0
+    mat_sigma = _robust(rel[:, ::step, ::step][:, like_s].T)[1]
+    q_mat = ratio[:, ::step, ::step][:, like_s].T
+    q_w = np.linalg.inv(np.cov(q_mat.T) + np.eye(3) * 1e-4 if len(q_mat) > 10 else np.eye(3)).astype(np.float32)
+
+    if len(reference_in):
+        ref = np.asarray(reference_in, np.float64).reshape(-1, 2)
+        u = np.clip(np.round((ref[:, 0] - ox) * wppi).astype(int), 0, w - 1)
+        v = np.clip(np.round((ref[:, 1] - oy) * wppi).astype(int), 0, h - 1)
+        mat_ref = local[:3, v, u].mean(axis=1)
+    else:
+        mat_ref = np.median(local[:3, ::step, ::step].reshape(3, -1), axis=1)
+    kind_abs = colour_features([rgb for _, rgb in kinds])
+    prior_mu = kind_abs - mat_ref
+    prior_sd = np.array([_prior_sigma(rgb)[:3] for _, rgb in kinds], np.float32)
+    # Other colours a seed may be nearer to: paper, a phone, a pencil (not near a felt colour), the
+    # mat in shade (a soft shadow is darker mat, not a dark felt). The sides' rim colours do not
+    # compete: a rim is too small to seed, and blue water under a warm light is no blue rim.
+    extra = [tuple(c) for c in side_rgbs] + list(DISTRACTORS)
+    extra_mu = colour_features(extra) - mat_ref
+    extra_sd = np.array([_prior_sigma(c)[:3] for c in extra], np.float32)
+    near_felt = ((((extra_mu[:, None] - prior_mu[None]) / prior_sd[None]) ** 2).sum(axis=2)
+                 <= NEAR_FELT_SIGMA ** 2).any(axis=1)
+    others = [i for i in range(len(side_rgbs), len(extra)) if not near_felt[i]]
+    cand_mu = [*prior_mu, *extra_mu[others], [0.0, 0.0, SHADE_L[0]]]
+    cand_sd = [*np.hypot(prior_sd, mat_sigma[:3]), *np.hypot(extra_sd[others], mat_sigma[:3]),
+               [mat_sigma[0], mat_sigma[1], SHADE_L[1]]]
+    cand_bias = [0.0] * (len(cand_mu) - 1) + [-2 * LOG_PRIOR_SHADE]
+    # How sure a piece is: its inside against the mat, the mat in shade and every other colour
+    # looked for (the sides' rims and the distractors too).
+    rivals = [(extra_mu[i], np.hypot(extra_sd[i], mat_sigma[:3]), LOG_PRIOR_OTHER)
+              for i in range(len(extra)) if not near_felt[i]]
+
+    # Seeds: pixels far from the mat, nearest a kind's colour and near enough to it, and not where
+    # a figure or a marker stands (a marker's black and white is a grey).
+    d_mat = _sq_dist(rel, np.zeros(4), mat_sigma)
+    idx = np.flatnonzero((d_mat > ANOMALY_SIGMA ** 2) & ~excluded & ~_discs((h, w), wppi, footprints_in, (ox, oy)))
+    x3 = rel[:3].reshape(3, -1)[:, idx]
+    dist = np.stack([_sq_dist(x3, m, s) + bias for m, s, bias in zip(cand_mu, cand_sd, cand_bias)], 1)
+    label = np.full(h * w, -1, np.int16)
+    label[idx] = np.where(dist.min(axis=1) < SEED_SIGMA ** 2, dist.argmin(axis=1), -1)
+    label = label.reshape(h, w)
+
+    edge = _edge_band((h, w), wppi, (ox, oy), table_in)
+    open_k = _kernel(0.3, wppi)
+    pad = int(round(ROI_PAD_IN * wppi))
     pieces: list[tuple[str, Polygon, float]] = []
-    for k, (kind, _) in enumerate(kinds):
-        raw = (label == k).astype(np.uint8)
-        if not raw.any() or separation[k] < MIN_SEPARATION_DE:
-            continue                  # a felt the mat's own colour cannot be told from the mat
-        mask = (cv2.blur(raw.astype(np.float32), (vote, vote)) > VOTE_SHARE).astype(np.uint8)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _kernel(0.25, ppi))
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _kernel(0.4, ppi))
-        mask = _fill_holes(mask, MAX_HOLE_SQIN * ppi * ppi)
-        if footprints_in:
-            mask = _add_footprints(mask, ppi, footprints_in, origin_in)
-        count, comp = cv2.connectedComponents(mask, connectivity=8)
-        for c in range(1, count):
-            part = (comp == c).astype(np.uint8)
-            area_px = int(part.sum())
-            if area_px < MIN_AREA_SQIN * ppi * ppi or not _plausible(part, ppi, edge):
-                continue
-            polygon = _polygon(part, ppi, origin_in)
-            if polygon is None:
-                continue
-            inner = cv2.erode(part, _kernel(0.3, ppi))
-            shown = float(raw[inner > 0].mean()) if inner.any() else float(raw[part > 0].mean())
-            if shown < MIN_SHOWN:
-                continue              # mostly not its colour: a ring of blends (a mug's rim), a seam
-            confidence = min(1.0, shown / 0.9) * min(1.0, float(separation[k]) / SEPARATION_DE)
-            if confidence < MIN_CONFIDENCE:
-                continue              # too like the mat to tell: a phantom piece costs more than a missed one
-            pieces.append((kind, polygon, round(confidence, 3)))
-    pieces.sort(key=lambda p: (p[1].centroid.y, p[1].centroid.x))
+    learnt = {}
+    for k in range(len(kinds)):
+        seed, box = _seeds(label == k, k, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k, SEED_MIN_SQIN * wppi * wppi)
+        if seed is not None:
+            core = seed & (cv2.erode(seed.astype(np.uint8), open_k) > 0)
+            xs = (rel[:, core] if core.sum() >= 8 else rel[:, seed]).T
+            learnt[k] = (seed, box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR))
+    # Each kind is told from the mat, the mat in shade, the other kinds as learnt (or as named,
+    # when not seen) and the other colours looked for.
+    models = {k: (learnt[k][2][:3], np.hypot(learnt[k][3][:3], mat_sigma[:3])) if k in learnt
+              else (prior_mu[k], np.hypot(prior_sd[k], mat_sigma[:3])) for k in range(len(kinds))}
+    base = [(np.zeros(3, np.float32), mat_sigma[:3], 0.0),
+            (np.array([0.0, 0.0, SHADE_L[0]], np.float32), np.array([mat_sigma[0], mat_sigma[1], SHADE_L[1]]), LOG_PRIOR_SHADE)]
+    for k, (seed, box, mu, sd) in learnt.items():
+        kind = kinds[k][0]
+        against = base + [(*models[j], 0.0) for j in models if j != k]
+        u0, v0 = max(0, box[0] - pad), max(0, box[1] - pad)
+        u1, v1 = min(w, box[2] + pad), min(h, box[3] + pad)
+        win = (slice(v0, v1), slice(u0, u1))
+        cube = (slice(None), slice(v0, v1), slice(u0, u1))
+        theirs = np.zeros((v1 - v0, u1 - u0), bool)     # other kinds' seeds: their felt, not this one's
+        for j in learnt:
+            if j != k:
+                theirs |= learnt[j][0][win]
+        found = _pieces(rel[cube], ratio[cube], seed[win], theirs, excluded[win], models[k], against, rivals, q_w, wppi,
+                        footprints_in, (ox + u0 / wppi, oy + v0 / wppi), edge[win], (u0, v0, w, h), open_k)
+        separation = _mahal(mu[:3], np.hypot(sd[:3], mat_sigma[:3]) / math.sqrt(2))
+        for polygon, sure in found:
+            confidence = min(1.0, sure / 0.9) * min(1.0, separation / SEPARATION_FULL)
+            if confidence >= MIN_CONFIDENCE:
+                pieces.append((kind, polygon, round(confidence, 3)))
+    pieces.sort(key=lambda q: (q[1].centroid.y, q[1].centroid.x))
     return tuple(Terrain(f"t{i + 1}", kind, poly, extra={"confidence": conf})
                  for i, (kind, poly, conf) in enumerate(pieces))
+
+
+def _seeds(sure: np.ndarray, k: int, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k, min_px: float):
+    """(H, W) bool seed patches of kind k and their bounding box (u0, v0, u1, v1), or (None, None).
+
+    Of the patches near the kind's profile colour, the one that stands out most from the mat (its
+    size times how far it lies from the mat) and is most like the profile's colour is the kind;
+    other patches are the same felt when they look like it."""
+    sure = cv2.morphologyEx(sure.astype(np.uint8), cv2.MORPH_OPEN, open_k)
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(sure, connectivity=8)
+    if count < 2:
+        return None, None
+    core = cv2.erode(sure, open_k) > 0
+    lab = comp[core]
+    total = np.bincount(lab, minlength=count).astype(np.float32)
+    means = np.stack([np.bincount(lab, rel[f][core], count) for f in range(3)], 1) / np.maximum(total, 1)[:, None]
+    strength = np.bincount(lab, np.sqrt(d_mat[core]), count) / np.maximum(total, 1)
+    spread = np.hypot(prior_sd[k], mat_sigma[:3])
+    off = np.sqrt((((means - prior_mu[k]) / spread) ** 2).sum(axis=1))
+    ok = (stats[:, cv2.CC_STAT_AREA] >= min_px) & (total >= 4) & (strength >= MIN_STRENGTH_SIGMA) & (off <= MAX_LEARN_SIGMA)
+    ok[0] = False
+    if not ok.any():
+        return None, None
+    score = np.where(ok, total * strength * np.exp(-0.5 * off ** 2), -1.0)
+    best = means[int(score.argmax())]
+    keep = ok & (np.sqrt((((means - best) / spread) ** 2).sum(axis=1)) <= SAME_KIND_SIGMA)
+    s = stats[keep]
+    box = (int(s[:, 0].min()), int(s[:, 1].min()), int((s[:, 0] + s[:, 2]).max()), int((s[:, 1] + s[:, 3]).max()))
+    return keep[comp], box
+
+
+def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi, footprints_in, origin_in, edge,
+            place, open_k):
+    """[(polygon, sureness)] of one kind in a window around its seeds. `model`: the kind's (mean,
+    spread) of the first three features; `against`: (mean, spread, log prior) of the mat and the
+    other kinds; `rivals`: the same of the other colours looked for (how sure a piece is only: a
+    blue rim's colour must not eat blue water felt).
+
+    Where the kind wins is found from the learnt colours; the outline near there is where the
+    colour is half the kind's, half the mat's: linear unmixing of the colour as a share of the local
+    mat's, weighted by how the mat's colour varies (a texture's brightness counts little), so a
+    soft ragged edge falls where the felt covers half."""
+    x = np.ascontiguousarray(rel[:3])
+
+    def sure_of(xs, against=against):
+        mu, s = model
+        ll_k = -0.5 * _sq_dist(xs, mu, s) - np.log(s).sum()
+        rest = 1.0
+        for m, sd, prior in against:
+            rest = rest + np.exp(np.clip(-0.5 * _sq_dist(xs, m, sd) - (np.log(sd).sum() - prior) - ll_k, -60, 60))
+        return 1.0 / rest
+
+    p = sure_of(x)
+    p = cv2.GaussianBlur(p.astype(np.float32), (0, 0), 0.2 * ppi)
+    p[excluded] = 0
+    wins = p > 0.5
+    inside = (cv2.erode(wins.astype(np.uint8), open_k) > 0) & seed
+    # The mat just around the piece (the local mean reaches further and a photographed mat varies).
+    grown = cv2.dilate(wins.astype(np.uint8), _kernel(RING_IN[1], ppi)) > 0
+    ring = grown & ~(cv2.dilate(wins.astype(np.uint8), _kernel(RING_IN[0], ppi)) > 0) & ~excluded & ~theirs
+    b = np.median(ratio[:, ring], axis=1) if ring.sum() >= 10 else np.zeros(3, np.float32)
+    d = (ratio[:, inside].mean(axis=1) if inside.any() else ratio[:, seed].mean(axis=1)) - b
+    wd = q_w @ d
+    coef = (wd / max(float(d @ wd), 1e-6)).astype(np.float32)
+    alpha = ratio[0] * coef[0] + ratio[1] * coef[1] + ratio[2] * coef[2] - np.float32(coef @ b)
+    alpha = cv2.GaussianBlur(alpha.astype(np.float32), (0, 0), 0.05 * ppi)
+    near = cv2.dilate(wins.astype(np.uint8), _kernel(EDGE_SLACK_IN, ppi)) > 0
+    cover = np.where(near & ~excluded & ~theirs, alpha, 0.0).astype(np.float32)
+    mask = (cover > 0.5).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _kernel(0.4, ppi))
+    mask = _fill_holes(mask, MAX_HOLE_SQIN * ppi * ppi)
+    if len(footprints_in):
+        mask = _add_footprints(mask, ppi, footprints_in, origin_in)
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    for c in np.unique(comp[seed]):
+        if c == 0 or stats[c, cv2.CC_STAT_AREA] < MIN_AREA_SQIN * ppi * ppi:
+            continue
+        bx, by, bw, bh = stats[c, :4]
+        cut = (slice(max(0, by - 2), by + bh + 2), slice(max(0, bx - 2), bx + bw + 2))
+        part = (comp[cut] == c).astype(np.uint8)
+        at = (place[0] + cut[1].start, place[1] + cut[0].start)
+        if not _plausible(part, ppi, edge[cut], at, place[2:]):
+            continue
+        polygon = _polygon(part, cover[cut], ppi, (origin_in[0] + cut[1].start / ppi, origin_in[1] + cut[0].start / ppi))
+        if polygon is None:
+            continue
+        inner = cv2.erode(part, _kernel(0.3, ppi)) > 0
+        if not inner.any():
+            continue
+        # (Read over felt-wide windows: a grid line or a figure on the felt is not what it shows.)
+        xs = np.stack([cv2.blur(np.ascontiguousarray(plane[cut]), (3, 3))[inner] for plane in x])
+        out.append((polygon, float(sure_of(xs, against + list(rivals)).mean())))
+    return out
+
+
+def _discs(shape, ppi: float, footprints_in, origin_in) -> np.ndarray:
+    """(H, W) bool: the footprints (x, y, radius in inches), a little enlarged."""
+    out = np.zeros(shape, np.uint8)
+    for x, y, r in footprints_in:
+        cv2.circle(out, (int(round((x - origin_in[0]) * ppi)), int(round((y - origin_in[1]) * ppi))),
+                   int(math.ceil((r + 0.1) * ppi)), 1, thickness=cv2.FILLED)
+    return out > 0
 
 
 def _edge_band(shape, ppi: float, origin_in, table_in) -> np.ndarray:
@@ -281,20 +396,24 @@ def _edge_band(shape, ppi: float, origin_in, table_in) -> np.ndarray:
     return near_y[:, None] | near_x[None, :]
 
 
-def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray) -> bool:
+def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray, at=(0, 0), view_size=None) -> bool:
     """Felt-shaped: thick enough, not lying along the table's edge, not reaching in over it (an
-    arm) nor square-cut and hanging over it (a book). A rectangle inside the table may be felt."""
+    arm) nor square-cut and hanging over it (a book). A rectangle inside the table may be felt.
+    `part` is a window at view pixel `at` of a view of `view_size` (w, h)."""
     thick = cv2.distanceTransform(part, cv2.DIST_L2, 3).max() * 2 / ppi
     if thick < MIN_THICK_IN:
         return False
     area = float(part.sum())
     if float(part[edge].sum()) > MAX_EDGE_SHARE * area:
         return False
-    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     contour = max(contours, key=cv2.contourArea)
     (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
     rim = max(1, int(EDGE_TOUCH_IN * ppi))
-    touches = part[:rim].any() or part[-rim:].any() or part[:, :rim].any() or part[:, -rim:].any()
+    vw, vh = view_size if view_size is not None else (part.shape[1], part.shape[0])
+    ys, xs = np.nonzero(part)
+    touches = bool(at[0] + xs.min() < rim or at[1] + ys.min() < rim or at[0] + xs.max() >= vw - rim
+                   or at[1] + ys.max() >= vh - rim)
     if touches and max(rw, rh) > MAX_REACH_ASPECT * max(1.0, min(rw, rh)):
         return False                  # long and in from the edge: an arm reaching in, a cloth
     if touches and area / max(1.0, (rw + 1) * (rh + 1)) >= MIN_EDGE_THING_FILL:
@@ -302,17 +421,30 @@ def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray) -> bool:
     return True
 
 
-def _polygon(part: np.ndarray, ppi: float, origin_in) -> Polygon | None:
-    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+def _polygon(part: np.ndarray, cover: np.ndarray, ppi: float, origin_in) -> Polygon | None:
+    """The piece's outline where its unmixed cover crosses one half, traced on the cover enlarged
+    SUBPIXEL times; inside the piece (filled holes, figures standing on it) it counts as whole."""
+    inner = cv2.erode(part, np.ones((3, 3), np.uint8))
+    near = cv2.dilate(part, np.ones((3, 3), np.uint8))
+    field = np.where(inner > 0, 1.0, np.where(near > 0, cover, 0.0)).astype(np.float32)
+    field = np.where(part > 0, np.maximum(field, 0.5), field)     # the part's own edge pixels stay in
+    big = cv2.resize(field, None, fx=SUBPIXEL, fy=SUBPIXEL, interpolation=cv2.INTER_LINEAR)
+    contours, _ = cv2.findContours((big >= 0.5).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
     contour = max(contours, key=cv2.contourArea)
+    contour = cv2.approxPolyDP(contour, SIMPLIFY_IN * ppi * SUBPIXEL, True)
     if len(contour) < 3:
         return None
-    ring = contour.reshape(-1, 2).astype(np.float64) / ppi + origin_in
-    # Contour points are the centres of the edge pixels: the felt's edge is half a pixel out.
-    polygon = shapely.make_valid(Polygon(ring)).buffer(0.5 / ppi, join_style="mitre")
+    # Enlarged pixel U sits at work pixel (U + 0.5) / SUBPIXEL - 0.5.
+    ring = ((contour.reshape(-1, 2).astype(np.float64) + 0.5) / SUBPIXEL - 0.5) / ppi + origin_in
+    polygon = Polygon(ring)
+    if not polygon.is_valid:
+        polygon = shapely.make_valid(polygon)
+    # Contour points are the centres of the edge pixels: the edge is half an (enlarged) pixel out.
+    polygon = polygon.buffer(0.5 / (SUBPIXEL * ppi), join_style="mitre")
     if polygon.geom_type != "Polygon":
         polygon = max(getattr(polygon, "geoms", [polygon]), key=lambda g: g.area)
-    polygon = polygon.simplify(SIMPLIFY_IN, preserve_topology=True)
     if polygon.is_empty or polygon.geom_type != "Polygon":
         return None
     return Polygon(polygon.exterior)
@@ -323,11 +455,11 @@ def _fill_holes(mask: np.ndarray, max_px: float) -> np.ndarray:
     holes = (1 - mask).astype(np.uint8)
     count, comp, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
     h, w = mask.shape
+    x, y, bw, bh, area = stats.T
+    small = (area <= max_px) & (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)
+    small[0] = False
     out = mask.copy()
-    for c in range(1, count):
-        x, y, bw, bh, area = stats[c]
-        if area <= max_px and x > 0 and y > 0 and x + bw < w and y + bh < h:
-            out[comp == c] = 1
+    out[small[comp]] = 1
     return out
 
 
@@ -335,18 +467,21 @@ def _add_footprints(mask: np.ndarray, ppi: float, footprints_in, origin_in) -> n
     """Discs of figures whose centre stands on (or within their radius of) a piece, added to it."""
     out = mask.copy()
     h, w = mask.shape
+    feet = np.asarray(footprints_in, np.float64).reshape(-1, 3)
+    u = (feet[:, 0] - origin_in[0]) * ppi
+    v = (feet[:, 1] - origin_in[1]) * ppi
+    inside = (u >= 0) & (u < w - 0.5) & (v >= 0) & (v < h - 0.5)
+    if not inside.any():
+        return out
     near = cv2.dilate(mask, _kernel(0.15, ppi))
-    for x, y, radius in footprints_in:
-        u, v = (x - origin_in[0]) * ppi, (y - origin_in[1]) * ppi
-        iu, iv = int(round(u)), int(round(v))
-        if not (0 <= iu < w and 0 <= iv < h):
-            continue
+    angles = np.linspace(0, 2 * math.pi, 16, endpoint=False)
+    for x, y, radius in zip(u[inside], v[inside], feet[inside, 2] * ppi):
+        iu, iv = int(round(x)), int(round(y))
         # The figure stands on the piece when its centre is on it, or when the felt shows all round a
         # good part of it (just outside its footprint, where the figure does not hide the felt).
-        r = radius * ppi
-        angles = np.linspace(0, 2 * math.pi, 16, endpoint=False)
-        ring = np.column_stack([u + 1.3 * r * np.cos(angles), v + 1.3 * r * np.sin(angles)]).round().astype(int)
-        inside = [(0 <= a < w and 0 <= b < h and mask[b, a]) for a, b in ring]
-        if near[iv, iu] or sum(inside) >= 6:
-            cv2.circle(out, (iu, iv), int(math.ceil(r + 0.1 * ppi)), 1, thickness=cv2.FILLED)
+        a = np.round(x + 1.3 * radius * np.cos(angles)).astype(int)
+        b = np.round(y + 1.3 * radius * np.sin(angles)).astype(int)
+        ok = (a >= 0) & (a < w) & (b >= 0) & (b < h)
+        if near[iv, iu] or int(mask[b[ok], a[ok]].sum()) >= 6:
+            cv2.circle(out, (iu, iv), int(math.ceil(radius + 0.1 * ppi)), 1, thickness=cv2.FILLED)
     return out

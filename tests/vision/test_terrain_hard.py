@@ -1,0 +1,109 @@
+"""Terrain felt on the hard set's own photos (vision.synthetic.hard), with its exact truth: the
+felt kinds that photograph close to a mat of the same texture family (rocks on a gravel mat, a
+hill on a wood-grain mat, woods on a grass mat), figures standing on felt, and clutter (a mug with
+its shadow, a book, a phone, a page, a pencil) beside the felt.
+
+Each photo is analysed as `tablesight analyze` does, with its own table profile; the truth of a
+piece is where its felt covers at least half, as drawn.
+"""
+from __future__ import annotations
+
+import pytest
+from shapely.geometry import Point
+
+from vision.pipeline import FramePipeline
+from vision.synthetic.hard import hard_photo
+
+from tests.vision.scoring import visible_truth
+
+SEED = 11
+# Photo index of seed SEED on each textured mat (clutter on the table, no hand), and the kind that
+# photographs like that mat.
+PHOTOS = {"gravel": 0, "wood": 3, "grass": 2}
+HARD_KIND = {"gravel": "rocks", "wood": "hill", "grass": "woods"}
+
+
+def goal_not_met(measured: str):
+    """Issue 10's goal, kept at its number, not reached yet on this photo (strict: the mark goes
+    the day it passes)."""
+    return pytest.mark.xfail(strict=True, reason=f"issue 10 goal not met yet: {measured}")
+
+
+def _analyse(texture: str, index: int):
+    photo = hard_photo(SEED, index, resolutions=("1080p",), force={"texture": texture, "clutter": "yes", "hand": "no"})
+    return photo, FramePipeline(photo.profile).process(photo.image).scene
+
+
+@pytest.fixture(scope="module")
+def analysed():
+    """{texture: (photo, scene)}: one 1080p photo on each textured mat."""
+    return {texture: _analyse(texture, index) for texture, index in PHOTOS.items()}
+
+
+def _iou(a, b) -> float:
+    return a.intersection(b).area / a.union(b).area
+
+
+@pytest.mark.parametrize("texture", list(PHOTOS))
+def test_the_kind_like_its_mat_is_one_polygon_with_iou_over_0_9(analysed, texture):
+    photo, scene = analysed[texture]
+    kind = HARD_KIND[texture]
+    truth = [poly for k, poly in visible_truth(photo.truth) if k == kind]
+    assert len(truth) == 1
+    mine = [t for t in scene.terrain if t.kind == kind and t.polygon.intersects(truth[0])]
+    assert len(mine) == 1, [(t.kind, t.polygon.bounds) for t in scene.terrain]
+    assert mine[0].polygon.geom_type == "Polygon" and not mine[0].polygon.interiors
+    assert _iou(mine[0].polygon, truth[0]) >= 0.9
+
+
+@pytest.mark.parametrize("texture", list(PHOTOS))
+def test_every_kind_found_once_and_nothing_else(analysed, texture):
+    photo, scene = analysed[texture]
+    truth = visible_truth(photo.truth)
+    assert sorted(t.kind for t in scene.terrain) == sorted(k for k, _ in truth)
+    for kind, poly in truth:
+        found = [t for t in scene.terrain if t.kind == kind]
+        assert _iou(found[0].polygon, poly) >= 0.85, kind
+    for t in scene.terrain:
+        assert 0.5 <= t.extra["confidence"] <= 1.0
+
+
+def test_a_figure_standing_on_felt_cuts_no_hole(analysed):
+    """Figures found standing on a piece (inside it, or on its edge) are part of it; no piece has a
+    hole. (A figure the detectors miss at a piece's edge may still notch it.)"""
+    count = 0
+    for photo, scene in analysed.values():
+        truth = visible_truth(photo.truth)
+        for f in scene.figures:
+            for kind, poly in truth:
+                if poly.contains(Point(f.x, f.y)):
+                    count += 1
+                    piece = [t.polygon for t in scene.terrain if t.kind == kind]
+                    assert piece and piece[0].contains(Point(f.x, f.y).buffer(0.4)), (f.id, kind)
+        assert all(not t.polygon.interiors for t in scene.terrain)
+    assert count >= 2
+
+
+def test_clutter_never_becomes_terrain(analysed):
+    kinds = set()
+    for photo, scene in analysed.values():
+        for item in photo.clutter:
+            kinds.add(item.kind)
+            foot = item.footprint(photo.camera)
+            for t in scene.terrain:
+                assert t.polygon.intersection(foot).area < 0.05 * t.polygon.area, (item.kind, t.kind)
+    assert "mug" in kinds
+
+
+@pytest.mark.parametrize("texture, index", [
+    pytest.param("gravel", 2, marks=goal_not_met("rocks whose felt came out within the gravel mat's own "
+                                                 "colour spread are not found")),
+    pytest.param("wood", 0, marks=goal_not_met("a hill within the wood grain's colour spread is not found, and "
+                                               "the grain where a lamp clips the red is taken for a hill")),
+])
+def test_a_felt_as_near_its_mat_as_the_mat_varies_is_still_found(texture, index):
+    photo, scene = _analyse(texture, index)
+    kind = HARD_KIND[texture]
+    truth = [poly for k, poly in visible_truth(photo.truth) if k == kind][0]
+    mine = [t for t in scene.terrain if t.kind == kind]
+    assert len(mine) == 1 and _iou(mine[0].polygon, truth) >= 0.9
