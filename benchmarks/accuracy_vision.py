@@ -110,8 +110,12 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
             hidden["still_total"] += n
             hidden["still_ok"] += ok
             tracker = FramePipeline(photo.profile, track=True)
-            tracker.process(photo.before())
-            n, ok, bad2 = hidden_reported(tracker.process(photo.image).scene, photo.truth)
+            try:
+                tracker.process(photo.before())
+                tracked = tracker.process(photo.image).scene
+            except ValueError:           # refused (too few anchors): nothing reported hidden
+                tracked = dataclasses.replace(photo.truth, figures=())
+            n, ok, bad2 = hidden_reported(tracked, photo.truth)
             hidden["tracked_total"] += n
             hidden["tracked_ok"] += ok
             s.misses += [f"{b} (with the previous picture)" for b in bad2] + [f"{b} (still photo)" for b in bad]

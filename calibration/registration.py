@@ -19,7 +19,12 @@ CORNER_NOISE_PX = 0.25   # how well a marker corner found in a photo is placed, 
 
 
 class RegistrationError(ValueError):
-    """No usable registration (for instance no anchor in view)."""
+    """No usable registration (for instance no anchor in view). `registration`: the one that was
+    refused as too unsure, when there was one (it still says where the missing anchors would be)."""
+
+    def __init__(self, message: str, registration: "Registration | None" = None):
+        super().__init__(message)
+        self.registration = registration
 
 
 @dataclass(frozen=True)
@@ -30,7 +35,7 @@ class Registration:
     anchors_rejected: tuple[int, ...]   # seen, but disagreeing with the others (moved?)
     rms_px: float                       # reprojection RMS of the used anchor corners
     image_size: tuple[int, int]         # (width_px, height_px)
-    table_error_in: float = 0.0         # how far off (95%) a place on the table may be, at worst
+    table_error_in: float = 0.0         # how far off (95%) a place on the table in view may be, at worst
 
     @property
     def H_in_to_px(self) -> np.ndarray:
@@ -94,9 +99,13 @@ def register(anchor_corners_px: Mapping[int, np.ndarray], profile: TableProfile,
     # a photo are good to.
     spare = 2 * len(px) - 8
     noise_px = max(CORNER_NOISE_PX, rms_px * np.sqrt(2 * len(px) / spare) if spare > 0 else 0.0)
-    table = np.array([[0, 0], [profile.width_in, 0], [profile.width_in, profile.depth_in],
-                      [0, profile.depth_in], [profile.width_in / 2, profile.depth_in / 2]], np.float64)
-    error_in = placement_error_in(h_in_to_px, inch, table, noise_px)
+    # Judged over the part of the table in the photo: a figure can only be found there.
+    u, v = np.meshgrid(np.linspace(0, profile.width_in, 9), np.linspace(0, profile.depth_in, 9))
+    table = np.c_[u.ravel(), v.ravel()]
+    seen_px = cv2.perspectiveTransform(table.reshape(-1, 1, 2), h_in_to_px).reshape(-1, 2)
+    inside = (seen_px[:, 0] >= 0) & (seen_px[:, 0] < image_size[0]) & (seen_px[:, 1] >= 0) & \
+        (seen_px[:, 1] < image_size[1])
+    error_in = placement_error_in(h_in_to_px, inch, table[inside] if inside.any() else table, noise_px)
     return Registration(H_px_to_in=np.linalg.inv(h_in_to_px), method=method, anchors_seen=tuple(used),
                         anchors_rejected=tuple(rejected), rms_px=rms_px, image_size=tuple(image_size),
                         table_error_in=float(error_in.max()))

@@ -90,6 +90,33 @@ class PatternReader:
         border = np.concatenate([ring[0], ring[-1], ring[1:-1, 0], ring[1:-1, -1]])
         return float(margin.mean() - border.mean()) > FRAME_CONTRAST * max(float(cells.std()), 1e-6)
 
+    def framed_many(self, gray: np.ndarray, outlines: np.ndarray) -> np.ndarray:
+        """`framed` for many outlines ((N, 4, 2) pixels) at once, on one sample at each cell's
+        centre (a quick test before any outline is read again)."""
+        outlines = np.asarray(outlines, np.float64).reshape(-1, 4, 2)
+        if not len(outlines):
+            return np.zeros(0, bool)
+        n = self._side
+        corners = np.array([[1, 1], [n - 1, 1], [n - 1, n - 1], [1, n - 1]], np.float32)
+        hs = np.stack([cv2.getPerspectiveTransform(corners, q.astype(np.float32)) for q in outlines])
+        u, v = np.meshgrid(np.arange(n) + 0.5, np.arange(n) + 0.5)
+        grid = np.stack([u.ravel(), v.ravel(), np.ones(n * n)])               # (3, n * n)
+        pts = np.einsum("mij,jk->mik", hs, grid)
+        xs, ys = (pts[:, :2] / pts[:, 2:]).transpose(1, 0, 2)
+        # Sampled from the part of the frame the outlines cover, not the whole frame.
+        h, w = gray.shape[:2]
+        x0, y0 = int(np.clip(np.floor(xs.min()) - 1, 0, w - 1)), int(np.clip(np.floor(ys.min()) - 1, 0, h - 1))
+        x1, y1 = int(np.clip(np.ceil(xs.max()) + 2, x0 + 1, w)), int(np.clip(np.ceil(ys.max()) + 2, y0 + 1, h))
+        cells = cv2.remap(gray[y0:y1, x0:x1], (xs - x0).astype(np.float32), (ys - y0).astype(np.float32),
+                          cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        ring = np.zeros((n, n), bool)
+        ring[1:-1, 1:-1] = True
+        ring[2:-2, 2:-2] = False
+        margin = np.ones((n, n), bool)
+        margin[1:-1, 1:-1] = False
+        contrast = cells[:, margin.ravel()].mean(axis=1) - cells[:, ring.ravel()].mean(axis=1)
+        return contrast > FRAME_CONTRAST * np.maximum(cells.std(axis=1), 1e-6)
+
     def outlines(self, outline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The outline as found, and the marker inside it if it is the outline of the marker's white
         card (one cell of margin all round: on a dark mat the card's edge is the outline found)."""

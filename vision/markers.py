@@ -145,6 +145,35 @@ class MarkerFinder:
         """Anchor id -> (4, 2) sub-pixel corners in the frame (TL, TR, BR, BL)."""
         return self.scan(gray).anchors
 
+    def read_anchors(self, found: FrameMarkers, gray: np.ndarray, registration: Registration,
+                     ids) -> dict[int, np.ndarray]:
+        """Anchors `ids` the search outlined but could not read (a lamp's hot spot, blur), read by
+        their patterns among the unread outlines of an anchor's size near where `registration`
+        puts them (within twice its stated error, and at least 3 in)."""
+        out: dict[int, np.ndarray] = {}
+        reach_in = max(3.0, 2 * registration.table_error_in)
+        for anchor_id in sorted(ids):
+            anchor = self.profile.anchor(anchor_id)
+            if anchor is None:
+                continue
+            for quad in found.unread:
+                quad_in = registration.to_table(quad)
+                if np.hypot(*(quad_in.mean(axis=0) - (anchor.x_in, anchor.y_in))) > reach_in:
+                    continue
+                sides_in = np.linalg.norm(quad_in - np.roll(quad_in, 1, axis=0), axis=1)
+                if np.max(np.abs(sides_in / anchor.size_in - 1)) > 2 * SIZE_TOLERANCE:
+                    continue
+                if not self._pattern_reader.framed(self._pattern_reader.sample(gray, quad)):
+                    continue
+                outline = quad.astype(np.float32).reshape(-1, 1, 2)
+                cv2.cornerSubPix(gray, outline, (2, 2), (-1, -1),
+                                 (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01))
+                read = self._pattern_reader.read(gray, outline.reshape(4, 2), frozenset({anchor_id}))
+                if read is not None:
+                    out[anchor_id] = read.corners
+                    break
+        return out
+
     def find_anchors_thoroughly(self, gray: np.ndarray) -> dict[int, np.ndarray]:
         """Anchors found by OpenCV's own detector settings over the whole frame (slower)."""
         corners, ids, _ = self._thorough_detector.detectMarkers(gray)
@@ -188,18 +217,10 @@ class MarkerFinder:
         taken = [q.mean(axis=0) for _e, q in best.values()]
         taken += [(a.x_in, a.y_in) for a in self.profile.anchors]
         outlines, rects = [], []
-        for quad in found.unread:
-            quad_in = registration.to_table(quad)
-            sides_in = np.linalg.norm(quad_in - np.roll(quad_in, 1, axis=0), axis=1)
-            card = (self.cells + 2) / self.cells          # or the outline of the marker's white card
-            if min(np.max(np.abs(sides_in / (size_in * k) - 1)) for k in (1.0, card)) > 2 * SIZE_TOLERANCE:
-                continue
-            cx, cy = quad_in.mean(axis=0)
+        for quad in self._worth_reading(found.unread, gray, registration, np.array(taken)):
+            cx, cy = registration.to_table(quad).mean(axis=0)
             if any(np.hypot(cx - x, cy - y) < size_in for x, y in taken):
-                continue              # read already, or part of an anchor's card
-            reader = self._pattern_reader
-            if not any(reader.framed(reader.sample(gray, q)) for q in reader.outlines(quad)):
-                continue              # no marker's frame in it or just inside: a grid square, texture
+                continue              # the same marker outlined twice
             taken.append((cx, cy))
             half = REREAD_SIDES * size_in
             rects.append((cx - half, cy - half, cx + half, cy + half))
@@ -211,6 +232,30 @@ class MarkerFinder:
             if set(best) == before:
                 self._read_softly(gray, quad, registration, best)
         return self._detections(best, registration)
+
+    def _worth_reading(self, unread: tuple[np.ndarray, ...], gray: np.ndarray, registration: Registration,
+                       taken_in: np.ndarray) -> list[np.ndarray]:
+        """The unread outlines worth reading again: a figure marker's size in inches (or its white
+        card's), not at a marker read already or an anchor, and showing a marker's frame as they
+        are or just inside (not a grid square, not texture). All outlines are tested at once."""
+        if not unread:
+            return []
+        quads = np.stack(unread)
+        size_in = self.profile.figure_marker_size_in
+        quads_in = registration.to_table(quads.reshape(-1, 2)).reshape(-1, 4, 2)
+        sides_in = np.linalg.norm(quads_in - np.roll(quads_in, 1, axis=1), axis=2)
+        card = (self.cells + 2) / self.cells          # the outline of the marker's white card
+        error = np.minimum(*(np.abs(sides_in / (size_in * k) - 1).max(axis=1) for k in (1.0, card)))
+        keep = error <= 2 * SIZE_TOLERANCE
+        if len(taken_in):
+            centres = quads_in.mean(axis=1)
+            gap = np.linalg.norm(centres[:, None, :] - taken_in[None, :, :], axis=2).min(axis=1)
+            keep &= gap >= size_in
+        quads = quads[keep]
+        reader = self._pattern_reader
+        inside = np.stack([reader.outlines(q)[1] for q in quads]) if len(quads) else quads
+        framed = reader.framed_many(gray, quads) | reader.framed_many(gray, inside)
+        return list(quads[framed])
 
     def _read_softly(self, gray: np.ndarray, quad: np.ndarray, registration: Registration,
                      best: dict[int, tuple[float, np.ndarray]]) -> None:

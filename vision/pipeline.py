@@ -137,9 +137,31 @@ class FramePipeline:
             # rough to agree with the others: look again where they must be, in a sharpened top view.
             more = self.anchor_windows.find(gray, registration.H_px_to_in, missing, SEARCH_TRIES)
             if more:
+                anchors = {**anchors, **more}
+                registration = register(anchors, self.profile, size)
+        missing = self.profile.anchor_ids - set(registration.anchors_seen)
+        if missing and found.figures_searched:
+            # Outlined by the search but not read (a lamp's hot spot on the card): read by pattern.
+            more = self.markers.read_anchors(found, gray, registration, missing)
+            if more:
+                anchors = {**anchors, **more}
+                registration = register(anchors, self.profile, size)
+        if self._unsure(registration):
+            # About to refuse the photo: the whole frame with OpenCV's own settings first (an anchor
+            # in a lamp's hot spot), then windows where the better registration puts the rest.
+            anchors = {**self.markers.find_anchors_thoroughly(gray), **anchors}
+            registration = register(anchors, self.profile, size)
+            missing = self.profile.anchor_ids - set(registration.anchors_seen)
+            more = self.anchor_windows.find(gray, registration.H_px_to_in, missing, SEARCH_TRIES) if missing else {}
+            if more:
                 registration = register({**anchors, **more}, self.profile, size)
         self._refuse_if_unsure(registration)
         return registration
+
+    def _unsure(self, registration: Registration) -> bool:
+        """Anchors missing, and too few seen to place the whole table within the house limit."""
+        return bool(self.profile.anchor_ids - set(registration.anchors_seen)) and \
+            registration.table_error_in > VISION_DEFAULTS["registration_max_error_in"]
 
     def _refuse_if_unsure(self, registration: Registration) -> None:
         """Too few anchors seen to place the whole table: one plain line, rather than figures in
@@ -147,14 +169,14 @@ class FramePipeline:
         off). A profile with one anchor only gets what one anchor gives: its owner chose that."""
         missing = sorted(self.profile.anchor_ids - set(registration.anchors_seen))
         limit_in = VISION_DEFAULTS["registration_max_error_in"]
-        if missing and registration.table_error_in > limit_in:
+        if self._unsure(registration):
             seen = ", ".join(str(i) for i in registration.anchors_seen)
             raise RegistrationError(
                 f"only {len(registration.anchors_seen)} of {len(self.profile.anchors)} anchors were found "
-                f"(markers {seen}): from them a place on the far side of the table could be "
+                f"(markers {seen}): from them a place on the table in the photo could be "
                 f"{registration.table_error_in:.2f} in off, more than {limit_in:g} in, so nothing was "
                 f"measured; make sure every anchor is in view and uncovered (missing: "
-                f"{', '.join(str(i) for i in missing)})")
+                f"{', '.join(str(i) for i in missing)})", registration)
 
     def _look_harder(self, gray: np.ndarray, anchors: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
         """One anchor cannot check itself and places the others badly: the whole frame is searched

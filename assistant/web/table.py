@@ -259,11 +259,15 @@ class TableState:
 
     def failed_hint(self, frame_bgr: np.ndarray, refused: BaseException | None = None) -> dict[str, Any]:
         """What to fix in a frame the pipeline could not register: too dark, too blurred (as the pipeline's
-        refusal, `refused`, says), markers unseen."""
+        refusal, `refused`, says), markers unseen (or outside the photo, when a registration refused as
+        too unsure says where they would be)."""
         size = (frame_bgr.shape[1], frame_bgr.shape[0])
         seen = self.pipeline.markers.find_anchors(to_gray(frame_bgr))
-        return photo_hint(self.profile, photo_quality(frame_bgr, refused), places_unmeasured(self.profile, seen, size),
-                          failed=True, kept=self._frame is not None)
+        registration = getattr(refused, "registration", None)     # refused as too unsure: it says where
+        places = (anchor_places(self.profile, registration, size, seen) if registration is not None
+                  else places_unmeasured(self.profile, seen, size))
+        return photo_hint(self.profile, photo_quality(frame_bgr, refused), places, failed=True,
+                          kept=self._frame is not None)
 
     def use_profile(self, profile: TableProfile, *, fallback_terrain=(), fallback_picture=None) -> int:
         """Switch to another table: its pipeline, no picture yet; every tablet is woken to show it.
