@@ -203,8 +203,8 @@ class FramePipeline:
         k = self.camera.matrix_for(gray.shape[1], gray.shape[0]) if self.camera is not None else None
         pose = camera_pose(registration.H_px_to_in, registration.image_size, k)
         t0 = time.perf_counter()
-        ppi = max(self.markers.view_px_per_in, COLOUR_PPI, GRID_PPI, TERRAIN_PPI)
-        maker = TopViewMaker(registration.H_in_to_px, ppi, self._table_rect(), keep_maps=self.track)
+        maker = TopViewMaker(registration.H_in_to_px, self._view_ppi(registration), self._table_rect(),
+                             keep_maps=self.track)
         view = maker.make(frame_bgr)
         view.base                      # the one warp (every later layer is derived from it)
         spec = self.profile.grid
@@ -227,6 +227,26 @@ class FramePipeline:
         self._hold_ms = {"topview_ms": (t1 - t0) * 1e3, "grid_ms": (t2 - t1) * 1e3,
                          "whitebalance_ms": (time.perf_counter() - t2) * 1e3}
         return _Held(registration, pose, grid, check, maker, rescale, mat, wb=wb), view
+
+    def _view_ppi(self, registration: Registration) -> float:
+        """The resolution of the frame's one warp: the figure markers' when they read the whole view
+        (a tracked stream's windows, a frame searched at half size), else the finest of the other
+        stages' (20 px/in), or an integer multiple of it where the frame is much finer (up to the
+        markers'), so that the coarser layers are area averages of it rather than a sparse sampling
+        of the frame."""
+        scan = self._scan
+        coarse = max(COLOUR_PPI, GRID_PPI, TERRAIN_PPI)
+        fine = max(self.markers.view_px_per_in, coarse)
+        if self.track or scan is None or not scan[1].figures_searched:
+            return fine
+        x1, y1 = self.profile.width_in, self.profile.depth_in
+        corners = np.array([[0, 0], [x1, 0], [x1, y1], [0, y1], [x1 / 2, y1 / 2]], float)
+        steps = np.concatenate([corners + (1, 0), corners + (0, 1)])
+        frame_ppi = float(np.max(np.linalg.norm(registration.to_image(steps) - registration.to_image(
+            np.concatenate([corners, corners])), axis=1)))
+        if not np.isfinite(frame_ppi) or frame_ppi >= 1.5 * fine:
+            return fine              # (or a table whose far side reaches the horizon)
+        return min(fine, coarse * max(1, int(np.ceil(frame_ppi / (1.5 * coarse)))))
 
     def _grid(self, view: FrameView, registration: Registration, spec):
         fit = find_grid(view.gray_at(GRID_PPI).image, GRID_PPI, kind=spec.kind, pitch_in=spec.pitch_in,

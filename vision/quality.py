@@ -4,7 +4,9 @@ Dark: most of the frame is near black (the median and the bright end both low): 
 the contrast the markers need. Blurred: the sharpest edges in the frame are wide. For each edge the
 step in brightness over its steepest slope is its width; a sharp photo has edges one or two pixels
 wide (at a 960-pixel working size) somewhere in every direction, the anchors' and markers' at
-least; an unfocused one has none, a shaken one none across the shake (`blurred_edge_px`). Both limits are house defaults (vision_defaults.toml).
+least; an unfocused one has none, a shaken one none across the shake (`blurred_edge_px`). The slopes
+are read on every other row and column of the working size (an edge is long: as many of its steepest
+slopes are there, at a quarter of the cost). Both limits are house defaults (vision_defaults.toml).
 """
 from __future__ import annotations
 
@@ -66,17 +68,19 @@ def photo_quality(gray: np.ndarray) -> PhotoQuality:
         # numbers as np.percentile, without sorting), and the slopes in whole numbers too
         # (8 x the float Sobel's), scaled once at the end.
         lo, median, bright = _histogram_percentiles(small[::2, ::2], (1, 50, 99))
-        gx = cv2.Sobel(small, cv2.CV_16S, 1, 0, ksize=3)
-        gy = cv2.Sobel(small, cv2.CV_16S, 0, 1, ksize=3)
-        directions = (gx, gy, cv2.add(gx, gy, dtype=cv2.CV_16S), cv2.subtract(gx, gy, dtype=cv2.CV_16S))
+        gx = np.ascontiguousarray(cv2.Sobel(small, cv2.CV_16S, 1, 0, ksize=3)[::2, ::2])
+        gy = np.ascontiguousarray(cv2.Sobel(small, cv2.CV_16S, 0, 1, ksize=3)[::2, ::2])
         factors = (1 / 8, 1 / 8, 1 / (8 * np.sqrt(2)), 1 / (8 * np.sqrt(2)))
     else:
         small = small.astype(np.float32)
         lo, median, bright = np.percentile(small[::2, ::2], (1, 50, 99))
-        gx = cv2.Sobel(small, cv2.CV_32F, 1, 0, ksize=3) / 8
-        gy = cv2.Sobel(small, cv2.CV_32F, 0, 1, ksize=3) / 8
-        directions = (gx, gy, (gx + gy) / np.sqrt(2), (gx - gy) / np.sqrt(2))
-        factors = (1.0,) * 4
+        gx = cv2.Sobel(small, cv2.CV_32F, 1, 0, ksize=3)[::2, ::2] / 8
+        gy = cv2.Sobel(small, cv2.CV_32F, 0, 1, ksize=3)[::2, ::2] / 8
+        factors = (1.0, 1.0, 1 / np.sqrt(2), 1 / np.sqrt(2))
+    # The slopes are taken at the working size (their widths are its pixels) but read on every
+    # other row and column: an edge is many pixels long, so its steepest slopes are as many in a
+    # quarter of the pixels, and the percentile costs a quarter.
+    directions = (gx, gy, gx + gy, gx - gy)
     # The steepest slopes across, down and along both diagonals: a shake smears one direction only,
     # so the photo is as blurred as its worst direction.
     steepest = min(_top_percentile(np.abs(g), 99.95) * f for g, f in zip(directions, factors))
@@ -87,8 +91,8 @@ def photo_quality(gray: np.ndarray) -> PhotoQuality:
 
 def _histogram_percentiles(values: np.ndarray, qs) -> tuple[float, ...]:
     """np.percentile(values, qs) (linear) of uint8 values, from their histogram."""
-    counts = np.bincount(np.ascontiguousarray(values).ravel(), minlength=256)
-    cum = np.cumsum(counts)
+    counts = cv2.calcHist([np.ascontiguousarray(values)], [0], None, [256], [0, 256]).ravel()
+    cum = np.cumsum(counts.astype(np.int64))
     n = int(cum[-1])
     out = []
     for q in qs:
