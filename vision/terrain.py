@@ -235,7 +235,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # Seeds: pixels far from the mat, nearest a kind's colour and near enough to it, and not where
     # a figure or a marker stands (a marker's black and white is a grey).
     d_mat = _sq_dist(rel, np.zeros(4), mat_sigma)
-    idx = np.flatnonzero((d_mat > ANOMALY_SIGMA ** 2) & ~excluded & ~_discs((h, w), wppi, footprints_in, (ox, oy)))
+    standing = _discs((h, w), wppi, footprints_in, (ox, oy))
+    idx = np.flatnonzero((d_mat > ANOMALY_SIGMA ** 2) & ~excluded & ~standing)
     x3 = rel[:3].reshape(3, -1)[:, idx]
     dist = np.stack([_sq_dist(x3, m, s) + bias for m, s, bias in zip(cand_mu, cand_sd, cand_bias)], 1)
     label = np.full(h * w, -1, np.int16)
@@ -271,7 +272,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             if j != k:
                 theirs |= learnt[j][0][win]
         found = _pieces(rel[cube], ratio[cube], seed[win], theirs, excluded[win], models[k], against, rivals, q_w, wppi,
-                        footprints_in, (ox + u0 / wppi, oy + v0 / wppi), edge[win], (u0, v0, w, h), open_k)
+                        footprints_in, (ox + u0 / wppi, oy + v0 / wppi), edge[win], (u0, v0, w, h), open_k,
+                        standing[win])
         separation = _mahal(mu[:3], np.hypot(sd[:3], mat_sigma[:3]) / math.sqrt(2))
         for polygon, sure in found:
             confidence = min(1.0, sure / 0.9) * min(1.0, separation / SEPARATION_FULL)
@@ -312,11 +314,12 @@ def _seeds(sure: np.ndarray, k: int, rel, d_mat, prior_mu, prior_sd, mat_sigma, 
 
 
 def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi, footprints_in, origin_in, edge,
-            place, open_k):
+            place, open_k, unseen):
     """[(polygon, sureness)] of one kind in a window around its seeds. `model`: the kind's (mean,
     spread) of the first three features; `against`: (mean, spread, log prior) of the mat and the
     other kinds; `rivals`: the same of the other colours looked for (how sure a piece is only: a
-    blue rim's colour must not eat blue water felt).
+    blue rim's colour must not eat blue water felt); `unseen`: where figures stand (the felt there
+    is hidden: it does not count for or against how sure a piece is).
 
     Where the kind wins is found from the learnt colours; the outline near there is where the
     colour is half the kind's, half the mat's: linear unmixing of the colour as a share of the local
@@ -340,7 +343,7 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
     # The mat just around the piece (the local mean reaches further and a photographed mat varies).
     grown = cv2.dilate(wins.astype(np.uint8), _kernel(RING_IN[1], ppi)) > 0
     ring = grown & ~(cv2.dilate(wins.astype(np.uint8), _kernel(RING_IN[0], ppi)) > 0) & ~excluded & ~theirs
-    b = np.median(ratio[:, ring], axis=1) if ring.sum() >= 10 else np.zeros(3, np.float32)
+    b = np.median(ratio[:, ring][:, ::max(1, int(ring.sum()) // 400)], axis=1) if ring.sum() >= 10 else np.zeros(3, np.float32)
     d = (ratio[:, inside].mean(axis=1) if inside.any() else ratio[:, seed].mean(axis=1)) - b
     wd = q_w @ d
     coef = (wd / max(float(d @ wd), 1e-6)).astype(np.float32)
@@ -367,10 +370,11 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
         polygon = _polygon(part, cover[cut], ppi, (origin_in[0] + cut[1].start / ppi, origin_in[1] + cut[0].start / ppi))
         if polygon is None:
             continue
-        inner = cv2.erode(part, _kernel(0.3, ppi)) > 0
+        # (Read over felt-wide windows, and not where a figure stands: a grid line or a figure on the
+        # felt is not what it shows.)
+        inner = (cv2.erode(part, _kernel(0.3, ppi)) > 0) & ~unseen[cut]
         if not inner.any():
             continue
-        # (Read over felt-wide windows: a grid line or a figure on the felt is not what it shows.)
         xs = np.stack([cv2.blur(np.ascontiguousarray(plane[cut]), (3, 3))[inner] for plane in x])
         out.append((polygon, float(sure_of(xs, against + list(rivals)).mean())))
     return out
