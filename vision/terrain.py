@@ -11,14 +11,21 @@ local value of each is the mean of the mat-like pixels within `MAT_REACH_IN`, an
 learnt from the whole mat.
 
 Each kind starts as a Gaussian around the profile's colour, as wide as a felt's colour is
-uncertain; pixels clearly that kind and clearly not mat are seeds, and the kind's Gaussian is then
-learnt from them (as the rims relearn a side's colour). Every pixel gets a posterior over mat, the
-mat in shade, each kind and the things that are no felt (the sides' rim colours, paper, a phone, a
-pencil); a piece is a connected region where its kind wins that holds seeds (hysteresis), closed
-and with its holes filled (a figure standing on it is part of it), traced at a quarter pixel on
-the smoothed posterior. A region is no piece when it is small, thin, square-cut like a book, lies
-along the table's edge or reaches in over it (an arm, a cloth). Each piece's `confidence` is how
-surely its inside is its kind times how far the kind stands from the mat, in the mat's own spread.
+uncertain. Seeds are pixels far from the mat (in its own spread) and nearer a kind's colour than
+to the mat in shade, paper, a phone or a pencil, and not where a figure stands (a marker's black
+and white is a grey); of a kind's seed patches the one that stands out most and is most like the
+profile is the kind, and the kind's Gaussian is learnt from the patches like it (as the rims
+relearn a side's colour). Then, in a window round its seeds, a kind wins where it is likelier
+than the mat, the mat in shade and the other kinds; its edge near there is where the colour is
+half the felt's, half the mat's just around the piece (linear unmixing of the colour as a share
+of the mat's, weighted by how the mat's colour varies), so a soft ragged edge falls where the
+felt covers half. A piece is a connected region holding seeds (hysteresis), closed, with its
+holes filled and the figures seen on its edge added (a figure standing on it is part of it),
+traced at a quarter pixel. A region is no piece when it is small, thin, lies along the table's
+edge, reaches in over it (an arm, a cloth) or is square-cut and hangs over it (a book). Each
+piece's `confidence` is how surely its inside (where no figure stands) is its kind, against
+the sides' rim colours and the distractors too, times how far the kind stands from the mat, in
+the mat's own spread.
 """
 from __future__ import annotations
 
@@ -166,7 +173,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     """Terrain pieces in a table-plane top view (BGR, uint8 or float: white-balanced when the
     pipeline can, and then not clipped, so a lamp's hot spot keeps its colours; any resolution,
     read at about WORK_PPI). `kinds`: (kind, rgb) from the profile; `side_rgbs`: the sides' rim
-    colours (a rim is too small to be felt; kept for the interface); `footprints_in`: (x, y, radius)
+    colours (they count against how sure a piece is; a rim is too small to seed); `footprints_in`: (x, y, radius)
     of the figures and markers seen, filled into the piece they stand on; `exclude_in`: (x0, y0,
     x1, y1) rectangles that are never terrain (the anchor cards); `table_in`: the table's rectangle
     (default: the view's); `reference_in`: table points whose light the view was white-balanced
