@@ -15,6 +15,9 @@ import numpy as np
 from calibration.profile import TableProfile
 
 
+CORNER_NOISE_PX = 0.25   # how well a marker corner found in a photo is placed, at best (1 sigma)
+
+
 class RegistrationError(ValueError):
     """No usable registration (for instance no anchor in view)."""
 
@@ -27,6 +30,7 @@ class Registration:
     anchors_rejected: tuple[int, ...]   # seen, but disagreeing with the others (moved?)
     rms_px: float                       # reprojection RMS of the used anchor corners
     image_size: tuple[int, int]         # (width_px, height_px)
+    table_error_in: float = 0.0         # how far off (95%) a place on the table may be, at worst
 
     @property
     def H_in_to_px(self) -> np.ndarray:
@@ -50,7 +54,8 @@ class Registration:
 
     def as_json(self) -> dict:
         return {"method": self.method, "anchors_seen": list(self.anchors_seen),
-                "anchors_rejected": list(self.anchors_rejected), "rms_px": round(self.rms_px, 4)}
+                "anchors_rejected": list(self.anchors_rejected), "rms_px": round(self.rms_px, 4),
+                "table_error_in": round(self.table_error_in, 3)}
 
 
 def register(anchor_corners_px: Mapping[int, np.ndarray], profile: TableProfile,
@@ -85,5 +90,45 @@ def register(anchor_corners_px: Mapping[int, np.ndarray], profile: TableProfile,
         px, inch = px[keep], inch[keep]
     predicted = cv2.perspectiveTransform(inch.reshape(-1, 1, 2), h_in_to_px).reshape(-1, 2)
     rms_px = float(np.sqrt(np.mean(np.sum((predicted - px) ** 2, axis=1))))
+    # The corners' noise: what the fit's spare equations show, never below what corners found in
+    # a photo are good to.
+    spare = 2 * len(px) - 8
+    noise_px = max(CORNER_NOISE_PX, rms_px * np.sqrt(2 * len(px) / spare) if spare > 0 else 0.0)
+    table = np.array([[0, 0], [profile.width_in, 0], [profile.width_in, profile.depth_in],
+                      [0, profile.depth_in], [profile.width_in / 2, profile.depth_in / 2]], np.float64)
+    error_in = placement_error_in(h_in_to_px, inch, table, noise_px)
     return Registration(H_px_to_in=np.linalg.inv(h_in_to_px), method=method, anchors_seen=tuple(used),
-                        anchors_rejected=tuple(rejected), rms_px=rms_px, image_size=tuple(image_size))
+                        anchors_rejected=tuple(rejected), rms_px=rms_px, image_size=tuple(image_size),
+                        table_error_in=float(error_in.max()))
+
+
+def _jacobians(h: np.ndarray, points_in: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each table point: d(pixel)/d(the homography's 8 free entries), (N, 2, 8), and
+    d(pixel)/d(table point), (N, 2, 2), of h (inches -> pixels, h[2, 2] = 1)."""
+    h = h / h[2, 2]
+    x, y = points_in[:, 0], points_in[:, 1]
+    w = h[2, 0] * x + h[2, 1] * y + 1.0
+    u = (h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w
+    v = (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w
+    one, zero = np.ones_like(x), np.zeros_like(x)
+    du = np.stack([x, y, one, zero, zero, zero, -u * x, -u * y], axis=1) / w[:, None]
+    dv = np.stack([zero, zero, zero, x, y, one, -v * x, -v * y], axis=1) / w[:, None]
+    dp = np.stack([np.stack([h[0, 0] - u * h[2, 0], h[0, 1] - u * h[2, 1]], axis=1),
+                   np.stack([h[1, 0] - v * h[2, 0], h[1, 1] - v * h[2, 1]], axis=1)], axis=1) / w[:, None, None]
+    return np.stack([du, dv], axis=1), dp
+
+
+def placement_error_in(h_in_to_px: np.ndarray, anchors_in: np.ndarray, points_in: np.ndarray,
+                       noise_px: float) -> np.ndarray:
+    """How far off (inches, 95%) each table point's place may be, when the homography is fitted
+    to anchor corners at `anchors_in` found with `noise_px` of noise (first-order propagation:
+    two adjacent anchors fix their own corner of the table well and the far side badly)."""
+    j, _ = _jacobians(h_in_to_px, np.asarray(anchors_in, np.float64))
+    normal = np.einsum("nik,nil->kl", j, j)
+    cov_h = noise_px ** 2 * np.linalg.pinv(normal)
+    g, dp = _jacobians(h_in_to_px, np.asarray(points_in, np.float64))
+    # A fixed pixel read through a homography off by dh lands off by -dp^-1 g dh on the table.
+    m = np.linalg.solve(dp, g)
+    cov_in = m @ cov_h @ np.transpose(m, (0, 2, 1))
+    # 95% of a 2-D normal lies within 2.45 of its largest standard deviation, at most.
+    return 2.45 * np.sqrt(np.linalg.eigvalsh(cov_in)[:, -1])

@@ -4,7 +4,14 @@ Thin dark lines are picked out with a black-hat filter; a lattice of lines puts 
 2-D spectrum of that picture: two at right angles for squares (at 1 / pitch), three at 60 degrees
 for hexes (at 2 / (sqrt(3) pitch), pointing at the hexes' corners). Nothing else on a table does:
 felt edges, markers and figures spread their energy over the spectrum. A grid is reported only when
-every peak its kind needs stands well clear of the spectrum's background (`MIN_PEAK_SNR`).
+every peak its kind needs stands well clear of the spectrum's background (`MIN_PEAK_SNR`), or of its
+own spectral neighbourhood (a textured mat), or when the lattice's line energy does: its first- and
+second-order peaks together over their neighbourhoods. A honeycomb needs two of its three peaks (one
+family of edges smeared by a shake can take the third with it; the lattice places it).
+
+The spectrum is taken at the coarsest level of a Gaussian pyramid of the line evidence where the
+peaks searched for stay well below the sampling rate (a 1" grid at 20 px/in: a sixteenth of the
+pixels), which makes the search a few milliseconds.
 
 Each peak is then refined by a zoomed DFT (sub-bin frequency), which gives pitch and angle, and the
 phases of the peaks give the origin: a line crossing for squares, a hex centre for hexes (a
@@ -26,7 +33,10 @@ MIN_PITCH_IN, MAX_PITCH_IN = 0.5, 3.0
 MIN_PEAK_SNR = 12.0        # every peak's magnitude over the spectrum's median in the search band
 MIN_WHITE_SNR = 4.5        # ... or over the mean of its spectral neighbourhood (a textured mat)
 WHITEN_BINS = 15           # that neighbourhood, in spectrum bins
+ENERGY_CAP = 2.0           # ... or the mean of its first- and second-order peaks' (each capped at this
+ENERGY_FLOOR = 0.5         # times MIN_WHITE_SNR) over it, with every first-order peak at least this share
 ZOOM_BLOCK_RATE = 0.3      # the zoomed DFTs average q x q blocks, q = this over the highest peak frequency
+SPECTRUM_RATE = 0.25       # the spectrum is taken at the coarsest pyramid level where the peaks stay below this
 PROFILE_PITCH_SLACK = 0.15 # with a profile pitch, search within +-15% of it
 _SQRT3 = math.sqrt(3.0)
 
@@ -35,11 +45,12 @@ _SQRT3 = math.sqrt(3.0)
 class GridFit:
     grid: Grid
     snr: float                 # weakest peak's magnitude over the band's median
+    pitch_spread: float = 0.0  # how far the measured peaks disagree on the pitch (max / min - 1)
 
 
-def line_evidence(view_gray: np.ndarray) -> np.ndarray:
+def line_evidence(view_gray: np.ndarray, ppi: float = GRID_PPI) -> np.ndarray:
     """Thin dark lines -> bright, everything wider than ~1/4 inch -> 0 (float32)."""
-    size = int(round(GRID_PPI * 0.25)) | 1
+    size = int(round(ppi * 0.25)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     return cv2.morphologyEx(view_gray, cv2.MORPH_BLACKHAT, kernel).astype(np.float32)
 
@@ -68,10 +79,17 @@ def _zoom_dft(weighted, f: np.ndarray, step: float, n: int = 7) -> np.ndarray:
         return _zoom_dft(weighted.image, np.asarray(f, np.float64) * weighted.q, step * weighted.q, n)
     h, w = weighted.shape
     offsets = (np.arange(n) - n // 2) * step
-    # Single precision: the peaks stand hundreds of times over the background, and it halves the work.
-    ex = np.exp(-2j * np.pi * np.outer(np.arange(w), f[0] + offsets)).astype(np.complex64)     # (w, n)
-    ey = np.exp(-2j * np.pi * np.outer(np.arange(h), f[1] + offsets)).astype(np.complex64)     # (h, n)
-    return ey.T @ (np.asarray(weighted, np.float32) @ ex)                                        # [fy, fx]
+    # Real products through OpenCV's gemm (numpy's matmul would start BLAS threads for each small
+    # product, which costs far more than the arithmetic on a busy machine): with
+    # ex = cx - i sx and ey = cy - i sy, ey^T A ex = (cy^T A cx - sy^T A sx) - i (cy^T A sx + sy^T A cx).
+    ax = 2 * np.pi * np.outer(np.arange(w), f[0] + offsets)
+    ay = 2 * np.pi * np.outer(np.arange(h), f[1] + offsets)
+    cs_x = np.hstack([np.cos(ax), np.sin(ax)]).astype(np.float32)                  # (w, 2n)
+    cs_y = np.hstack([np.cos(ay), np.sin(ay)]).astype(np.float32)                  # (h, 2n)
+    a = cv2.gemm(np.ascontiguousarray(weighted, np.float32), cs_x, 1.0, None, 0.0)   # (h, 2n): A cx | A sx
+    b = cv2.gemm(cs_y, a, 1.0, None, 0.0, flags=cv2.GEMM_1_T).astype(np.float64)       # (2n, 2n)
+    cc, cs, sc, ss = b[:n, :n], b[:n, n:], b[n:, :n], b[n:, n:]
+    return (cc - ss) - 1j * (cs + sc)                                                # [fy, fx]
 
 
 def _refine_peak(weighted: np.ndarray, f: np.ndarray, bin_px: float) -> np.ndarray:
@@ -145,13 +163,20 @@ def find_grid(view_gray: np.ndarray, ppi: float = GRID_PPI, *, kind: str | None 
     """The printed grid in a top view of the whole table (pixel (u, v) = table (u, v) / ppi), or None.
 
     `kind`, `pitch_in` and `orientation` narrow the search when the table profile gives them."""
-    evidence = line_evidence(view_gray)
+    kinds = (kind,) if kind else ("square", "hex")
+    f_max = max(_band(k, ppi, pitch_in)[1] for k in kinds)
+    evidence = line_evidence(view_gray, ppi)
+    # The lattice's first peaks lie far below the view's sampling rate: the evidence is low-passed
+    # and halved (a Gaussian pyramid) while they stay below SPECTRUM_RATE cycles a pixel, and the
+    # search runs on that smaller picture (a 1" grid: a sixteenth of the pixels). Pixel u of a
+    # level is pixel 2u of the one before, so the table frame only changes its ppi.
+    while f_max * 2 <= SPECTRUM_RATE and min(evidence.shape) >= 64:
+        evidence = cv2.pyrDown(evidence)
+        ppi, f_max = ppi / 2, f_max * 2
     evidence -= evidence.mean()
     weighted = evidence * _hann(*evidence.shape)
     spectrum = _Spectrum(weighted)
-    f_max = max(_band(k, ppi, pitch_in)[1] for k in (("square", "hex") if kind is None else (kind,)))
     weighted = _Decimated(weighted, int(ZOOM_BLOCK_RATE / max(f_max, 1e-6)))
-    kinds = (kind,) if kind else ("square", "hex")
     best: GridFit | None = None
     for k in kinds:
         fit = _fit_kind(weighted, spectrum, k, ppi, pitch_in, orientation)
@@ -176,11 +201,14 @@ def _fit_kind(weighted, spectrum: _Spectrum, kind: str, ppi: float, pitch_in: fl
     if not in_band.any():
         return None
     background = float(np.median(spectrum.mag[:up][in_band])) + 1e-9
-    best = None
+    best, tried = None, set()
     for values in (spectrum.mag, spectrum.white):
         # The strongest spike, plain and whitened (on a textured mat the texture can be stronger).
         masked = np.where(in_band, values[:up], 0.0)
         j, i = np.unravel_index(int(np.argmax(masked)), masked.shape)
+        if (j, i) in tried:
+            continue                  # the same spike both ways: one fit
+        tried.add((j, i))
         fit = _fit_peaks(weighted, spectrum, kind, ppi, orientation, lo, hi, background,
                          np.array([spectrum.fx[j, i], spectrum.fy[j, i]]))
         if fit is not None and (best is None or fit.snr > best.snr):
@@ -197,23 +225,46 @@ def _fit_peaks(weighted, spectrum: _Spectrum, kind: str, ppi: float, orientation
     candidates = [strongest / d for d in (1, 2, 3)]
     candidates += [_rotate(strongest, skew[0]) / (skew[1] * d) for d in (1, 2)]
     candidates.sort(key=lambda f: -np.hypot(*f))
-    chosen, snr = None, 0.0
+    chosen, snr, faded = None, 0.0, None
     for f1 in candidates:
         if not lo * 0.98 <= np.hypot(*f1) <= hi * 1.02:
             continue
         peaks = [f1] + [_rotate(f1, t) for t in turns]
-        s = min(spectrum.at(p) for p in peaks) / background
-        whitened = min(spectrum.at(p, "white") for p in peaks)
-        if s >= MIN_PEAK_SNR or whitened >= MIN_WHITE_SNR:
-            chosen, snr = peaks, max(s, whitened * MIN_PEAK_SNR / MIN_WHITE_SNR)   # keep the lowest
+        each = [spectrum.at(p) / background for p in peaks]
+        white = [spectrum.at(p, "white") for p in peaks]
+        weak = None
+        if kind == "hex":
+            # A lattice is two of its peaks; a honeycomb's third is their sum or difference. One
+            # family of its edges can fade (a motion blur across them) and take that peak with it:
+            # the other two must stand out, and the faded one is placed by the lattice.
+            k = int(np.argmin(each))
+            if each[k] < MIN_PEAK_SNR and white[k] < MIN_WHITE_SNR:
+                weak = k
+                each, white = each[:k] + each[k + 1:], white[:k] + white[k + 1:]
+        s, whitened = min(each), min(white)
+        # The lattice's line energy over the mat's texture: its first- and second-order peaks, each
+        # over its spectral neighbourhood (capped, so one strong family cannot carry the rest); a
+        # faint grid on a busy mat shows in all of them together, a texture in none for long.
+        second = [_rotate(p, skew[0]) * skew[1] for p in peaks]
+        energy = float(np.mean([min(spectrum.at(p, "white"), ENERGY_CAP * MIN_WHITE_SNR)
+                                for p in peaks + second]))
+        if s >= MIN_PEAK_SNR or whitened >= MIN_WHITE_SNR or (energy >= MIN_WHITE_SNR
+                                                              and whitened >= MIN_WHITE_SNR * ENERGY_FLOOR):
+            chosen, faded = peaks, weak          # keep the lowest
+            snr = max(s, max(whitened, energy) * MIN_PEAK_SNR / MIN_WHITE_SNR)
     if chosen is None:
         return None
     peaks = chosen
     bin_px = 1.0 / max(spectrum.w, spectrum.h)
-    refined = [_refine_peak(weighted, p, bin_px) for p in peaks]
+    refined = [None if k == faded else _refine_peak(weighted, p, bin_px) for k, p in enumerate(peaks)]
+    if faded is not None:             # peaks at 0, 60 and 120 degrees: p60 = p0 + p120
+        p0, p60, p120 = refined
+        refined[faded] = (p60 - p120) if faded == 0 else (p0 + p120) if faded == 1 else (p60 - p0)
     radii = np.array([np.hypot(*p) for p in refined])
     if radii.max() / radii.min() > 1.02:
         return None                   # not one lattice: the peaks disagree on the pitch
+    measured = np.array([r for k, r in enumerate(radii) if k != faded])
+    pitch_spread = float(measured.max() / measured.min() - 1)
     # Angles of the peaks, each brought back to the first peak's frame; their mean is the grid's.
     angles = [math.degrees(math.atan2(p[1], p[0])) - t for p, t in zip(refined, (0.0,) + turns)]
     base = angles[0]
@@ -237,7 +288,7 @@ def _fit_peaks(weighted, spectrum: _Spectrum, kind: str, ppi: float, orientation
         angle = flat_angle if orientation == "flat" else pointy_angle
         grid = Grid("hex", pitch, (0.0, 0.0), angle, orientation)
         origin = _hex_origin(weighted, refined, ppi, grid)
-    return GridFit(Grid(grid.kind, pitch, origin, angle, grid.orientation), snr)
+    return GridFit(Grid(grid.kind, pitch, origin, angle, grid.orientation), snr, pitch_spread)
 
 
 def _phases(weighted, peaks: list[np.ndarray]) -> np.ndarray:

@@ -1,11 +1,18 @@
 """A hand and arm over the table: found in the white-balanced top view, so that the figures under
 it are reported hidden (at their last place), never removed, and nothing on it is taken for a base.
 
-A hand is skin-coloured (after white balance: a warm hue, moderately saturated, not dark, not the
-mat's own colour, and on the whole nearer a skin tone than a felt colour of the profile), large (a palm and fingers: several square
-inches), long (with its forearm) or reaching in from the table's edge, not square-cut (a book) and
-not the whole table (a wooden table is skin-coloured all over). Its outline, a little
-enlarged, is what it hides.
+A hand is found at a few pixels per inch (it is inches wide) by what sets skin apart from a mat:
+- its colour lies in a broad skin region of log-chromaticity (log R/G, log B/G after the anchors'
+  white balance), from pale skin under a tungsten lamp to dark skin in daylight;
+- it differs from the mat around it: either in colour and brightness (measured against the mat's
+  local median, in units of the mat's own spread) or, on a textured mat (grass, gravel, wood
+  grain), by being smooth where the mat is rough;
+- it is large (a palm with its forearm: several square inches) and reaches in from the table's
+  edge unless it is larger still; it is not square-cut or convex all round (a book, a phone, a
+  page cut by the table's edge), not round (coffee in a mug), not a felt colour of the profile.
+The sleeve it comes out of (any colour: smooth, not the mat, joining the hand and running out over
+the table's edge) hides figures too and is taken with it. The outline, a little enlarged, is what
+they hide.
 """
 from __future__ import annotations
 
@@ -18,18 +25,31 @@ import shapely
 from shapely.geometry import Point, Polygon
 
 from measure.scene import Figure, Scene
-from vision.colour import chromaticity, mat_chroma, rgb_chroma
+from vision.colour import rgb_chroma
 
-HAND_PPI = 10.0
-MIN_AREA_IN2 = 8.0           # a child's hand and wrist seen from above
-MAX_TEXTURE = 0.04           # mean |Laplacian| over brightness: felt and gravel are rough, skin is smooth
-MAX_SQUARENESS = 0.88        # of its smallest enclosing rectangle a hand fills less than this
-MIN_ELONGATION = 1.7         # length over width of a hand with its forearm (unless it reaches the edge)
-MAX_TABLE_SHARE = 0.35       # more than this of the table is the table, not a hand
-SKIN_HUE_DEG = (-12.0, 48.0)
-SKIN_SATURATION = (0.15, 0.8)
-MIN_VALUE = 45.0             # of 255
-MIN_FROM_MAT = 0.035         # chromaticity distance from the mat
+HAND_PPI = 5.0               # the view hands are looked for in: a finger is still a pixel or two wide
+MIN_AREA_IN2 = 5.0           # a child's palm and wrist, seen from above, reaching in from the edge
+MIN_FREE_AREA_IN2 = 8.0      # a hand and forearm not touching the table's edge (a sleeve between)
+# Skin in log-chromaticity (u = log R/G, v = log B/G) after white balance: an ellipse along the
+# line from pale skin (under a warm lamp nearly neutral) to dark skin, wide across it.
+SKIN_CENTRE_UV = (0.30, -0.25)
+SKIN_AXIS_UV = (0.902, -0.432)
+SKIN_HALF_LENGTH, SKIN_HALF_WIDTH = 0.42, 0.15
+MIN_LOG_BRIGHTNESS = 4.1     # log of the mean channel (~60 of 255): coffee and a dark book are darker
+MAT_CELL_IN = 3.0            # the mat's local median: cells this size, median over 5 x 5 of them
+MIN_SPREAD = (0.05, 0.02, 0.02)  # floor of the mat's spread in (log brightness, u, v)
+MIN_FROM_MAT = 3.0           # in the mat's spreads: a pixel this far from the mat around it is not mat
+SMOOTH_ABS = 0.02            # local contrast (std / brightness over 3 x 3 px) below this is smooth,
+SMOOTH_REL = 0.35            # or below this share of the mat's own local contrast
+ROUGH_MAT = 0.04             # a mat this rough (grass, gravel, grain) tells a smooth patch from itself
+BLOB_SMOOTH = 0.12           # a hand's median contrast over the mat's; else it must differ in colour:
+BLOB_FROM_MAT = 6.0          # its median distance from the mat, in the mat's spreads
+MAX_RECT_FILL = 0.88         # of its smallest enclosing rectangle a hand fills less (a book, a phone)
+MIN_RECT_FILL = 0.3          # and more (a palm and forearm are solid)
+MAX_CIRCLE_FILL = 0.75       # and of its enclosing circle (coffee in a mug)
+MAX_SOLIDITY = 0.92          # of its convex hull: a hand has a thumb and fingers, a cut page is convex
+GROW_IN = 0.6                # the fingers and edges a smoothness test leaves out
+MAX_ARM_SHARE = 0.15         # a sleeve covers less of the table than this
 # Skin from fair to dark (RGB), after white balance: a patch nearer a felt colour than all of these is felt.
 SKIN_TONES = ((230, 185, 155), (205, 155, 120), (165, 115, 80), (110, 75, 55))
 REACH_IN = 0.4               # a base this close to a hand's outline is under it
@@ -66,45 +86,90 @@ class Hands:
                  "area_in2": round(p.area, 1)} for p in self.polygons]
 
 
-def skin_mask(view_bgr: np.ndarray, ppi: float, *, wb=None, mat: np.ndarray | None = None,
-              normalised: np.ndarray | None = None) -> np.ndarray:
-    """(H, W) bool: skin-coloured pixels of a top view, after white balance (`normalised`: the
-    view already white-balanced, float BGR)."""
-    img = normalised if normalised is not None else (
-        wb.apply(view_bgr) if wb is not None else view_bgr.astype(np.float32))
-    img = np.clip(img, 0, 255)
-    hsv = cv2.cvtColor(img * np.float32(1 / 255.0), cv2.COLOR_BGR2HSV)
-    h, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
-    skin = (((h <= SKIN_HUE_DEG[1]) | (h >= 360 + SKIN_HUE_DEG[0])) & (sat >= SKIN_SATURATION[0])
-            & (sat <= SKIN_SATURATION[1]) & (val * 255 >= MIN_VALUE))
-    if not skin.any():
-        return skin
-    chroma = chromaticity(img)[0]
-    if mat is None:
-        mat = mat_chroma(chroma)
-    local = _local_mat(chroma, ppi)
-    ys, xs = np.nonzero(skin)
-    c = chroma[ys, xs]
-    # Away from the mat's colour, and from the mat around it (a lamp's warm hot spot tints it there).
-    far = ((((c - np.asarray(mat, np.float32)) ** 2).sum(1) >= MIN_FROM_MAT ** 2)
-           & (((c - local[ys, xs]) ** 2).sum(1) >= MIN_FROM_MAT ** 2))
-    skin[ys[~far], xs[~far]] = False
-    return skin
+@dataclass(frozen=True)
+class _Layers:
+    """Per-pixel evidence at HAND_PPI."""
+    log_brightness: np.ndarray
+    skin: np.ndarray              # bool: skin-coloured, bright enough
+    smooth: np.ndarray            # bool
+    not_mat: np.ndarray           # bool: far from the mat around it, or smooth on a rough mat
+    from_mat2: np.ndarray         # squared distance from the mat around it, in the mat's spreads
+    contrast_ratio: np.ndarray    # local contrast over the mat's
 
 
-def _local_mat(chroma: np.ndarray, ppi: float, cell_in: float = 2.5) -> np.ndarray:
-    """(H, W, 3) the mat's chromaticity around each pixel: the median of 5 x 5 cells of `cell_in`
-    (a foot across), smoothed back up; a hand covers few of them."""
-    h, w = chroma.shape[:2]
-    small_w, small_h = max(3, int(round(w / ppi / cell_in))), max(3, int(round(h / ppi / cell_in)))
-    small = cv2.resize(chroma.astype(np.float32), (small_w, small_h), interpolation=cv2.INTER_AREA)
-    small = cv2.medianBlur(small, 5)
+def _at_hand_ppi(img: np.ndarray, ppi: float) -> tuple[np.ndarray, float]:
+    h, w = img.shape[:2]
+    if ppi <= HAND_PPI * 1.01 or h < 2 or w < 2:
+        return img, ppi
+    if abs(ppi / HAND_PPI - 2.0) < 1e-6:      # halving: bilinear at the midpoints is the 2 x 2 mean, faster
+        size = (w // 2, h // 2)
+        return cv2.resize(img[:2 * size[1], :2 * size[0]], size, interpolation=cv2.INTER_LINEAR), HAND_PPI
+    size = (max(1, int(round(w * HAND_PPI / ppi))), max(1, int(round(h * HAND_PPI / ppi))))
+    small = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
+    return small, ppi * size[0] / w
+
+
+def _local_median(x: np.ndarray, ppi: float) -> np.ndarray:
+    """The mat around each pixel: the median of 5 x 5 cells of MAT_CELL_IN, smoothed back up; a hand
+    covers few of them."""
+    h, w = x.shape[:2]
+    sw, sh = max(3, int(round(w / ppi / MAT_CELL_IN))), max(3, int(round(h / ppi / MAT_CELL_IN)))
+    small = cv2.medianBlur(cv2.resize(x, (sw, sh), interpolation=cv2.INTER_AREA), 5)
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+def _to_features() -> np.ndarray:
+    """(3, 4) affine map from (log B, log G, log R) to (log brightness, along, across): the last two
+    are the skin ellipse's axes in (u, v) = (log R/G, log B/G), in its half-axes, from its centre."""
+    (cu, cv), (au, av) = SKIN_CENTRE_UV, SKIN_AXIS_UV
+    # u = r - g and v = b - g, as coefficients of (b, g, r)
+    u, v = np.array([0.0, -1.0, 1.0]), np.array([1.0, -1.0, 0.0])
+    along = np.append(au * u + av * v, -(au * cu + av * cv)) / SKIN_HALF_LENGTH
+    across = np.append(-av * u + au * v, -(-av * cu + au * cv)) / SKIN_HALF_WIDTH
+    return np.array([[1 / 3, 1 / 3, 1 / 3, 0.0], along, across], np.float32)
+
+
+_TO_FEATURES = _to_features()
+_MEAN = np.full((1, 3), 1 / 3, np.float32)
+_SKIN_RADIUS2 = np.array([[0, 1, 1]], np.float32)
+# The floors of the mat's spread, in the features' units.
+_MIN_SPREAD = np.array([MIN_SPREAD[0], MIN_SPREAD[1] / SKIN_HALF_LENGTH, MIN_SPREAD[2] / SKIN_HALF_WIDTH])
+
+
+def _median(x: np.ndarray) -> float:
+    k = len(x) // 2
+    return float(np.partition(x, k)[k]) if len(x) else 0.0
+
+
+def _layers(img: np.ndarray, ppi: float) -> _Layers:
+    """`img`: white-balanced float32 BGR at about HAND_PPI."""
+    feats = cv2.transform(cv2.log(np.maximum(img, np.float32(1.0))), _TO_FEATURES)
+    mat = _local_median(feats, ppi)
+    dev = cv2.subtract(feats, mat)
+    h, w = dev.shape[:2]
+    step = max(1, int(np.sqrt(h * w / 1500)))
+    sample = np.abs(dev[::step, ::step]).reshape(-1, 3).T.copy()
+    k = sample.shape[1] // 2
+    spread = np.maximum(np.partition(sample, k, axis=1)[:, k] * 1.48, _MIN_SPREAD)
+    dist2 = cv2.transform(cv2.multiply(dev, dev), (1.0 / spread ** 2).reshape(1, 3).astype(np.float32))
+    # Local contrast of brightness over 3 x 3 pixels, relative to the mat's brightness there.
+    y = cv2.transform(img, _MEAN)
+    m1 = cv2.blur(y, (3, 3))
+    sd = cv2.sqrt(cv2.max(cv2.blur(cv2.multiply(y, y), (3, 3)) - cv2.multiply(m1, m1), 0.0))
+    sd = cv2.divide(sd, cv2.exp(np.ascontiguousarray(mat[..., 0])))
+    sd_mat = _local_median(sd, ppi)
+    smooth = sd < cv2.max(SMOOTH_REL * sd_mat, SMOOTH_ABS)
+    lum = feats[..., 0]
+    skin = (cv2.transform(cv2.multiply(feats, feats), _SKIN_RADIUS2) < 1) & (lum > MIN_LOG_BRIGHTNESS)
+    # Smooth on a rough mat, over more than a streak (wood grain has smooth lines along it).
+    smooth_on_rough = cv2.morphologyEx((smooth & (sd_mat > ROUGH_MAT)).astype(np.uint8), cv2.MORPH_OPEN,
+                                       np.ones((3, 3), np.uint8)) > 0
+    not_mat = (dist2 > MIN_FROM_MAT ** 2) | smooth_on_rough
+    return _Layers(lum, skin, smooth, not_mat, dist2, sd / cv2.max(sd_mat, 1e-4))
+
+
 def _is_felt(chroma_mean: np.ndarray, other_rgbs) -> bool:
-    """A warm patch clearly nearer a felt colour of the profile (a hill) than any skin tone is felt;
-    a felt of a skin tone is told from a hand by its texture (find_hands)."""
+    """A warm patch clearly nearer a felt colour of the profile (a hill) than any skin tone is felt."""
     if not other_rgbs:
         return False
     d_felt = min(float(np.linalg.norm(chroma_mean - rgb_chroma(c))) for c in other_rgbs)
@@ -112,54 +177,130 @@ def _is_felt(chroma_mean: np.ndarray, other_rgbs) -> bool:
     return d_felt < 0.5 * d_skin          # a hill's tan is a skin tone too: only clearly nearer
 
 
+HAND, FELT_COLOURED = "hand", "felt-coloured"
+
+
+def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], ppi: float, layers: _Layers,
+           img: np.ndarray, other_rgbs) -> str | None:
+    """HAND, FELT_COLOURED (a hand's size and shape, nearer a felt colour of the profile than a skin
+    tone: a hand only if it reaches in from the table's edge) or None, for a blob of skin; `inside`:
+    its pixels in its bounding box (`stats_row`) of the view (`shape`)."""
+    area_px = int(stats_row[cv2.CC_STAT_AREA])
+    x, y, bw, bh = (int(stats_row[c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
+                                               cv2.CC_STAT_HEIGHT))
+    h, w = shape
+    at_edge = x <= 0 or y <= 0 or x + bw >= w or y + bh >= h
+    if not at_edge and area_px < MIN_FREE_AREA_IN2 * ppi * ppi:
+        return None
+    box = (slice(y, y + bh), slice(x, x + bw))
+    # Skin is smooth beside the mat, or clearly not the mat's colour.
+    if not (_median(layers.contrast_ratio[box][inside]) < BLOB_SMOOTH
+            or _median(layers.from_mat2[box][inside]) > BLOB_FROM_MAT ** 2):
+        return None
+    contours, _ = cv2.findContours(inside.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outline = max(contours, key=cv2.contourArea)
+    hull = cv2.convexHull(outline)
+    (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
+    if area_px > MAX_RECT_FILL * max(rw * rh, 1.0):
+        return None              # square-cut: a book, a phone, a box
+    if area_px < MIN_RECT_FILL * rw * rh:
+        return None              # a thin frame: the margins round a printed page's text
+    (_, _), radius = cv2.minEnclosingCircle(hull)
+    if area_px > MAX_CIRCLE_FILL * np.pi * radius * radius:
+        return None              # round: coffee in a mug, a cork mat
+    if cv2.contourArea(outline) > MAX_SOLIDITY * max(cv2.contourArea(hull), 1.0):
+        return None              # convex all round: a page or a book cut by the table's edge
+    mean_bgr = img[box][inside].mean(axis=0)
+    return FELT_COLOURED if _is_felt(mean_bgr / max(float(mean_bgr.sum()), 1.0), other_rgbs) else HAND
+
+
+def _sleeves(layers: _Layers) -> tuple[np.ndarray, np.ndarray]:
+    """(labels, is_sleeve): the smooth, not-mat patches of any colour that run out over the table's
+    edge and cover less than MAX_ARM_SHARE of it, where a sleeve (or a bare forearm) can be."""
+    arm = (layers.smooth & layers.not_mat).astype(np.uint8)
+    arm = cv2.morphologyEx(arm, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))   # not the smooth streaks of wood grain
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(arm, connectivity=8)
+    h, w = arm.shape
+    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    at_edge = (x <= 0) | (y <= 0) | (x + stats[:, cv2.CC_STAT_WIDTH] >= w) | (y + stats[:, cv2.CC_STAT_HEIGHT] >= h)
+    is_sleeve = at_edge & (stats[:, cv2.CC_STAT_AREA] <= MAX_ARM_SHARE * h * w)
+    is_sleeve[0] = False
+    return labels, is_sleeve
+
+
+def _sleeve_of(hand: np.ndarray, sleeves: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """(n,) bool: the sleeves that join `hand` (uint8 mask, already grown by GROW_IN)."""
+    labels, is_sleeve = sleeves
+    touching = np.zeros(len(is_sleeve), bool)
+    touching[labels[cv2.dilate(hand, np.ones((5, 5), np.uint8)) > 0]] = True   # across the seam between them
+    return is_sleeve & touching
+
+
 def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] = (0.0, 0.0), *, wb=None,
-               mat: np.ndarray | None = None, other_rgbs: Sequence[Sequence[int]] = ()) -> Hands:
-    """Hands in a top view of the table (BGR, `ppi`, table point of pixel (0, 0) `origin_in`)."""
-    img = np.clip(wb.apply(view_bgr) if wb is not None else view_bgr.astype(np.float32), 0, 255)
-    skin = skin_mask(view_bgr, ppi, mat=mat, normalised=img).astype(np.uint8)
-    k = max(1, int(round(0.15 * ppi))) | 1
-    skin = cv2.morphologyEx(skin, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-    skin = cv2.morphologyEx(skin, cv2.MORPH_CLOSE, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
-    h, w = skin.shape
-    if not (stats[1:, cv2.CC_STAT_AREA] >= MIN_AREA_IN2 * ppi * ppi).any():
-        return Hands((), np.zeros((h, w), bool), ppi, tuple(origin_in))
-    chroma = chromaticity(img)[0]
-    lum = img.mean(axis=2)
-    texture = np.abs(cv2.Laplacian(cv2.GaussianBlur(lum, (0, 0), 0.7), cv2.CV_32F))
-    polygons, keep = [], np.zeros(n, bool)
-    for i in range(1, n):
-        area_in2 = stats[i, cv2.CC_STAT_AREA] / (ppi * ppi)
-        if area_in2 < MIN_AREA_IN2 or stats[i, cv2.CC_STAT_AREA] > MAX_TABLE_SHARE * h * w:
-            continue
-        inside = labels == i
-        if _is_felt(chroma[inside].mean(axis=0), other_rgbs):
-            continue
-        core = cv2.erode(inside.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0     # its outline is no texture
-        core = core if core.any() else inside
-        if float(texture[core].mean()) > MAX_TEXTURE * max(float(lum[core].mean()), 1.0):
-            continue              # felt's weave or gravel, a printed page: skin is smooth
-        x, y, bw, bh = (stats[i, c] for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
-        at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
-        pts = np.column_stack(np.nonzero(labels == i)[::-1]).astype(np.float32)
-        (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
-        if not at_edge and max(rw, rh) < MIN_ELONGATION * max(1.0, min(rw, rh)):
-            continue              # round: a mug of coffee, a cork mat; a hand and arm reach in, long
-        if stats[i, cv2.CC_STAT_AREA] > MAX_SQUARENESS * rw * rh:
-            continue              # square-cut: a book, a phone, a box; a hand has fingers and a wrist
-        contours, _ = cv2.findContours((labels == i).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        c = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
+               mat: np.ndarray | None = None, other_rgbs: Sequence[Sequence[int]] = (),
+               normalised: np.ndarray | None = None) -> Hands:
+    """Hands in a top view of the table (BGR, `ppi`, table point of pixel (0, 0) `origin_in`), after
+    the white balance `wb`; `normalised`: the same view already white-balanced (float BGR), e.g. the
+    one the frame's other colour stages share. `mat` is unused: the mat is measured around each
+    pixel here."""
+    if normalised is not None:
+        img = np.asarray(normalised, np.float32)
+    elif wb is not None:
+        img = wb.apply(view_bgr)
+    else:
+        img = view_bgr.astype(np.float32)
+    img, ppi = _at_hand_ppi(img, ppi)
+    h, w = img.shape[:2]
+    empty = Hands((), np.zeros((h, w), bool), ppi, tuple(origin_in))
+    if h < 3 or w < 3:
+        return empty
+    layers = _layers(img, ppi)
+    cand = (layers.skin & layers.smooth & layers.not_mat).astype(np.uint8)
+    cand = cv2.morphologyEx(cand, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
+    big = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= MIN_AREA_IN2 * ppi * ppi) + 1
+    found = np.zeros((h, w), np.uint8)
+    felt_coloured = []
+    for i in big:
+        x, y, bw, bh = (int(stats[i, c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
+                                                  cv2.CC_STAT_HEIGHT))
+        inside = labels[y:y + bh, x:x + bw] == i
+        verdict = _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs)
+        if verdict == HAND:
+            found[y:y + bh, x:x + bw] |= inside
+        elif verdict == FELT_COLOURED:
+            felt_coloured.append((x, y, bw, bh, inside))
+    if not found.any() and not felt_coloured:
+        return empty
+    g = max(1, int(round(GROW_IN * ppi)))
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1))
+    sleeves = _sleeves(layers)
+    # A felt piece lies on the table; a pale hand that white balance leaves nearly grey, near a grey
+    # felt's colour, still reaches in from the edge, itself or through its sleeve.
+    for x, y, bw, bh, inside in felt_coloured:
+        blob = np.zeros((h, w), np.uint8)
+        blob[y:y + bh, x:x + bw] = inside
+        at_edge = x <= 0 or y <= 0 or x + bw >= w or y + bh >= h
+        if at_edge or _sleeve_of(cv2.dilate(blob, grow), sleeves).any():
+            found |= blob
+    if not found.any():
+        return empty
+    found = cv2.dilate(found, grow)
+    joined = _sleeve_of(found, sleeves)
+    if joined.any():
+        found |= joined[sleeves[0]].astype(np.uint8)
+    polygons = []
+    contours, _ = cv2.findContours(found, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for c in contours:
+        c = cv2.approxPolyDP(c, 0.1 * ppi, True).reshape(-1, 2).astype(np.float64)     # to 0.1"
         if len(c) < 3:
             continue
-        poly = shapely.make_valid(Polygon(c / ppi + np.asarray(origin_in)))
-        poly = max(getattr(poly, "geoms", [poly]), key=lambda g: g.area)
-        if poly.geom_type == "Polygon" and not poly.is_empty:
-            polygons.append(poly.simplify(0.1))
-            keep[i] = True
-    mask = keep[labels]
-    if mask.any():
-        r = max(1, int(round(REACH_IN * ppi)))
-        mask = cv2.dilate(mask.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))) > 0
+        outline = Polygon((c + 0.5) / ppi + np.asarray(origin_in))
+        if not outline.is_valid:       # it touches itself (a sleeve joined at one pixel): its parts, each
+            outline = outline.buffer(0)
+        polygons += [p for p in shapely.get_parts(outline) if p.geom_type == "Polygon" and p.area >= 1.0]
+    r = max(1, int(round(REACH_IN * ppi)))
+    mask = cv2.dilate(found, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))) > 0
     return Hands(tuple(polygons), mask, ppi, tuple(origin_in))
 
 

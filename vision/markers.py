@@ -1,13 +1,23 @@
-"""Fiducial markers: anchors in the frame, then figure markers in the frame's top view.
+"""Fiducial markers: one search of the frame for anchors and figure markers alike.
 
-Small figure markers are the hard part: at 2.5-3.5 pixels a cell a detector tuned for the whole
-frame misses many. Once the anchors register the table, the frame's shared top view (vision.topview,
-made at `view_px_per_in`) shows every figure marker as an upright-ish square of a known size
-(`CELL_PX` pixels a cell); it is sharpened against the camera's blur and searched with a detector
-tuned for exactly that size. The known size also throws out candidates that cannot be a figure
-marker, which keeps false ids out.
+`scan` runs detectMarkers once over the frame, with one threshold window fitted to small markers
+(anchors, being bigger, are found by it too), and keeps three things: the anchors, the figure
+markers read, and the square outlines it could not read. Once the anchors register the table
+(`figures_in_frame`), every figure marker read is checked against its known size in inches (which
+keeps false ids out), and only the unread outlines of a figure marker's size are read again, each
+in a small top view window (`CELL_PX` pixels a cell) sharpened against the camera's blur, with a
+detector tuned for exactly that size: small figure markers at 2.5-3.5 pixels a cell under motion
+blur are most of those.
+
+Each anchor is found again in a small crop around it with a wider threshold window, for its
+corners: the registration rests on them. A frame too big to search whole cheaply (4K) is searched
+at half size, its anchors found again at full size the same way, and the figure markers, too small
+at half size, are looked for in the table's top view (`find_figures`), as tracked frames do in
+windows.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -15,13 +25,43 @@ import numpy as np
 from calibration.profile import TableProfile, aruco_dictionary
 from calibration.registration import Registration
 from vision.detections import Detections
-from vision.topview import TopView
+from vision.marker_reading import PatternReader
+from vision.topview import TopView, warp_top_view
 
 CELL_PX = 6.0            # marker cell size in the rectified view
 SHARPEN = 3.0            # unsharp-mask gain in the rectified view
 SHARPEN_SIGMA_CELLS = 0.5
-HALF_SIZE_FROM_PX = 2500  # frames this large (longer side) look for anchors at half size first
+HALF_SIZE_FROM_PX = 2500  # frames this large (longer side) are searched at half size
 SIZE_TOLERANCE = 0.2     # a figure marker's side must be within 20% of the profile's size
+FRAME_THRESH_WINDOW = 9  # px: three cells of the smallest figure markers worth reading (~3 px a cell)
+REREAD_SIDES = 0.8       # half side of the window an unread outline is read again in, in marker sides
+
+
+@dataclass(frozen=True)
+class FrameMarkers:
+    """What one search of a frame found, in full-frame pixels (corners TL, TR, BR, BL)."""
+    anchors: dict[int, np.ndarray]                     # anchor id -> (4, 2)
+    figures: tuple[tuple[int, np.ndarray], ...]        # (marker id, (4, 2)) of every other marker read
+    unread: tuple[np.ndarray, ...]                     # (4, 2) square outlines no id was read from
+    scale: float                                       # 1.0, or 0.5 when searched at half size
+
+    @property
+    def figures_searched(self) -> bool:
+        """Whether figure markers were looked for (not in a half-size search: too small there)."""
+        return self.scale == 1.0
+
+
+def _window_view(gray: np.ndarray, registration: Registration, ppi: float,
+                 rect_in: tuple[float, float, float, float]) -> TopView:
+    """A small table window seen from above, warped from only the part of the frame under it."""
+    x0, y0, x1, y1 = rect_in
+    px = registration.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+    h, w = gray.shape[:2]
+    u0, v0 = (int(max(0, np.floor(v) - 2)) for v in px.min(axis=0))
+    u1, v1 = int(min(w, np.ceil(px[:, 0].max()) + 3)), int(min(h, np.ceil(px[:, 1].max()) + 3))
+    shift = np.array([[1, 0, -u0], [0, 1, -v0], [0, 0, 1.0]])
+    crop = gray[v0:max(v1, v0 + 1), u0:max(u1, u0 + 1)]
+    return warp_top_view(crop, shift @ registration.H_in_to_px, ppi, rect_in)
 
 
 def _sharpen(view: np.ndarray) -> np.ndarray:
@@ -38,6 +78,13 @@ def _parameters(**values) -> cv2.aruco.DetectorParameters:
     return params
 
 
+# Reading a marker a few pixels a cell across: a tolerant outline fit, the cell's centre only, and
+# a few bits corrected (each read is checked against its size in inches afterwards).
+SMALL_MARKER_READING = dict(polygonalApproxAccuracyRate=0.05, perspectiveRemovePixelPerCell=8,
+                            perspectiveRemoveIgnoredMarginPerCell=0.35, errorCorrectionRate=0.3,
+                            minCornerDistanceRate=0.05, minDistanceToBorder=1)
+
+
 class MarkerFinder:
     """Finds anchors and figure markers of one table profile. Build once, use for every frame."""
 
@@ -45,63 +92,149 @@ class MarkerFinder:
         self.profile = profile
         self.dictionary = aruco_dictionary(profile.dictionary)
         self.cells = self.dictionary.markerSize + 2
-        # Anchors are large: one threshold window and a perimeter floor skip most of the work.
+        # The one search of a frame: a single threshold window sized for small figure markers and
+        # a low perimeter floor; anchors, bigger, are found by it too.
         self._frame_detector = cv2.aruco.ArucoDetector(self.dictionary, _parameters(
+            adaptiveThreshWinSizeMin=FRAME_THRESH_WINDOW, adaptiveThreshWinSizeMax=FRAME_THRESH_WINDOW,
+            adaptiveThreshWinSizeStep=10, minMarkerPerimeterRate=0.02, **SMALL_MARKER_READING,
+            cornerRefinementMethod=cv2.aruco.CORNER_REFINE_SUBPIX, cornerRefinementWinSize=4,
+            relativeCornerRefinmentWinSize=0.6))
+        # A half-size copy of a big frame: anchors only (big), as quickly as possible; each is then
+        # found again at full size in a crop around it.
+        self._half_detector = cv2.aruco.ArucoDetector(self.dictionary, _parameters(
+            adaptiveThreshWinSizeMin=19, adaptiveThreshWinSizeMax=19, adaptiveThreshWinSizeStep=10,
+            minMarkerPerimeterRate=0.04))
+        self._crop_detector = cv2.aruco.ArucoDetector(self.dictionary, _parameters(
             adaptiveThreshWinSizeMin=19, adaptiveThreshWinSizeMax=19, adaptiveThreshWinSizeStep=10,
             minMarkerPerimeterRate=0.04,
             cornerRefinementMethod=cv2.aruco.CORNER_REFINE_SUBPIX, cornerRefinementWinSize=4))
         window = int(round(3 * CELL_PX)) | 1
         self._view_params = _parameters(
             adaptiveThreshWinSizeMin=window, adaptiveThreshWinSizeMax=window, adaptiveThreshWinSizeStep=10,
-            polygonalApproxAccuracyRate=0.05,
-            perspectiveRemovePixelPerCell=8, perspectiveRemoveIgnoredMarginPerCell=0.35,
-            errorCorrectionRate=0.3, minCornerDistanceRate=0.05, minDistanceToBorder=1,
+            **SMALL_MARKER_READING,
             cornerRefinementMethod=cv2.aruco.CORNER_REFINE_SUBPIX, cornerRefinementWinSize=3)
         self._view_detector = cv2.aruco.ArucoDetector(self.dictionary, self._view_params)
-        # When the quick search finds fewer than two anchors (small, far, steeply seen ones): three
+        # When the search finds fewer than two anchors (small, far, steeply seen ones): three
         # threshold windows and no perimeter floor, as OpenCV comes, on such frames only.
         self._thorough_detector = cv2.aruco.ArucoDetector(self.dictionary, _parameters(
             cornerRefinementMethod=cv2.aruco.CORNER_REFINE_SUBPIX, cornerRefinementWinSize=4))
+        self._pattern_reader = PatternReader(self.dictionary)
+        roster = {int(f[1:]) for f in profile.roster_by_figure() if f[:1] == "m" and f[1:].isdigit()}
+        self._roster_ids = frozenset(roster) if roster else None     # what a pattern read may be
         self._view_max_side_px = -1
         self.view_px_per_in = self.cells * CELL_PX / profile.figure_marker_size_in
 
-    def find_anchors(self, gray: np.ndarray) -> dict[int, np.ndarray]:
-        """Anchor id -> (4, 2) sub-pixel corners in the frame (TL, TR, BR, BL).
-
-        A large frame is searched at half size first (anchors are big: a 2" anchor on a 60" table
-        is still 5 pixels a cell at 2160p halved) and each found again at full size in a crop around it; only when
-        that finds fewer than two anchors is the full frame searched."""
+    def scan(self, gray: np.ndarray) -> FrameMarkers:
+        """The frame's one search (see the module's docstring)."""
         if max(gray.shape[:2]) >= HALF_SIZE_FROM_PX:
             small = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
-            found = self._anchors_in(small)
-            if len(found) >= 2:
-                return {i: self._refine(gray, i, 2 * c + 0.5) for i, c in found.items()}
-        return self._anchors_in(gray)
+            corners, ids, _ = self._half_detector.detectMarkers(small)
+            anchors = self._split(corners, ids)[0]
+            # Pixel centres: full-size x = 2 * half-size x + 0.5.
+            anchors = {i: self._refine(gray, i, 2 * c + 0.5) for i, c in anchors.items()}
+            return FrameMarkers(anchors, (), (), 0.5)
+        corners, ids, rejected = self._frame_detector.detectMarkers(gray)
+        anchors, figures = self._split(corners, ids)
+        # The threshold window fitted to small markers leaves a big anchor's corners a pixel or two
+        # off at a steep tilt; each anchor is found again in a crop with a wider window.
+        anchors = {i: self._refine(gray, i, c) for i, c in anchors.items()}
+        unread = tuple(r.reshape(4, 2).astype(np.float64) for r in rejected)
+        return FrameMarkers(anchors, figures, unread, 1.0)
+
+    def find_anchors(self, gray: np.ndarray) -> dict[int, np.ndarray]:
+        """Anchor id -> (4, 2) sub-pixel corners in the frame (TL, TR, BR, BL)."""
+        return self.scan(gray).anchors
 
     def find_anchors_thoroughly(self, gray: np.ndarray) -> dict[int, np.ndarray]:
         """Anchors found by OpenCV's own detector settings over the whole frame (slower)."""
-        return self._anchors_in(gray, self._thorough_detector)
+        corners, ids, _ = self._thorough_detector.detectMarkers(gray)
+        return self._split(corners, ids)[0]
 
-    def _anchors_in(self, gray: np.ndarray, detector=None) -> dict[int, np.ndarray]:
-        corners, ids, _ = (detector or self._frame_detector).detectMarkers(gray)
+    def _split(self, corners, ids) -> tuple[dict[int, np.ndarray], tuple[tuple[int, np.ndarray], ...]]:
         if ids is None:
-            return {}
-        anchors = self.profile.anchor_ids
-        return {int(i): c.reshape(4, 2).astype(np.float64) for i, c in zip(ids.ravel(), corners)
-                if int(i) in anchors}
+            return {}, ()
+        anchors, figures = {}, []
+        for marker_id, quad in zip(ids.ravel().tolist(), corners):
+            quad = quad.reshape(4, 2).astype(np.float64)
+            if marker_id in self.profile.anchor_ids:
+                anchors[marker_id] = quad
+            else:
+                figures.append((marker_id, quad))
+        return anchors, tuple(figures)
 
     def _refine(self, gray: np.ndarray, marker_id: int, corners: np.ndarray) -> np.ndarray:
-        """An anchor found at half size, found again at full size in a crop around it (the same
-        detector and sub-pixel corners as a full-frame search, on a small part of the frame)."""
+        """An anchor found at half size, found again at full size in a crop around it (sub-pixel
+        corners from the whole marker's outline: sturdier under motion blur than cornerSubPix
+        started from the half-size corners, which a blurred card's edge can pull a few pixels)."""
         side = float(np.max(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
         pad = int(np.ceil(0.6 * side)) + 4
         h, w = gray.shape[:2]
         x0, y0 = (int(max(0, np.floor(v) - pad)) for v in corners.min(axis=0))
         x1, y1 = int(min(w, np.ceil(corners[:, 0].max()) + pad)), int(min(h, np.ceil(corners[:, 1].max()) + pad))
-        found = self._anchors_in(np.ascontiguousarray(gray[y0:y1, x0:x1]))
-        if marker_id not in found:
-            return corners
-        return found[marker_id] + (x0, y0)
+        found, ids, _ = self._crop_detector.detectMarkers(np.ascontiguousarray(gray[y0:y1, x0:x1]))
+        for i, quad in zip([] if ids is None else ids.ravel().tolist(), found):
+            if i == marker_id:
+                return quad.reshape(4, 2).astype(np.float64) + (x0, y0)
+        return corners
+
+    def figures_in_frame(self, found: FrameMarkers, gray: np.ndarray, registration: Registration) -> Detections:
+        """Figure markers of a frame's search (`found`, on `gray`), positioned in table inches by
+        `registration`: those read, if their size in inches is right, and the unread outlines of a
+        figure marker's size read again in small sharpened top view windows."""
+        best: dict[int, tuple[float, np.ndarray]] = {}
+        for marker_id, quad in found.figures:
+            self._keep(best, marker_id, registration.to_table(quad))
+        size_in = self.profile.figure_marker_size_in
+        taken = [q.mean(axis=0) for _e, q in best.values()]
+        taken += [(a.x_in, a.y_in) for a in self.profile.anchors]
+        outlines, rects = [], []
+        for quad in found.unread:
+            quad_in = registration.to_table(quad)
+            sides_in = np.linalg.norm(quad_in - np.roll(quad_in, 1, axis=0), axis=1)
+            card = (self.cells + 2) / self.cells          # or the outline of the marker's white card
+            if min(np.max(np.abs(sides_in / (size_in * k) - 1)) for k in (1.0, card)) > 2 * SIZE_TOLERANCE:
+                continue
+            cx, cy = quad_in.mean(axis=0)
+            if any(np.hypot(cx - x, cy - y) < size_in for x, y in taken):
+                continue              # read already, or part of an anchor's card
+            reader = self._pattern_reader
+            if not any(reader.framed(reader.sample(gray, q)) for q in reader.outlines(quad)):
+                continue              # no marker's frame in it or just inside: a grid square, texture
+            taken.append((cx, cy))
+            half = REREAD_SIDES * size_in
+            rects.append((cx - half, cy - half, cx + half, cy + half))
+            outlines.append(quad)
+        for quad, rect in zip(outlines, rects):
+            window = _window_view(gray, registration, self.view_px_per_in, rect)
+            before = set(best)
+            self._collect(TopView(_sharpen(window.image), window.ppi, window.origin_in), best)
+            if set(best) == before:
+                self._read_softly(gray, quad, registration, best)
+        return self._detections(best, registration)
+
+    def _read_softly(self, gray: np.ndarray, quad: np.ndarray, registration: Registration,
+                     best: dict[int, tuple[float, np.ndarray]]) -> None:
+        """An outline neither read nor read again: its cells compared with the dictionary's
+        patterns (vision.marker_reading), among the roster's markers not found yet when the
+        profile has a roster."""
+        found = self._soft_read(gray, quad)
+        if found is not None and found.marker_id not in best:
+            self._keep(best, found.marker_id, registration.to_table(found.corners))
+
+    def _soft_read(self, gray: np.ndarray, quad: np.ndarray):
+        """A figure marker's id read from an outline's cells (vision.marker_reading), or None: the
+        outline itself, or the marker inside it when it is the outline of the marker's card."""
+        reader = self._pattern_reader
+        for candidate in reader.outlines(quad):
+            if not reader.framed(reader.sample(gray, candidate)):
+                continue
+            outline = candidate.astype(np.float32).reshape(-1, 1, 2)
+            cv2.cornerSubPix(gray, outline, (2, 2), (-1, -1),
+                             (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01))
+            found = reader.read(gray, outline.reshape(4, 2), self._roster_ids)
+            if found is not None and found.marker_id not in self.profile.anchor_ids:
+                return found
+        return None
 
     def find_figures(self, view: TopView, registration: Registration,
                      rects_in: list[tuple[float, float, float, float]] | None = None) -> Detections:
@@ -112,24 +245,41 @@ class MarkerFinder:
         windows = [view] if rects_in is None else [view.window(r) for r in rects_in]
         for window in windows:
             if min(window.image.shape[:2]) >= 8:
-                self._collect(TopView(_sharpen(window.image), window.ppi, window.origin_in), best)
+                # A tracked frame's windows leave what they miss to the next frames: no pattern reads.
+                self._collect(TopView(_sharpen(window.image), window.ppi, window.origin_in), best,
+                              window if rects_in is None else None)
         return self._detections(best, registration)
 
-    def _collect(self, view: TopView, best: dict[int, tuple[float, np.ndarray]]) -> None:
-        corners, ids, _ = self._detect_in_view(view.image)
-        if ids is None:
+    def _collect(self, view: TopView, best: dict[int, tuple[float, np.ndarray]], plain: TopView | None = None) -> None:
+        """Figure markers read in a (sharpened) view; with `plain`, the same view unsharpened, the
+        outlines left unread are read by their patterns there."""
+        corners, ids, rejected = self._detect_in_view(view.image)
+        for marker_id, quad in zip([] if ids is None else ids.ravel().tolist(), corners):
+            if marker_id not in self.profile.anchor_ids:
+                self._keep(best, marker_id, view.to_table(quad.reshape(4, 2)))
+        if plain is None or not len(rejected):
             return
         size_in = self.profile.figure_marker_size_in
-        for marker_id, quad in zip(ids.ravel().tolist(), corners):
-            if marker_id in self.profile.anchor_ids:
-                continue
+        taken = [q.mean(axis=0) for _e, q in best.values()]
+        for quad in rejected:
             quad_in = view.to_table(quad.reshape(4, 2))
-            sides_in = np.linalg.norm(quad_in - np.roll(quad_in, 1, axis=0), axis=1)
-            error = float(np.max(np.abs(sides_in / size_in - 1)))
-            if error > SIZE_TOLERANCE:
-                continue                  # wrong size for a figure marker: not one of ours
-            if marker_id not in best or error < best[marker_id][0]:
-                best[marker_id] = (error, quad_in)   # a duplicate id keeps the best-shaped one
+            centre = quad_in.mean(axis=0)
+            if any(np.hypot(*(centre - c)) < size_in for c in taken):
+                continue
+            read = self._soft_read(plain.image, quad.reshape(4, 2))
+            if read is not None and read.marker_id not in best:
+                self._keep(best, read.marker_id, view.to_table(read.corners))
+                taken.append(centre)
+
+    def _keep(self, best: dict[int, tuple[float, np.ndarray]], marker_id: int, quad_in: np.ndarray) -> None:
+        """A marker read, kept if its size in inches is a figure marker's (and it is the
+        best-shaped one of its id so far)."""
+        sides_in = np.linalg.norm(quad_in - np.roll(quad_in, 1, axis=0), axis=1)
+        error = float(np.max(np.abs(sides_in / self.profile.figure_marker_size_in - 1)))
+        if error > SIZE_TOLERANCE:
+            return                        # wrong size for a figure marker: not one of ours
+        if marker_id not in best or error < best[marker_id][0]:
+            best[marker_id] = (error, quad_in)
 
     def _detect_in_view(self, image: np.ndarray):
         """detectMarkers on a top view, taking only outlines near a figure marker's known size.

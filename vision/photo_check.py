@@ -1,43 +1,42 @@
 """Why a photo cannot be measured, in facts a page can draw: too dark, too blurred, a corner cut off.
 
-`photo_quality` is the one brightness / sharpness check (kept as one function so a fuller check in
-the pipeline can replace it). `anchor_places` says, for each anchor of the profile, whether it was
-seen, lies inside the photo but was not seen (covered?), or lies outside it (the table is cut off).
+Too dark and too blurred are the pipeline's own verdict, never a second opinion: the measures and
+limits of `vision.quality` (the check `FramePipeline.process` refuses a frame with), or the refusal
+itself when the pipeline gave one. `anchor_places` says, for each anchor of the profile, whether it
+was seen, lies inside the photo but was not seen (covered?), or lies outside it (the table is cut off).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
-QUALITY_SIDE_PX = 640           # measured on a copy this long, so the numbers do not depend on resolution
-DARK_MEAN = 40.0                # house default: mean grey (0-255) below this is too dark to read markers
-BLURRED_LAPLACIAN_VAR = 25.0    # house default: Laplacian variance at 640 px below this is too blurred
-FLAT_STD = 10.0                 # a photo this flat (a wall, a lens cap) is neither blurred nor sharp
+from vision import quality
+from vision.pipeline import to_gray
 
 
 @dataclass(frozen=True)
 class PhotoQuality:
-    brightness: float           # mean grey, 0-255
-    contrast: float             # grey standard deviation
-    sharpness: float            # variance of the Laplacian at QUALITY_SIDE_PX
-    too_dark: bool
-    too_blurred: bool
+    """What the pipeline measures of a photo (vision.quality) and its verdict on it."""
+    median: float               # of the grey levels, 0-255
+    edge_px: float              # width of the sharpest edges (vision.quality.WORK_PX)
+    problem: str | None         # "dark", "blurred" or None: the pipeline's verdict
+
+    @property
+    def too_dark(self) -> bool:
+        return self.problem == "dark"
+
+    @property
+    def too_blurred(self) -> bool:
+        return self.problem == "blurred"
 
 
-def photo_quality(frame: np.ndarray) -> PhotoQuality:
-    """Brightness and sharpness of a BGR (or grey) photo, with the too-dark / too-blurred verdicts."""
-    gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    scale = QUALITY_SIDE_PX / max(gray.shape[:2])
-    if scale < 1.0:
-        gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    brightness = float(gray.mean())
-    contrast = float(gray.std())
-    sharpness = float(cv2.Laplacian(gray, cv2.CV_64F).var())
-    too_dark = brightness < DARK_MEAN
-    too_blurred = not too_dark and contrast >= FLAT_STD and sharpness < BLURRED_LAPLACIAN_VAR
-    return PhotoQuality(brightness, contrast, sharpness, too_dark, too_blurred)
+def photo_quality(frame: np.ndarray, refused: BaseException | None = None) -> PhotoQuality:
+    """The pipeline's measures of a BGR (or grey) photo and its verdict; `refused`, the error the pipeline
+    refused this photo with, when it did: a `PhotoQualityError` is the verdict as it was given."""
+    measured = quality.photo_quality(to_gray(frame))
+    problem = refused.problem if isinstance(refused, quality.PhotoQualityError) else measured.problem
+    return PhotoQuality(measured.median, measured.edge_px, problem)
 
 
 def anchor_places(profile, registration, image_size: tuple[int, int], seen=()) -> dict[int, str]:

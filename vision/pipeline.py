@@ -30,7 +30,7 @@ from measure.grid import cell_of
 from measure.scene import Grid, Scene, Table, Terrain
 from vision.anchors import SEARCH_TRIES, AnchorWindows
 from vision.change import ChangeWatch
-from vision.colour import COLOUR_PPI, chromaticity, mat_chroma
+from vision.colour import COLOUR_PPI
 from vision.detections import Detections
 from vision.grid import GRID_PPI, canonical_origin, find_grid
 from vision.hands import HAND_PPI, Hands, find_hands, roster_under_hands
@@ -42,7 +42,7 @@ from vision.settings import VISION_DEFAULTS
 from vision.terrain import TERRAIN_PPI, WORK_PPI as FELT_PPI, find_terrain
 from vision.topview import FrameView, TopViewMaker
 from vision.tracking import Tracker
-from vision.whitebalance import BLACK, WHITE, WhiteBalance, estimate_white_balance
+from vision.whitebalance import WHITE, WhiteBalance, estimate_white_balance
 
 WINDOW_IN = 1.4          # half side of the window searched around a figure's last position
 FIGURE_WATCH_IN = 1.2    # half side of the region watched for change around a figure
@@ -90,7 +90,6 @@ class _Held:
     rescale: tuple[float, tuple[float, float]] | None = None   # grid correction of the view's labels
     mat: np.ndarray | None = None          # the mat's chromaticity (colour figures compare against it)
     wb: WhiteBalance | None = None         # the anchors' grey card: colours are judged after it
-    balanced: tuple | None = None          # (coarse view, that view under wb): made once, read by terrain
     terrain: tuple[Terrain, ...] | None = None
     terrain_frame: int = -10 ** 9
 
@@ -107,14 +106,20 @@ class FramePipeline:
         self.track = track
         self.tracker = Tracker() if track else None
         self._held: _Held | None = None
+        self._scan = None                  # (gray, FrameMarkers) of the frame just registered
         self._frame = -1
         self.watch = ChangeWatch()
+        self._hold_ms: dict[str, float] = {}     # the last full frame's top view, grid and white balance
         self._tiles = _tiles(profile.width_in, profile.depth_in, int(VISION_DEFAULTS["search_tiles"]))
 
     # ------------------------------------------------------------ registration
 
     def register(self, gray: np.ndarray) -> Registration:
-        anchors = self.markers.find_anchors(gray)
+        # The frame's one marker search: its anchors register the table, its figure markers and
+        # unread outlines are kept for _markers (this frame's only).
+        found = self.markers.scan(gray)
+        self._scan = (gray, found)
+        anchors = dict(found.anchors)
         if len(anchors) < 2:
             anchors = self._look_harder(gray, anchors)
         if not anchors:
@@ -133,7 +138,23 @@ class FramePipeline:
             more = self.anchor_windows.find(gray, registration.H_px_to_in, missing, SEARCH_TRIES)
             if more:
                 registration = register({**anchors, **more}, self.profile, size)
+        self._refuse_if_unsure(registration)
         return registration
+
+    def _refuse_if_unsure(self, registration: Registration) -> None:
+        """Too few anchors seen to place the whole table: one plain line, rather than figures in
+        wrong places (two anchors side by side fix their own corner and leave the far side inches
+        off). A profile with one anchor only gets what one anchor gives: its owner chose that."""
+        missing = sorted(self.profile.anchor_ids - set(registration.anchors_seen))
+        limit_in = VISION_DEFAULTS["registration_max_error_in"]
+        if missing and registration.table_error_in > limit_in:
+            seen = ", ".join(str(i) for i in registration.anchors_seen)
+            raise RegistrationError(
+                f"only {len(registration.anchors_seen)} of {len(self.profile.anchors)} anchors were found "
+                f"(markers {seen}): from them a place on the far side of the table could be "
+                f"{registration.table_error_in:.2f} in off, more than {limit_in:g} in, so nothing was "
+                f"measured; make sure every anchor is in view and uncovered (missing: "
+                f"{', '.join(str(i) for i in missing)})")
 
     def _look_harder(self, gray: np.ndarray, anchors: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
         """One anchor cannot check itself and places the others badly: the whole frame is searched
@@ -159,22 +180,31 @@ class FramePipeline:
         """What this registration lets later frames reuse, and this frame's top view."""
         k = self.camera.matrix_for(gray.shape[1], gray.shape[0]) if self.camera is not None else None
         pose = camera_pose(registration.H_px_to_in, registration.image_size, k)
+        t0 = time.perf_counter()
         ppi = max(self.markers.view_px_per_in, COLOUR_PPI, GRID_PPI, TERRAIN_PPI)
         maker = TopViewMaker(registration.H_in_to_px, ppi, self._table_rect(), keep_maps=self.track)
         view = maker.make(frame_bgr)
-        grid, check, rescale = None, None, None
+        view.base                      # the one warp (every later layer is derived from it)
         spec = self.profile.grid
+        if spec is not None or self.profile.sides:
+            view.at(COLOUR_PPI)        # the grid's and the rims' layer: part of the shared view
+        t1 = time.perf_counter()
+        grid, check, rescale = None, None, None
         if spec is not None:
             registration, grid, check, rescale = self._grid(view, registration, spec)
             if rescale is not None:
                 pose = camera_pose(registration.H_px_to_in, registration.image_size, k)
                 view = view.rescaled(*rescale)
-        # The anchors' grey card and the mat's colour: for colour bases, hands and terrain.
+        t2 = time.perf_counter()
+        # The anchors' grey card (small patches of the coarse layer) and the mat's colour: for colour
+        # bases, hands and terrain, which read the balanced layers of the view from now on.
         coarse = view.at(TERRAIN_PPI)
         wb = estimate_white_balance(coarse.image, coarse.ppi, self.profile.anchors, coarse.origin_in)
-        balanced = wb.apply(coarse.image, coarse.ppi, coarse.origin_in)
-        mat = mat_chroma(chromaticity(np.clip(balanced, 0, None))[0])
-        return _Held(registration, pose, grid, check, maker, rescale, mat, wb=wb, balanced=(coarse, balanced)), view
+        view.white_balance = wb
+        mat = view.mat_chroma(TERRAIN_PPI / 2)
+        self._hold_ms = {"topview_ms": (t1 - t0) * 1e3, "grid_ms": (t2 - t1) * 1e3,
+                         "whitebalance_ms": (time.perf_counter() - t2) * 1e3}
+        return _Held(registration, pose, grid, check, maker, rescale, mat, wb=wb), view
 
     def _grid(self, view: FrameView, registration: Registration, spec):
         fit = find_grid(view.gray_at(GRID_PPI).image, GRID_PPI, kind=spec.kind, pitch_in=spec.pitch_in,
@@ -184,9 +214,13 @@ class FramePipeline:
         grid = fit.grid
         error = grid.pitch_in / spec.pitch_in - 1
         check = {"measured_pitch_in": round(grid.pitch_in, 5), "profile_pitch_in": spec.pitch_in,
-                 "scale_error_pct": round(100 * error, 3), "rescaled": False}
+                 "scale_error_pct": round(100 * error, 3), "pitch_spread_pct": round(100 * fit.pitch_spread, 3),
+                 "rescaled": False}
         rescale = None
-        if VISION_DEFAULTS["grid_scale_report"] < abs(error) <= VISION_DEFAULTS["grid_scale_max"]:
+        # The grid corrects the scale only when its own peaks agree on the pitch better than the
+        # correction it would make (a view sheared by a rough registration, a faint peak: they don't).
+        if (VISION_DEFAULTS["grid_scale_report"] < abs(error) <= VISION_DEFAULTS["grid_scale_max"]
+                and abs(error) > fit.pitch_spread):
             # The printed grid is the better ruler: rescale the table frame about the anchors' centre.
             centre = np.mean([self.profile.anchor(i).corners_in() for i in registration.anchors_seen], axis=(0, 1))
             f = 1.0 / (1 + error)
@@ -209,7 +243,11 @@ class FramePipeline:
         return (max(0.0, x0), max(0.0, y0), min(self.profile.width_in, x1), min(self.profile.depth_in, y1))
 
     def _markers(self, view: FrameView, registration: Registration, pose: CameraPose, rects, full: bool) -> Detections:
-        found = self.markers.find_figures(view.gray(), registration, None if full else rects)
+        scan, self._scan = self._scan, None
+        if full and scan is not None and scan[1].figures_searched:
+            found = self.markers.figures_in_frame(scan[1], scan[0], registration)
+        else:
+            found = self.markers.find_figures(view.gray(), registration, None if full else rects)
         h = self.profile.figure_marker_height_in
         if h > 0 and len(found):
             # Markers on bases stand above the table: put them back under the camera's ray.
@@ -220,14 +258,25 @@ class FramePipeline:
         """Hands over the table in this frame (vision.hands), after the anchors' white balance."""
         if held.wb is None:
             return None
+        if view.white_balance is held.wb:   # the frame's white-balanced coarse layer, shared
+            coarse = view.at(TERRAIN_PPI)
+            return find_hands(coarse.image, coarse.ppi, coarse.origin_in,
+                              normalised=view.balanced_at(TERRAIN_PPI).image,
+                              other_rgbs=[t.rgb for t in self.profile.terrain])
         coarse = view.at(HAND_PPI)
         return find_hands(coarse.image, coarse.ppi, coarse.origin_in, wb=held.wb, mat=held.mat,
                           other_rgbs=[t.rgb for t in self.profile.terrain])
 
-    def _colour(self, view: FrameView, pose: CameraPose, rects, held: _Held, hands: Hands | None = None) -> Detections:
+    def _colour(self, view: FrameView, pose: CameraPose, rects, held: _Held, hands: Hands | None = None,
+                markers: Detections | None = None) -> Detections:
         sides = self.profile.sides
         if not sides:
             return Detections.empty()
+        # A figure found by its marker stands there: its card is no colour base (dark ink shows
+        # false colour).
+        half = 0.6 * self.profile.figure_marker_size_in
+        cards = [(x - half, y - half, x + half, y + half) for (x, y), by in
+                 zip(markers.xy_in, markers.detected_by) if by == "marker"] if markers is not None and len(markers) else []
         h = VISION_DEFAULTS["colour_base_height_in"]
         base_in = VISION_DEFAULTS["colour_base_in"]
         others = [t.rgb for t in self.profile.terrain]
@@ -242,7 +291,7 @@ class FramePipeline:
             for p, hit in rims_in_view(window, [s.seen_rgb for s in sides], base_in, pose=pose, height_in=h,
                                        wb=held.wb, other_rgbs=others, mat=held.mat,
                                        table_in=(self.profile.width_in, self.profile.depth_in),
-                                       keep_out_in=self._anchor_cards(),
+                                       keep_out_in=self._anchor_cards() + cards,
                                        exclude=hands.mask_in(window) if hands is not None else None):
                 if any(np.hypot(*(p - q)) < base_in * 0.6 for q in xy):
                     continue           # the same base seen in two overlapping windows
@@ -260,8 +309,8 @@ class FramePipeline:
         return [(a.x_in - a.size_in * 0.75, a.y_in - a.size_in * 0.75, a.x_in + a.size_in * 0.75,
                  a.y_in + a.size_in * 0.75) for a in self.profile.anchors]
 
-    def _terrain(self, frame_view: FrameView, detections: Detections, wb=None, hands: Hands | None = None,
-                 balanced: tuple | None = None) -> tuple[Terrain, ...]:
+    def _terrain(self, frame_view: FrameView, detections: Detections, wb=None,
+                 hands: Hands | None = None) -> tuple[Terrain, ...]:
         kinds = [(t.name, t.rgb) for t in self.profile.terrain]
         if not kinds:
             return ()
@@ -311,9 +360,14 @@ class FramePipeline:
             else:
                 self._snapshot_anchors(held.registration)
         full = held is None
+        self._hold_ms = {}
         if full:
+            tq = time.perf_counter()
             check_photo(gray)          # too dark or too blurred: one plain line, nothing measured
+            timing["quality_ms"] = (time.perf_counter() - tq) * 1e3
+            tr = time.perf_counter()
             registration = self.register(gray)
+            timing["anchors_ms"] = (time.perf_counter() - tr) * 1e3
             held, view = self._hold(registration, bgr, gray)
             events.append("registered")
             if self.track:
@@ -329,7 +383,8 @@ class FramePipeline:
             detections = self._markers(view, registration, pose, table, True)
             t2 = time.perf_counter()
             hands = self._hands(view, held)
-            detections = detections.concat(self._colour(view, pose, table, held, hands))
+            timing["hands_ms"] = (time.perf_counter() - t2) * 1e3
+            detections = detections.concat(self._colour(view, pose, table, held, hands, detections))
         else:
             hands = None
             carried, marker_rects, colour_rects = self._plan_search()
@@ -337,7 +392,7 @@ class FramePipeline:
                 else Detections.empty()
             t2 = time.perf_counter()
             if colour_rects:
-                detections = detections.concat(self._colour(view, pose, colour_rects, held))
+                detections = detections.concat(self._colour(view, pose, colour_rects, held, markers=detections))
             detections = _merge_carried(detections, carried)
         t3 = time.perf_counter()
         if self.tracker is not None:
@@ -346,7 +401,7 @@ class FramePipeline:
         every = int(VISION_DEFAULTS["terrain_every_frames"])
         due = self.track and self._frame - held.terrain_frame >= every and self.watch.changed("table")
         if held.terrain is None or due:
-            held.terrain = self._terrain(view, detections, held.wb, hands, held.balanced if full else None)
+            held.terrain = self._terrain(view, detections, held.wb, hands)
             held.terrain_frame = self._frame
             events.append("terrain")
             if self.track:
@@ -354,8 +409,12 @@ class FramePipeline:
                     [[0, 0], [self.profile.width_in, 0], [self.profile.width_in, self.profile.depth_in],
                      [0, self.profile.depth_in]], float)))
         t4 = time.perf_counter()
+        # register_ms: everything before the figures (quality, anchors, top view, grid, white balance;
+        # each also on its own when this frame did it); colour_ms: hands and rims (hands_ms apart).
         timing.update(register_ms=(t1 - t0) * 1e3, markers_ms=(t2 - t1) * 1e3, colour_ms=(t3 - t2) * 1e3,
-                      track_terrain_ms=(t4 - t3) * 1e3)
+                      track_terrain_ms=(t4 - t3) * 1e3, **self._hold_ms)
+        if "hands_ms" in timing:
+            timing["rims_ms"] = timing["colour_ms"] - timing["hands_ms"]
         figures = detections.to_figures(self._roster)
         if held.grid is not None and figures:
             cells = cell_of(held.grid, np.array([f.xy for f in figures]))
@@ -428,15 +487,10 @@ class FramePipeline:
         return carried, marker_rects, colour_rects
 
 def felt_balance(wb: WhiteBalance, view, applied: np.ndarray | None = None) -> np.ndarray:
-    """A top view under the anchors' white balance for judging felt: the exposure plane divided out
-    and each channel scaled so the white card is WHITE, with no black offset (felt colours scale
-    with the light; an ink black measured a little low would otherwise darken every dark felt),
-    and not clipped at 255 (a lamp's hot spot keeps its colours). `applied`: `wb.apply` of this
-    view when it has been made already."""
-    if applied is None:
-        applied = wb.apply(view.image, view.ppi, view.origin_in)
-    unbalanced = (applied - BLACK) / wb.gain + wb.black_bgr
-    return np.maximum(unbalanced * (WHITE / np.maximum(wb.white_bgr, 1.0)), 0).astype(np.float32)
+    """A top view under the anchors' white balance for judging felt (`WhiteBalance.felt`; a
+    FrameView gives it made once as `felt_at(ppi)`). `applied` is no longer needed (kept so
+    callers need not change)."""
+    return wb.felt(view.image, view.ppi, view.origin_in)
 
 
 def _tiles(width_in: float, depth_in: float, n: int) -> list[tuple[float, float, float, float]]:

@@ -61,17 +61,43 @@ def photo_quality(gray: np.ndarray) -> PhotoQuality:
     scale = min(1.0, WORK_PX / max(h, w))
     small = cv2.resize(gray, (max(1, int(w * scale)), max(1, int(h * scale))), interpolation=cv2.INTER_AREA) \
         if scale < 1 else gray
-    small = small.astype(np.float32)
-    lo, median, bright = np.percentile(small[::2, ::2], (1, 50, 99))
-    gx = cv2.Sobel(small, cv2.CV_32F, 1, 0, ksize=3) / 8
-    gy = cv2.Sobel(small, cv2.CV_32F, 0, 1, ksize=3) / 8
+    if small.dtype == np.uint8:
+        # Gray levels are whole numbers: the order statistics come from a histogram (the same
+        # numbers as np.percentile, without sorting), and the slopes in whole numbers too
+        # (8 x the float Sobel's), scaled once at the end.
+        lo, median, bright = _histogram_percentiles(small[::2, ::2], (1, 50, 99))
+        gx = cv2.Sobel(small, cv2.CV_16S, 1, 0, ksize=3)
+        gy = cv2.Sobel(small, cv2.CV_16S, 0, 1, ksize=3)
+        directions = (gx, gy, cv2.add(gx, gy, dtype=cv2.CV_16S), cv2.subtract(gx, gy, dtype=cv2.CV_16S))
+        factors = (1 / 8, 1 / 8, 1 / (8 * np.sqrt(2)), 1 / (8 * np.sqrt(2)))
+    else:
+        small = small.astype(np.float32)
+        lo, median, bright = np.percentile(small[::2, ::2], (1, 50, 99))
+        gx = cv2.Sobel(small, cv2.CV_32F, 1, 0, ksize=3) / 8
+        gy = cv2.Sobel(small, cv2.CV_32F, 0, 1, ksize=3) / 8
+        directions = (gx, gy, (gx + gy) / np.sqrt(2), (gx - gy) / np.sqrt(2))
+        factors = (1.0,) * 4
     # The steepest slopes across, down and along both diagonals: a shake smears one direction only,
     # so the photo is as blurred as its worst direction.
-    steepest = min(_top_percentile(np.abs(g), 99.95)
-                   for g in (gx, gy, (gx + gy) / np.sqrt(2), (gx - gy) / np.sqrt(2)))
+    steepest = min(_top_percentile(np.abs(g), 99.95) * f for g, f in zip(directions, factors))
     # The brightness step across an edge: between the dark and bright ends of the frame.
     step = max(float(bright - lo), 1.0)
-    return PhotoQuality(float(median), float(bright), step / max(steepest, 1e-3), float(bright - lo))
+    return PhotoQuality(float(median), float(bright), float(step / max(steepest, 1e-3)), float(bright - lo))
+
+
+def _histogram_percentiles(values: np.ndarray, qs) -> tuple[float, ...]:
+    """np.percentile(values, qs) (linear) of uint8 values, from their histogram."""
+    counts = np.bincount(np.ascontiguousarray(values).ravel(), minlength=256)
+    cum = np.cumsum(counts)
+    n = int(cum[-1])
+    out = []
+    for q in qs:
+        virtual = (n - 1) * (np.float64(q) / 100)
+        i = int(np.floor(virtual))
+        a = int(np.searchsorted(cum, i, side="right"))             # the i-th smallest (from 0)
+        b = int(np.searchsorted(cum, min(i + 1, n - 1), side="right"))
+        out.append(float(_lerp(np.float64(a), np.float64(b), virtual - i)))
+    return tuple(out)
 
 
 def _top_percentile(values: np.ndarray, q: float) -> float:

@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from vision.colour import chromaticity, classify, rgb_chroma
+from vision.rim_search import quantised_likelihoods
 from vision.rim_vetting import MAX_OUTER, is_strong, vet_hits
 
 N_RAYS = 48
@@ -50,6 +51,12 @@ EDGE_BIAS_PX = 0.5             # the rim's edge as found lies this far outside t
 RADIUS_PRIOR = 8.0             # the base's known radius counts as this many edge points
 MIN_CONFIDENCE = 0.33          # of a ring passing every test: all its measures together
 OVERLAP = 1.8                  # two bases' centres are at least a diameter apart: 2 radii, less slack
+PASS_STRICT, PASS_LOOSE, PASS_SOFT = 0, 1, 2   # which labels a candidate was found on
+SOFT_RING_PX2 = 0.12           # soft candidate: likelihood summed in the annulus, in radii squared
+SOFT_NOISE = 0.1               # the likelihood counts above this (a body's brown is a little red)
+SAME_RING = 0.2                # two passes' rings whose centres are this close (radii) are one ring
+COARSE_COVERAGE = 0.6          # of MIN_COVERAGE: a candidate's first look (half the rays) must show this
+SOFT_FLOOR = 0.25              # a likelihood peaking below this near a candidate is no rim's colour
 
 
 @dataclass(frozen=True)
@@ -70,9 +77,10 @@ class RimHit:
     free_radius: float = 1.0   # the visible arc's own radius (unconstrained fit), in the base's radii
     middle: float = 0.0        # share of the middle (within 0.45 radii) showing the colour
     hollow: float = 1.0        # along the rays showing the rim, the share of 0.1-0.4 radii without it
+    by_likelihood: bool = False  # found on the soft colour likelihood (vision.rim_search), not on labels
 
 
-def _candidates(mask: np.ndarray, r_px: float) -> np.ndarray:
+def _candidates(mask: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -> np.ndarray:
     """(N, 2) view points where a base-sized annulus holds the colour and its middle does not.
 
     Looked for at half the view's resolution when a base is 16 pixels across or more (candidates
@@ -80,11 +88,11 @@ def _candidates(mask: np.ndarray, r_px: float) -> np.ndarray:
     if r_px >= 8:
         h, w = mask.shape
         small = cv2.resize(mask.astype(np.float32), (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
-        return _candidates_in(small, r_px / 2) * 2 + 0.5
-    return _candidates_in(mask.astype(np.float32), r_px)
+        return _candidates_in(small, r_px / 2, min_ring) * 2 + 0.5
+    return _candidates_in(mask.astype(np.float32), r_px, min_ring)
 
 
-def _candidates_in(m: np.ndarray, r_px: float) -> np.ndarray:
+def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -> np.ndarray:
     s_in = int(round(1.1 * r_px)) | 1             # the middle, inside the rim band
     s_out = int(round(2.2 * r_px)) | 1            # the whole base and a little more
     a_in = cv2.boxFilter(m, -1, (s_in, s_in), normalize=False, borderType=cv2.BORDER_CONSTANT)
@@ -96,7 +104,10 @@ def _candidates_in(m: np.ndarray, r_px: float) -> np.ndarray:
     score = ring - a_in
     size = int(round(r_px)) | 1
     peak = score >= cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
-    good = peak & (ring >= MIN_RING_PX2 * r_px * r_px) & (a_in <= 0.85 * s_in * s_in)
+    good = peak & (ring >= min_ring * r_px * r_px) & (a_in <= 0.85 * s_in * s_in)
+    if min_ring != MIN_RING_PX2:
+        # a likelihood: the middle no more of the colour than the annulus (a felt's corner is)
+        good &= a_in / (s_in * s_in) <= ring / (s_out * s_out - s_in * s_in)
     ys, xs = np.nonzero(good)
     pts = np.column_stack([xs, ys]).astype(np.float64)
     sc = score[ys, xs]
@@ -113,13 +124,36 @@ def _candidates_in(m: np.ndarray, r_px: float) -> np.ndarray:
     return pts
 
 
-def _sample_rays(mask_f: np.ndarray, centres: np.ndarray, radii: np.ndarray, units: np.ndarray) -> np.ndarray:
-    """(N, K, J) mask values (bilinear) at centre + radius * unit, 0 outside the view."""
+class _Slots:
+    """Each candidate's own map to sample (its side's labels, or likelihood), by slot."""
+
+    def __init__(self, maps: list[np.ndarray], slot_of: np.ndarray):
+        self.maps, self.slot_of = maps, slot_of
+
+    def __getitem__(self, keep) -> "_Slots":
+        return _Slots(self.maps, self.slot_of[keep])
+
+    def sample(self, centres: np.ndarray, radii: np.ndarray, units: np.ndarray) -> np.ndarray:
+        out = np.empty((len(centres), len(units), len(radii)), np.float32)
+        for m in np.unique(self.slot_of):
+            sel = self.slot_of == m
+            out[sel] = _sample_rays(self.maps[m], centres[sel], radii, units)
+        return out
+
+
+def _sample_rays(mask_f, centres: np.ndarray, radii: np.ndarray, units: np.ndarray) -> np.ndarray:
+    """(N, K, J) mask values (bilinear) at centre + radius * unit, 0 outside the view (`mask_f`: a
+    float32 map, or _Slots)."""
+    if isinstance(mask_f, _Slots):
+        return mask_f.sample(centres, radii, units)
     n, k, j = len(centres), len(units), len(radii)
     x = centres[:, None, None, 0] + radii[None, None, :] * units[None, :, None, 0]
     y = centres[:, None, None, 1] + radii[None, None, :] * units[None, :, None, 1]
-    out = cv2.remap(mask_f, x.reshape(n * k, j).astype(np.float32), y.reshape(n * k, j).astype(np.float32),
-                    cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    x, y = x.reshape(n * k, j).astype(np.float32), y.reshape(n * k, j).astype(np.float32)
+    rows = 32000                   # remap's maps are at most SHRT_MAX rows
+    out = np.concatenate([cv2.remap(mask_f, x[i:i + rows], y[i:i + rows], cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+                          for i in range(0, max(n * k, 1), rows)]) if n * k else np.zeros((0, j), np.float32)
     return out.reshape(n, k, j)
 
 
@@ -219,9 +253,12 @@ def _fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px
 
 
 def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
-                units: np.ndarray, radii: np.ndarray, search_lo: float, search_hi: float):
-    """Edge points, fitted centres and the shape measures for candidates at `centres`."""
+                units: np.ndarray, radii: np.ndarray, search_lo: float, search_hi: float, gain: np.ndarray | None = None):
+    """Edge points, fitted centres and the shape measures for candidates at `centres` (`gain` (N,):
+    each candidate's samples scaled by it, clipped at 1: a likelihood judged against its own rim)."""
     samples = _sample_rays(mask_f, centres, radii, units)
+    if gain is not None:
+        samples = np.minimum(samples * gain[:, None, None], 1.0)
     wall = np.maximum(0.0, shift @ units.T)                      # (N, K): the side wall adds this out
     edges = _outer_edges(samples, radii, search_lo * r_px, search_hi * r_px + wall)
     top = edges - wall                                           # the top's edge, wall taken away
@@ -465,57 +502,87 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     units = np.column_stack([np.cos(angles), np.sin(angles)])
     radii = np.arange(0.0, 2.0 * r_px + 6, STEP_PX)
     hits: list[RimHit] = []
-    # Every side's strict and loose labels side by side in one wide image (zero columns between,
-    # wider than a ray), so that all candidates are measured at once: one remap, one fit.
+    # Every candidate is measured on its own side's map (labels as 0/1, or the likelihood): one
+    # vectorised fit for all of them.
     h, w = strict.shape
-    pad = int(radii[-1]) + 4
-    masks, c0s, sides, by_hues, offsets, others = [], [], [], [], [], []
+    masks, c0s, sides, by_hues, others, kinds = [], [], [], [], [], []
     n_sides = len(side_rgbs)
-    for by_hue, label in ((False, strict), (True, loose)):
+    other_of: dict[int, np.ndarray] = {}
+    quantised = quantised or quantise_view(view_bgr, wb)
+    if mat is None:
+        mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
+    # The soft pass: each side's likelihood, for rims too thin or pale for either label.
+    likelihood = quantised_likelihoods(quantised, ppi, side_rgbs, mat, other_rgbs)
+    if exclude is not None:
+        likelihood[:, exclude] = 0
+    passes = [(PASS_STRICT, strict), (PASS_LOOSE, loose), (PASS_SOFT, likelihood)]
+    for kind, label in passes:
         for k in range(len(side_rgbs)):
             if only_sides is not None and k not in only_sides:
                 continue
-            mask = label == k
-            if mask.sum() < MIN_RING_PX2 * r_px * r_px:
-                continue
-            c = _candidates(mask, r_px)
+            if kind == PASS_SOFT:
+                mask = np.maximum(label[k] - SOFT_NOISE, 0.0)
+                if float(mask.sum()) < SOFT_RING_PX2 * r_px * r_px:
+                    continue
+                c = _candidates(mask, r_px, SOFT_RING_PX2)
+            else:
+                mask = label == k
+                if mask.sum() < MIN_RING_PX2 * r_px * r_px:
+                    continue
+                c = _candidates(mask, r_px)
             if skip_near is not None and len(skip_near) and len(c):
                 d = np.hypot(c[:, None, 0] - skip_near[None, :, 0], c[:, None, 1] - skip_near[None, :, 1])
                 c = c[d.min(1) > 1.5 * r_px]
             if not len(c):
                 continue
-            x_off = len(masks) * (w + pad)
-            masks.append(mask)
-            others.append(((strict >= 0) & (strict < n_sides) & (strict != k))
-                          | ((loose >= 0) & (loose < n_sides) & (loose != k)))
+            masks.append(mask.astype(np.float32))
+            if k not in other_of:
+                other_of[k] = (((strict >= 0) & (strict < n_sides) & (strict != k))
+                               | ((loose >= 0) & (loose < n_sides) & (loose != k))).astype(np.float32)
+            others.append(other_of[k])
             c0s.append(c)
             sides.append(np.full(len(c), k))
-            by_hues.append(np.full(len(c), by_hue))
-            offsets.append(np.tile([x_off, 0.0], (len(c), 1)))
+            by_hues.append(np.full(len(c), kind == PASS_LOOSE))
+            kinds.append(np.full(len(c), kind))
     if not masks:
         return [], strict, loose
-    wide = np.zeros((h, len(masks) * (w + pad)), np.float32)
-    for m, mask in enumerate(masks):
-        wide[:, m * (w + pad):m * (w + pad) + w] = mask
-    side_of, by_hue_of, offset = np.concatenate(sides), np.concatenate(by_hues), np.concatenate(offsets)
-    c0 = np.concatenate(c0s) + offset
-    mask_f = wide
-    other_f = np.zeros_like(wide)
-    for m, other in enumerate(others):
-        other_f[:, m * (w + pad):m * (w + pad) + w] = other
+    side_of, by_hue_of = np.concatenate(sides), np.concatenate(by_hues)
+    kind_of = np.concatenate(kinds)
+    c0 = np.concatenate(c0s)
+    slot_of = np.concatenate([np.full(len(c), m) for m, c in enumerate(c0s)])
+    mask_f = _Slots(masks, slot_of)
+    other_f = _Slots(others, slot_of)
+    # A likelihood is judged against the rim's own strength: scaled so that half its peak near
+    # the candidate's ring (the brightest tenth of that band) is the edge, as 0.5 is for a label.
+    gain = np.ones(len(c0))
+    soft = kind_of == PASS_SOFT
+    if soft.any():
+        band = (radii >= 0.5 * r_px) & (radii <= 1.2 * r_px)
+        near = _sample_rays(mask_f[soft], c0[soft], radii[band], units)
+        peak = np.percentile(near.reshape(int(soft.sum()), -1), 90, axis=1)
+        gain[soft] = 1.0 / np.maximum(peak, SOFT_FLOOR - SOFT_NOISE)
 
     def shift_at(c: np.ndarray) -> np.ndarray:
-        return np.zeros_like(c) if wall_shift_px is None else np.asarray(wall_shift_px(c - offset), np.float64)
+        return np.zeros_like(c) if wall_shift_px is None else np.asarray(wall_shift_px(c), np.float64)
 
     shift0 = shift_at(c0)
-    # First from the candidate (which may sit off-centre, towards the visible arc), then again
-    # from the fitted centre with the tighter band.
-    _, _, _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii, 0.3, 1.45)
+    # First from the candidate (which may sit off-centre, towards the visible arc), on half the
+    # rays and samples: what shows too little ring even so is measured no further. Then again from
+    # the fitted centre with the tighter band, in full.
+    _, _, kept0, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units[::2], radii[::2], 0.3, 1.45, gain)
+    moved = np.hypot(*(c1 - c0).T)
+    live = (kept0.mean(1) >= COARSE_COVERAGE * MIN_COVERAGE) & (moved <= 0.9 * r_px) & np.isfinite(c1).all(1)
+    c0, gain, shift0 = c0[live], gain[live], shift0[live]
+    side_of, by_hue_of, kind_of = side_of[live], by_hue_of[live], kind_of[live]
+    mask_f, other_f = mask_f[live], other_f[live]
+    if not len(c0):
+        return [], strict, loose
+    _, _, _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii, 0.3, 1.45, gain)
     moved = np.hypot(*(c1 - c0).T)
     shift1 = shift_at(c1)
-    samples, edges, kept, c2, residual, clean, free_r, fit_r = _ring_stats(mask_f, c1, r_px, shift1, units, radii, 0.55, 1.25)
+    samples, edges, kept, c2, residual, clean, free_r, fit_r = _ring_stats(mask_f, c1, r_px, shift1, units, radii, 0.55, 1.25, gain)
     # The shape measures, from the final centre.
-    samples = _sample_rays(mask_f, c2, radii, units)
+    samples = np.minimum(_sample_rays(mask_f, c2, radii, units) * gain[:, None, None], 1.0)
     wall = np.maximum(0.0, shift1 @ units.T)
     rr = radii[None, None, :]
     coverage = kept.mean(1)
@@ -535,7 +602,6 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     around = (rr >= 0.9 * r_px) & (rr <= 1.6 * r_px + wall[..., None])
     other_s = _sample_rays(other_f, c2, radii, units) >= 0.5
     other_near = (other_s & around).any(2).mean(1)
-    c2 = c2 - offset
     max_res = max(1.2, MAX_RESIDUAL * r_px)
     strong = is_strong(coverage, clean, residual, max_res)
     conf = (np.minimum(1.0, coverage / 0.6) * np.minimum(1.0, clean / 0.8)
@@ -557,11 +623,12 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         hit = RimHit(c2[i].copy(), int(side_of[i]), float(conf[i]), float(coverage[i]), float(residual[i]),
                      float(filled[i]), float(outer[i]), reason, bool(by_hue_of[i]), float(fit_r[i] / r_px),
                      float(clean[i]), float(other_near[i]), float(free_r[i] / r_px), float(inner[i]),
-                     float(hollow[i]))
+                     float(hollow[i]), bool(kind_of[i] == PASS_SOFT))
         if reason == "ring" and conf[i] < MIN_CONFIDENCE:
             hit = dataclasses.replace(hit, reason=f"too weak a ring all told (confidence {conf[i]:.2f})")
         candidates.append(hit)
-    for hit in vet_hits(candidates, strict=strict, loose=loose, r_px=r_px, max_residual_px=max_res):
+    for hit in vet_hits(candidates, strict=strict, loose=loose, r_px=r_px, max_residual_px=max_res,
+                        n_sides=n_sides, wall_shift_px=wall_shift_px, view_bgr=view_bgr):
         if hit.reason == "ring" or with_rejected:
             hits.append(_rounded(hit))
     return _one_per_base(hits, r_px), strict, loose
@@ -580,13 +647,24 @@ def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
     """Bases do not overlap: of kept candidates closer than a base's diameter (less a little for the
     fit), the most confident stands. (An arc seen from its mirror side fits a circle as well.)"""
     # A ring on the strict labels places the base better than the same ring on the loose ones.
-    order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", hits[i].by_hue, -hits[i].confidence))
+    order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", hits[i].by_likelihood, hits[i].by_hue,
+                                                     -hits[i].confidence))
     out: list[RimHit] = []
     for i in order:
         h = hits[i]
         if any(np.hypot(*(h.xy_view - o.xy_view)) < OVERLAP * r_px for o in out if o.reason == "ring"):
             continue
         out.append(h)
+    # The same ring found on several passes (strict, loose, likelihood) is fitted to different
+    # edge pixels: its centre is their mean, weighted by how much ring and confidence each shows.
+    rings = [h for h in hits if h.reason == "ring"]
+    for j, h in enumerate(out):
+        if h.reason != "ring":
+            continue
+        same = [o for o in rings if o.side_index == h.side_index and np.hypot(*(o.xy_view - h.xy_view)) < SAME_RING * r_px]
+        w = np.array([o.coverage * o.confidence for o in same])
+        if len(same) > 1 and w.sum() > 0:
+            out[j] = dataclasses.replace(h, xy_view=(np.array([o.xy_view for o in same]) * w[:, None]).sum(0) / w.sum())
     return out
 
 

@@ -2,9 +2,11 @@
 
 View pixel (u, v) is table point (x0 + u / ppi, y0 + v / ppi). A frame is warped once, in colour,
 to a view of the whole table at the finest resolution any stage needs (the figure markers'); the
-other stages read layers derived from it (gray, coarser resolutions) or windows cut out of it, so
-nothing warps the frame a second time. While a registration holds, the warp's pixel maps are kept
-and each new frame is only resampled through them.
+other stages read layers derived from it (gray, coarser resolutions, white-balanced colour, its
+chromaticity, HSV and Lab) or windows cut out of it, so nothing warps the frame a second time. The
+warp and each layer are made when a stage first asks for them, once per frame (FrameView). While a
+registration holds, the warp's pixel maps are kept and each new frame is only resampled through
+them.
 """
 from __future__ import annotations
 
@@ -63,55 +65,241 @@ def _geometry(H_in_to_px: np.ndarray, ppi: float, rect_in: Rect) -> tuple[tuple[
     return size, np.asarray(H_in_to_px, np.float64) @ view_to_in
 
 
-@dataclass
-class FrameView:
-    """A frame's one top view (BGR, `base.ppi`) and the layers the stages derive from it, each made
-    at most once: `gray()` at the base resolution, `at(ppi)` in colour, `gray_at(ppi)`."""
-    base: TopView
-    _layers: dict = field(default_factory=dict, repr=False)
+def _relabelled(view: TopView, relabels) -> TopView:
+    for factor, centre in relabels:
+        view = view.rescaled(factor, centre)
+    return view
 
-    def _layer(self, key, make):
-        if key not in self._layers:
-            self._layers[key] = make()
-        return self._layers[key]
+
+def _unlabel_rect(rect_in: Rect, relabels) -> Rect:
+    """A table rectangle of the relabelled (grid-corrected) frame in the maker's own frame."""
+    x0, y0, x1, y1 = rect_in
+    for factor, (cx, cy) in reversed(relabels):
+        x0, x1 = ((v - cx * (1 - factor)) / factor for v in (x0, x1))
+        y0, y1 = ((v - cy * (1 - factor)) / factor for v in (y0, y1))
+    return x0, y0, x1, y1
+
+
+class _Layers:
+    """What a FrameView and its relabelled copies share: the one warp, every layer made from it
+    (keyed by kind and the nominal ppi asked for), and the white balance the balanced layers use."""
+
+    def __init__(self, base: TopView | None, make_base=None, maker: "TopViewMaker | None" = None,
+                 frame: np.ndarray | None = None):
+        self.base, self.make_base, self.maker, self.frame = base, make_base, maker, frame
+        self.layers: dict = {}
+        self.wb = None
+        self.wb_relabels: tuple = ()
+
+    def wb_labels(self, view: TopView) -> TopView:
+        """A maker-frame layer labelled in the table frame the white balance was measured in."""
+        return _relabelled(view, self.wb_relabels)
+
+    def get_base(self) -> TopView:
+        if self.base is None:
+            self.base = self.make_base()
+        return self.base
+
+
+class FrameView:
+    """A frame's one top view and the layers the stages derive from it, each made at most once and
+    only when a stage first asks for it (a stage that is off costs nothing; the warp itself waits
+    for the first layer asked for).
+
+    - `base`: the view in colour (BGR uint8) at the finest resolution a stage reads whole;
+    - `at(ppi)`, `gray()`, `gray_at(ppi)`: colour and gray at coarser resolutions, made by resizing
+      a finer layer (an integer factor is an area average), never by warping again;
+    - after `white_balance` is set (the anchors' grey card, vision.whitebalance):
+      `balanced_at(ppi)` float32 BGR as `WhiteBalance.apply` (exposure plane divided out),
+      `normalised_at(ppi)` the same clipped to 0..255, `chroma_at(ppi)` its chromaticity and
+      brightness, `hsv_at(ppi)` and `lab_at(ppi)` float32 (OpenCV's float conventions: H in
+      degrees, S and V 0..1; L 0..100), `felt_at(ppi)` for felt (`WhiteBalance.felt`), and
+      `mat_chroma()` the mat's chromaticity;
+    - `window_at(rect_in, ppi)`: a part of the table at any resolution (finer than the base, to
+      refine around a candidate), warped from the frame around that part only.
+
+    The ppi a stage asks for is a nominal one: after a grid correction (`rescaled`) the same
+    pixels come back relabelled (their `ppi` and `origin_in` corrected), so no layer is resampled
+    for a 1% change of scale. Stages must read `view.ppi`, not assume the one they asked for."""
+
+    def __init__(self, base: TopView | None = None, *, make_base=None, maker: "TopViewMaker | None" = None,
+                 frame: np.ndarray | None = None, _shared: _Layers | None = None, _relabels: tuple = ()):
+        self._shared = _shared if _shared is not None else _Layers(base, make_base, maker, frame)
+        self._relabels = _relabels
+
+    # ---------------------------------------------------------------- plain layers
+
+    @property
+    def base(self) -> TopView:
+        return _relabelled(self._shared.get_base(), self._relabels)
+
+    @property
+    def base_ppi(self) -> float:
+        """The nominal resolution of the base (no warp is made to tell it)."""
+        if self._shared.base is None and self._shared.maker is not None:
+            return self._shared.maker.ppi
+        return self._shared.get_base().ppi
+
+    def _layer(self, key, make) -> TopView:
+        layers = self._shared.layers
+        if key not in layers:
+            layers[key] = make()
+        return layers[key]
+
+    def _raw_at(self, ppi: float) -> TopView:
+        """The colour layer at nominal `ppi`, in the maker's frame."""
+        base_ppi = self.base_ppi
+        if ppi >= base_ppi * (1 - 1e-9):
+            return self._shared.get_base()
+        finer_ppi = 2 * ppi if 2 * ppi < base_ppi * (1 - 1e-9) else base_ppi
+        return self._layer(("bgr", ppi), lambda: _resized(self._raw_at(finer_ppi), ppi))
+
+    def _raw_gray_at(self, ppi: float) -> TopView:
+        def make():
+            v = self._raw_at(ppi)
+            return TopView(cv2.cvtColor(v.image, cv2.COLOR_BGR2GRAY), v.ppi, v.origin_in)
+        return self._layer(("gray", min(ppi, self.base_ppi)), make)
 
     def gray(self) -> TopView:
-        return self._layer("gray", lambda: TopView(cv2.cvtColor(self.base.image, cv2.COLOR_BGR2GRAY),
-                                                   self.base.ppi, self.base.origin_in))
+        return _relabelled(self._raw_gray_at(self.base_ppi), self._relabels)
 
     def at(self, ppi: float) -> TopView:
-        """The colour view at `ppi` (at most the base's): a rescale of a finer layer, not a warp."""
-        if ppi >= self.base.ppi:
-            return self.base
-        finer = self.at(2 * ppi) if 2 * ppi < self.base.ppi else self.base
-        return self._layer(("bgr", ppi), lambda: _resized(finer, ppi))
+        """The colour view at nominal `ppi` (at most the base's): a rescale of a finer layer, not a warp."""
+        return _relabelled(self._raw_at(ppi), self._relabels)
 
     def gray_at(self, ppi: float) -> TopView:
-        if ppi >= self.base.ppi:
-            return self.gray()
-        return self._layer(("gray", ppi), lambda: _resized(self.gray(), ppi))
+        return _relabelled(self._raw_gray_at(ppi), self._relabels)
+
+    # ---------------------------------------------------------------- white-balanced layers
+
+    @property
+    def white_balance(self):
+        return self._shared.wb
+
+    @white_balance.setter
+    def white_balance(self, wb) -> None:
+        shared = self._shared
+        if wb is not shared.wb:
+            shared.wb, shared.wb_relabels = wb, self._relabels    # its plane is in this view's table frame
+            shared.layers = {k: v for k, v in shared.layers.items() if k[0] in ("bgr", "gray")}
+
+    def _balanced(self, kind: str, ppi: float, make) -> TopView:
+        """A layer of kind `kind` at nominal `ppi`, computed from the colour layer there by `make`."""
+        ppi = min(ppi, self.base_ppi)
+
+        def build():
+            v = self._raw_at(ppi)
+            return TopView(make(v), v.ppi, v.origin_in)
+        return _relabelled(self._layer((kind, ppi), build), self._relabels)
+
+    def balanced_at(self, ppi: float) -> TopView:
+        """float32 BGR under the anchors' white balance (identity when none is set), not clipped."""
+        shared = self._shared
+        wb = shared.wb
+
+        def make(v):
+            if wb is None:
+                return v.image.astype(np.float32)
+            labelled = shared.wb_labels(v)
+            return wb.apply(v.image, labelled.ppi, labelled.origin_in)
+        return self._balanced("balanced", ppi, make)
+
+    def normalised_at(self, ppi: float) -> TopView:
+        """`balanced_at` clipped to 0..255 (float32)."""
+        return self._balanced("normalised", ppi,
+                              lambda v: np.clip(self._raw_layer("balanced", ppi).image, 0, 255))
+
+    def chroma_at(self, ppi: float) -> tuple[np.ndarray, np.ndarray]:
+        """(H, W, 3) chromaticity and (H, W) brightness (vision.colour.chromaticity) of `normalised_at`."""
+        def make():
+            from vision.colour import chromaticity
+            return chromaticity(self._raw_layer("normalised", ppi).image)
+        return self._layer(("chroma", min(ppi, self.base_ppi)), make)
+
+    def hsv_at(self, ppi: float) -> TopView:
+        """float32 HSV of `normalised_at` (H 0..360, S and V 0..1)."""
+        return self._balanced("hsv", ppi, lambda v: cv2.cvtColor(
+            self._raw_layer("normalised", ppi).image * np.float32(1 / 255.0), cv2.COLOR_BGR2HSV))
+
+    def lab_at(self, ppi: float) -> TopView:
+        """float32 Lab of `normalised_at` (L 0..100)."""
+        return self._balanced("lab", ppi, lambda v: cv2.cvtColor(
+            self._raw_layer("normalised", ppi).image * np.float32(1 / 255.0), cv2.COLOR_BGR2Lab))
+
+    def felt_at(self, ppi: float) -> TopView:
+        """float32 BGR for judging felt (`WhiteBalance.felt`: no black offset, not clipped at 255)."""
+        shared = self._shared
+        wb = shared.wb
+
+        def make(v):
+            if wb is None:
+                return v.image.astype(np.float32)
+            labelled = shared.wb_labels(v)
+            return wb.felt(v.image, labelled.ppi, labelled.origin_in)
+        return self._balanced("felt", ppi, make)
+
+    def mat_chroma(self, ppi: float = 10.0) -> np.ndarray:
+        """The mat's chromaticity: the median over the white-balanced view at `ppi`, every other
+        pixel (the mat covers most of a table, and a median needs no more)."""
+        def make():
+            from vision.colour import chromaticity, mat_chroma
+            v = self._shared.wb_labels(self._raw_at(ppi))
+            sample = np.ascontiguousarray(v.image[::2, ::2])          # pixel (u, v) is (2u, 2v) of the layer
+            wb = self._shared.wb
+            img = wb.apply(sample, v.ppi / 2, v.origin_in) if wb is not None else sample.astype(np.float32)
+            return mat_chroma(chromaticity(np.clip(img, 0, 255))[0])
+        return self._layer(("mat", min(ppi, self.base_ppi)), make)
+
+    def _raw_layer(self, kind: str, ppi: float) -> TopView:
+        getattr(self, f"{kind}_at")(ppi)
+        return self._shared.layers[(kind, min(ppi, self.base_ppi))]
+
+    # ---------------------------------------------------------------- windows and labels
+
+    def window_at(self, rect_in: Rect, ppi: float) -> TopView:
+        """Colour (BGR) view of the table rectangle at any `ppi`: a cut of a layer when one is that
+        fine, else warped from the part of the frame it shows (not the whole frame)."""
+        if ppi <= self.base_ppi * (1 + 1e-9) or self._shared.maker is None or self._shared.frame is None:
+            return self.at(ppi).window(rect_in)
+        rect = _unlabel_rect(rect_in, self._relabels)
+        view = self._shared.maker.window(self._shared.frame, rect, ppi)
+        return _relabelled(view, self._relabels)
 
     def rescaled(self, factor: float, centre_in: tuple[float, float]) -> "FrameView":
-        return FrameView(self.base.rescaled(factor, centre_in))
+        """The same layers in a table frame scaled by `factor` about `centre_in`: only labels change."""
+        return FrameView(_shared=self._shared, _relabels=self._relabels + ((factor, centre_in),))
 
     def whole(self) -> "FrameView":
         return self
 
 
 def _resized(view: TopView, ppi: float) -> TopView:
-    """The view at another resolution, on the same pixel-centre convention (an exact scale about the
-    origin; blurred first when shrinking a lot, so texture and grid lines do not alias)."""
+    """The view at a coarser resolution. An integer factor is an area average (each pixel the mean
+    of a block); otherwise (factors between 1 and 2) a bilinear resample, blurred a little first
+    when it skips pixels. The origin is moved to the new pixels' centres, so table points keep
+    their content at any layer."""
     if abs(ppi - view.ppi) < 1e-9:
         return view
     h, w = view.image.shape[:2]
     scale = ppi / view.ppi
+    factor = 1.0 / scale
     image = view.image
-    if scale < 0.75:
-        image = cv2.GaussianBlur(image, (0, 0), 0.4 / scale)
-    size = (max(1, int(np.ceil(w * scale))), max(1, int(np.ceil(h * scale))))
-    m = np.array([[scale, 0, 0], [0, scale, 0]], np.float64)
-    image = cv2.warpAffine(image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return TopView(image, ppi, view.origin_in)
+    if abs(factor - round(factor)) < 1e-6 and round(factor) >= 2:
+        f = int(round(factor))
+        pad_h, pad_w = (-h) % f, (-w) % f
+        if pad_h or pad_w:
+            image = cv2.copyMakeBorder(image, 0, pad_h, 0, pad_w, cv2.BORDER_REPLICATE)
+        size = ((w + pad_w) // f, (h + pad_h) // f)
+        out = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    else:
+        if scale < 0.75:
+            image = cv2.GaussianBlur(image, (3, 3), 0.4 / scale)
+        # Given fx and fy (no size), OpenCV keeps the scale exact: source x = (u + 0.5) / scale - 0.5.
+        out = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+        shift = (0.5 / scale - 0.5) / view.ppi
+        return TopView(out, ppi, (view.origin_in[0] + shift, view.origin_in[1] + shift))
+    shift = (factor - 1) / (2 * view.ppi)
+    return TopView(out, ppi, (view.origin_in[0] + shift, view.origin_in[1] + shift))
 
 
 class TopViewMaker:
@@ -125,12 +313,17 @@ class TopViewMaker:
     def __init__(self, H_in_to_px: np.ndarray, ppi: float, rect_in: Rect, *, keep_maps: bool = False):
         self.ppi = float(ppi)
         self.rect_in = rect_in
+        self._H = np.asarray(H_in_to_px, np.float64)
         self.size, self._m = _geometry(H_in_to_px, self.ppi, rect_in)
         self._keep_maps = keep_maps
         self._maps = None
 
     def make(self, frame_bgr: np.ndarray) -> FrameView:
+        """This frame's view; the warp is made when a stage first reads a layer of it."""
         TopViewMaker.warps += 1
+        return FrameView(make_base=lambda: self._warp(frame_bgr), maker=self, frame=frame_bgr)
+
+    def _warp(self, frame_bgr: np.ndarray) -> TopView:
         if not self._keep_maps:
             image = cv2.warpPerspective(frame_bgr, self._m, self.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                         borderMode=cv2.BORDER_REPLICATE)
@@ -138,7 +331,23 @@ class TopViewMaker:
             if self._maps is None:
                 self._maps = self._build_maps()
             image = cv2.remap(frame_bgr, *self._maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return FrameView(TopView(image, self.ppi, (self.rect_in[0], self.rect_in[1])))
+        return TopView(image, self.ppi, (self.rect_in[0], self.rect_in[1]))
+
+    def window(self, frame_bgr: np.ndarray, rect_in: Rect, ppi: float) -> TopView:
+        """The table rectangle at `ppi`, warped from the part of the frame that shows it."""
+        x0, y0, x1, y1 = rect_in
+        size, m = _geometry(self._H, ppi, rect_in)
+        corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64).reshape(-1, 1, 2)
+        px = cv2.perspectiveTransform(corners, np.asarray(self._H, np.float64)).reshape(-1, 2)
+        h, w = frame_bgr.shape[:2]
+        u0, v0 = (int(max(0, np.floor(c) - 2)) for c in px.min(axis=0))
+        u1, v1 = int(min(w, np.ceil(px[:, 0].max()) + 3)), int(min(h, np.ceil(px[:, 1].max()) + 3))
+        if u1 <= u0 or v1 <= v0:
+            return TopView(np.zeros((size[1], size[0]) + frame_bgr.shape[2:], frame_bgr.dtype), ppi, (x0, y0))
+        shift = np.array([[1, 0, -u0], [0, 1, -v0], [0, 0, 1.0]])
+        image = cv2.warpPerspective(np.ascontiguousarray(frame_bgr[v0:v1, u0:u1]), shift @ m, size,
+                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+        return TopView(image, ppi, (x0, y0))
 
     def windows(self, frame_bgr: np.ndarray, rescale=None) -> "WindowedView":
         """This frame's view, made only where a stage looks (a tracked frame: a few windows)."""
@@ -169,7 +378,8 @@ class WindowedView:
     def whole(self) -> FrameView:
         if self._whole is None:
             image = cv2.remap(self._frame, *self._maker._maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-            view = FrameView(TopView(image, self._maker.ppi, (self._maker.rect_in[0], self._maker.rect_in[1])))
+            view = FrameView(TopView(image, self._maker.ppi, (self._maker.rect_in[0], self._maker.rect_in[1])),
+                             maker=self._maker, frame=self._frame)
             self._whole = view.rescaled(*self._rescale) if self._rescale is not None else view
         return self._whole
 

@@ -53,21 +53,41 @@ class WhiteBalance:
         a, b, c = self.exposure_plane
         return np.clip(a + b * xy[:, 0] + c * xy[:, 1], 0.3, 3.0)
 
+    def _field(self, shape, ppi: float | None, origin_in: tuple[float, float]) -> np.ndarray | None:
+        """(H, W, 1) relative brightness of the light over a view, or None (no plane, or no ppi)."""
+        if self.exposure_plane is None or not ppi:
+            return None
+        h, w = shape[:2]
+        a, b, c = (float(v) for v in self.exposure_plane)
+        x = origin_in[0] + (np.arange(w, dtype=np.float32) + 0.5) / ppi
+        y = origin_in[1] + (np.arange(h, dtype=np.float32) + 0.5) / ppi
+        return np.clip(a + b * x[None, :] + c * y[:, None], 0.3, 3.0).astype(np.float32)[..., None]
+
     def apply(self, view_bgr: np.ndarray, ppi: float | None = None,
               origin_in: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
         """A top view (uint8 or float BGR) normalised: float32 BGR, the anchors' grey at BLACK..WHITE.
 
         With `ppi` (and the view's table origin), the exposure plane is divided out first."""
         img = np.asarray(view_bgr, np.float32)
-        if self.exposure_plane is not None and ppi:
-            h, w = img.shape[:2]
-            a, b, c = (float(v) for v in self.exposure_plane)
-            x = origin_in[0] + (np.arange(w, dtype=np.float32) + 0.5) / ppi
-            y = origin_in[1] + (np.arange(h, dtype=np.float32) + 0.5) / ppi
-            field = np.clip(a + b * x[None, :] + c * y[:, None], 0.3, 3.0).astype(np.float32)
-            img = img / field[..., None]
+        field = self._field(img.shape, ppi, origin_in)
         gain = self.gain.astype(np.float32)
-        return (img - self.black_bgr.astype(np.float32)) * gain + np.float32(BLACK)
+        # One pass: out = img * (gain / field) + (BLACK - black * gain).
+        offset = (np.float32(BLACK) - self.black_bgr.astype(np.float32) * gain)
+        if field is None:
+            return img * gain + offset
+        return img * (gain / field) + offset
+
+    def felt(self, view_bgr: np.ndarray, ppi: float | None = None,
+             origin_in: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+        """A top view for judging felt: the exposure plane divided out and each channel scaled so the
+        white card is WHITE, with no black offset (felt colours scale with the light; an ink black
+        measured a little low would otherwise darken every dark felt), and not clipped at 255 (a
+        lamp's hot spot keeps its colours). float32 BGR."""
+        img = np.asarray(view_bgr, np.float32)
+        scale = (WHITE / np.maximum(self.white_bgr, 1.0)).astype(np.float32)
+        field = self._field(img.shape, ppi, origin_in)
+        out = img * scale if field is None else img * (scale / field)
+        return np.maximum(out, 0, out=out) if out.dtype == np.float32 else np.maximum(out, 0).astype(np.float32)
 
     def apply_rgb(self, rgb: Sequence[float], xy_in: Sequence[float] | None = None) -> tuple[float, float, float]:
         """One measured colour (RGB) normalised, e.g. a rim sampled in the raw photo."""

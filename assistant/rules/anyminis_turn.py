@@ -16,7 +16,7 @@ from measure.engage import enemy_matrix
 from measure.los import line_of_sight
 
 from assistant.rules.turn import Call, Phase, TurnSpec
-from assistant.rules.turn_phases import by_order, initiative_calls, order_from_winner, why_not_closer
+from assistant.rules.turn_phases import aim_again, by_order, initiative_calls, order_from_winner, why_not_closer
 from measure.targets import closest_targets
 
 
@@ -102,7 +102,8 @@ TURN = TurnSpec(
     phases=(
         Phase("initiative", "dice", "Who goes first?", initiative_calls, _remember_start),
         Phase("move", "move", "Move"),
-        Phase("attack", "dice", "Attacks", _attack_calls, none_words="Nobody can attack."),
+        Phase("attack", "dice", "Attacks", _attack_calls, none_words="Nobody can attack.",
+              again=aim_again(_attack_calls, ("attack", "spell"))),
     ),
     allowance_in=_allowance,
     blocks_move=lambda system, kind: bool(system.terrain_class(kind).get("blocks_movement")),

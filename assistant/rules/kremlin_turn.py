@@ -13,7 +13,8 @@ from dataclasses import replace
 from assistant.rules.kremlin_rules import movement_dice
 from assistant.rules.kremlin_units import build_units
 from assistant.rules.turn import Call, Phase, TurnSpec
-from assistant.rules.turn_phases import fight_calls, initiative_calls, order_from_winner, shooting_calls
+from assistant.rules.turn_phases import (aim_again, drop_if_fallen, fight_calls, initiative_calls, order_from_winner,
+                                        shooting_calls)
 
 
 def _unit_of(fig) -> str:
@@ -95,8 +96,10 @@ TURN = TurnSpec(
         Phase("initiative", "dice", "Who moves first?", initiative_calls, order_from_winner),
         Phase("move", "move", "Move"),
         Phase("shoot", "dice", "Shooting", _shoot_calls, _follow_ups,
-              none_words="Nobody can shoot (a unit shoots into the arc it faces: give its facing on Setup)."),
-        Phase("melee", "dice", "Melee", _melee_calls, _after_melee, none_words="Nobody is fighting."),
+              none_words="Nobody can shoot (a unit shoots into the arc it faces: give its facing on Setup).",
+              again=aim_again(_shoot_calls, ("shoot",))),
+        Phase("melee", "dice", "Melee", _melee_calls, _after_melee, none_words="Nobody is fighting.",
+              again=drop_if_fallen(("melee",))),
     ),
     allowance_in=_allowance,
     move_words=lambda system: "Each unit moves as far as its movement dice allow; the tablet checks it against "

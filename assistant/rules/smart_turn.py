@@ -12,7 +12,7 @@ from dataclasses import replace
 from measure.engage import engaged_pairs
 
 from assistant.rules.turn import Call, Phase, TurnSpec
-from assistant.rules.turn_phases import initiative_calls, order_from_winner, shooting_calls
+from assistant.rules.turn_phases import aim_again, initiative_calls, order_from_winner, shooting_calls
 
 
 def _shot(shooter: str, target: str, distance_in: float) -> Call:
@@ -47,7 +47,8 @@ TURN = TurnSpec(
     phases=(
         Phase("initiative", "dice", "Who moves first?", initiative_calls, order_from_winner),
         Phase("move", "move", "Move"),
-        Phase("missile", "dice", "Shooting", shooting_calls(_shot), none_words="Nobody can shoot."),
+        Phase("missile", "dice", "Shooting", shooting_calls(_shot), none_words="Nobody can shoot.",
+              again=aim_again(shooting_calls(_shot), ("missile",))),
         Phase("melee", "dice", "Hand-to-hand", _melee_calls, _remember_fights, none_words="Nobody is fighting."),
     ),
     allowance_in=_allowance,

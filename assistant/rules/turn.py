@@ -111,6 +111,9 @@ class Phase:
     calls: Callable[[TurnState, TurnContext], tuple[Call, ...]] | None = None
     after: Callable[[TurnState, Call, Mapping[str, Any], TurnContext], TurnState] | None = None
     none_words: str = "Nobody can do that this turn."
+    # A later call of the phase once an earlier one felled a figure it names: the call as it stands now
+    # (aimed again), or None to drop it. Without one, only a call whose actor fell is dropped.
+    again: Callable[[TurnState, Call, TurnContext], Call | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -168,9 +171,12 @@ def run_call(state: TurnState, call: Call, ctx: TurnContext, values: Sequence[in
 
 
 def _carried(state: TurnState, call: Call) -> dict[str, Any]:
-    """What the rules keep between steps, handed to every step that takes it (damage, hit points)."""
-    return {k: dict(v) if isinstance(v, Mapping) else v for k, v in state.carry.items()
-            if k in ("damage", "hp", "leader_points") and k not in call.options}
+    """What the rules keep between steps, handed to every step that takes it (damage, hit points), for the
+    figures (and sides) on the table now: one a picture no longer shows (the players accepted it) keeps
+    its entry for when it is back, but no step is handed an id it does not know."""
+    here = {f.id for f in state.scene.figures} | set(state.sides)
+    return {k: {i: x for i, x in v.items() if i in here} if isinstance(v, Mapping) else v
+            for k, v in state.carry.items() if k in ("damage", "hp", "leader_points") and k not in call.options}
 
 
 def next_roll(spec: TurnSpec, state: TurnState, ctx: TurnContext, values: Sequence[int]) -> RollRequest | Finished | None:
@@ -235,13 +241,25 @@ def after_step(spec: TurnSpec, state: TurnState, result: Mapping[str, Any], ctx:
     state = _victory(state)
     if state.over:
         return state
-    # Calls whose figures have all fallen meanwhile are skipped.
+    # The calls were worked out when the phase began: one whose actor has fallen meanwhile is skipped, and
+    # one aimed at a figure that has fallen is aimed again (or dropped) by the phase, never run at it.
     present = {f.id for f in state.scene.figures}
+    again = spec.phase(state).again
+    calls = list(state.calls)
     nxt = state.call + 1
-    while nxt < len(state.calls) and state.calls[nxt].about and state.calls[nxt].about[0] not in present:
-        nxt += 1
-    if nxt < len(state.calls):
-        return replace(state, call=nxt)
+    while nxt < len(calls):
+        if calls[nxt].about and calls[nxt].about[0] not in present:
+            nxt += 1
+            continue
+        if again is not None:
+            aimed = again(state, calls[nxt], ctx)
+            if aimed is None:
+                nxt += 1
+                continue
+            calls[nxt] = aimed
+        break
+    if nxt < len(calls):
+        return replace(state, calls=tuple(calls), call=nxt)
     return enter(spec, _next_phase(spec, state), ctx)
 
 

@@ -58,6 +58,33 @@ def shooting_calls(make: Callable[[str, str, float], Call]) -> Callable[[TurnSta
     return calls
 
 
+def aim_again(calls: Callable[[TurnState, TurnContext], tuple[Call, ...]], steps: tuple[str, ...]
+              ) -> Callable[[TurnState, Call, TurnContext], Call | None]:
+    """For a phase of one call per actor (`calls`, first in `about` the one acting): a call of `steps`
+    whose target fell to an earlier call is worked out again for its actor on the table as it is now
+    (its closest enemy now), or dropped when it has none left. The actor has not acted yet, so it still
+    may. Calls of other steps (a morale test a result asked for) are left as they are."""
+    def again(state: TurnState, call: Call, ctx: TurnContext) -> Call | None:
+        present = {f.id for f in state.scene.figures}
+        gone = [fid for fid in call.about[1:] if fid not in present]
+        if call.step not in steps or not gone:
+            return call
+        fresh = next((c for c in calls(state, ctx) if c.about[:1] == call.about[:1]), None)
+        if fresh is None:
+            return None
+        return replace(fresh, why=tuple(f"{fid} has fallen already." for fid in gone) + fresh.why)
+    return again
+
+
+def drop_if_fallen(steps: tuple[str, ...]) -> Callable[[TurnState, Call, TurnContext], Call | None]:
+    """A fight (a call of `steps`) whose foe fell meanwhile is not fought; KIMMIRIA's worked example reads
+    so: "B has no target anymore, it was killed by A"."""
+    def again(state: TurnState, call: Call, ctx: TurnContext) -> Call | None:
+        present = {f.id for f in state.scene.figures}
+        return call if call.step not in steps or all(fid in present for fid in call.about) else None
+    return again
+
+
 WHY = {"blocked": "{e} is closer, but the way is blocked by {by}", "engaged": "{e} is closer, but it is in a fight",
        "out_of_range": "{e} is closer, but out of range", "out_of_arc": "{e} is closer, but outside its arc of fire"}
 # The risks a system's target policy puts on a legal target (measure.targets RISKS): the step rolls for them.

@@ -83,12 +83,21 @@ class Games:
         return self.folder / f"game-{n:04d}.sqlite"
 
 
+def _remove_log(path: Path) -> None:
+    for extra in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        extra.unlink(missing_ok=True)
+
+
 def start_game(games: Games, scene: Scene, overrides: Mapping[str, Any] | None = None,
                condition: str = "A", system: str = "kimmiria", settings: MeasureSettings | None = None,
                picture: str | None = None) -> None:
     with games.lock:
         path = games.new_path()
-        log = GameLog(path)
+        # The new game's file takes its name only once its first record is in: a crash before that
+        # leaves a hidden file no one reads, never a current game with nothing in it.
+        part = path.with_name("." + path.name)
+        _remove_log(part)                   # what such a crash left behind
+        log = GameLog(part)
         try:
             if system == "kimmiria":
                 KimmiriaGame.start(log, scene, condition=condition, overrides=overrides)
@@ -96,10 +105,13 @@ def start_game(games: Games, scene: Scene, overrides: Mapping[str, Any] | None =
                 guided.start_game(log, scene, system, overrides, settings, picture)
         except ValueError:
             log.close()
-            path.unlink(missing_ok=True)
-            for extra in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-                extra.unlink(missing_ok=True)
+            _remove_log(part)
             raise
+        log.close()                         # the last connection: SQLite folds the WAL into the file
+        if part.with_name(part.name + "-wal").exists():
+            raise OSError(f"{part.name}: the first record is still in the write-ahead log")
+        part.replace(path)
+        log = GameLog(path)
         try:
             if system == "kimmiria":
                 advance(KimmiriaGame(log))
@@ -131,9 +143,10 @@ def game_in_progress(games: Games) -> str | None:
         if log is None:
             return None
         try:
-            if _ended(log):
+            records = log.records()
+            if not records or _ended(log, records):
                 return None
-            if system_of(log) == "kimmiria":
+            if system_of(log, records) == "kimmiria":
                 return None if KimmiriaGame(log).state().phase == "over" else "kimmiria"
             return None if _guided(log).state.over else system_of(log)
         except ValueError:
@@ -391,10 +404,11 @@ def _check_picture(game: KimmiriaGame, st: GameState, scene: Scene, picture: str
 
 def _accept_check(game: KimmiriaGame, check: Mapping[str, Any]) -> None:
     """Accept anyway: the removal as it is, or the picture as the table (the rules then judge its moves)."""
-    game.log.append("accepted", {"checks": check["checks"]})
     if check.get("after") == "remove":
-        game.log.append(ACK, {"accepted": True, "picture": check.get("picture")})
+        game.log.append_step([("accepted", {"checks": check["checks"]}),
+                              (ACK, {"accepted": True, "picture": check.get("picture")})])
     else:
+        game.log.append("accepted", {"checks": check["checks"]})
         # The picture's figures as they are; the rules still judge the moves it shows.
         scene = scene_from_json(check["scene"])
         moves = _moves_seen(game, game.state(), scene)
@@ -653,7 +667,7 @@ def current_prompt(games: Games, settings: MeasureSettings | None = None, title:
                     "button": "New game", "game": None}
         try:
             records = log.records()             # read once for the checks below
-            if _ended(log, records):
+            if not records or _ended(log, records):     # empty: a start an older version's crash cut off
                 return {"kind": "start", "title": "Ready to play?", "text": f"Start a new game of {title}.",
                         "button": "New game", "game": None}
             if system_of(log, records) != "kimmiria":

@@ -193,13 +193,14 @@ def accept(game: Game) -> None:
     check = game.tail.check
     if check is None:
         raise PlayError("nothing to accept: the picture matches the game", 409)
-    game.log.append("accepted", {"checks": check["checks"]})
-    if check.get("after") == "move":
+    accepted = ("accepted", {"checks": check["checks"]})
+    if check.get("after") == "move":        # the word and what it lets on, in one transaction
         st = game.state
-        game.log.append("moved", {"side": st.moving_side, "scene": check["scene"], "checks": check["checks"],
-                                  "seen": True, "accepted": True, "picture": check.get("picture")})
+        game.log.append_step([accepted, ("moved", {"side": st.moving_side, "scene": check["scene"],
+                                                   "checks": check["checks"], "seen": True, "accepted": True,
+                                                   "picture": check.get("picture")})])
     else:
-        game.log.append(ACK, {"accepted": True, "picture": check.get("picture")})
+        game.log.append_step([accepted, (ACK, {"accepted": True, "picture": check.get("picture")})])
 
 
 # ---------------------------------------------------------------- prompts

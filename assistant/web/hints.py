@@ -90,6 +90,6 @@ def photo_hint(profile: TableProfile, quality: PhotoQuality, places: dict[int, s
         "table": {"width": profile.width_in, "depth": profile.depth_in},
         "anchors": [{"id": a.id, "x": a.x_in, "y": a.y_in, "size": a.size_in, "state": places.get(a.id, "unknown"),
                      "place": corner_words(profile, a.x_in, a.y_in)} for a in profile.anchors],
-        "quality": {"brightness": round(quality.brightness, 1), "sharpness": round(quality.sharpness, 1),
+        "quality": {"brightness": round(quality.median, 1), "edge_px": round(quality.edge_px, 2),
                     "too_dark": quality.too_dark, "too_blurred": quality.too_blurred},
     }

@@ -239,8 +239,8 @@ class TableState:
             self._photos_reading += 1
         try:
             result = self.pipeline.process(frame_bgr)
-        except ValueError:                  # RegistrationError and friends: the hint says what to fix
-            hint = self.failed_hint(frame_bgr)
+        except ValueError as refused:       # RegistrationError and friends: the hint says what to fix
+            hint = self.failed_hint(frame_bgr, refused)
             return self.publish(frame_bgr, None, source=source, problem=hint["title"], hint=hint), hint["title"]
         finally:
             with self._photo_gate:
@@ -257,12 +257,13 @@ class TableState:
             hint = photo_hint(self.profile, photo_quality(frame_bgr), places, failed=False)
         return self.publish(frame_bgr, result, source=source, hint=hint), None
 
-    def failed_hint(self, frame_bgr: np.ndarray) -> dict[str, Any]:
-        """What to fix in a frame the pipeline could not register: too dark, too blurred, markers unseen."""
+    def failed_hint(self, frame_bgr: np.ndarray, refused: BaseException | None = None) -> dict[str, Any]:
+        """What to fix in a frame the pipeline could not register: too dark, too blurred (as the pipeline's
+        refusal, `refused`, says), markers unseen."""
         size = (frame_bgr.shape[1], frame_bgr.shape[0])
         seen = self.pipeline.markers.find_anchors(to_gray(frame_bgr))
-        return photo_hint(self.profile, photo_quality(frame_bgr), anchor_places(self.profile, None, size, seen),
-                          failed=True, kept=self._frame is not None)
+        return photo_hint(self.profile, photo_quality(frame_bgr, refused),
+                          anchor_places(self.profile, None, size, seen), failed=True, kept=self._frame is not None)
 
     def use_profile(self, profile: TableProfile) -> int:
         """Switch to another table: its pipeline, no picture yet; every tablet is woken to show it."""

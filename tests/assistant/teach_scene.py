@@ -8,7 +8,7 @@ from calibration.profile import standard_anchors
 from vision.synthetic import ColourFigure, PhotoSpec, TableSpec, render_photo
 
 WIDTH, DEPTH = 30.0, 20.0
-PAINTED_RED = (215, 95, 35)          # the family's "red" is an orange; the profile says #c82828
+PAINTED_RED = (230, 160, 40)         # the family's "red" is an amber orange; the profile says #c82828
 BLUE = (40, 80, 200)
 RED_AT = [(8.0, 6.0), (15.0, 12.0), (22.0, 7.0)]
 BLUE_AT = [(9.0, 14.0), (21.0, 14.5)]

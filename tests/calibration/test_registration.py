@@ -55,3 +55,23 @@ def test_a_moved_anchor_is_left_out():
 def test_no_anchor_is_a_clear_error():
     with pytest.raises(RegistrationError, match="no anchor in view"):
         register({17: np.zeros((4, 2))}, PROFILE, (1920, 1080))
+
+
+@pytest.mark.parametrize("ids", [(0, 1), (1, 2), (0, 2)])
+def test_two_anchors_say_honestly_how_far_off_the_table_may_be(ids):
+    """Two anchors fix their own part of the table; `table_error_in` says how far off (95%) the
+    worst place may be, and the true error stays within it."""
+    camera = camera_over_table(48, 36, (1920, 1080), tilt_deg=20, roll_deg=30)
+    table_in = np.array([[0, 0], [48, 0], [48, 36], [0, 36], [24, 18]], float)
+    px = np.c_[table_in, np.ones(5)] @ camera.plane_homography(0.0).T
+    px = px[:, :2] / px[:, 2:]
+    within, predicted = 0, []
+    for seed in range(20):
+        reg = register(_corners(camera, list(ids), noise_px=0.25, seed=seed), PROFILE, (1920, 1080))
+        worst = np.linalg.norm(reg.to_table(px) - table_in, axis=1).max()
+        within += worst <= reg.table_error_in
+        predicted.append(reg.table_error_in)
+    assert within >= 18
+    assert min(predicted) > 0.1      # inches off somewhere: far more than four anchors give
+    four = register(_corners(camera, [0, 1, 2, 3], noise_px=0.25), PROFILE, (1920, 1080))
+    assert four.table_error_in < 0.1 < min(predicted)

@@ -1,6 +1,8 @@
 """A printed grid on a textured mat (grass, gravel, wood grain) is found; the textures alone are no grid."""
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import pytest
@@ -50,3 +52,46 @@ def test_a_textured_mat_alone_is_no_grid(mat):
     view = _top_view(mat, 2, False)
     assert find_grid(view, GRID_PPI, kind="square", pitch_in=1.0) is None
     assert find_grid(view, GRID_PPI) is None
+
+
+def _hex_view(mat: str, seed: int, pitch_in: float, faded: float) -> np.ndarray:
+    """Gray top view of a flat-topped honeycomb (pitch = flat to flat) printed on a textured mat; one
+    of its three families of edges printed `faded` as dark as the others (a motion blur across
+    them smears them out)."""
+    rng = np.random.default_rng(seed)
+    ppi = PPI * SS
+    shape = (int(DEPTH_IN * ppi), int(WIDTH_IN * ppi))
+    image = _mat(rng, mat, shape)
+    lines = np.zeros(shape, np.float32)
+    r = pitch_in / math.sqrt(3)                       # circumradius
+    step = np.array([[1.5 * r, math.sqrt(3) / 2 * r], [0.0, math.sqrt(3) * r]])
+    corners = np.column_stack([np.cos(np.radians(np.arange(7) * 60.0)), np.sin(np.radians(np.arange(7) * 60.0))]) * r
+    n = int(WIDTH_IN / (1.5 * r)) + 3
+    for q in range(-n, n + 1):
+        for k in range(-n, n + 1):
+            c = np.array([q, k]) @ step + ORIGIN
+            if not (-1 < c[0] < WIDTH_IN + 1 and -1 < c[1] < DEPTH_IN + 1):
+                continue
+            for e in range(6):                        # edge e runs at 120 + 60 e degrees: e % 3 is its family
+                a, b = ((c + corners[e]) * ppi).round().astype(int), ((c + corners[e + 1]) * ppi).round().astype(int)
+                cv2.line(lines, tuple(a.tolist()), tuple(b.tolist()), faded if e % 3 == 0 else 1.0, 1)
+    image = image * (1 - 0.5 * lines[..., None])
+    view = cv2.resize(np.clip(image, 0, 255).astype(np.uint8), (int(WIDTH_IN * GRID_PPI), int(DEPTH_IN * GRID_PPI)),
+                      interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(cv2.GaussianBlur(view, (0, 0), 0.8), cv2.COLOR_BGR2GRAY)
+
+
+@pytest.mark.parametrize("faded", [1.0, 0.3, 0.0])
+def test_a_hex_grid_on_grass_is_found_with_one_family_of_edges_faded(faded):
+    """A honeycomb is a lattice by two of its peaks: the third (a family of edges smeared out) may
+    be gone, and the line energy of the rest still stands over the grass."""
+    fit = find_grid(_hex_view("grass", 3, 1.5, faded), GRID_PPI, kind="hex", pitch_in=1.5)
+    assert fit is not None and fit.grid.kind == "hex" and fit.grid.orientation == "flat"
+    assert abs(fit.grid.pitch_in - 1.5) < 0.01
+    assert abs(fit.grid.angle_deg) < 0.3
+
+
+@pytest.mark.parametrize("mat", ["grass", "gravel", "wood"])
+def test_a_textured_mat_alone_is_no_hex_grid_either(mat):
+    view = _top_view(mat, 5, False)
+    assert all(find_grid(view, GRID_PPI, kind="hex", pitch_in=p) is None for p in (1.0, 1.5, 2.0))

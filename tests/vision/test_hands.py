@@ -1,14 +1,24 @@
-"""Hands over the table: a skin-coloured hand and forearm is found (a round mug of coffee, warm hill
-felt and a figure's face are not); figures a hand now hides are carried from the last picture as
+"""Hands over the table: a skin-coloured hand and forearm is found, dark or pale, under any lamp, on a
+wood, grass or plain mat, with its sleeve (a round mug of coffee, a book, warm hill felt, a figure's
+face and a skin-coloured wood mat are not); figures a hand now hides are carried from the last picture as
 hidden, at their last place, never removed; a figure gone where there is no hand is gone."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
-from shapely.geometry import Polygon
+import shapely
+import shapely.affinity
+from shapely.geometry import Polygon, box
 
 from measure.scene import Figure, Scene, Table
 from vision.hands import carry_hidden, find_hands
+from vision.synthetic.felt import mat_surface
+from vision.synthetic.hands import Hand
+from vision.synthetic.layout import FELT
+from vision.synthetic.lighting import cast_gains_bgr
+from vision.synthetic.textures import printed_page
+from vision.whitebalance import BLACK, WHITE, WhiteBalance
 
 from tests.vision.rim_scenes import PPI, RED, TopScene
 
@@ -112,3 +122,123 @@ def test_the_previous_picture_gives_the_place_a_still_photo_did_not_know():
     assert out["m12"].hidden and out["m12"].xy == (5, 5) and out["m12"].extra == {}
     assert "m14" not in out                  # it was far from the hand: moved or taken off, not hidden
     assert carry_hidden(previous, current).extra["hidden_under_hand"] == ["m12"]
+
+
+# --- The renderer's hand (palm, fingers, thumb, forearm, sleeve) over photographed mats, seen from
+# straight above at the pipeline's coarse resolution, with the truth of what it covers.
+
+VIEW_PPI = 10.0
+WOOD, GRASS, GRAVEL, PLAIN = (168, 122, 80), (92, 124, 60), (150, 140, 122), (176, 160, 128)   # the hard set's mats
+
+
+def _mat_view(rgb, texture, seed, width_in=30.0, depth_in=22.0):
+    surface = mat_surface(width_in, depth_in, rgb, texture, np.random.default_rng(seed), ppi=2 * VIEW_PPI)
+    w, h = int(width_in * 2 * VIEW_PPI), int(depth_in * 2 * VIEW_PPI)
+    return surface.image[:h, :w].astype(np.float32)
+
+
+def _draw(canvas, poly, rgb, ppi):
+    pts = np.round(np.asarray(poly.exterior.coords) * ppi * 16).astype(np.int32)
+    cv2.fillPoly(canvas, [pts], tuple(float(c) for c in rgb[::-1]), cv2.LINE_AA, 4)
+
+
+def _photo(canvas, *, kelvin=6500.0, exposure=1.0, seed=0):
+    """Halved to VIEW_PPI, under a cast, exposed, with sensor noise, as 8 bits (what is too bright
+    clips); and the white balance of the anchors' grey card photographed the same way."""
+    gains = cast_gains_bgr(kelvin) * exposure
+    small = cv2.resize(canvas, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA) * gains
+    small += np.random.default_rng(seed).normal(0, 2.5, small.shape)
+    card = np.clip(np.array([BLACK, WHITE])[:, None] * gains, 0, 255)
+    return np.clip(small, 0, 255).astype(np.uint8), WhiteBalance(card[0], card[1])
+
+
+def _hand_over(canvas, palm, reach_deg, skin, sleeve, size=0.9):
+    """The renderer's hand drawn flat (a camera straight above), with its soft shadow; returns its
+    footprint and the palm's centre (inches)."""
+    hand = Hand(palm_xy_in=palm, reach_deg=reach_deg, height_in=3.0, skin=skin, sleeve=sleeve, size=size)
+    parts = [Polygon(hand._to_3d(poly)[:, :2]) for poly in hand._parts()]
+    shadow = np.zeros(canvas.shape[:2], np.float32)
+    for p in parts:
+        _draw(shadow, shapely.affinity.translate(p, 0.8, 0.6), (1, 1, 1), 2 * VIEW_PPI)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), 0.6 * 2 * VIEW_PPI)
+    canvas *= (1 - 0.3 * shadow)[..., None]
+    _draw(canvas, parts[1], sleeve, 2 * VIEW_PPI)
+    _draw(canvas, parts[0], skin, 2 * VIEW_PPI)
+    return shapely.union_all(parts), palm
+
+
+@pytest.mark.parametrize("case", ["dark hand on wood", "pale hand in daylight", "pale hand under a lamp",
+                                  "sleeve from the edge"])
+def test_the_renderers_hand_is_found_on_any_mat(case):
+    mat, texture, skin, sleeve, kelvin, palm, reach = {
+        "dark hand on wood": (WOOD, "wood", (100, 70, 50), (40, 40, 45), 4000.0, (9.0, 11.0), 180.0),
+        "pale hand in daylight": (GRASS, "grass", (224, 180, 150), (90, 120, 70), 6500.0, (20.0, 14.0), 0.0),
+        "pale hand under a lamp": (WOOD, "wood", (224, 180, 150), (150, 150, 140), 2800.0, (15.0, 10.0), 90.0),
+        "sleeve from the edge": (PLAIN, None, (198, 150, 110), (45, 70, 160), 4500.0, (16.0, 11.0), 180.0),
+    }[case]
+    canvas = _mat_view(mat, texture, seed=3)
+    foot, palm = _hand_over(canvas, palm, reach, skin, sleeve)
+    img, wb = _photo(canvas, kelvin=kelvin)
+    hands = find_hands(img, VIEW_PPI, wb=wb)
+    assert len(hands.polygons) == 1
+    seen = foot.intersection(box(0, 0, 30, 22))
+    assert hands.covers(np.array([palm]))[0]
+    assert shapely.union_all(hands.polygons).buffer(0.4).intersection(seen).area > 0.6 * seen.area
+    # Nothing two inches clear of the hand and arm (a neighbouring figure) is under it.
+    far = [(x, y) for x in np.arange(1.0, 30, 1.0) for y in np.arange(1.0, 22, 1.0)
+           if not foot.buffer(2.0).contains(shapely.Point(x, y))]
+    assert not hands.covers(np.array(far)).any()
+
+
+@pytest.mark.parametrize("kelvin", [2800.0, 6500.0])
+def test_no_hand_on_a_skin_coloured_wood_mat_with_a_book_and_coffee(kelvin):
+    canvas = _mat_view(WOOD, "wood", seed=4)
+    _draw(canvas, shapely.affinity.rotate(box(-2, 14, 4.5, 23.5), 20), (210, 200, 180), 2 * VIEW_PPI)   # a book
+    _draw(canvas, shapely.affinity.rotate(box(24, -1, 30.5, 8.5), -15), (60, 45, 40), 2 * VIEW_PPI)      # a book
+    _draw(canvas, shapely.Point(14, 20.5).buffer(1.6), (235, 235, 230), 2 * VIEW_PPI)                   # a mug
+    _draw(canvas, shapely.Point(14, 20.5).buffer(1.45), (60, 38, 25), 2 * VIEW_PPI)                     # coffee
+    img, wb = _photo(canvas, kelvin=kelvin, seed=5)
+    assert find_hands(img, VIEW_PPI, wb=wb).polygons == ()
+
+
+@pytest.mark.parametrize("shape", [(0, 0, 3), (1, 100, 3), (100, 1, 3), (4, 4, 3), (30, 50, 3)])
+def test_a_view_too_small_for_a_hand_has_none(shape):
+    img = np.random.default_rng(0).integers(0, 256, shape, dtype=np.uint8)
+    assert find_hands(img, VIEW_PPI).polygons == ()
+
+
+FELT_RGBS = [rgb for _texture, rgb, _contrast in FELT.values()]        # the hard set's profile: grey rocks among them
+
+
+def _page(canvas, centre_in, yaw_deg, w_in=8.5, h_in=11.0):
+    """A printed rule-book page lying on the table, margins 0.8" and 0.9"."""
+    ppi = 2 * VIEW_PPI
+    w, h = int(w_in * ppi), int(h_in * ppi)
+    page = np.full((h, w, 3), (230, 238, 240), np.float32)
+    mx, my = int(0.8 * ppi), int(0.9 * ppi)
+    page[my:h - my, mx:w - mx] = printed_page((w - 2 * mx, h - 2 * my))
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), -yaw_deg, 1.0)
+    m[:, 2] += np.asarray(centre_in) * ppi - (w / 2, h / 2)
+    size = (canvas.shape[1], canvas.shape[0])
+    laid = cv2.warpAffine(page, m, size)
+    cover = cv2.warpAffine(np.ones((h, w), np.float32), m, size)[..., None]
+    canvas[:] = canvas * (1 - cover) + laid * cover
+
+
+def test_a_pale_hand_left_nearly_grey_by_white_balance_is_found_beside_grey_felt():
+    """Bright light under a warm lamp clips a pale hand's red: balanced, it is nearly grey, nearer the
+    rocks felt's colour than any skin tone; it still reaches in from the edge through its sleeve."""
+    canvas = _mat_view(WOOD, "wood", seed=6)
+    foot, palm = _hand_over(canvas, (13.5, 12.0), 7.0, (224, 180, 150), (45, 70, 160))
+    img, wb = _photo(canvas, kelvin=4000.0, exposure=1.25, seed=6)
+    hands = find_hands(img, VIEW_PPI, wb=wb, other_rgbs=FELT_RGBS)
+    assert len(hands.polygons) == 1 and hands.covers(np.array([palm]))[0]
+
+
+@pytest.mark.parametrize("felt", [FELT_RGBS, []])
+def test_a_printed_page_across_the_edge_is_no_hand(felt):
+    canvas = _mat_view(GRAVEL, "gravel", seed=7)
+    _page(canvas, (14.0, 1.5), 25.0)
+    _page(canvas, (28.0, 16.0), -60.0)
+    img, wb = _photo(canvas, kelvin=2650.0, seed=7)
+    assert find_hands(img, VIEW_PPI, wb=wb, other_rgbs=felt).polygons == ()

@@ -97,7 +97,6 @@ def test_figures_under_a_hand_stay_hidden_at_their_last_place(hard_set):
     assert problems == []
 
 
-@goal_not_met("one marker under a hand the hand detector does not see is reported removed")
 def test_markers_under_a_hand_are_hidden_in_a_still_photo(hard_set):
     """The roster says which markers are on the table: one under a hand is hidden, not removed."""
     total, problems = 0, []

@@ -78,3 +78,19 @@ def test_the_command_line_says_it_on_one_line_and_exits_2(tmp_path, capsys, phot
     assert main(["analyze", str(path), "--table", str(table)]) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_histogram_percentiles_are_numpys(seed):
+    from vision.quality import _histogram_percentiles
+    rng = np.random.default_rng(seed)
+    values = np.clip(rng.normal(rng.uniform(20, 230), rng.uniform(1, 60), size=(37, 53)), 0, 255).astype(np.uint8)
+    assert _histogram_percentiles(values, (1, 50, 99)) == pytest.approx(tuple(np.percentile(values, (1, 50, 99))))
+
+
+def test_whole_number_and_float_frames_measure_the_same(photo_and_profile):
+    photo, _ = photo_and_profile
+    gray = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
+    a, b = photo_quality(gray), photo_quality(gray.astype(np.float32))
+    assert (a.median, a.bright, a.contrast) == (b.median, b.bright, b.contrast)
+    assert a.edge_px == pytest.approx(b.edge_px, rel=0.01)

@@ -80,3 +80,84 @@ def test_a_grid_corrected_view_only_relabels_its_pixels():
     table_before = p / 20.0
     assert np.allclose(view.to_table(p), 0.99 * table_before + np.array([5.0, 2.5]) * 0.01)
     assert view.image is image
+
+
+def _ramp_view(ppi: float, size_in=(24.0, 18.0)) -> TopView:
+    """A colour view whose channels are linear in table inches (a linear picture keeps its values
+    under an area average and a bilinear resample, so a layer's labels can be checked exactly)."""
+    w, h = int(np.ceil(size_in[0] * ppi)), int(np.ceil(size_in[1] * ppi))
+    x = (np.arange(w) / ppi)[None, :] + 0.0 * np.arange(h)[:, None]
+    y = (np.arange(h) / ppi)[:, None] + 0.0 * np.arange(w)[None, :]
+    image = np.stack([5 * x, 6 * y, 3 * x + 4 * y], axis=-1)
+    return TopView(np.clip(image, 0, 255).astype(np.float32), ppi, (0.0, 0.0))
+
+
+@pytest.mark.parametrize("base_ppi, ppi", [(20.0, 10.0), (20.0, 5.0), (28.8, 20.0), (36.0, 10.0), (24.0, 20.0)])
+def test_a_coarser_layer_shows_each_table_point_where_its_labels_say(base_ppi, ppi):
+    view = FrameView(_ramp_view(base_ppi))
+    layer = view.at(ppi)
+    assert layer.ppi == ppi
+    h, w = layer.image.shape[:2]
+    u, v = np.meshgrid(np.arange(2, w - 2), np.arange(2, h - 2))        # away from the replicated border
+    xy = layer.to_table(np.column_stack([u.ravel(), v.ravel()]))
+    expected = np.column_stack([5 * xy[:, 0], 6 * xy[:, 1], 3 * xy[:, 0] + 4 * xy[:, 1]])
+    assert np.abs(layer.image[v.ravel(), u.ravel()] - expected).max() < 0.05
+
+
+def test_the_warp_waits_for_the_first_layer_and_every_layer_is_made_once(monkeypatch, photo_and_profile):
+    photo, profile = photo_and_profile
+    registration = FramePipeline(profile).register(cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY))
+    warps = _Counter(monkeypatch, "warpPerspective", photo.image.shape)
+    maker = TopViewMaker(registration.H_in_to_px, 20.0, (0.0, 0.0, profile.width_in, profile.depth_in))
+    view = maker.make(photo.image)
+    assert warps.calls == 0                           # nothing asked for yet: nothing made
+    coarse = view.at(10.0)
+    assert warps.calls == 1
+    from vision.whitebalance import estimate_white_balance
+    view.white_balance = estimate_white_balance(coarse.image, coarse.ppi, profile.anchors, coarse.origin_in)
+    layers = [view.gray_at(20.0), view.at(5.0), view.balanced_at(10.0), view.normalised_at(10.0), view.hsv_at(10.0),
+              view.lab_at(10.0), view.felt_at(10.0)]
+    again = [view.gray_at(20.0), view.at(5.0), view.balanced_at(10.0), view.normalised_at(10.0), view.hsv_at(10.0),
+             view.lab_at(10.0), view.felt_at(10.0)]
+    assert all(a.image is b.image for a, b in zip(layers, again))
+    assert view.chroma_at(10.0)[0] is view.chroma_at(10.0)[0] and view.mat_chroma(5.0) is view.mat_chroma(5.0)
+    assert warps.calls == 1                           # every layer came from the one warp
+    # Each is what its own conversion of the colour layer gives.
+    wb = view.white_balance
+    balanced = wb.apply(coarse.image, coarse.ppi, coarse.origin_in)
+    assert np.allclose(view.balanced_at(10.0).image, balanced, atol=1e-3)
+    unit = np.clip(balanced, 0, 255) * np.float32(1 / 255)
+    assert np.allclose(view.hsv_at(10.0).image, cv2.cvtColor(unit, cv2.COLOR_BGR2HSV), atol=1e-2)
+    assert np.allclose(view.lab_at(10.0).image, cv2.cvtColor(unit, cv2.COLOR_BGR2Lab), atol=1e-2)
+    assert np.allclose(view.felt_at(10.0).image, wb.felt(coarse.image, coarse.ppi, coarse.origin_in), atol=1e-3)
+    # A finer window is warped from its part of the frame only, and agrees with a whole warp there.
+    rect = (10.0, 8.0, 14.0, 11.0)
+    fine = view.window_at(rect, 40.0)
+    assert warps.calls == 1 and fine.ppi == 40.0 and fine.image.shape[:2] == (120, 160)
+    whole = TopViewMaker(registration.H_in_to_px, 40.0, (0.0, 0.0, profile.width_in, profile.depth_in))
+    expected = whole.make(photo.image).base.window(rect).image
+    assert np.abs(fine.image.astype(int) - expected.astype(int)).mean() < 1.0
+
+
+def test_a_grid_corrected_frame_view_relabels_its_layers_without_resampling():
+    image = (np.random.default_rng(2).random((200, 300, 3)) * 255).astype(np.uint8)
+    view = FrameView(TopView(image, 20.0, (0.0, 0.0)))
+    coarse = view.at(10.0)
+    corrected = view.rescaled(0.98, (7.0, 5.0))
+    again = corrected.at(10.0)
+    assert again.image is coarse.image                # the same pixels ...
+    assert again.ppi == pytest.approx(10.0 / 0.98)    # ... under the corrected labels
+    p = np.array([[40.0, 30.0]])
+    assert np.allclose(again.to_table(p), 0.98 * coarse.to_table(p) + 0.02 * np.array([7.0, 5.0]))
+
+
+def test_the_light_plane_is_divided_out_in_the_frame_the_white_balance_was_measured_in():
+    from vision.whitebalance import WhiteBalance
+    image = (np.random.default_rng(3).random((200, 300, 3)) * 255).astype(np.uint8)
+    corrected = FrameView(TopView(image, 20.0, (0.0, 0.0))).rescaled(0.97, (7.0, 5.0))
+    wb = WhiteBalance(np.full(3, 20.0), np.array([210.0, 220.0, 190.0]), np.array([1.1, -0.01, 0.008]), (0, 1, 2))
+    corrected.white_balance = wb
+    coarse = corrected.at(10.0)
+    assert np.allclose(corrected.balanced_at(10.0).image, wb.apply(coarse.image, coarse.ppi, coarse.origin_in),
+                       atol=1e-3)
+    assert np.allclose(corrected.felt_at(10.0).image, wb.felt(coarse.image, coarse.ppi, coarse.origin_in), atol=1e-3)

@@ -113,3 +113,17 @@ def test_no_anchor_in_view_is_the_identity():
     assert np.allclose(out, 100.0)
     assert WhiteBalance.identity().apply_rgb((200, 40, 40)) == pytest.approx((200, 40, 40))
     assert BLACK < WHITE
+
+
+def test_the_felt_view_is_the_balanced_view_without_its_black_offset():
+    """felt: the exposure plane divided out and each channel scaled so the white card is WHITE;
+    the same numbers as undoing `apply`'s black offset and gain."""
+    wb = WhiteBalance(np.array([20.0, 31.0, 26.0]), np.array([201.0, 219.0, 176.0]),
+                      np.array([1.02, 0.004, -0.006]), (0, 1, 2))
+    view = (np.random.default_rng(4).random((40, 60, 3)) * 255).astype(np.uint8)
+    applied = wb.apply(view, PPI, (3.0, 2.0))
+    undone = (applied - BLACK) / wb.gain + wb.black_bgr
+    expected = np.maximum(undone * (WHITE / wb.white_bgr), 0)
+    assert np.allclose(wb.felt(view, PPI, (3.0, 2.0)), expected, atol=1e-3)
+    # Without a ppi the plane is not applied, as for `apply`.
+    assert np.allclose(wb.felt(view), view * (WHITE / wb.white_bgr), atol=1e-3)

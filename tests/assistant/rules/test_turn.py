@@ -123,3 +123,56 @@ def test_kremlin_failed_morale_with_a_general_attached_is_followed_by_his_rally(
     assert st.calls[1].words == "cap tries to rally U: one attempt."
     need = next_roll(spec, st, ctx, ())
     assert isinstance(need, RollRequest) and need.purpose == "rally"
+
+
+def test_a_call_whose_target_fell_is_aimed_again_dropped_or_left_by_its_step():
+    """A call aimed at a figure that has fallen since its phase began is never run at it: a shot goes to
+    the shooter's closest enemy now, a fight with the fallen is not fought ("B has no target anymore, it
+    was killed by A"), and a call of another step (a morale test) is left as it is."""
+    from assistant.rules.turn import Call
+    from assistant.rules.turn_phases import aim_again, drop_if_fallen
+    spec, ctx = _smart()
+    far = Figure("f", 40, 10, side="blue", type="goblin")
+    st = start(spec, _scene(ARCHER, far), ctx)          # GOBLIN has fallen: it is no longer in the scene
+    shot = Call("missile", {"shots": [{"shooter": "a", "target": "g"}]}, "a shoots at g", ("a", "g"))
+    again = aim_again(spec.phases[2].calls, ("missile",))(st, shot, ctx)
+    assert again.about == ("a", "f") and again.options["shots"] == [{"shooter": "a", "target": "f"}]
+    assert again.why[0] == "g has fallen already."
+    assert aim_again(spec.phases[2].calls, ("missile",))(st, replace(shot, step="morale"), ctx).step == "morale"
+    fight = Call("melee", {"melee": ["a", "g"]}, "a and g fight", ("a", "g"))
+    assert drop_if_fallen(("melee",))(st, fight, ctx) is None
+    assert drop_if_fallen(("melee",))(st, replace(fight, about=("a", "f")), ctx) is not None
+
+
+def test_a_figure_the_accepted_picture_no_longer_shows_is_named_to_no_step():
+    """The damage SMART keeps between steps names every figure; once the players accept a picture without
+    one of them, the next shot is still played (its damage kept for when it is back), not refused with
+    "damage.h: unknown figure"."""
+    spec, ctx = _smart()
+    far = Figure("h", 40, 30, side="blue", type="goblin")
+    scene = _scene(ARCHER, GOBLIN, far)
+    log = GameLog(":memory:")
+    log.append("game_started", {"system": "smart", "scene": scene_to_json(scene)})
+
+    def play(values):
+        st, _ = fold(spec, log.live_records(), ctx)
+        done = next_roll(spec, st, ctx, values)
+        assert isinstance(done, Finished), done
+        log.append_step([(ROLL, {"value": v}) for v in values] + [("step", step_payload(st, done))])
+        log.append(ACK, {})
+
+    def moves(picture):
+        for _ in range(2):
+            log.append("moved", {"scene": scene_to_json(picture)})
+            log.append(ACK, {})
+
+    play((3, 17))                                   # red first
+    moves(scene)
+    play((1,))                                      # a misses g
+    assert fold(spec, log.live_records(), ctx)[0].carry["damage"] == {"a": 0, "g": 0, "h": 0}
+    play((3, 17))                                   # turn 2
+    moves(scene.with_figures([ARCHER, GOBLIN]))     # the picture the players accepted: h is not on it
+    st, _ = fold(spec, log.live_records(), ctx)
+    need = next_roll(spec, st, ctx, ())
+    assert isinstance(need, RollRequest) and (need.purpose, need.who) == ("projectile", "a")
+    assert st.carry["damage"]["h"] == 0

@@ -20,6 +20,8 @@ import time
 import urllib.error
 import urllib.request
 
+from measure.scene import Figure, Scene, Table
+
 from assistant.rules.log import GameLog
 from assistant.web import game as play
 
@@ -57,6 +59,49 @@ def test_the_last_die_and_its_step_share_one_transaction(client, pin, app):
     client.post("/api/game/undo", headers=pin)
     p = client.get("/api/game").get_json()
     assert p["kind"] == "roll" and p["purpose"] == "missile defence" and p["game"]["rolls"] == [1, 6] * 3 + [1]
+
+
+def test_a_shot_whose_target_fell_to_an_earlier_shot_is_aimed_at_the_closest_enemy_left(app):
+    """SMART: both archers' closest enemy is g; the first shot fells it ("the first point the armour
+    cannot absorb defeats the unit"). The second archer has not fired yet: it shoots at its closest enemy
+    now, h, and the game goes on (the slow test below met this as "shots[0].target: unknown figure")."""
+    games = app.extensions["tablesight"]["games"]
+    scene = Scene(table=Table(48, 36), figures=(
+        Figure("a1", 10, 10, side="red", type="archer"), Figure("a2", 10, 12, side="red", type="archer"),
+        Figure("g", 20, 11, side="blue", type="goblin"), Figure("h", 40, 30, side="blue", type="goblin")))
+    play.start_game(games, scene, system="smart")
+    for value in (1, 20):                       # initiative: blue 1, red 20
+        play.enter_roll(games, value, "typed")
+    for _ in range(5):                          # read it; red moves, read; blue moves, read (no new picture)
+        play.acknowledge(games)
+    p = play.current_prompt(games)
+    assert (p["kind"], p["who"], p["highlight"]["to"]) == ("roll", "a1", ["g"]), p
+    play.enter_roll(games, 20, "typed")         # a1 hits g
+    p = play.current_prompt(games)
+    assert p["kind"] == "outcome" and p["remove"] == ["g"], p
+    play.acknowledge(games)
+    p = play.current_prompt(games)
+    assert (p["kind"], p["who"], p["highlight"]["to"]) == ("roll", "a2", ["h"]), p
+    play.enter_roll(games, 20, "typed")         # a2 hits h: the last blue figure
+    p = play.current_prompt(games)
+    assert p["kind"] == "outcome" and p["remove"] == ["h"] and p["game"]["removed"] == ["g", "h"], p
+
+
+def test_a_new_game_cut_off_before_its_first_record_leaves_the_table_playable(client, pin, app):
+    """A kill between making a new game's file and writing its first record: the game before stays the
+    current one (that New game was never answered), and the next New game starts cleanly."""
+    assert client.post("/api/game/new", headers=pin).status_code == 200
+    games = app.extensions["tablesight"]["games"]
+    first = games.current_path()
+    GameLog(games.new_path().with_name("." + games.new_path().name)).close()   # as the kill left it
+    assert games.current_path() == first and client.get("/api/game").get_json()["kind"] == "roll"
+    assert client.post("/api/game/new", headers=pin).status_code == 200
+    assert games.current_path() != first and client.get("/api/game").get_json()["kind"] == "roll"
+    # An empty game file (how an older version could be cut off) offers a new game, never a problem.
+    GameLog(games.new_path()).close()
+    assert client.get("/api/game").get_json()["kind"] == "start"
+    assert client.post("/api/game/new", headers=pin).status_code == 200
+    assert client.get("/api/game").get_json()["kind"] == "roll"
 
 
 # ---------------------------------------------------------------- the real server, killed

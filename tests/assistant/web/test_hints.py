@@ -62,6 +62,9 @@ def test_a_photo_that_cuts_the_table_off_says_so(client, pin, demo_frame):
 @pytest.mark.parametrize("spoil, kind, title", [
     (lambda f: (f * 0.08).astype(np.uint8), "dark", "The photo is too dark"),
     (lambda f: cv2.GaussianBlur(f, (0, 0), 9), "blurred", "The photo is too blurry"),
+    # A shake smears one direction only: the pipeline refuses it as blurred, and the hint says so too
+    # (never "I can't see the corner markers" for a photo refused as blurred).
+    (lambda f: cv2.filter2D(f, -1, np.full((1, 9), 1 / 9, np.float32)), "blurred", "The photo is too blurry"),
     (lambda f: np.full_like(f, 128), "not_seen", "I can't see any of the corner markers"),
 ])
 def test_a_photo_that_cannot_be_measured_keeps_the_last_good_one(client, pin, demo_frame, spoil, kind, title):
@@ -80,12 +83,18 @@ def test_a_photo_that_cannot_be_measured_keeps_the_last_good_one(client, pin, de
     assert after["picture"]["H_in_to_px"] == before["picture"]["H_in_to_px"]
 
 
+def test_a_dim_photo_the_pipeline_measures_gets_no_dark_hint(client, pin, demo_frame):
+    dim = (cv2.resize(demo_frame, (960, 540), interpolation=cv2.INTER_AREA) * 0.25).astype(np.uint8)
+    res = _upload(client, _jpg(dim), pin)
+    assert res.status_code == 200 and res.get_json()["hint"] is None
+
+
 def test_a_moved_marker_is_asked_back_into_place():
     from calibration.profile import load_profile
     from vision.photo_check import PhotoQuality
     from assistant.web.hints import photo_hint
     profile = load_profile(DEMO_TABLE)
-    fine = PhotoQuality(100.0, 40.0, 200.0, False, False)
+    fine = PhotoQuality(median=100.0, edge_px=2.0, problem=None)
     hint = photo_hint(profile, fine, {0: "seen", 1: "moved", 2: "seen", 3: "seen"}, failed=False)
     assert hint["title"] == "The top-right corner marker has moved: put it back in its place."
     assert hint["anchors"][1]["state"] == "moved"

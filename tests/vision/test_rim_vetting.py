@@ -1,0 +1,139 @@
+"""A ring of a side's colour is a base only if it is none of the look-alikes: cloth up on a body,
+a die, a phone's case. Small label maps drawn with exact truth (20 px/in, a 1" base: radius 10 px)."""
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.rim_vetting import BASE_TOP_IN, MAX_DARK, MAX_FLAT_MIDDLE, flat_middle, frame_span, rim_beneath, vet_hits
+from vision.rims import RimHit
+
+R_PX = 10.0
+PER_IN_PX = 8.0                 # a thing one inch up shows 8 px farther from the camera (0.8 radii)
+
+
+def _labels(size=(120, 120)) -> np.ndarray:
+    return np.full(size, -1, np.int32)
+
+
+def _arc(label: np.ndarray, centre, radius, side: int, from_deg: float, to_deg: float, thick: int = 3) -> None:
+    """An arc of `side`'s colour, angles in image axes (+x right, +y down)."""
+    m = np.zeros(label.shape, np.uint8)
+    cv2.ellipse(m, (int(round(centre[0] * 4)), int(round(centre[1] * 4))),
+                (int(round(radius * 4)), int(round(radius * 4))), 0, from_deg, to_deg, 1, thick * 4 // 2, cv2.LINE_8, 2)
+    label[m > 0] = side
+
+
+def _hit(xy, side: int, **measures) -> RimHit:
+    return RimHit(np.asarray(xy, float), side, measures.pop("confidence", 0.5), measures.pop("coverage", 0.45),
+                  0.5, 0.0, 0.0, "ring", **measures)
+
+
+def _towards(direction_deg: float):
+    """A wall shift towards the camera along `direction_deg`, as a 1/8" base top shows it."""
+    u = np.array([math.cos(math.radians(direction_deg)), math.sin(math.radians(direction_deg))])
+    return lambda c: np.tile(u * PER_IN_PX * BASE_TOP_IN, (len(np.asarray(c).reshape(-1, 2)), 1))
+
+
+def _vet(hits, label, shift):
+    return vet_hits(hits, strict=label, loose=_labels(label.shape), r_px=R_PX, max_residual_px=1.4, n_sides=2,
+                    wall_shift_px=shift)
+
+
+@pytest.mark.parametrize("camera_deg", [90.0, 0.0, 215.0])
+def test_cloth_of_the_other_side_up_on_a_body_is_no_base_and_the_base_under_it_is(camera_deg):
+    """Red cloth hanging 0.6" up a blue figure shows 0.48 radii farther from the camera than the
+    blue rim, whose near arc shows; the cloth shows on the far side, round the body."""
+    u = np.array([math.cos(math.radians(camera_deg)), math.sin(math.radians(camera_deg))])
+    base = np.array([60.0, 60.0])
+    cloth = base - u * 0.6 * PER_IN_PX
+    label = _labels()
+    _arc(label, base, R_PX, 1, camera_deg - 80, camera_deg + 80)            # the blue rim, near side
+    _arc(label, cloth, 0.95 * R_PX, 0, camera_deg + 110, camera_deg + 250)  # the red cloth, far side
+    out = _vet([_hit(cloth, 0), _hit(base, 1)], label, _towards(camera_deg))
+    assert out[0].reason.startswith("cloth up on a body"), out[0].reason
+    assert out[1].reason == "ring", out[1].reason
+
+
+def test_two_bases_of_both_sides_side_by_side_are_both_bases():
+    """A red base touching a blue one on its camera side: the blue ring is a base's width away,
+    farther than cloth hangs from a body's base."""
+    label = _labels((120, 160))
+    red, blue = np.array([60.0, 60.0]), np.array([60.0 + 2.1 * R_PX, 60.0])
+    _arc(label, red, R_PX, 0, -100, 100)
+    _arc(label, blue, R_PX, 1, -100, 260)
+    out = _vet([_hit(red, 0), _hit(blue, 1)], label, _towards(0.0))
+    assert [h.reason for h in out] == ["ring", "ring"]
+
+
+def test_without_a_camera_pose_no_ring_is_called_cloth():
+    label = _labels()
+    base = np.array([60.0, 60.0])
+    _arc(label, base, R_PX, 1, 10, 170)
+    _arc(label, base - (0, 4.8), 0.95 * R_PX, 0, 200, 340)
+    out = _vet([_hit(base - (0, 4.8), 0)], label, None)
+    assert out[0].reason == "ring"
+
+
+def test_rim_beneath_finds_the_ring_and_its_offset():
+    label = _labels()
+    _arc(label, (60, 66), R_PX, 1, 0, 180)
+    share, offset = rim_beneath(label == 1, np.array([60.0, 60.0]), R_PX, np.array([0.0, 1.0]))
+    assert share >= 0.4
+    assert offset == pytest.approx(0.6, abs=0.21)
+
+
+@pytest.mark.parametrize("radius, kept", [(0.86, False), (0.9, False), (1.0, True), (1.05, True), (1.15, True)])
+def test_a_ring_smaller_than_a_base_is_no_base(radius, kept):
+    """A die (0.63") fits a circle of at most 0.89 of a 1" base's radius; a rim's edge lies at it or
+    a little out."""
+    out = _vet([_hit((60, 60), 0, radius=radius)], _labels(), None)
+    assert (out[0].reason == "ring") == kept, out[0].reason
+
+
+def test_a_phones_case_is_a_frame_wider_than_bases():
+    """A 2.9 x 6" case with a 1/8" border: a hollow frame, its short side well over 2.6 bases."""
+    label = _labels((200, 200))
+    cv2.rectangle(label, (40, 40), (40 + 58, 40 + 120), 0, 3)
+    assert frame_span(label, 0, np.array([45.0, 100.0]), R_PX) > 2 * 2.6 * R_PX
+    two_bases = _labels((200, 200))
+    _arc(two_bases, (60, 60), R_PX, 0, 0, 360)
+    _arc(two_bases, (80, 60), R_PX, 0, 0, 360)
+    assert frame_span(two_bases, 0, np.array([60.0, 60.0]), R_PX) == 0.0
+
+
+def _view(size=(120, 120), mat_bgr=(128, 160, 176)) -> np.ndarray:
+    img = np.zeros((*size, 3), np.uint8)
+    img[:] = mat_bgr
+    return img
+
+
+def test_a_ring_in_the_corner_of_a_phones_case_is_the_edge_of_its_dark_screen():
+    """A red case round a dark screen: a ring drawn in its corner has the screen in its middle, one
+    flat dark patch running far past the ring."""
+    img = _view()
+    cv2.rectangle(img, (50, 50), (119, 119), (45, 40, 180), -1)        # the case
+    cv2.rectangle(img, (53, 53), (119, 119), (36, 30, 28), -1)         # the screen
+    label = _labels()                     # only the corner's labels (the rest lost to glare and blur)
+    label[50:53, 50:75] = 0
+    label[50:75, 50:53] = 0
+    centre = np.array([60.0, 60.0])
+    area, dark = flat_middle(img, centre, R_PX)
+    assert area > MAX_FLAT_MIDDLE and dark < MAX_DARK
+    out = vet_hits([_hit(centre, 0)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4, view_bgr=img)
+    assert "large and dark" in out[0].reason
+
+
+@pytest.mark.parametrize("top_bgr", [(62, 60, 60), (55, 80, 95), (105, 115, 120)])
+def test_a_bases_dark_top_and_body_are_no_screen(top_bgr):
+    """A base's painted top, however dark, ends at its rim; the body stands on it."""
+    img = _view()
+    cv2.circle(img, (60, 60), 10, (45, 40, 180), -1)                   # rim
+    cv2.circle(img, (60, 60), 8, top_bgr, -1)                          # top
+    cv2.ellipse(img, (60, 52), (5, 9), 0, 0, 360, (60, 95, 140), -1)   # the body, leaning away
+    cv2.ellipse(img, (60, 50), (10, 6), 0, 0, 180, (160, 160, 150), -1)
+    area, _dark = flat_middle(img, np.array([60.0, 60.0]), R_PX)
+    assert area <= 1.0

@@ -1,0 +1,122 @@
+"""Reading a marker whose outline was found but whose bits the detector could not read.
+
+A small figure marker under motion blur (2.5-3.5 pixels a cell, blurred by 1-2 of them) keeps its
+outline but smears its bits past what a threshold can read. Knowing the outline, the marker's
+cells are sampled (the middle half of each, and the white margin around the black border) and
+compared with every code of the dictionary in each of the four turns, blurred as the photo may be:
+the code whose blurred pattern correlates best is the marker's, when it correlates strongly and
+clearly better than any other id. The cells are few (8 x 8 for a 4x4 dictionary), so this costs
+microseconds an outline.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+PX_PER_CELL = 8                 # sampling resolution of an outline's inside
+BLUR_CELLS = (0.0, 0.35, 0.6)   # blurs (Gaussian sigma, in cells) the patterns are compared under
+MIN_CORRELATION = 0.9           # a read must correlate this well with its pattern...
+MIN_MARGIN = 0.02               # ...and this much better than the best pattern of any other id
+FRAME_CONTRAST = 1.0            # margin minus border, in standard deviations of all the cells
+
+
+@dataclass(frozen=True)
+class SoftRead:
+    marker_id: int
+    corners: np.ndarray         # (4, 2), the outline turned so that corner 0 is the marker's top left
+    correlation: float
+
+
+class PatternReader:
+    """Reads outlined markers of one dictionary by correlation with its blurred patterns."""
+
+    def __init__(self, dictionary: cv2.aruco.Dictionary):
+        self.cells = dictionary.markerSize + 2
+        self._side = self.cells + 2                      # with one cell of white margin all round
+        ids, turns, patterns = [], [], []
+        for marker_id in range(dictionary.bytesList.shape[0]):
+            marker = cv2.aruco.generateImageMarker(dictionary, marker_id, self.cells, borderBits=1)
+            framed = np.ones((self._side, self._side), np.float32)
+            framed[1:-1, 1:-1] = marker / 255.0
+            for turn in range(4):
+                ids.append(marker_id)
+                turns.append(turn)
+                patterns.append(np.rot90(framed, -turn))
+        self._ids, self._turns = np.array(ids), np.array(turns)
+        side_px = self._side * PX_PER_CELL
+        blurred = []
+        for sigma in BLUR_CELLS:
+            rows = []
+            for pattern in patterns:
+                up = cv2.resize(pattern, (side_px, side_px), interpolation=cv2.INTER_NEAREST)
+                if sigma > 0:
+                    up = cv2.GaussianBlur(up, (0, 0), sigma * PX_PER_CELL)
+                rows.append(self._cell_means(up))
+            blurred.append(_standardised(np.array(rows)))
+        self._patterns = np.stack(blurred)               # (blurs, ids x turns, cells)
+
+    def _cell_means(self, image: np.ndarray) -> np.ndarray:
+        """Mean of the middle half of each cell: what a quarter-cell misplaced outline still gets right."""
+        n, p = self._side, PX_PER_CELL
+        return image.reshape(n, p, n, p)[:, p // 4: 3 * p // 4, :, p // 4: 3 * p // 4].mean(axis=(1, 3)).ravel()
+
+    def sample(self, gray: np.ndarray, outline: np.ndarray) -> np.ndarray:
+        """The cells' means inside `outline` ((4, 2) pixels of `gray`, corners in turn) and one
+        cell of margin round it, row by row ((side * side,))."""
+        p = PX_PER_CELL
+        outline = np.asarray(outline, np.float64)
+        # Only the part of the frame round the outline is warped.
+        reach = np.ptp(outline, axis=0).max() / 3 + 2
+        h, w = gray.shape[:2]
+        x0, y0 = (int(max(0, np.floor(v - reach))) for v in outline.min(axis=0))
+        x1, y1 = (int(np.ceil(v + reach)) + 1 for v in outline.max(axis=0))
+        crop = gray[y0:min(h, max(y1, y0 + 1)), x0:min(w, max(x1, x0 + 1))]
+        inner = np.array([[p, p], [(self._side - 1) * p, p], [(self._side - 1) * p, (self._side - 1) * p],
+                          [p, (self._side - 1) * p]], np.float32) - 0.5
+        m = cv2.getPerspectiveTransform((outline - (x0, y0)).astype(np.float32), inner)
+        side_px = self._side * p
+        patch = cv2.warpPerspective(crop, m, (side_px, side_px), flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        return self._cell_means(patch)
+
+    def framed(self, cells: np.ndarray) -> bool:
+        """Whether sampled cells show a marker's frame: a dark border ring inside a light margin,
+        well apart for their spread (a grid square's thin lines or a textured patch do not)."""
+        grid = cells.reshape(self._side, self._side)
+        margin = np.concatenate([grid[0], grid[-1], grid[1:-1, 0], grid[1:-1, -1]])
+        ring = grid[1:-1, 1:-1]
+        border = np.concatenate([ring[0], ring[-1], ring[1:-1, 0], ring[1:-1, -1]])
+        return float(margin.mean() - border.mean()) > FRAME_CONTRAST * max(float(cells.std()), 1e-6)
+
+    def outlines(self, outline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The outline as found, and the marker inside it if it is the outline of the marker's white
+        card (one cell of margin all round: on a dark mat the card's edge is the outline found)."""
+        outline = np.asarray(outline, np.float64)
+        centre = outline.mean(axis=0)
+        return outline, centre + (outline - centre) * (self.cells / (self.cells + 2))
+
+    def read(self, gray: np.ndarray, outline: np.ndarray, allowed: frozenset[int] | None = None) -> SoftRead | None:
+        """The marker inside `outline` ((4, 2) pixels of `gray`, corners in turn), if it reads
+        clearly as one of `allowed` ids (all when None); None otherwise."""
+        cells = self.sample(gray, outline)
+        if not self.framed(cells):
+            return None
+        seen = _standardised(cells[None, :])[0]
+        scores = (self._patterns @ seen).max(axis=0) / seen.size
+        best = int(np.argmax(scores))
+        marker_id = int(self._ids[best])
+        others = scores[self._ids != marker_id]
+        if scores[best] < MIN_CORRELATION or scores[best] - others.max() < MIN_MARGIN:
+            return None
+        if allowed is not None and marker_id not in allowed:
+            return None
+        # The pattern turned clockwise `turn` times: the marker's top-left corner is outline corner `turn`.
+        corners = np.roll(np.asarray(outline, np.float64), -int(self._turns[best]), axis=0)
+        return SoftRead(marker_id, corners, float(scores[best]))
+
+
+def _standardised(rows: np.ndarray) -> np.ndarray:
+    rows = rows - rows.mean(axis=1, keepdims=True)
+    return rows / np.maximum(rows.std(axis=1, keepdims=True), 1e-6)

@@ -1,0 +1,120 @@
+"""A soft colour likelihood per side, for finding rims too thin or too pale for hard labels.
+
+In a 1080p photo of a 5' table a rim is one or two pixels wide, and JPEG halves its colour's
+resolution again: few of its pixels show the side's paint, most a blend of it with the mat, the
+body or the felt. A hard label (this pixel is blue) loses them; a likelihood keeps how far each
+pixel lies from its background towards the side's colour.
+
+`side_likelihoods`: per pixel and side, the share `alpha` of the way from the background's
+chromaticity to the side's (0..1), weighted down by how far off that line the pixel lies. The
+background is judged twice, and the smaller likelihood kept: against the mat's colour (so a brown
+body in a pond is not "red": it is mat-like), and against the local background, the median colour
+of the neighbourhood (so blue water felt is not blue rim everywhere: only what is bluer than the
+water around it).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from vision.colour import rgb_chroma
+
+BACKGROUND_PPI = 5.0          # the local background is a median at this resolution...
+BACKGROUND_IN = 1.8           # ...over a window this wide: twice a base, so a figure is not its own background
+OFF_LINE = 0.12              # chromaticity: how far off the background-to-side line a blend may lie (a
+                             # rim blends with the body and the felt as well as with the mat)
+FELT_REACH_IN = 0.5          # a known felt's zone reaches this far beyond where its colour rules
+DARK, LIT = 60.0, 180.0      # B + G + R: below DARK no colour to judge (ink, shadow), trusted fully from LIT
+
+
+def chroma_layers(bal_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(H, W, 3) chromaticity and (H, W) brightness of a white-balanced float view."""
+    f = np.maximum(np.asarray(bal_bgr, np.float32), 0)
+    s = f.sum(axis=2)
+    return f / np.maximum(s, 1.0)[..., None], s
+
+
+def _median(chroma: np.ndarray, ppi: float) -> np.ndarray:
+    """(h, w, 3) median chromaticity of each pixel's neighbourhood (BACKGROUND_IN across), at
+    about BACKGROUND_PPI."""
+    h, w = chroma.shape[:2]
+    f = min(1.0, BACKGROUND_PPI / ppi)
+    small = chroma if f >= 1.0 else cv2.resize(chroma, (max(1, int(round(w * f))), max(1, int(round(h * f)))),
+                                               interpolation=cv2.INTER_AREA)
+    k = max(3, int(round(BACKGROUND_IN * ppi * f)) | 1)
+    u8 = np.clip(small * 255.0, 0, 255).astype(np.uint8)
+    return cv2.medianBlur(u8, k).astype(np.float32) / 255.0
+
+
+def _felt_zone(local: np.ndarray, felt: np.ndarray, mat: np.ndarray, shape: tuple) -> np.ndarray:
+    """(H, W) 0..1: where the neighbourhood is nearer the felt's colour than the mat's, and
+    FELT_REACH_IN round it (a felt's ragged, blended edge is felt too)."""
+    inside = (np.linalg.norm(local - felt, axis=2) < np.linalg.norm(local - mat, axis=2)).astype(np.uint8)
+    if not inside.any():
+        return np.zeros(shape, np.float32)
+    k = 2 * int(round(FELT_REACH_IN * BACKGROUND_PPI)) + 1
+    inside = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))).astype(np.float32)
+    return cv2.resize(inside, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+
+
+def _along(chroma: np.ndarray, background: np.ndarray, target: np.ndarray) -> np.ndarray:
+    axis = target - background
+    n2 = np.maximum(np.einsum("...c,...c->...", axis, axis), 1e-4)
+    d = chroma - background
+    alpha = np.einsum("...c,...c->...", d, axis) / n2
+    off2 = np.maximum(np.einsum("...c,...c->...", d, d) - alpha * alpha * n2, 0.0)
+    return np.clip(alpha, 0.0, 1.0) * np.exp(-off2 / (2 * OFF_LINE * OFF_LINE))
+
+
+def side_likelihoods(bal_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[float]],
+                     mat: np.ndarray, felt_rgbs: Sequence[Sequence[float]] = ()) -> np.ndarray:
+    """(K, H, W) float32 in 0..1: how much each pixel of a white-balanced view shows side k's colour.
+
+    Against the mat's colour; and where the neighbourhood is a known felt nearer the side's colour
+    than the mat is (blue water for a blue side), against that felt too: there a pixel shows the
+    side only as far as it lies beyond the felt, so the felt is not rim and a rim standing in it
+    still is. Felt the profile does not know stays colour, for the shape tests to judge."""
+    chroma, brightness = chroma_layers(bal_bgr)
+    return _likelihoods(chroma, brightness, lambda lut: lut, chroma, ppi, side_rgbs, mat, felt_rgbs)
+
+
+def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[float]], mat: np.ndarray,
+                          felt_rgbs: Sequence[Sequence[float]] = ()) -> np.ndarray:
+    """side_likelihoods of a view quantised by vision.rims.quantise_view: judged once per colour
+    present (tens of thousands, against a million pixels), then looked up."""
+    index, present, _counts, _colours, chroma, brightness = quantised
+    slot = np.zeros(int(present[-1]) + 1 if len(present) else 1, np.int32)
+    slot[present] = np.arange(len(present), dtype=np.int32)
+    where = slot[index]                                   # each pixel's row among the colours present
+    step = max(1, int(round(ppi / BACKGROUND_PPI)))
+    coarse = chroma[0][where[::step, ::step]]             # the view's chromaticity at about 5 px/in
+    return _likelihoods(chroma[0], brightness[0], lambda lut: lut[where], coarse, ppi / step, side_rgbs, mat,
+                        felt_rgbs, where.shape)
+
+
+def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat, felt_rgbs, shape=None):
+    """The likelihoods of colours (chroma (..., 3), brightness (...)), put in the view by
+    `to_view`; `coarse`: the view's chromaticity at `coarse_ppi` for the felts' neighbourhoods."""
+    shape = chroma.shape[:2] if shape is None else shape
+    mat = np.asarray(mat, np.float32)
+    lit = np.clip((brightness - DARK) / (LIT - DARK), 0.0, 1.0).astype(np.float32)
+    out = np.empty((len(side_rgbs),) + tuple(shape), np.float32)
+    local = None
+    for k, rgb in enumerate(side_rgbs):
+        t = rgb_chroma(rgb).astype(np.float32)
+        like_mat = _along(chroma, mat, t) * lit
+        out[k] = to_view(like_mat)
+        for felt in felt_rgbs:
+            f = rgb_chroma(felt).astype(np.float32)
+            if np.linalg.norm(f - t) >= np.linalg.norm(mat - t):
+                continue
+            if local is None:
+                local = _median(coarse, coarse_ppi)
+            inside = _felt_zone(local, f, mat, tuple(shape))
+            if not inside.any():
+                continue
+            beyond = to_view(np.minimum(like_mat, _along(chroma, f, t) * lit))
+            out[k] = out[k] * (1 - inside) + beyond * inside
+    return out
