@@ -68,6 +68,10 @@ MAX_EDGE_SHARE = 0.5
 EDGE_TOUCH_IN = 0.3          # a patch this near the view's edge touches the table's edge ...
 MAX_REACH_ASPECT = 1.8       # ... and one this elongated there reaches in from outside (an arm),
 MIN_EDGE_THING_FILL = 0.8    # one filling its bounding rectangle this well hangs over it (a book)
+THIN_IN = 1.5                # a piece no thicker than this (its widest disc) is thin, and then ...
+MAX_THIN_ASPECT = 3.0        # ... one this elongated (its turned rectangle) is a streak, a wood's grain
+MIN_HULL_FILL = 0.7          # a cut felt fills its convex hull well; a net of streaks or mottle does not ...
+BROAD_IN = 3.0               # ... unless it is this thick somewhere (a broad piece a figure or a hand bites into)
 RING_IN = (0.5, 1.5)         # the mat around a piece is read in this ring outside where it wins
 SUBPIXEL = 4                 # outlines are traced on the unmixed cover enlarged this much
 SIMPLIFY_IN = 0.03           # outline simplification tolerance
@@ -408,8 +412,9 @@ def _edge_band(shape, ppi: float, origin_in, table_in) -> np.ndarray:
 
 
 def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray, at=(0, 0), view_size=None) -> bool:
-    """Felt-shaped: thick enough, not lying along the table's edge, not reaching in over it (an
-    arm) nor square-cut and hanging over it (a book). A rectangle inside the table may be felt.
+    """Felt-shaped: thick enough, not a thin streak (long one way, or a net of them: bright wood
+    grain), not lying along the table's edge, not reaching in over it (an arm) nor square-cut and
+    hanging over it (a book). A rectangle inside the table may be felt.
     `part` is a window at view pixel `at` of a view of `view_size` (w, h)."""
     thick = cv2.distanceTransform(part, cv2.DIST_L2, 3).max() * 2 / ppi
     if thick < MIN_THICK_IN:
@@ -420,6 +425,13 @@ def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray, at=(0, 0), view_s
     contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     contour = max(contours, key=cv2.contourArea)
     (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
+    if thick < THIN_IN:
+        # A cut felt is broad; bright grain or a lamp's streak is long and thin along one way.
+        if max(rw, rh) > MAX_THIN_ASPECT * max(1.0, min(rw, rh)):
+            return False
+    # (The hull's area is measured through edge pixels' centres: half its perimeter brings it to pixels.)
+    if thick < BROAD_IN and area < MIN_HULL_FILL * (cv2.contourArea(cv2.convexHull(contour)) + 0.5 * cv2.arcLength(contour, True)):
+        return False
     rim = max(1, int(EDGE_TOUCH_IN * ppi))
     vw, vh = view_size if view_size is not None else (part.shape[1], part.shape[0])
     ys, xs = np.nonzero(part)
