@@ -53,6 +53,7 @@ SEED_MIN_SQIN = 2.0          # ... in a patch at least this big ...
 MIN_STRENGTH_SIGMA = 4.0     # ... lying on average this far from the mat (a soft mottle does not)
 MAX_LEARN_SIGMA = 4.0        # a seed patch further than this from the kind's profile colour is not it
 SAME_KIND_SIGMA = 1.5        # a patch this near the kind's chosen patch is the same felt
+MAX_SEED_GROUPS = 3          # groups of a kind's patches tried, likeliest first, until one makes a piece
 PRIOR_PER_CHANNEL = 7.0      # a felt's colour is uncertain by about this much per channel (0-255) ...
 PRIOR_L = 0.25               # ... and its brightness (log) by this: exposure and light
 PRIOR_TEXTURE = 1.0          # a kind's roughness is not known before it is seen (log spread)
@@ -258,53 +259,63 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     open_k = _kernel(0.3, wppi)
     pad = int(round(ROI_PAD_IN * wppi))
     pieces: list[tuple[str, Polygon, float]] = []
-    learnt = {}
+    learnt, alternatives = {}, {}
     for k in range(len(kinds)):
-        seed, box = _seeds(label == k, k, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k, SEED_MIN_SQIN * wppi * wppi)
-        if seed is not None:
+        groups = []
+        for seed, box in _seeds(label == k, k, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k, SEED_MIN_SQIN * wppi * wppi):
             core = seed & (cv2.erode(seed.astype(np.uint8), open_k) > 0)
             xs = (rel[:, core] if core.sum() >= 8 else rel[:, seed]).T
-            learnt[k] = (seed, box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR))
+            groups.append((seed, box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR)))
+        if groups:
+            learnt[k] = groups[0]
+            alternatives[k] = groups[1:]
     # Each kind is told from the mat, the mat in shade, the other kinds as learnt (or as named,
     # when not seen) and the other colours looked for.
     models = {k: (learnt[k][2][:3], np.hypot(learnt[k][3][:3], mat_sigma[:3])) if k in learnt
               else (prior_mu[k], np.hypot(prior_sd[k], mat_sigma[:3])) for k in range(len(kinds))}
     base = [(np.zeros(3, np.float32), mat_sigma[:3], 0.0),
             (np.array([0.0, 0.0, SHADE_L[0]], np.float32), np.array([mat_sigma[0], mat_sigma[1], SHADE_L[1]]), LOG_PRIOR_SHADE)]
-    for k, (seed, box, mu, sd) in learnt.items():
+    for k in learnt:
         kind = kinds[k][0]
         against = base + [(*models[j], 0.0) for j in models if j != k]
-        u0, v0 = max(0, box[0] - pad), max(0, box[1] - pad)
-        u1, v1 = min(w, box[2] + pad), min(h, box[3] + pad)
-        win = (slice(v0, v1), slice(u0, u1))
-        cube = (slice(None), slice(v0, v1), slice(u0, u1))
-        theirs = np.zeros((v1 - v0, u1 - u0), bool)     # other kinds' seeds: their felt, not this one's
-        for j in learnt:
-            if j != k:
-                theirs |= learnt[j][0][win]
-        found = _pieces(rel[cube], ratio[cube], seed[win], theirs, excluded[win], models[k], against, rivals, q_w, wppi,
-                        footprints_in, (ox + u0 / wppi, oy + v0 / wppi), edge[win], (u0, v0, w, h), open_k,
-                        standing[win])
-        separation = _mahal(mu[:3], np.hypot(sd[:3], mat_sigma[:3]) / math.sqrt(2))
-        for polygon, sure in found:
-            confidence = min(1.0, sure / 0.9) * min(1.0, separation / SEPARATION_FULL)
-            if confidence >= MIN_CONFIDENCE:
-                pieces.append((kind, polygon, round(confidence, 3)))
+        # The patch group that stands out most may be no felt (a book of the kind's colour hanging
+        # over the edge): then the next group of the kind's patches is tried.
+        for seed, box, mu, sd in [learnt[k], *alternatives[k]]:
+            model = (mu[:3], np.hypot(sd[:3], mat_sigma[:3]))
+            u0, v0 = max(0, box[0] - pad), max(0, box[1] - pad)
+            u1, v1 = min(w, box[2] + pad), min(h, box[3] + pad)
+            win = (slice(v0, v1), slice(u0, u1))
+            cube = (slice(None), slice(v0, v1), slice(u0, u1))
+            theirs = np.zeros((v1 - v0, u1 - u0), bool)     # other kinds' seeds: their felt, not this one's
+            for j in learnt:
+                if j != k:
+                    theirs |= learnt[j][0][win]
+            found = _pieces(rel[cube], ratio[cube], seed[win], theirs, excluded[win], model, against, rivals, q_w,
+                            wppi, footprints_in, (ox + u0 / wppi, oy + v0 / wppi), edge[win], (u0, v0, w, h), open_k,
+                            standing[win])
+            separation = _mahal(mu[:3], np.hypot(sd[:3], mat_sigma[:3]) / math.sqrt(2))
+            kept = [(kind, polygon, round(min(1.0, sure / 0.9) * min(1.0, separation / SEPARATION_FULL), 3))
+                    for polygon, sure in found]
+            kept = [q for q in kept if q[2] >= MIN_CONFIDENCE]
+            if kept:
+                pieces += kept
+                break
     pieces.sort(key=lambda q: (q[1].centroid.y, q[1].centroid.x))
     return tuple(Terrain(f"t{i + 1}", kind, poly, extra={"confidence": conf})
                  for i, (kind, poly, conf) in enumerate(pieces))
 
 
 def _seeds(sure: np.ndarray, k: int, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k, min_px: float):
-    """(H, W) bool seed patches of kind k and their bounding box (u0, v0, u1, v1), or (None, None).
+    """[((H, W) bool seed patches of kind k, their bounding box (u0, v0, u1, v1))], likeliest first.
 
     Of the patches near the kind's profile colour, the one that stands out most from the mat (its
     size times how far it lies from the mat) and is most like the profile's colour is the kind;
-    other patches are the same felt when they look like it."""
+    other patches are the same felt when they look like it. The patches left make the next groups
+    (tried when the first makes no piece: a book of the kind's colour)."""
     sure = cv2.morphologyEx(sure.astype(np.uint8), cv2.MORPH_OPEN, open_k)
     count, comp, stats, _ = cv2.connectedComponentsWithStats(sure, connectivity=8)
     if count < 2:
-        return None, None
+        return []
     core = cv2.erode(sure, open_k) > 0
     lab = comp[core]
     total = np.bincount(lab, minlength=count).astype(np.float32)
@@ -314,14 +325,16 @@ def _seeds(sure: np.ndarray, k: int, rel, d_mat, prior_mu, prior_sd, mat_sigma, 
     off = np.sqrt((((means - prior_mu[k]) / spread) ** 2).sum(axis=1))
     ok = (stats[:, cv2.CC_STAT_AREA] >= min_px) & (total >= 4) & (strength >= MIN_STRENGTH_SIGMA) & (off <= MAX_LEARN_SIGMA)
     ok[0] = False
-    if not ok.any():
-        return None, None
     score = np.where(ok, total * strength * np.exp(-0.5 * off ** 2), -1.0)
-    best = means[int(score.argmax())]
-    keep = ok & (np.sqrt((((means - best) / spread) ** 2).sum(axis=1)) <= SAME_KIND_SIGMA)
-    s = stats[keep]
-    box = (int(s[:, 0].min()), int(s[:, 1].min()), int((s[:, 0] + s[:, 2]).max()), int((s[:, 1] + s[:, 3]).max()))
-    return keep[comp], box
+    groups = []
+    while ok.any() and len(groups) < MAX_SEED_GROUPS:
+        best = means[int(np.where(ok, score, -1.0).argmax())]
+        keep = ok & (np.sqrt((((means - best) / spread) ** 2).sum(axis=1)) <= SAME_KIND_SIGMA)
+        ok &= ~keep
+        s = stats[keep]
+        box = (int(s[:, 0].min()), int(s[:, 1].min()), int((s[:, 0] + s[:, 2]).max()), int((s[:, 1] + s[:, 3]).max()))
+        groups.append((keep[comp], box))
+    return groups
 
 
 def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi, footprints_in, origin_in, edge,
