@@ -83,6 +83,7 @@ MIN_CONFIDENCE = 0.5         # pieces less sure than this are not reported
 # vision.hands and handed in as `exclude_mask`.
 DISTRACTORS = ((236, 236, 236), (28, 28, 30), (225, 185, 45))
 OFFSET = 2.0                 # added before logs (dark channels)
+CLIPPED = 254                # a channel this bright (camera 0-255, before white balance) over a whole work pixel clipped
 
 
 def _kernel(radius_in: float, ppi: float) -> np.ndarray:
@@ -174,7 +175,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                  exclude_in: Sequence[tuple[float, float, float, float]] = (),
                  table_in: tuple[float, float, float, float] | None = None,
                  reference_in: Sequence[tuple[float, float]] = (),
-                 exclude_mask: np.ndarray | None = None) -> tuple[Terrain, ...]:
+                 exclude_mask: np.ndarray | None = None,
+                 clipped_mask: np.ndarray | None = None) -> tuple[Terrain, ...]:
     """Terrain pieces in a table-plane top view (BGR, uint8 or float: white-balanced when the
     pipeline can, and then not clipped, so a lamp's hot spot keeps its colours; any resolution,
     read at about WORK_PPI). `kinds`: (kind, rgb) from the profile; `side_rgbs`: the sides' rim
@@ -182,7 +184,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     of the figures and markers seen, filled into the piece they stand on; `exclude_in`: (x0, y0,
     x1, y1) rectangles that are never terrain (the anchor cards); `table_in`: the table's rectangle
     (default: the view's); `reference_in`: table points whose light the view was white-balanced
-    for (the anchors); `exclude_mask`: (H, W) bool, never terrain (hands over the table)."""
+    for (the anchors); `exclude_mask`: (H, W) bool, never terrain (hands over the table);
+    `clipped_mask`: (H, W) bool, where the camera clipped a channel (no colour evidence)."""
     if not kinds:
         return ()
     n = max(1, int(round(ppi / WORK_PPI)))
@@ -197,15 +200,21 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     for x0, y0, x1, y1 in exclude_in:
         excluded[max(0, int((y0 - oy) * wppi)):max(0, int(math.ceil((y1 - oy) * wppi)) + 1),
                  max(0, int((x0 - ox) * wppi)):max(0, int(math.ceil((x1 - ox) * wppi)) + 1)] = True
+    unknown = excluded.copy()
+    if clipped_mask is not None:
+        # A clipped channel carries no colour: there the felt is unknown. It neither seeds a piece
+        # (a lamp's streak along bright grain is no hill) nor tells what the mat is like; a piece
+        # seeded elsewhere may still reach over it.
+        unknown |= _shrink(np.asarray(clipped_mask, np.float32), n) > 0
     if table_in is None:
         table_in = (origin_in[0], origin_in[1], origin_in[0] + view_bgr.shape[1] / ppi,
                     origin_in[1] + view_bgr.shape[0] / ppi)
 
     # The mat: its centre and spread over the whole view, then its local mean around each pixel.
     step = max(1, int(math.sqrt(h * w / 2500)))
-    sample = planes[:, ::step, ::step][:, ~excluded[::step, ::step]].T
+    sample = planes[:, ::step, ::step][:, ~unknown[::step, ::step]].T
     centre, spread = _robust(sample[:, :3])
-    mat_like = ((_sq_dist(planes[:3], centre, spread) < 3 * MAT_LIKE_SIGMA ** 2) & ~excluded).astype(np.float32)
+    mat_like = ((_sq_dist(planes[:3], centre, spread) < 3 * MAT_LIKE_SIGMA ** 2) & ~unknown).astype(np.float32)
     like_s = mat_like[::step, ::step] > 0
     local = _local_mat(planes, mat_like, wppi,
                        np.median(planes[:, ::step, ::step][:, like_s], axis=1) if like_s.any() else np.median(sample, axis=0))
@@ -248,7 +257,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # a figure or a marker stands (a marker's black and white is a grey).
     d_mat = _sq_dist(rel, np.zeros(4), mat_sigma)
     standing = _discs((h, w), wppi, footprints_in, (ox, oy))
-    idx = np.flatnonzero((d_mat > ANOMALY_SIGMA ** 2) & ~excluded & ~standing)
+    idx = np.flatnonzero((d_mat > ANOMALY_SIGMA ** 2) & ~unknown & ~standing)
     x3 = rel[:3].reshape(3, -1)[:, idx]
     dist = np.stack([_sq_dist(x3, m, s) + bias for m, s, bias in zip(cand_mu, cand_sd, cand_bias)], 1)
     label = np.full(h * w, -1, np.int16)
@@ -262,7 +271,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     learnt, alternatives = {}, {}
     for k in range(len(kinds)):
         groups = []
-        for seed, box in _seeds(label == k, k, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k, SEED_MIN_SQIN * wppi * wppi):
+        for seed, box in _seeds(label == k, k, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k,
+                                SEED_MIN_SQIN * wppi * wppi):
             core = seed & (cv2.erode(seed.astype(np.uint8), open_k) > 0)
             xs = (rel[:, core] if core.sum() >= 8 else rel[:, seed]).T
             groups.append((seed, box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR)))
