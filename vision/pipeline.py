@@ -39,7 +39,7 @@ from vision.markers import MarkerFinder
 from vision.quality import check_photo
 from vision.rims import rims_in_view
 from vision.settings import VISION_DEFAULTS
-from vision.terrain import TERRAIN_PPI, WORK_PPI as FELT_PPI, find_terrain
+from vision.terrain import CLIPPED, TERRAIN_PPI, WORK_PPI as FELT_PPI, find_terrain
 from vision.topview import FrameView, TopViewMaker
 from vision.tracking import Tracker
 from vision.whitebalance import WHITE, WhiteBalance, estimate_white_balance
@@ -379,7 +379,9 @@ class FramePipeline:
         return find_terrain(image, view.ppi, kinds, [s.rgb for s in self.profile.sides], footprints,
                             origin_in=view.origin_in, exclude_in=exclude, table_in=self._table_rect(),
                             reference_in=reference,
-                            exclude_mask=hands.mask_in(view) if hands is not None else None)
+                            exclude_mask=hands.mask_in(view) if hands is not None else None,
+                            clipped_mask=cv2.reduce(view.image.reshape(-1, 3), 1, cv2.REDUCE_MAX).reshape(
+                                view.image.shape[:2]) >= CLIPPED)
 
     # ------------------------------------------------------------ the frame
 

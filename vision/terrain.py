@@ -11,14 +11,21 @@ local value of each is the mean of the mat-like pixels within `MAT_REACH_IN`, an
 learnt from the whole mat.
 
 Each kind starts as a Gaussian around the profile's colour, as wide as a felt's colour is
-uncertain; pixels clearly that kind and clearly not mat are seeds, and the kind's Gaussian is then
-learnt from them (as the rims relearn a side's colour). Every pixel gets a posterior over mat, the
-mat in shade, each kind and the things that are no felt (the sides' rim colours, paper, a phone, a
-pencil); a piece is a connected region where its kind wins that holds seeds (hysteresis), closed
-and with its holes filled (a figure standing on it is part of it), traced at a quarter pixel on
-the smoothed posterior. A region is no piece when it is small, thin, square-cut like a book, lies
-along the table's edge or reaches in over it (an arm, a cloth). Each piece's `confidence` is how
-surely its inside is its kind times how far the kind stands from the mat, in the mat's own spread.
+uncertain. Seeds are pixels far from the mat (in its own spread) and nearer a kind's colour than
+to the mat in shade, paper, a phone or a pencil, and not where a figure stands (a marker's black
+and white is a grey); of a kind's seed patches the one that stands out most and is most like the
+profile is the kind, and the kind's Gaussian is learnt from the patches like it (as the rims
+relearn a side's colour). Then, in a window round its seeds, a kind wins where it is likelier
+than the mat, the mat in shade and the other kinds; its edge near there is where the colour is
+half the felt's, half the mat's just around the piece (linear unmixing of the colour as a share
+of the mat's, weighted by how the mat's colour varies), so a soft ragged edge falls where the
+felt covers half. A piece is a connected region holding seeds (hysteresis), closed, with its
+holes filled and the figures seen on its edge added (a figure standing on it is part of it),
+traced at a quarter pixel. A region is no piece when it is small, thin, lies along the table's
+edge, reaches in over it (an arm, a cloth) or is square-cut and hangs over it (a book). Each
+piece's `confidence` is how surely its inside (where no figure stands) is its kind, against
+the sides' rim colours and the distractors too, times how far the kind stands from the mat, in
+the mat's own spread.
 """
 from __future__ import annotations
 
@@ -46,6 +53,7 @@ SEED_MIN_SQIN = 2.0          # ... in a patch at least this big ...
 MIN_STRENGTH_SIGMA = 4.0     # ... lying on average this far from the mat (a soft mottle does not)
 MAX_LEARN_SIGMA = 4.0        # a seed patch further than this from the kind's profile colour is not it
 SAME_KIND_SIGMA = 1.5        # a patch this near the kind's chosen patch is the same felt
+MAX_SEED_GROUPS = 3          # groups of a kind's patches tried, likeliest first, until one makes a piece
 PRIOR_PER_CHANNEL = 7.0      # a felt's colour is uncertain by about this much per channel (0-255) ...
 PRIOR_L = 0.25               # ... and its brightness (log) by this: exposure and light
 PRIOR_TEXTURE = 1.0          # a kind's roughness is not known before it is seen (log spread)
@@ -61,6 +69,10 @@ MAX_EDGE_SHARE = 0.5
 EDGE_TOUCH_IN = 0.3          # a patch this near the view's edge touches the table's edge ...
 MAX_REACH_ASPECT = 1.8       # ... and one this elongated there reaches in from outside (an arm),
 MIN_EDGE_THING_FILL = 0.8    # one filling its bounding rectangle this well hangs over it (a book)
+THIN_IN = 1.5                # a piece no thicker than this (its widest disc) is thin, and then ...
+MAX_THIN_ASPECT = 3.0        # ... one this elongated (its turned rectangle) is a streak, a wood's grain
+MIN_HULL_FILL = 0.7          # a cut felt fills its convex hull well; a net of streaks or mottle does not ...
+BROAD_IN = 3.0               # ... unless it is this thick somewhere (a broad piece a figure or a hand bites into)
 RING_IN = (0.5, 1.5)         # the mat around a piece is read in this ring outside where it wins
 SUBPIXEL = 4                 # outlines are traced on the unmixed cover enlarged this much
 SIMPLIFY_IN = 0.03           # outline simplification tolerance
@@ -71,6 +83,7 @@ MIN_CONFIDENCE = 0.5         # pieces less sure than this are not reported
 # vision.hands and handed in as `exclude_mask`.
 DISTRACTORS = ((236, 236, 236), (28, 28, 30), (225, 185, 45))
 OFFSET = 2.0                 # added before logs (dark channels)
+CLIPPED = 254                # a channel this bright (camera 0-255, before white balance) over a whole work pixel clipped
 
 
 def _kernel(radius_in: float, ppi: float) -> np.ndarray:
@@ -162,15 +175,17 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                  exclude_in: Sequence[tuple[float, float, float, float]] = (),
                  table_in: tuple[float, float, float, float] | None = None,
                  reference_in: Sequence[tuple[float, float]] = (),
-                 exclude_mask: np.ndarray | None = None) -> tuple[Terrain, ...]:
+                 exclude_mask: np.ndarray | None = None,
+                 clipped_mask: np.ndarray | None = None) -> tuple[Terrain, ...]:
     """Terrain pieces in a table-plane top view (BGR, uint8 or float: white-balanced when the
     pipeline can, and then not clipped, so a lamp's hot spot keeps its colours; any resolution,
     read at about WORK_PPI). `kinds`: (kind, rgb) from the profile; `side_rgbs`: the sides' rim
-    colours (a rim is too small to be felt; kept for the interface); `footprints_in`: (x, y, radius)
+    colours (they count against how sure a piece is; a rim is too small to seed); `footprints_in`: (x, y, radius)
     of the figures and markers seen, filled into the piece they stand on; `exclude_in`: (x0, y0,
     x1, y1) rectangles that are never terrain (the anchor cards); `table_in`: the table's rectangle
     (default: the view's); `reference_in`: table points whose light the view was white-balanced
-    for (the anchors); `exclude_mask`: (H, W) bool, never terrain (hands over the table)."""
+    for (the anchors); `exclude_mask`: (H, W) bool, never terrain (hands over the table);
+    `clipped_mask`: (H, W) bool, where the camera clipped a channel (no colour evidence)."""
     if not kinds:
         return ()
     n = max(1, int(round(ppi / WORK_PPI)))
@@ -185,15 +200,21 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     for x0, y0, x1, y1 in exclude_in:
         excluded[max(0, int((y0 - oy) * wppi)):max(0, int(math.ceil((y1 - oy) * wppi)) + 1),
                  max(0, int((x0 - ox) * wppi)):max(0, int(math.ceil((x1 - ox) * wppi)) + 1)] = True
+    unknown = excluded.copy()
+    if clipped_mask is not None:
+        # A clipped channel carries no colour: there the felt is unknown. It neither seeds a piece
+        # (a lamp's streak along bright grain is no hill) nor tells what the mat is like; a piece
+        # seeded elsewhere may still reach over it.
+        unknown |= _shrink(np.asarray(clipped_mask, np.float32), n) > 0
     if table_in is None:
         table_in = (origin_in[0], origin_in[1], origin_in[0] + view_bgr.shape[1] / ppi,
                     origin_in[1] + view_bgr.shape[0] / ppi)
 
     # The mat: its centre and spread over the whole view, then its local mean around each pixel.
     step = max(1, int(math.sqrt(h * w / 2500)))
-    sample = planes[:, ::step, ::step][:, ~excluded[::step, ::step]].T
+    sample = planes[:, ::step, ::step][:, ~unknown[::step, ::step]].T
     centre, spread = _robust(sample[:, :3])
-    mat_like = ((_sq_dist(planes[:3], centre, spread) < 3 * MAT_LIKE_SIGMA ** 2) & ~excluded).astype(np.float32)
+    mat_like = ((_sq_dist(planes[:3], centre, spread) < 3 * MAT_LIKE_SIGMA ** 2) & ~unknown).astype(np.float32)
     like_s = mat_like[::step, ::step] > 0
     local = _local_mat(planes, mat_like, wppi,
                        np.median(planes[:, ::step, ::step][:, like_s], axis=1) if like_s.any() else np.median(sample, axis=0))
@@ -235,7 +256,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # Seeds: pixels far from the mat, nearest a kind's colour and near enough to it, and not where
     # a figure or a marker stands (a marker's black and white is a grey).
     d_mat = _sq_dist(rel, np.zeros(4), mat_sigma)
-    idx = np.flatnonzero((d_mat > ANOMALY_SIGMA ** 2) & ~excluded & ~_discs((h, w), wppi, footprints_in, (ox, oy)))
+    standing = _discs((h, w), wppi, footprints_in, (ox, oy))
+    idx = np.flatnonzero((d_mat > ANOMALY_SIGMA ** 2) & ~unknown & ~standing)
     x3 = rel[:3].reshape(3, -1)[:, idx]
     dist = np.stack([_sq_dist(x3, m, s) + bias for m, s, bias in zip(cand_mu, cand_sd, cand_bias)], 1)
     label = np.full(h * w, -1, np.int16)
@@ -246,52 +268,64 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     open_k = _kernel(0.3, wppi)
     pad = int(round(ROI_PAD_IN * wppi))
     pieces: list[tuple[str, Polygon, float]] = []
-    learnt = {}
+    learnt, alternatives = {}, {}
     for k in range(len(kinds)):
-        seed, box = _seeds(label == k, k, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k, SEED_MIN_SQIN * wppi * wppi)
-        if seed is not None:
+        groups = []
+        for seed, box in _seeds(label == k, k, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k,
+                                SEED_MIN_SQIN * wppi * wppi):
             core = seed & (cv2.erode(seed.astype(np.uint8), open_k) > 0)
             xs = (rel[:, core] if core.sum() >= 8 else rel[:, seed]).T
-            learnt[k] = (seed, box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR))
+            groups.append((seed, box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR)))
+        if groups:
+            learnt[k] = groups[0]
+            alternatives[k] = groups[1:]
     # Each kind is told from the mat, the mat in shade, the other kinds as learnt (or as named,
     # when not seen) and the other colours looked for.
     models = {k: (learnt[k][2][:3], np.hypot(learnt[k][3][:3], mat_sigma[:3])) if k in learnt
               else (prior_mu[k], np.hypot(prior_sd[k], mat_sigma[:3])) for k in range(len(kinds))}
     base = [(np.zeros(3, np.float32), mat_sigma[:3], 0.0),
             (np.array([0.0, 0.0, SHADE_L[0]], np.float32), np.array([mat_sigma[0], mat_sigma[1], SHADE_L[1]]), LOG_PRIOR_SHADE)]
-    for k, (seed, box, mu, sd) in learnt.items():
+    for k in learnt:
         kind = kinds[k][0]
         against = base + [(*models[j], 0.0) for j in models if j != k]
-        u0, v0 = max(0, box[0] - pad), max(0, box[1] - pad)
-        u1, v1 = min(w, box[2] + pad), min(h, box[3] + pad)
-        win = (slice(v0, v1), slice(u0, u1))
-        cube = (slice(None), slice(v0, v1), slice(u0, u1))
-        theirs = np.zeros((v1 - v0, u1 - u0), bool)     # other kinds' seeds: their felt, not this one's
-        for j in learnt:
-            if j != k:
-                theirs |= learnt[j][0][win]
-        found = _pieces(rel[cube], ratio[cube], seed[win], theirs, excluded[win], models[k], against, rivals, q_w, wppi,
-                        footprints_in, (ox + u0 / wppi, oy + v0 / wppi), edge[win], (u0, v0, w, h), open_k)
-        separation = _mahal(mu[:3], np.hypot(sd[:3], mat_sigma[:3]) / math.sqrt(2))
-        for polygon, sure in found:
-            confidence = min(1.0, sure / 0.9) * min(1.0, separation / SEPARATION_FULL)
-            if confidence >= MIN_CONFIDENCE:
-                pieces.append((kind, polygon, round(confidence, 3)))
+        # The patch group that stands out most may be no felt (a book of the kind's colour hanging
+        # over the edge): then the next group of the kind's patches is tried.
+        for seed, box, mu, sd in [learnt[k], *alternatives[k]]:
+            model = (mu[:3], np.hypot(sd[:3], mat_sigma[:3]))
+            u0, v0 = max(0, box[0] - pad), max(0, box[1] - pad)
+            u1, v1 = min(w, box[2] + pad), min(h, box[3] + pad)
+            win = (slice(v0, v1), slice(u0, u1))
+            cube = (slice(None), slice(v0, v1), slice(u0, u1))
+            theirs = np.zeros((v1 - v0, u1 - u0), bool)     # other kinds' seeds: their felt, not this one's
+            for j in learnt:
+                if j != k:
+                    theirs |= learnt[j][0][win]
+            found = _pieces(rel[cube], ratio[cube], seed[win], theirs, excluded[win], model, against, rivals, q_w,
+                            wppi, footprints_in, (ox + u0 / wppi, oy + v0 / wppi), edge[win], (u0, v0, w, h), open_k,
+                            standing[win])
+            separation = _mahal(mu[:3], np.hypot(sd[:3], mat_sigma[:3]) / math.sqrt(2))
+            kept = [(kind, polygon, round(min(1.0, sure / 0.9) * min(1.0, separation / SEPARATION_FULL), 3))
+                    for polygon, sure in found]
+            kept = [q for q in kept if q[2] >= MIN_CONFIDENCE]
+            if kept:
+                pieces += kept
+                break
     pieces.sort(key=lambda q: (q[1].centroid.y, q[1].centroid.x))
     return tuple(Terrain(f"t{i + 1}", kind, poly, extra={"confidence": conf})
                  for i, (kind, poly, conf) in enumerate(pieces))
 
 
 def _seeds(sure: np.ndarray, k: int, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k, min_px: float):
-    """(H, W) bool seed patches of kind k and their bounding box (u0, v0, u1, v1), or (None, None).
+    """[((H, W) bool seed patches of kind k, their bounding box (u0, v0, u1, v1))], likeliest first.
 
     Of the patches near the kind's profile colour, the one that stands out most from the mat (its
     size times how far it lies from the mat) and is most like the profile's colour is the kind;
-    other patches are the same felt when they look like it."""
+    other patches are the same felt when they look like it. The patches left make the next groups
+    (tried when the first makes no piece: a book of the kind's colour)."""
     sure = cv2.morphologyEx(sure.astype(np.uint8), cv2.MORPH_OPEN, open_k)
     count, comp, stats, _ = cv2.connectedComponentsWithStats(sure, connectivity=8)
     if count < 2:
-        return None, None
+        return []
     core = cv2.erode(sure, open_k) > 0
     lab = comp[core]
     total = np.bincount(lab, minlength=count).astype(np.float32)
@@ -301,22 +335,25 @@ def _seeds(sure: np.ndarray, k: int, rel, d_mat, prior_mu, prior_sd, mat_sigma, 
     off = np.sqrt((((means - prior_mu[k]) / spread) ** 2).sum(axis=1))
     ok = (stats[:, cv2.CC_STAT_AREA] >= min_px) & (total >= 4) & (strength >= MIN_STRENGTH_SIGMA) & (off <= MAX_LEARN_SIGMA)
     ok[0] = False
-    if not ok.any():
-        return None, None
     score = np.where(ok, total * strength * np.exp(-0.5 * off ** 2), -1.0)
-    best = means[int(score.argmax())]
-    keep = ok & (np.sqrt((((means - best) / spread) ** 2).sum(axis=1)) <= SAME_KIND_SIGMA)
-    s = stats[keep]
-    box = (int(s[:, 0].min()), int(s[:, 1].min()), int((s[:, 0] + s[:, 2]).max()), int((s[:, 1] + s[:, 3]).max()))
-    return keep[comp], box
+    groups = []
+    while ok.any() and len(groups) < MAX_SEED_GROUPS:
+        best = means[int(np.where(ok, score, -1.0).argmax())]
+        keep = ok & (np.sqrt((((means - best) / spread) ** 2).sum(axis=1)) <= SAME_KIND_SIGMA)
+        ok &= ~keep
+        s = stats[keep]
+        box = (int(s[:, 0].min()), int(s[:, 1].min()), int((s[:, 0] + s[:, 2]).max()), int((s[:, 1] + s[:, 3]).max()))
+        groups.append((keep[comp], box))
+    return groups
 
 
 def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi, footprints_in, origin_in, edge,
-            place, open_k):
+            place, open_k, unseen):
     """[(polygon, sureness)] of one kind in a window around its seeds. `model`: the kind's (mean,
     spread) of the first three features; `against`: (mean, spread, log prior) of the mat and the
     other kinds; `rivals`: the same of the other colours looked for (how sure a piece is only: a
-    blue rim's colour must not eat blue water felt).
+    blue rim's colour must not eat blue water felt); `unseen`: where figures stand (the felt there
+    is hidden: it does not count for or against how sure a piece is).
 
     Where the kind wins is found from the learnt colours; the outline near there is where the
     colour is half the kind's, half the mat's: linear unmixing of the colour as a share of the local
@@ -340,7 +377,7 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
     # The mat just around the piece (the local mean reaches further and a photographed mat varies).
     grown = cv2.dilate(wins.astype(np.uint8), _kernel(RING_IN[1], ppi)) > 0
     ring = grown & ~(cv2.dilate(wins.astype(np.uint8), _kernel(RING_IN[0], ppi)) > 0) & ~excluded & ~theirs
-    b = np.median(ratio[:, ring], axis=1) if ring.sum() >= 10 else np.zeros(3, np.float32)
+    b = np.median(ratio[:, ring][:, ::max(1, int(ring.sum()) // 400)], axis=1) if ring.sum() >= 10 else np.zeros(3, np.float32)
     d = (ratio[:, inside].mean(axis=1) if inside.any() else ratio[:, seed].mean(axis=1)) - b
     wd = q_w @ d
     coef = (wd / max(float(d @ wd), 1e-6)).astype(np.float32)
@@ -367,10 +404,11 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
         polygon = _polygon(part, cover[cut], ppi, (origin_in[0] + cut[1].start / ppi, origin_in[1] + cut[0].start / ppi))
         if polygon is None:
             continue
-        inner = cv2.erode(part, _kernel(0.3, ppi)) > 0
+        # (Read over felt-wide windows, and not where a figure stands: a grid line or a figure on the
+        # felt is not what it shows.)
+        inner = (cv2.erode(part, _kernel(0.3, ppi)) > 0) & ~unseen[cut]
         if not inner.any():
             continue
-        # (Read over felt-wide windows: a grid line or a figure on the felt is not what it shows.)
         xs = np.stack([cv2.blur(np.ascontiguousarray(plane[cut]), (3, 3))[inner] for plane in x])
         out.append((polygon, float(sure_of(xs, against + list(rivals)).mean())))
     return out
@@ -397,8 +435,9 @@ def _edge_band(shape, ppi: float, origin_in, table_in) -> np.ndarray:
 
 
 def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray, at=(0, 0), view_size=None) -> bool:
-    """Felt-shaped: thick enough, not lying along the table's edge, not reaching in over it (an
-    arm) nor square-cut and hanging over it (a book). A rectangle inside the table may be felt.
+    """Felt-shaped: thick enough, not a thin streak (long one way, or a net of them: bright wood
+    grain), not lying along the table's edge, not reaching in over it (an arm) nor square-cut and
+    hanging over it (a book). A rectangle inside the table may be felt.
     `part` is a window at view pixel `at` of a view of `view_size` (w, h)."""
     thick = cv2.distanceTransform(part, cv2.DIST_L2, 3).max() * 2 / ppi
     if thick < MIN_THICK_IN:
@@ -409,6 +448,13 @@ def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray, at=(0, 0), view_s
     contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     contour = max(contours, key=cv2.contourArea)
     (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
+    if thick < THIN_IN:
+        # A cut felt is broad; bright grain or a lamp's streak is long and thin along one way.
+        if max(rw, rh) > MAX_THIN_ASPECT * max(1.0, min(rw, rh)):
+            return False
+    # (The hull's area is measured through edge pixels' centres: half its perimeter brings it to pixels.)
+    if thick < BROAD_IN and area < MIN_HULL_FILL * (cv2.contourArea(cv2.convexHull(contour)) + 0.5 * cv2.arcLength(contour, True)):
+        return False
     rim = max(1, int(EDGE_TOUCH_IN * ppi))
     vw, vh = view_size if view_size is not None else (part.shape[1], part.shape[0])
     ys, xs = np.nonzero(part)
