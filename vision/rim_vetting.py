@@ -56,7 +56,7 @@ def is_strong(coverage, clean, residual_px, max_residual_px: float):
 
 def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r_px: float,
              max_residual_px: float, n_sides: int | None = None,
-             wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None,
+             wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None, wall_height_in: float = 0.0,
              view_bgr: np.ndarray | None = None,
              similar_felt: Sequence[Sequence[int]] = ()) -> list[RimHit]:
     """Each candidate ring judged against the look-alikes, in order: those that passed vision.rims's
@@ -67,7 +67,7 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
     on the loose ones), -1 for none (strict labels from `n_sides` up are terrain), the same view
     pixels as the hits' `xy_view`. `r_px`: a base's radius in view pixels; `max_residual_px`: the
     largest RMS residual a ring may have. `wall_shift_px(centres (N, 2))`: where a base's bottom
-    shows relative to its top, towards the camera (None: looking straight down). `view_bgr`: the
+    shows relative to its top, `wall_height_in` up, towards the camera (None: looking straight down). `view_bgr`: the
     view itself (uint8), for what lies in a ring's middle. `similar_felt[k]`: the strict labels of
     the felts of a hue near side k's (similar_felts)."""
     out = []
@@ -90,7 +90,7 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
                 if felt >= MIN_FELT_MIDDLE:
                     reason = f"felt of a similar hue, not a body, fills its middle ({felt:.2f} of it)"
             if not reason:
-                reason = _up_on_a_body(hit, strict, loose, r_px, n_sides, wall_shift_px)
+                reason = _up_on_a_body(hit, strict, loose, r_px, n_sides, wall_shift_px, wall_height_in)
             if reason:
                 hit = dataclasses.replace(hit, reason=reason)
         out.append(hit)
@@ -98,10 +98,10 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
 
 
 def _up_on_a_body(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float, n_sides: int | None,
-                  wall_shift_px: Callable[[np.ndarray], np.ndarray] | None) -> str:
+                  wall_shift_px: Callable[[np.ndarray], np.ndarray] | None, wall_height_in: float) -> str:
     """Why the ring is cloth up on a figure's body rather than a base, or "" (see rim_beneath)."""
     # The rim beneath, nearly round the same centre, shows within 1.6 radii of it (RimHit.other)
-    if n_sides is None or wall_shift_px is None or hit.other <= 0:
+    if n_sides is None or wall_shift_px is None or wall_height_in <= 0 or hit.other <= 0:
         return ""
     # labels -1 (none), sides 0..n-1, terrain n.. (all taken as n: not a side): which are another side
     others = np.zeros(n_sides + 2, bool)
@@ -112,7 +112,7 @@ def _up_on_a_body(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: floa
         return (others[np.minimum(strict[yi, xi], n_sides) + 1]
                 | others[np.minimum(loose[yi, xi], n_sides) + 1])
     shift = np.asarray(wall_shift_px(hit.xy_view[None]), np.float64).reshape(2)
-    per_in = np.hypot(*shift) / BASE_TOP_IN / r_px         # radii a thing shows farther out per inch up
+    per_in = np.hypot(*shift) / wall_height_in / r_px         # radii a thing shows farther out per inch up
     share, offset = rim_beneath(other, strict.shape, hit.xy_view, r_px, shift)
     # Cloth hangs from about a third to two thirds of a body's height: the ring it makes shows
     # that much farther from the camera than the rim of the figure's own base.
@@ -174,7 +174,6 @@ def frame_span(label: np.ndarray, side: int, centre: np.ndarray, r_px: float) ->
 N_LOOK = 32                    # rays round a ring for the look-alike measures
 _ANGLES = np.linspace(0, 2 * np.pi, N_LOOK, endpoint=False)
 _UNITS = np.column_stack([np.cos(_ANGLES), np.sin(_ANGLES)])
-BASE_TOP_IN = 0.125            # the height the wall shift is given for (vision_defaults: a 1/8" base)
 MIN_RIM_BENEATH = 0.36         # share of a ring of another colour under a ring that makes it cloth
                                # (12 of 32 rays: a neighbour's rim seen from between shows on fewer)
 CLOTH_LOW_IN, CLOTH_HIGH_IN = 0.3, 1.5   # cloth hangs on a body between these heights above the base

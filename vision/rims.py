@@ -400,7 +400,7 @@ def _weighted_median(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[float]], base_in: float = 1.0, *,
               other_rgbs: Sequence[Sequence[float]] = (), mat: np.ndarray | None = None,
-              wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None,
+              wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None, wall_height_in: float = 0.0,
               exclude: np.ndarray | None = None, wb=None,
               with_rejected: bool = False) -> list[RimHit]:
     """Bases in a top view of the plane of the bases' tops.
@@ -409,12 +409,14 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     before any colour is judged. `side_rgbs`: each side's rim colour (RGB, in the white-balanced
     space). `other_rgbs`:
     terrain colours, so that felt is not taken for a rim. `wall_shift_px(centres (N, 2))` -> (N, 2):
-    where the bottom of a base centred there shows, relative to its top (towards the camera).
+    where the bottom of a base centred there shows, relative to its top `wall_height_in` up (towards
+    the camera).
     `exclude`: (H, W) bool, pixels that are no base (a hand). Returns the kept bases (and, with
     `with_rejected`, every candidate with the reason it was left out)."""
     if not side_rgbs:
         return []
-    args = dict(other_rgbs=other_rgbs, mat=mat, wall_shift_px=wall_shift_px, exclude=exclude, wb=wb,
+    args = dict(other_rgbs=other_rgbs, mat=mat, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
+                exclude=exclude, wb=wb,
                 quantised=quantise_view(view_bgr, wb))
     first, strict, loose = _find_rims_once(view_bgr, ppi, side_rgbs, base_in, with_rejected=with_rejected, **args)
     # The paint on the rims is near the profile's colour, not at it: what the confident rims of
@@ -491,7 +493,7 @@ def learn_side_colours(view_bgr, ppi, base_in, side_rgbs, hits, strict, loose, *
 
 
 def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=None, wall_shift_px=None,
-                    exclude=None, wb=None, with_rejected=False, quantised=None, only_sides=None, skip_near=None):
+                    wall_height_in=0.0, exclude=None, wb=None, with_rejected=False, quantised=None, only_sides=None, skip_near=None):
     """One pass of find_rims with the given side colours: (hits, strict labels, loose labels)."""
     strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat, quantised=quantised)
     if exclude is not None:
@@ -628,7 +630,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
             hit = dataclasses.replace(hit, reason=f"too weak a ring all told (confidence {conf[i]:.2f})")
         candidates.append(hit)
     for hit in vet_hits(candidates, strict=strict, loose=loose, r_px=r_px, max_residual_px=max_res,
-                        n_sides=n_sides, wall_shift_px=wall_shift_px, view_bgr=view_bgr,
+                        n_sides=n_sides, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
+                        view_bgr=view_bgr,
                         similar_felt=similar_felts(side_rgbs, other_rgbs, n_sides)):
         if hit.reason == "ring" or with_rejected:
             hits.append(_rounded(hit))
@@ -694,7 +697,7 @@ def rims_in_view(view, side_rgbs, base_in: float, *, pose=None, height_in: float
     least most of a radius in from the edge, and not on an anchor (`keep_out_in`: x0, y0, x1, y1)."""
     shift = table_view_wall_shift(pose, view, height_in) if pose is not None and height_in > 0 else None
     hits = find_rims(view.image, view.ppi, side_rgbs, base_in, other_rgbs=other_rgbs, mat=mat,
-                     wall_shift_px=shift, exclude=exclude, wb=wb)
+                     wall_shift_px=shift, wall_height_in=height_in, exclude=exclude, wb=wb)
     out = []
     for hit in hits:
         xy = view.to_table(hit.xy_view[None])

@@ -8,12 +8,13 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.rim_vetting import (BASE_TOP_IN, MAX_DARK, MAX_FLAT_MIDDLE, brightest_tenth, flat_middle, frame_span,
+from vision.rim_vetting import (MAX_DARK, MAX_FLAT_MIDDLE, brightest_tenth, flat_middle, frame_span,
                                  rim_beneath, similar_felts, vet_hits)
 from vision.rims import RimHit
 
 R_PX = 10.0
 PER_IN_PX = 8.0                 # a thing one inch up shows 8 px farther from the camera (0.8 radii)
+BASE_TOP_IN = 0.125             # the height of a base top the wall shift is given for
 
 
 def _labels(size=(120, 120)) -> np.ndarray:
@@ -42,7 +43,7 @@ def _towards(direction_deg: float):
 
 def _vet(hits, label, shift):
     return vet_hits(hits, strict=label, loose=_labels(label.shape), r_px=R_PX, max_residual_px=1.4, n_sides=2,
-                    wall_shift_px=shift)
+                    wall_shift_px=shift, wall_height_in=BASE_TOP_IN)
 
 
 @pytest.mark.parametrize("camera_deg", [90.0, 0.0, 215.0])
@@ -187,3 +188,20 @@ def test_a_ring_whose_middle_is_felt_of_its_hue_is_the_felts_mottling(felt_middl
     out = vet_hits([_hit((60, 60), 1)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4,
                    similar_felt=[[], [5]])
     assert (out[0].reason == "ring") == kept, out[0].reason
+
+
+def test_the_cloth_test_reads_the_wall_shift_at_the_height_it_was_given_for():
+    """A taller base top (a house default the player may change) shows a larger wall shift: the cloth
+    is measured per inch up, so the verdict does not change with the height the shift was made for."""
+    camera_deg = 90.0
+    u = np.array([math.cos(math.radians(camera_deg)), math.sin(math.radians(camera_deg))])
+    base = np.array([60.0, 60.0])
+    cloth = base - u * 0.6 * PER_IN_PX
+    label = _labels()
+    _arc(label, base, R_PX, 1, camera_deg - 80, camera_deg + 80)
+    _arc(label, cloth, 0.95 * R_PX, 0, camera_deg + 110, camera_deg + 250)
+    tall = 0.25
+    shift = lambda c: np.tile(u * PER_IN_PX * tall, (len(np.asarray(c).reshape(-1, 2)), 1))  # noqa: E731
+    out = vet_hits([_hit(cloth, 0), _hit(base, 1)], strict=label, loose=_labels(label.shape), r_px=R_PX,
+                   max_residual_px=1.4, n_sides=2, wall_shift_px=shift, wall_height_in=tall)
+    assert out[0].reason.startswith("cloth up on a body") and out[1].reason == "ring"
