@@ -10,10 +10,13 @@ microseconds an outline.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
+
+from calibration.profile import aruco_dictionary
 
 PX_PER_CELL = 8                 # sampling resolution of an outline's inside
 BLUR_CELLS = (0.0, 0.35, 0.6)   # blurs (Gaussian sigma, in cells) the patterns are compared under
@@ -27,6 +30,13 @@ class SoftRead:
     marker_id: int
     corners: np.ndarray         # (4, 2), the outline turned so that corner 0 is the marker's top left
     correlation: float
+
+
+@functools.lru_cache(maxsize=4)
+def pattern_reader(dictionary_name: str) -> "PatternReader":
+    """One reader per dictionary for the whole process: its blurred patterns are the same for every
+    table, and making them costs more than reading a photo's markers."""
+    return PatternReader(aruco_dictionary(dictionary_name))
 
 
 class PatternReader:

@@ -25,7 +25,7 @@ import numpy as np
 from calibration.profile import TableProfile, aruco_dictionary
 from calibration.registration import Registration
 from vision.detections import Detections
-from vision.marker_reading import PatternReader
+from vision.marker_reading import pattern_reader
 from vision.topview import TopView, warp_top_view
 
 CELL_PX = 6.0            # marker cell size in the rectified view
@@ -118,7 +118,7 @@ class MarkerFinder:
         # threshold windows and no perimeter floor, as OpenCV comes, on such frames only.
         self._thorough_detector = cv2.aruco.ArucoDetector(self.dictionary, _parameters(
             cornerRefinementMethod=cv2.aruco.CORNER_REFINE_SUBPIX, cornerRefinementWinSize=4))
-        self._pattern_reader = PatternReader(self.dictionary)
+        self._pattern_reader = pattern_reader(profile.dictionary)
         roster = {int(f[1:]) for f in profile.roster_by_figure() if f[:1] == "m" and f[1:].isdigit()}
         self._roster_ids = frozenset(roster) if roster else None     # what a pattern read may be
         self._view_max_side_px = -1
