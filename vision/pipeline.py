@@ -423,6 +423,7 @@ class FramePipeline:
                 self._held = held
                 self.watch.clear()
                 self._snapshot_anchors(held.registration)
+                self._snapshot_tiles(held.registration)
         else:
             view = held.maker.windows(bgr, held.rescale)     # tracked: made only where a stage looks
         registration, pose = held.registration, held.pose
@@ -494,6 +495,12 @@ class FramePipeline:
                                 [a.x_in - half, a.y_in + half], [a.x_in + half, a.y_in - half]])
             self.watch.snapshot(("anchor", a.id), registration.to_image(corners))
 
+    def _snapshot_tiles(self, registration: Registration) -> None:
+        # This frame searches the whole table: each tile is known as it is now, and its first turn
+        # in the tracked frames need not search all of it again.
+        for k, (x0, y0, x1, y1) in enumerate(self._tiles):
+            self.watch.snapshot(("tile", k), registration.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
+
     def _figure_box_px(self, registration: Registration, xy) -> np.ndarray:
         x, y = xy
         r = FIGURE_WATCH_IN
@@ -533,7 +540,7 @@ class FramePipeline:
                 colour_rects.append(part)
             x0, y0, x1, y1 = tile
             self.watch.snapshot(key, registration.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
-        return carried, marker_rects, colour_rects
+        return carried, marker_rects, _merged(colour_rects)
 
 def felt_balance(wb: WhiteBalance, view, applied: np.ndarray | None = None) -> np.ndarray:
     """A top view under the anchors' white balance for judging felt (`WhiteBalance.felt`; a
@@ -553,6 +560,31 @@ def _tiles(width_in: float, depth_in: float, n: int) -> list[tuple[float, float,
             y0, y1 = depth_in * r / rows, depth_in * (r + 1) / rows
             out.append((max(0.0, x0 - TILE_PAD_IN), max(0.0, y0 - TILE_PAD_IN),
                         min(width_in, x1 + TILE_PAD_IN), min(depth_in, y1 + TILE_PAD_IN)))
+    return out
+
+
+def _merged(rects: list) -> list:
+    """Overlapping search windows as fewer rects: one inside another is dropped, and two that
+    overlap become their bounding box when it is no larger than the two apart (the colour search
+    costs per window as well as per pixel; a base on the seam is seen whole once)."""
+    out = [tuple(float(v) for v in r) for r in rects]
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                a, b = out[i], out[j]
+                if a[0] >= b[2] or b[0] >= a[2] or a[1] >= b[3] or b[1] >= a[3]:
+                    continue
+                box = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                area = lambda r: (r[2] - r[0]) * (r[3] - r[1])
+                if area(box) <= area(a) + area(b):
+                    out[i] = box
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
     return out
 
 
