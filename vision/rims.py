@@ -147,9 +147,12 @@ def _sample_rays(mask_f, centres: np.ndarray, radii: np.ndarray, units: np.ndarr
     if isinstance(mask_f, _Slots):
         return mask_f.sample(centres, radii, units)
     n, k, j = len(centres), len(units), len(radii)
-    x = centres[:, None, None, 0] + radii[None, None, :] * units[None, :, None, 0]
-    y = centres[:, None, None, 1] + radii[None, None, :] * units[None, :, None, 1]
-    x, y = x.reshape(n * k, j).astype(np.float32), y.reshape(n * k, j).astype(np.float32)
+    # the offsets are the same for every centre; the sums go straight into remap's float32 maps
+    x = np.empty((n, k, j), np.float32)
+    y = np.empty((n, k, j), np.float32)
+    np.add(centres[:, None, None, 0], (units[:, None, 0] * radii[None, :])[None], out=x, casting="unsafe")
+    np.add(centres[:, None, None, 1], (units[:, None, 1] * radii[None, :])[None], out=y, casting="unsafe")
+    x, y = x.reshape(n * k, j), y.reshape(n * k, j)
     rows = 32000                   # remap's maps are at most SHRT_MAX rows
     out = np.concatenate([cv2.remap(mask_f, x[i:i + rows], y[i:i + rows], cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_CONSTANT, borderValue=0)
