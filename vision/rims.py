@@ -85,11 +85,12 @@ def _candidates(mask: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -
 
     Looked for at half the view's resolution when a base is 16 pixels across or more (candidates
     need only land within a third of a radius: the rays and the fit find the centre)."""
+    mask = np.asarray(mask, np.float32)           # no copy of a float map: nothing here writes to it
     if r_px >= 8:
         h, w = mask.shape
-        small = cv2.resize(mask.astype(np.float32), (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+        small = cv2.resize(mask, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
         return _candidates_in(small, r_px / 2, min_ring) * 2 + 0.5
-    return _candidates_in(mask.astype(np.float32), r_px, min_ring)
+    return _candidates_in(mask, r_px, min_ring)
 
 
 def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -> np.ndarray:
@@ -549,13 +550,14 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                 mask = label == k
                 if mask.sum() < MIN_RING_PX2 * r_px * r_px:
                     continue
+                mask = mask.astype(np.float32)          # as the candidates and the rays want it
                 c = _candidates(mask, r_px)
             if skip_near is not None and len(skip_near) and len(c):
                 d = np.hypot(c[:, None, 0] - skip_near[None, :, 0], c[:, None, 1] - skip_near[None, :, 1])
                 c = c[d.min(1) > 1.5 * r_px]
             if not len(c):
                 continue
-            masks.append(mask.astype(np.float32))
+            masks.append(mask)
             if k not in other_of:
                 other_of[k] = (((strict >= 0) & (strict < n_sides) & (strict != k))
                                | ((loose >= 0) & (loose < n_sides) & (loose != k))).astype(np.float32)
