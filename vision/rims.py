@@ -529,6 +529,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     masks, c0s, sides, by_hues, others, kinds = [], [], [], [], [], []
     n_sides = len(side_rgbs)
     other_of: dict[int, np.ndarray] = {}
+    any_strict = any_loose = None
     quantised = quantised or quantise_view(view_bgr, wb)
     if mat is None:
         mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
@@ -559,8 +560,10 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                 continue
             masks.append(mask)
             if k not in other_of:
-                other_of[k] = (((strict >= 0) & (strict < n_sides) & (strict != k))
-                               | ((loose >= 0) & (loose < n_sides) & (loose != k))).astype(np.float32)
+                if any_strict is None:          # where either label is some side, found once for every side
+                    any_strict = (strict >= 0) & (strict < n_sides)
+                    any_loose = (loose >= 0) & (loose < n_sides)
+                other_of[k] = ((any_strict & (strict != k)) | (any_loose & (loose != k))).astype(np.float32)
             others.append(other_of[k])
             c0s.append(c)
             sides.append(np.full(len(c), k))
