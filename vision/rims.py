@@ -256,23 +256,6 @@ def _fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px
     return c, r
 
 
-def _on_before(samples: np.ndarray) -> np.ndarray:
-    """(N, K, J + 1): how many of each ray's first j samples hold the colour (>= 0.5)."""
-    n, k, j = samples.shape
-    out = np.zeros((n, k, j + 1), np.int32)
-    np.cumsum(samples >= 0.5, axis=2, out=out[..., 1:])
-    return out
-
-
-def _count_on(on_before: np.ndarray, radii: np.ndarray, lo: np.ndarray, hi: np.ndarray):
-    """(N, K) samples holding the colour, and (N, K) samples, at radii from `lo` to `hi` (N, K),
-    both ends included (`radii` ascending)."""
-    a = np.searchsorted(radii, lo, side="left")
-    b = np.maximum(np.searchsorted(radii, hi, side="right"), a)
-    on = np.take_along_axis(on_before, b[..., None], 2)[..., 0] - np.take_along_axis(on_before, a[..., None], 2)[..., 0]
-    return on, b - a
-
-
 def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
                 units: np.ndarray, radii: np.ndarray, search_lo: float, search_hi: float, gain: np.ndarray | None = None):
     """Edge points, fitted centres and the shape measures for candidates at `centres` (`gain` (N,):
@@ -286,12 +269,13 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     points = centres[:, None, :] + np.nan_to_num(top)[..., None] * units[None]
     # A rim is a band of solid colour ending at its edge, with the mat beyond: a speckle of noise
     # or one thread of a pattern is not.
-    e = np.nan_to_num(edges, nan=-1e9)
-    on_before = _on_before(samples)
-    on_in, n_in = _count_on(on_before, radii, e - RIM_BAND * r_px, e - 0.5)
-    on_out, n_out = _count_on(on_before, radii, e + 1.0, e + 0.3 * r_px)
-    solid = on_in >= 0.75 * np.maximum(n_in, 1)
-    clear = n_out - on_out >= 0.75 * np.maximum(n_out, 1)
+    rr = radii[None, None, :]
+    e = np.nan_to_num(edges, nan=-1e9)[..., None]
+    on = samples >= 0.5
+    band_in = (rr >= e - RIM_BAND * r_px) & (rr <= e - 0.5)
+    band_out = (rr >= e + 1.0) & (rr <= e + 0.3 * r_px)
+    solid = (on & band_in).sum(2) >= 0.75 * np.maximum(band_in.sum(2), 1)
+    clear = (~on & band_out).sum(2) >= 0.75 * np.maximum(band_out.sum(2), 1)
     valid = np.isfinite(top) & solid & clear
     weights = valid.astype(np.float64)
     centre = centres
@@ -305,8 +289,9 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     n_kept = kept.sum(1)
     # Of the rays that meet the colour near the ring, the share that show a clean rim edge on the
     # circle: a partial rim is clean where it shows (the body hides the rest); clutter is not.
-    touched = _count_on(on_before, radii, np.full(wall.shape, search_lo * r_px), search_hi * r_px + wall)[0] > 0
-    clean = n_kept / np.maximum(touched.sum(1), 1)
+    touched = (samples >= 0.5) & (radii[None, None, :] >= search_lo * r_px) & \
+              (radii[None, None, :] <= search_hi * r_px + wall[..., None])
+    clean = n_kept / np.maximum(touched.any(2).sum(1), 1)
     free_r = _free_radius(points, weights)
     residual = np.sqrt((np.where(kept, res, 0.0) ** 2).sum(1) / np.maximum(n_kept, 1))
     return samples, edges, kept, centre, residual, clean, free_r, radius
