@@ -78,8 +78,13 @@ def side_likelihoods(bal_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequen
     side only as far as it lies beyond the felt, so the felt is not rim and a rim standing in it
     still is. Felt the profile does not know stays colour, for the shape tests to judge."""
     chroma, brightness = chroma_layers(bal_bgr)
-    return _likelihoods(chroma, brightness, lambda lut, region=(): lut[region], chroma, ppi, side_rgbs, mat,
-                        felt_rgbs)
+    def to_view(lut, region=(), out=None):
+        if out is None:
+            return lut[region]
+        out[...] = lut[region]
+        return out
+
+    return _likelihoods(chroma, brightness, to_view, chroma, ppi, side_rgbs, mat, felt_rgbs)
 
 
 def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[float]], mat: np.ndarray,
@@ -92,8 +97,13 @@ def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[fl
     where = slot[index]                                   # each pixel's row among the colours present
     step = max(1, int(round(ppi / BACKGROUND_PPI)))
     coarse = chroma[0][where[::step, ::step]]             # the view's chromaticity at about 5 px/in
-    return _likelihoods(chroma[0], brightness[0], lambda lut, region=(): np.take(lut, where[region]), coarse,
-                        ppi / step, side_rgbs, mat, felt_rgbs, where.shape)
+    def to_view(lut, region=(), out=None):
+        # straight into the output; every index is a valid row, so "clip" clips nothing (and,
+        # unlike the default, does not buffer `out`)
+        return np.take(lut, where[region], out=out, mode="clip")
+
+    return _likelihoods(chroma[0], brightness[0], to_view, coarse, ppi / step, side_rgbs, mat, felt_rgbs,
+                        where.shape)
 
 
 def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat, felt_rgbs, shape=None):
@@ -108,7 +118,7 @@ def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat
     for k, rgb in enumerate(side_rgbs):
         t = rgb_chroma(rgb).astype(np.float32)
         like_mat = _along(chroma, mat, t) * lit
-        out[k] = to_view(like_mat)
+        to_view(like_mat, out=out[k])
         for j, felt in enumerate(felt_rgbs):
             f = rgb_chroma(felt).astype(np.float32)
             if np.linalg.norm(f - t) >= np.linalg.norm(mat - t):
