@@ -229,13 +229,14 @@ def _fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px
     c = start.copy()
     r = np.full(len(c), r_px + EDGE_BIAS_PX)
     lam = RADIUS_PRIOR
+    px, py = np.ascontiguousarray(points[..., 0]), np.ascontiguousarray(points[..., 1])
     for _ in range(iterations):
-        d = points - c[:, None, :]
-        dist = np.hypot(d[..., 0], d[..., 1])
-        u = d / np.maximum(dist, 1e-6)[..., None]
+        dx, dy = px - c[:, None, 0], py - c[:, None, 1]
+        dist = np.hypot(dx, dy)
+        m = np.maximum(dist, 1e-6)
+        ux, uy = dx / m, dy / m
         e = dist - r[:, None]                           # d e / d (cx, cy, r) = (-ux, -uy, -1)
         w = weights
-        ux, uy = u[..., 0], u[..., 1]
         wx, wy = w * ux, w * uy
         a = np.empty((len(c), 3, 3))
         a[:, 0, 0] = (wx * ux).sum(1)
