@@ -168,10 +168,9 @@ def _outer_edges(samples: np.ndarray, radii: np.ndarray, lo: float, hi: np.ndarr
     on = inside & band
     j_last = on.shape[2] - 1 - np.argmax(on[..., ::-1], axis=2)
     found = on.any(axis=2)
-    n_idx, k_idx = np.indices(j_last.shape)
     j_next = np.minimum(j_last + 1, len(radii) - 1)
-    s0 = samples[n_idx, k_idx, j_last]
-    s1 = samples[n_idx, k_idx, j_next]
+    s0 = np.take_along_axis(samples, j_last[..., None], 2)[..., 0]
+    s1 = np.take_along_axis(samples, j_next[..., None], 2)[..., 0]
     frac = np.where(s0 - s1 > 1e-6, (s0 - 0.5) / np.maximum(s0 - s1, 1e-6), 0.0)
     r = radii[j_last] + np.clip(frac, 0.0, 1.0) * (radii[j_next] - radii[j_last])
     return np.where(found, r, np.nan)
@@ -279,13 +278,14 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     clear = (~on & band_out).sum(2) >= 0.75 * np.maximum(band_out.sum(2), 1)
     valid = np.isfinite(top) & solid & clear
     weights = valid.astype(np.float64)
+    px, py = points[..., 0], points[..., 1]
     centre = centres
     for trim in (0.45, EDGE_TRIM):
         centre, radius = _fit_circle(points, weights, centre, r_px)
-        res = np.hypot(*(points - centre[:, None, :]).transpose(2, 0, 1)) - radius[:, None]
+        res = np.hypot(px - centre[:, None, 0], py - centre[:, None, 1]) - radius[:, None]
         weights = valid & (np.abs(res) <= trim * r_px)
         weights = weights.astype(np.float64)
-    res = np.hypot(*(points - centre[:, None, :]).transpose(2, 0, 1)) - radius[:, None]
+    res = np.hypot(px - centre[:, None, 0], py - centre[:, None, 1]) - radius[:, None]
     kept = weights > 0
     n_kept = kept.sum(1)
     # Of the rays that meet the colour near the ring, the share that show a clean rim edge on the
