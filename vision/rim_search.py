@@ -51,7 +51,8 @@ def _median(chroma: np.ndarray, ppi: float) -> np.ndarray:
 def _felt_zone(local: np.ndarray, felt: np.ndarray, mat: np.ndarray, shape: tuple) -> np.ndarray:
     """(H, W) 0..1: where the neighbourhood is nearer the felt's colour than the mat's, and
     FELT_REACH_IN round it (a felt's ragged, blended edge is felt too)."""
-    inside = (np.linalg.norm(local - felt, axis=2) < np.linalg.norm(local - mat, axis=2)).astype(np.uint8)
+    to_felt, to_mat = local - felt, local - mat
+    inside = ((to_felt * to_felt).sum(2) < (to_mat * to_mat).sum(2)).astype(np.uint8)   # squared distances
     if not inside.any():
         return np.zeros(shape, np.float32)
     k = 2 * int(round(FELT_REACH_IN * BACKGROUND_PPI)) + 1
@@ -77,7 +78,13 @@ def side_likelihoods(bal_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequen
     side only as far as it lies beyond the felt, so the felt is not rim and a rim standing in it
     still is. Felt the profile does not know stays colour, for the shape tests to judge."""
     chroma, brightness = chroma_layers(bal_bgr)
-    return _likelihoods(chroma, brightness, lambda lut: lut, chroma, ppi, side_rgbs, mat, felt_rgbs)
+    def to_view(lut, region=(), out=None):
+        if out is None:
+            return lut[region]
+        out[...] = lut[region]
+        return out
+
+    return _likelihoods(chroma, brightness, to_view, chroma, ppi, side_rgbs, mat, felt_rgbs)
 
 
 def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[float]], mat: np.ndarray,
@@ -90,8 +97,13 @@ def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[fl
     where = slot[index]                                   # each pixel's row among the colours present
     step = max(1, int(round(ppi / BACKGROUND_PPI)))
     coarse = chroma[0][where[::step, ::step]]             # the view's chromaticity at about 5 px/in
-    return _likelihoods(chroma[0], brightness[0], lambda lut: lut[where], coarse, ppi / step, side_rgbs, mat,
-                        felt_rgbs, where.shape)
+    def to_view(lut, region=(), out=None):
+        # straight into the output; every index is a valid row, so "clip" clips nothing (and,
+        # unlike the default, does not buffer `out`)
+        return np.take(lut, where[region], out=out, mode="clip")
+
+    return _likelihoods(chroma[0], brightness[0], to_view, coarse, ppi / step, side_rgbs, mat, felt_rgbs,
+                        where.shape)
 
 
 def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat, felt_rgbs, shape=None):
@@ -102,19 +114,26 @@ def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat
     lit = np.clip((brightness - DARK) / (LIT - DARK), 0.0, 1.0).astype(np.float32)
     out = np.empty((len(side_rgbs),) + tuple(shape), np.float32)
     local = None
+    zones: dict[int, tuple] = {}           # each felt's zone and the rows and columns it touches
     for k, rgb in enumerate(side_rgbs):
         t = rgb_chroma(rgb).astype(np.float32)
         like_mat = _along(chroma, mat, t) * lit
-        out[k] = to_view(like_mat)
-        for felt in felt_rgbs:
+        to_view(like_mat, out=out[k])
+        for j, felt in enumerate(felt_rgbs):
             f = rgb_chroma(felt).astype(np.float32)
             if np.linalg.norm(f - t) >= np.linalg.norm(mat - t):
                 continue
             if local is None:
                 local = _median(coarse, coarse_ppi)
-            inside = _felt_zone(local, f, mat, tuple(shape))
-            if not inside.any():
+            if j not in zones:
+                inside = _felt_zone(local, f, mat, tuple(shape))
+                rows, cols = np.flatnonzero(inside.any(1)), np.flatnonzero(inside.any(0))
+                region = (slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1)) if len(rows) else None
+                zones[j] = (inside[region] if region else None, region)
+            inside, region = zones[j]
+            if region is None:
                 continue
-            beyond = to_view(np.minimum(like_mat, _along(chroma, f, t) * lit))
-            out[k] = out[k] * (1 - inside) + beyond * inside
+            # outside the zone's bounding box the blend leaves the mat's likelihood as it is
+            beyond = to_view(np.minimum(like_mat, _along(chroma, f, t) * lit), region)
+            out[k][region] = out[k][region] * (1 - inside) + beyond * inside
     return out

@@ -85,11 +85,12 @@ def _candidates(mask: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -
 
     Looked for at half the view's resolution when a base is 16 pixels across or more (candidates
     need only land within a third of a radius: the rays and the fit find the centre)."""
+    mask = np.asarray(mask, np.float32)           # no copy of a float map: nothing here writes to it
     if r_px >= 8:
         h, w = mask.shape
-        small = cv2.resize(mask.astype(np.float32), (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+        small = cv2.resize(mask, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
         return _candidates_in(small, r_px / 2, min_ring) * 2 + 0.5
-    return _candidates_in(mask.astype(np.float32), r_px, min_ring)
+    return _candidates_in(mask, r_px, min_ring)
 
 
 def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -> np.ndarray:
@@ -147,9 +148,12 @@ def _sample_rays(mask_f, centres: np.ndarray, radii: np.ndarray, units: np.ndarr
     if isinstance(mask_f, _Slots):
         return mask_f.sample(centres, radii, units)
     n, k, j = len(centres), len(units), len(radii)
-    x = centres[:, None, None, 0] + radii[None, None, :] * units[None, :, None, 0]
-    y = centres[:, None, None, 1] + radii[None, None, :] * units[None, :, None, 1]
-    x, y = x.reshape(n * k, j).astype(np.float32), y.reshape(n * k, j).astype(np.float32)
+    # the offsets are the same for every centre; the sums go straight into remap's float32 maps
+    x = np.empty((n, k, j), np.float32)
+    y = np.empty((n, k, j), np.float32)
+    np.add(centres[:, None, None, 0], (units[:, None, 0] * radii[None, :])[None], out=x, casting="unsafe")
+    np.add(centres[:, None, None, 1], (units[:, None, 1] * radii[None, :])[None], out=y, casting="unsafe")
+    x, y = x.reshape(n * k, j), y.reshape(n * k, j)
     rows = 32000                   # remap's maps are at most SHRT_MAX rows
     out = np.concatenate([cv2.remap(mask_f, x[i:i + rows], y[i:i + rows], cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_CONSTANT, borderValue=0)
@@ -164,10 +168,9 @@ def _outer_edges(samples: np.ndarray, radii: np.ndarray, lo: float, hi: np.ndarr
     on = inside & band
     j_last = on.shape[2] - 1 - np.argmax(on[..., ::-1], axis=2)
     found = on.any(axis=2)
-    n_idx, k_idx = np.indices(j_last.shape)
     j_next = np.minimum(j_last + 1, len(radii) - 1)
-    s0 = samples[n_idx, k_idx, j_last]
-    s1 = samples[n_idx, k_idx, j_next]
+    s0 = np.take_along_axis(samples, j_last[..., None], 2)[..., 0]
+    s1 = np.take_along_axis(samples, j_next[..., None], 2)[..., 0]
     frac = np.where(s0 - s1 > 1e-6, (s0 - 0.5) / np.maximum(s0 - s1, 1e-6), 0.0)
     r = radii[j_last] + np.clip(frac, 0.0, 1.0) * (radii[j_next] - radii[j_last])
     return np.where(found, r, np.nan)
@@ -225,13 +228,14 @@ def _fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px
     c = start.copy()
     r = np.full(len(c), r_px + EDGE_BIAS_PX)
     lam = RADIUS_PRIOR
+    px, py = np.ascontiguousarray(points[..., 0]), np.ascontiguousarray(points[..., 1])
     for _ in range(iterations):
-        d = points - c[:, None, :]
-        dist = np.hypot(d[..., 0], d[..., 1])
-        u = d / np.maximum(dist, 1e-6)[..., None]
+        dx, dy = px - c[:, None, 0], py - c[:, None, 1]
+        dist = np.hypot(dx, dy)
+        m = np.maximum(dist, 1e-6)
+        ux, uy = dx / m, dy / m
         e = dist - r[:, None]                           # d e / d (cx, cy, r) = (-ux, -uy, -1)
         w = weights
-        ux, uy = u[..., 0], u[..., 1]
         wx, wy = w * ux, w * uy
         a = np.empty((len(c), 3, 3))
         a[:, 0, 0] = (wx * ux).sum(1)
@@ -274,13 +278,14 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     clear = (~on & band_out).sum(2) >= 0.75 * np.maximum(band_out.sum(2), 1)
     valid = np.isfinite(top) & solid & clear
     weights = valid.astype(np.float64)
+    px, py = points[..., 0], points[..., 1]
     centre = centres
     for trim in (0.45, EDGE_TRIM):
         centre, radius = _fit_circle(points, weights, centre, r_px)
-        res = np.hypot(*(points - centre[:, None, :]).transpose(2, 0, 1)) - radius[:, None]
+        res = np.hypot(px - centre[:, None, 0], py - centre[:, None, 1]) - radius[:, None]
         weights = valid & (np.abs(res) <= trim * r_px)
         weights = weights.astype(np.float64)
-    res = np.hypot(*(points - centre[:, None, :]).transpose(2, 0, 1)) - radius[:, None]
+    res = np.hypot(px - centre[:, None, 0], py - centre[:, None, 1]) - radius[:, None]
     kept = weights > 0
     n_kept = kept.sum(1)
     # Of the rays that meet the colour near the ring, the share that show a clean rim edge on the
@@ -510,6 +515,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     masks, c0s, sides, by_hues, others, kinds = [], [], [], [], [], []
     n_sides = len(side_rgbs)
     other_of: dict[int, np.ndarray] = {}
+    any_strict = any_loose = None
     quantised = quantised or quantise_view(view_bgr, wb)
     if mat is None:
         mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
@@ -531,16 +537,19 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                 mask = label == k
                 if mask.sum() < MIN_RING_PX2 * r_px * r_px:
                     continue
+                mask = mask.astype(np.float32)          # as the candidates and the rays want it
                 c = _candidates(mask, r_px)
             if skip_near is not None and len(skip_near) and len(c):
                 d = np.hypot(c[:, None, 0] - skip_near[None, :, 0], c[:, None, 1] - skip_near[None, :, 1])
                 c = c[d.min(1) > 1.5 * r_px]
             if not len(c):
                 continue
-            masks.append(mask.astype(np.float32))
+            masks.append(mask)
             if k not in other_of:
-                other_of[k] = (((strict >= 0) & (strict < n_sides) & (strict != k))
-                               | ((loose >= 0) & (loose < n_sides) & (loose != k))).astype(np.float32)
+                if any_strict is None:          # where either label is some side, found once for every side
+                    any_strict = (strict >= 0) & (strict < n_sides)
+                    any_loose = (loose >= 0) & (loose < n_sides)
+                other_of[k] = ((any_strict & (strict != k)) | (any_loose & (loose != k))).astype(np.float32)
             others.append(other_of[k])
             c0s.append(c)
             sides.append(np.full(len(c), k))
