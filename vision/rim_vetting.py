@@ -97,7 +97,7 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
     return _cloth_over_rims(out, r_px, wall_shift_px)
 
 
-MAX_SAME_PLACE = 0.8           # in radii: rings of two sides whose centres are this near are one base's
+MAX_SAME_PLACE = 1.0           # in radii: rings of two sides whose centres are this near are one base's
                                # (two bases stand at least 2 apart)
 MIN_NEARER = 0.1               # in radii: the base's own rim shows at least this much nearer the camera
 
