@@ -94,6 +94,43 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
             if reason:
                 hit = dataclasses.replace(hit, reason=reason)
         out.append(hit)
+    return _cloth_over_rims(out, r_px, wall_shift_px)
+
+
+MAX_SAME_PLACE = 1.0           # in radii: rings of two sides whose centres are this near are one base's
+                               # (two bases stand at least 2 apart)
+MIN_NEARER = 0.1               # in radii: the base's own rim shows at least this much nearer the camera
+
+
+def _cloth_over_rims(hits: list[RimHit], r_px: float,
+                     wall_shift_px: Callable[[np.ndarray], np.ndarray] | None) -> list[RimHit]:
+    """Of two rings of different sides in nearly one place, only one can be a base: the other is
+    cloth on its figure's body. Cloth hangs higher than the rim, so from the camera it shows farther
+    away: the ring nearer the camera stands, the other is left out. (Looking straight down there is
+    no telling, and both stay for the other tests.)"""
+    if wall_shift_px is None:
+        return hits
+    rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
+    if len(rings) < 2:
+        return hits
+    centres = np.array([hits[i].xy_view for i in rings], np.float64)
+    shift = np.asarray(wall_shift_px(centres), np.float64).reshape(-1, 2)
+    norm = np.hypot(*shift.T)
+    out = list(hits)
+    for a, i in enumerate(rings):
+        if norm[a] <= 1e-6:
+            continue
+        towards = shift[a] / norm[a]
+        for b, j in enumerate(rings):
+            if hits[j].side_index == hits[i].side_index:
+                continue
+            d = centres[b] - centres[a]
+            nearer = float(d @ towards) / r_px
+            if np.hypot(*d) <= MAX_SAME_PLACE * r_px and nearer >= MIN_NEARER:
+                out[i] = dataclasses.replace(hits[i], reason=(
+                    f"cloth up on a body: a ring of another colour in nearly the same place shows {nearer:.2f} "
+                    f"radii nearer the camera"))
+                break
     return out
 
 

@@ -205,3 +205,35 @@ def test_the_cloth_test_reads_the_wall_shift_at_the_height_it_was_given_for():
     out = vet_hits([_hit(cloth, 0), _hit(base, 1)], strict=label, loose=_labels(label.shape), r_px=R_PX,
                    max_residual_px=1.4, n_sides=2, wall_shift_px=shift, wall_height_in=tall)
     assert out[0].reason.startswith("cloth up on a body") and out[1].reason == "ring"
+
+
+@pytest.mark.parametrize("camera_deg", [90.0, 0.0, 215.0])
+@pytest.mark.parametrize("cloth_side, figure_side", [(0, 1), (1, 0)])
+@pytest.mark.parametrize("offset", [0.2, 0.7, 0.9])
+def test_cloth_in_nearly_the_same_place_as_the_rim_is_the_ring_farther_from_the_camera(camera_deg, cloth_side,
+                                                                                          figure_side, offset):
+    """Cloth hanging low on a body shows only 0.2 (or 0.7, 0.9) radii farther from the camera than the figure's
+    own rim of the other colour: too near to tell a rim beneath it, but two sides' rings in one
+    place are one base. The ring nearer the camera is the base even when the cloth's is the more
+    confident; looking straight down nothing tells them apart and both go on to the other tests."""
+    u = np.array([math.cos(math.radians(camera_deg)), math.sin(math.radians(camera_deg))])
+    base = np.array([60.0, 60.0])
+    cloth = base - u * offset * R_PX
+    label = _labels()
+    _arc(label, base, R_PX, figure_side, camera_deg - 80, camera_deg + 80)
+    _arc(label, cloth, 0.95 * R_PX, cloth_side, camera_deg + 110, camera_deg + 250)
+    hits = [_hit(cloth, cloth_side, confidence=0.7), _hit(base, figure_side, confidence=0.45)]
+    out = _vet(hits, label, _towards(camera_deg))
+    assert out[0].reason.startswith("cloth up on a body"), out[0].reason
+    assert out[1].reason == "ring", out[1].reason
+    assert [h.reason for h in _vet(hits[::-1], label, _towards(camera_deg))] == [out[1].reason, out[0].reason]
+    assert [h.reason for h in _vet(hits, label, None)] == ["ring", "ring"]
+
+
+def test_two_sides_rings_a_base_apart_are_not_one_base():
+    """Two figures of both sides, bases touching, one nearer the camera: both are bases."""
+    label = _labels()
+    _arc(label, (60, 45), R_PX, 0, 0, 360)
+    _arc(label, (60, 66), R_PX, 1, 0, 360)
+    out = _vet([_hit((60, 45), 0), _hit((60, 66), 1)], label, _towards(90.0))
+    assert [h.reason for h in out] == ["ring", "ring"]
