@@ -42,7 +42,7 @@ from vision.settings import VISION_DEFAULTS
 from vision.terrain import CLIPPED, TERRAIN_PPI, WORK_PPI as FELT_PPI, find_terrain
 from vision.topview import FrameView, TopViewMaker
 from vision.tracking import Tracker
-from vision.whitebalance import WHITE, WhiteBalance, estimate_white_balance
+from vision.whitebalance import WhiteBalance, estimate_white_balance
 
 WINDOW_IN = 1.4          # half side of the window searched around a figure's last position
 FIGURE_WATCH_IN = 1.2    # half side of the region watched for change around a figure
@@ -368,7 +368,7 @@ class FramePipeline:
         if wb is not None:      # felt colours are judged after the anchors' white balance too
             # (Felt is judged against the mat around it, so the light's slow changes cancel: only the
             # anchors' white is taken out, not the exposure plane.)
-            image = view.image * (WHITE / np.maximum(wb.white_bgr, 1.0)).astype(np.float32)
+            image = wb.felt(view.image)
             reference = tuple((a.x_in, a.y_in) for a in self.profile.anchors if a.id in wb.anchors_used)
         base_in = VISION_DEFAULTS["colour_base_in"]
         marker_r = self.profile.figure_marker_size_in * 0.75
@@ -541,13 +541,6 @@ class FramePipeline:
             x0, y0, x1, y1 = tile
             self.watch.snapshot(key, registration.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
         return carried, marker_rects, _merged(colour_rects)
-
-def felt_balance(wb: WhiteBalance, view, applied: np.ndarray | None = None) -> np.ndarray:
-    """A top view under the anchors' white balance for judging felt (`WhiteBalance.felt`; a
-    FrameView gives it made once as `felt_at(ppi)`). `applied` is no longer needed (kept so
-    callers need not change)."""
-    return wb.felt(view.image, view.ppi, view.origin_in)
-
 
 def _tiles(width_in: float, depth_in: float, n: int) -> list[tuple[float, float, float, float]]:
     """n search tiles (columns x rows as square as the table allows), padded so they overlap."""

@@ -10,7 +10,7 @@ them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -206,6 +206,11 @@ class FrameView:
 
     def balanced_at(self, ppi: float) -> TopView:
         """float32 BGR under the anchors' white balance (identity when none is set), not clipped."""
+        return self._white_balanced("balanced", ppi, lambda wb, *a: wb.apply(*a))
+
+    def _white_balanced(self, kind: str, ppi: float, judge) -> TopView:
+        """The colour layer at `ppi` through `judge(wb, image, ppi, origin_in)` (a WhiteBalance method),
+        with the plane measured in the frame the white balance was; float32 as it is without one."""
         shared = self._shared
         wb = shared.wb
 
@@ -213,8 +218,8 @@ class FrameView:
             if wb is None:
                 return v.image.astype(np.float32)
             labelled = shared.wb_labels(v)
-            return wb.apply(v.image, labelled.ppi, labelled.origin_in)
-        return self._balanced("balanced", ppi, make)
+            return judge(wb, v.image, labelled.ppi, labelled.origin_in)
+        return self._balanced(kind, ppi, make)
 
     def normalised_at(self, ppi: float) -> TopView:
         """`balanced_at` clipped to 0..255 (float32)."""
@@ -240,15 +245,7 @@ class FrameView:
 
     def felt_at(self, ppi: float) -> TopView:
         """float32 BGR for judging felt (`WhiteBalance.felt`: no black offset, not clipped at 255)."""
-        shared = self._shared
-        wb = shared.wb
-
-        def make(v):
-            if wb is None:
-                return v.image.astype(np.float32)
-            labelled = shared.wb_labels(v)
-            return wb.felt(v.image, labelled.ppi, labelled.origin_in)
-        return self._balanced("felt", ppi, make)
+        return self._white_balanced("felt", ppi, lambda wb, *a: wb.felt(*a))
 
     def mat_chroma(self, ppi: float = 10.0) -> np.ndarray:
         """The mat's chromaticity: the median over the white-balanced view at `ppi`, every other

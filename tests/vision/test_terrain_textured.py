@@ -14,7 +14,6 @@ from measure.scene import Scene, Table, scene_to_json
 from vision.terrain import find_terrain
 from vision.colour import chromaticity, mat_chroma
 from vision.hands import find_hands
-from vision.pipeline import felt_balance
 from vision.topview import TopView
 from vision.whitebalance import estimate_white_balance
 
@@ -34,7 +33,7 @@ SCENES = [  # (mat, cast, kinds, seed)
 def _find(scene, footprints=True):
     wb = estimate_white_balance(scene.view_bgr, PPI, scene.anchors)
     view = TopView(scene.view_bgr, PPI, (0.0, 0.0))
-    image = felt_balance(wb, view)
+    image = wb.felt(view.image, view.ppi, view.origin_in)
     mat = mat_chroma(chromaticity(np.clip(wb.apply(scene.view_bgr, PPI), 0, None))[0])
     hands = find_hands(scene.view_bgr, PPI, wb=wb, mat=mat, other_rgbs=list(scene.kinds.values()))
     reference = [(a.x_in, a.y_in) for a in scene.anchors if a.id in wb.anchors_used]
