@@ -87,9 +87,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     start_profile = load_profile(table_path, learned_path)
     from assistant.web.tables import remembered_table
     chosen = remembered_table(instance, start["key"], Path(app.config["TABLES_DIR"]))
+    profile = start_profile
     if chosen is not None:                  # the saved table in use before the restart
-        table_path, learned_path = chosen, learned_colours_path(chosen)
-    profile = start_profile if chosen is None else load_profile(table_path, learned_path)
+        table_path, profile = chosen
+        learned_path = learned_colours_path(table_path)
     system = get_system(app.config["SYSTEM"])          # UnknownSystem names the known ones
     if demo and not app.config["TABLE"]:
         start["fallback"] = load_truth_terrain(DEMO_TRUTH, _table(start_profile))

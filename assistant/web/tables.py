@@ -15,8 +15,8 @@ from typing import Any, Mapping
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from calibration.profile import (ProfileError, learned_colours_path, load_profile, profile_from_dict,
-                                 standard_anchors)
+from calibration.profile import (ProfileError, TableProfile, learned_colours_path, load_profile,
+                                 profile_from_dict, standard_anchors)
 from calibration.profile_toml import profile_to_toml
 from calibration.sheet_output import to_pdf
 from calibration.sheets import PAPERS_IN, anchors_sheet, grid_sheet, markers_sheet
@@ -120,8 +120,7 @@ def list_tables():
         except ProfileError:
             continue            # a file someone broke by hand is not offered; the CLI names the problem
     start = current_app.extensions["tablesight"]["start"]
-    if not any(t["file"] == Path(start["path"]).name and Path(start["path"]).parent.resolve() == tables_dir().resolve()
-               for t in out):
+    if Path(start["path"]).parent.resolve() != tables_dir().resolve():     # not listed above already
         try:                                # the table the server started with: always a way back to it
             first = _summary(Path(start["path"]), current)
             out.insert(0, {**first, "file": None, "started": True})
@@ -150,17 +149,17 @@ def remember_table(instance: Path, started_with: str, file: str | None) -> None:
     os.replace(tmp, path)                   # whole or not at all
 
 
-def remembered_table(instance: Path, started_with: str, tables: Path) -> Path | None:
-    """The saved table in use before the restart, if the server was started the same way and the file
-    still reads as a table; else None (start with what was given)."""
+def remembered_table(instance: Path, started_with: str, tables: Path) -> tuple[Path, TableProfile] | None:
+    """The saved table in use before the restart and its profile (with its learned colours), if the
+    server was started the same way and the file still reads as a table; else None (start with what
+    was given)."""
     try:
         data = json.loads((instance / CURRENT_FILE).read_text(encoding="utf-8"))
         file = data["file"]
         if data["started_with"] != started_with or not isinstance(file, str) or "/" in file or "\\" in file:
             return None
         path = tables / file
-        load_profile(path)                  # a file broken or removed since is not used
-        return path
+        return path, load_profile(path)     # a file broken or removed since is not used
     except (OSError, ValueError, KeyError, TypeError, ProfileError):
         return None
 
