@@ -125,6 +125,16 @@ def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -
     return pts
 
 
+def _reach(radii: np.ndarray, reach_px: float) -> np.ndarray:
+    """The samples of `radii` (ascending) out to `reach_px`, and two beyond (an edge's next sample)."""
+    return radii[:int(np.searchsorted(radii, reach_px, side="right")) + 2]
+
+
+def _max_wall(shift: np.ndarray, units: np.ndarray) -> float:
+    """The farthest the side wall moves any ray's edge out (pixels), for centres with `shift` (N, 2)."""
+    return float(np.maximum(0.0, shift @ units.T).max(initial=0.0))
+
+
 class _Slots:
     """Each candidate's own map to sample (its side's labels, or likelihood), by slot."""
 
@@ -523,13 +533,15 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     likelihood = quantised_likelihoods(quantised, ppi, side_rgbs, mat, other_rgbs)
     if exclude is not None:
         likelihood[:, exclude] = 0
+    # the noise taken off once, in place (a body's brown is a little red)
+    np.maximum(np.subtract(likelihood, SOFT_NOISE, out=likelihood), 0.0, out=likelihood)
     passes = [(PASS_STRICT, strict), (PASS_LOOSE, loose), (PASS_SOFT, likelihood)]
     for kind, label in passes:
         for k in range(len(side_rgbs)):
             if only_sides is not None and k not in only_sides:
                 continue
             if kind == PASS_SOFT:
-                mask = np.maximum(label[k] - SOFT_NOISE, 0.0)
+                mask = label[k]
                 if float(mask.sum()) < SOFT_RING_PX2 * r_px * r_px:
                     continue
                 c = _candidates(mask, r_px, SOFT_RING_PX2)
@@ -577,10 +589,13 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         return np.zeros_like(c) if wall_shift_px is None else np.asarray(wall_shift_px(c), np.float64)
 
     shift0 = shift_at(c0)
+    # Rays are sampled only as far out as a stage's tests look (the clear band beyond the farthest
+    # edge searched, the outer band of the shape measures): a quarter of the samples go.
+    radii_search = _reach(radii, (1.45 + 0.3) * r_px + _max_wall(shift0, units) + 2.0)
     # First from the candidate (which may sit off-centre, towards the visible arc), on half the
     # rays and samples: what shows too little ring even so is measured no further. Then again from
     # the fitted centre with the tighter band, in full.
-    _, _, kept0, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units[::2], radii[::2], 0.3, 1.45, gain)
+    _, _, kept0, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units[::2], radii_search[::2], 0.3, 1.45, gain)
     moved = np.hypot(*(c1 - c0).T)
     live = (kept0.mean(1) >= COARSE_COVERAGE * MIN_COVERAGE) & (moved <= 0.9 * r_px) & np.isfinite(c1).all(1)
     c0, gain, shift0 = c0[live], gain[live], shift0[live]
@@ -588,16 +603,28 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     mask_f, other_f = mask_f[live], other_f[live]
     if not len(c0):
         return [], strict, loose
-    _, _, _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii, 0.3, 1.45, gain)
+    _, _, _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii_search, 0.3, 1.45, gain)
     moved = np.hypot(*(c1 - c0).T)
     shift1 = shift_at(c1)
+    radii = _reach(radii, 1.8 * r_px + _max_wall(shift1, units) + 2.0)
     samples, edges, kept, c2, residual, clean, free_r, fit_r = _ring_stats(mask_f, c1, r_px, shift1, units, radii, 0.55, 1.25, gain)
+    max_res = max(1.2, MAX_RESIDUAL * r_px)
+    coverage = kept.mean(1)
+    arc = _longest_arc(kept)
+    if not with_rejected:
+        # What fails a shape test below is no ring whatever its other measures: only the rest are
+        # measured further (a tenth of the candidates, or less).
+        shaped = (np.isfinite(c2).all(1) & (moved <= 0.9 * r_px) & (coverage >= MIN_COVERAGE) & (arc >= MIN_ARC)
+                  & (clean >= MIN_CLEAN) & (residual <= max_res))
+        c0, c2, moved, kept, residual, clean, free_r, fit_r = (
+            a[shaped] for a in (c0, c2, moved, kept, residual, clean, free_r, fit_r))
+        coverage, arc, gain, shift1 = coverage[shaped], arc[shaped], gain[shaped], shift1[shaped]
+        side_of, by_hue_of, kind_of = side_of[shaped], by_hue_of[shaped], kind_of[shaped]
+        mask_f, other_f = mask_f[shaped], other_f[shaped]
     # The shape measures, from the final centre.
     samples = np.minimum(_sample_rays(mask_f, c2, radii, units) * gain[:, None, None], 1.0)
     wall = np.maximum(0.0, shift1 @ units.T)
     rr = radii[None, None, :]
-    coverage = kept.mean(1)
-    arc = _longest_arc(kept)
     # Along the rays where the rim shows, the colour stops before the middle (the footing and the
     # body stand there): seen from beside a die or a mug's wall, it does not.
     near = (rr >= 0.1 * r_px) & (rr <= 0.4 * r_px)
@@ -613,7 +640,6 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     around = (rr >= 0.9 * r_px) & (rr <= 1.6 * r_px + wall[..., None])
     other_s = _sample_rays(other_f, c2, radii, units) >= 0.5
     other_near = (other_s & around).any(2).mean(1)
-    max_res = max(1.2, MAX_RESIDUAL * r_px)
     strong = is_strong(coverage, clean, residual, max_res)
     conf = (np.minimum(1.0, coverage / 0.6) * np.minimum(1.0, clean / 0.8)
             * np.maximum(0.0, 1 - residual / (2 * max_res))
