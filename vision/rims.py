@@ -171,6 +171,15 @@ def _sample_rays(mask_f, centres: np.ndarray, radii: np.ndarray, units: np.ndarr
     return out.reshape(n, k, j)
 
 
+def _scaled(samples: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """Samples (N, K, J) scaled by each candidate's `gain` (N,), clipped at 1, in place and in
+    float32 (a label's candidates, gain 1, are left as they are)."""
+    rows = np.flatnonzero(gain != 1.0)
+    if len(rows):
+        samples[rows] = np.minimum(samples[rows] * gain[rows, None, None].astype(np.float32), np.float32(1.0))
+    return samples
+
+
 def _outer_edges(samples: np.ndarray, radii: np.ndarray, lo: float, hi: np.ndarray) -> np.ndarray:
     """(N, K) radius where the colour ends, looking inwards from `hi` (N, K) to `lo`; NaN if none."""
     inside = samples >= 0.5
@@ -227,6 +236,20 @@ def _free_radius(points: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return np.sqrt(np.where(r2 > 0, r2, np.nan))
 
 
+def _solve_sym3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(N, 3) solutions of the symmetric systems a (N, 3, 3) x = b (N, 3) by their adjugates (many
+    tiny systems: faster than a general solver); 0 where a is singular."""
+    a00, a01, a02, a11, a12, a22 = a[:, 0, 0], a[:, 0, 1], a[:, 0, 2], a[:, 1, 1], a[:, 1, 2], a[:, 2, 2]
+    c00, c01, c02 = a11 * a22 - a12 * a12, a02 * a12 - a01 * a22, a01 * a12 - a02 * a11
+    c11, c12, c22 = a00 * a22 - a02 * a02, a01 * a02 - a00 * a12, a00 * a11 - a01 * a01
+    det = a00 * c00 + a01 * c01 + a02 * c02
+    ok = np.abs(det) > 1e-6
+    inv = np.where(ok, 1.0 / np.where(ok, det, 1.0), 0.0)
+    b0, b1, b2 = b[:, 0], b[:, 1], b[:, 2]
+    return np.stack([(c00 * b0 + c01 * b1 + c02 * b2) * inv, (c01 * b0 + c11 * b1 + c12 * b2) * inv,
+                     (c02 * b0 + c12 * b1 + c22 * b2) * inv], 1)
+
+
 def _fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px: float,
                 iterations: int = 6) -> tuple[np.ndarray, np.ndarray]:
     """(N, 2) centres and (N,) radii of circles through points (N, K, 2) with weights (N, K), the
@@ -257,22 +280,22 @@ def _fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px
         we = w * e
         b = -np.stack([(we * ux).sum(1), (we * uy).sum(1), we.sum(1)], 1)   # J^T e, J = (-ux, -uy, -1)
         b[:, 2] += lam * (r - (r_px + EDGE_BIAS_PX))
-        ok = np.abs(np.linalg.det(a)) > 1e-6
-        step = np.zeros((len(c), 3))
-        if ok.any():
-            step[ok] = -np.linalg.solve(a[ok], b[ok][..., None])[..., 0]
+        step = -_solve_sym3(a, b)
         c = c + np.clip(step[:, :2], -0.5 * r_px, 0.5 * r_px)
         r = np.clip(r + step[:, 2], 0.85 * r_px, 1.25 * r_px)
     return c, r
 
 
 def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
-                units: np.ndarray, radii: np.ndarray, search_lo: float, search_hi: float, gain: np.ndarray | None = None):
+                units: np.ndarray, radii: np.ndarray, search_lo: float, search_hi: float, gain: np.ndarray | None = None,
+                min_valid: float = 0.0):
     """Edge points, fitted centres and the shape measures for candidates at `centres` (`gain` (N,):
-    each candidate's samples scaled by it, clipped at 1: a likelihood judged against its own rim)."""
+    each candidate's samples scaled by it, clipped at 1: a likelihood judged against its own rim).
+    A candidate with fewer than `min_valid` of its rays showing a rim edge keeps none (its circle is
+    not fitted: the rays kept are some of those)."""
     samples = _sample_rays(mask_f, centres, radii, units)
     if gain is not None:
-        samples = np.minimum(samples * gain[:, None, None], 1.0)
+        samples = _scaled(samples, gain)
     wall = np.maximum(0.0, shift @ units.T)                      # (N, K): the side wall adds this out
     edges = _outer_edges(samples, radii, search_lo * r_px, search_hi * r_px + wall)
     top = edges - wall                                           # the top's edge, wall taken away
@@ -287,14 +310,23 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     solid = (on & band_in).sum(2) >= 0.75 * np.maximum(band_in.sum(2), 1)
     clear = (~on & band_out).sum(2) >= 0.75 * np.maximum(band_out.sum(2), 1)
     valid = np.isfinite(top) & solid & clear
-    weights = valid.astype(np.float64)
+    # A candidate without a rim edge (or too few: `min_valid`) has no circle to fit: it keeps its
+    # place, the prior's radius and no ray.
+    n = len(centres)
+    centre, weights = np.array(centres, np.float64), np.zeros(valid.shape)
+    radius = np.full(n, np.clip(r_px + EDGE_BIAS_PX, 0.85 * r_px, 1.25 * r_px))
+    free_r = np.full(n, np.nan)
+    rows = np.flatnonzero(valid.any(1) & (valid.mean(1) >= min_valid))
+    if len(rows):
+        pts, ok = points[rows], valid[rows]
+        w, c = ok.astype(np.float64), centre[rows]
+        for trim in (0.45, EDGE_TRIM):
+            c, r = _fit_circle(pts, w, c, r_px)
+            res = np.hypot(pts[..., 0] - c[:, None, 0], pts[..., 1] - c[:, None, 1]) - r[:, None]
+            w = (ok & (np.abs(res) <= trim * r_px)).astype(np.float64)
+        centre[rows], radius[rows], weights[rows] = c, r, w
+        free_r[rows] = _free_radius(pts, w)
     px, py = points[..., 0], points[..., 1]
-    centre = centres
-    for trim in (0.45, EDGE_TRIM):
-        centre, radius = _fit_circle(points, weights, centre, r_px)
-        res = np.hypot(px - centre[:, None, 0], py - centre[:, None, 1]) - radius[:, None]
-        weights = valid & (np.abs(res) <= trim * r_px)
-        weights = weights.astype(np.float64)
     res = np.hypot(px - centre[:, None, 0], py - centre[:, None, 1]) - radius[:, None]
     kept = weights > 0
     n_kept = kept.sum(1)
@@ -303,7 +335,6 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     touched = (samples >= 0.5) & (radii[None, None, :] >= search_lo * r_px) & \
               (radii[None, None, :] <= search_hi * r_px + wall[..., None])
     clean = n_kept / np.maximum(touched.any(2).sum(1), 1)
-    free_r = _free_radius(points, weights)
     residual = np.sqrt((np.where(kept, res, 0.0) ** 2).sum(1) / np.maximum(n_kept, 1))
     return samples, edges, kept, centre, residual, clean, free_r, radius
 
@@ -595,7 +626,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     # First from the candidate (which may sit off-centre, towards the visible arc), on half the
     # rays and samples: what shows too little ring even so is measured no further. Then again from
     # the fitted centre with the tighter band, in full.
-    _, _, kept0, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units[::2], radii_search[::2], 0.3, 1.45, gain)
+    _, _, kept0, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units[::2], radii_search[::2], 0.3, 1.45, gain,
+                                              min_valid=COARSE_COVERAGE * MIN_COVERAGE)
     moved = np.hypot(*(c1 - c0).T)
     live = (kept0.mean(1) >= COARSE_COVERAGE * MIN_COVERAGE) & (moved <= 0.9 * r_px) & np.isfinite(c1).all(1)
     c0, gain, shift0 = c0[live], gain[live], shift0[live]
@@ -622,7 +654,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         side_of, by_hue_of, kind_of = side_of[shaped], by_hue_of[shaped], kind_of[shaped]
         mask_f, other_f = mask_f[shaped], other_f[shaped]
     # The shape measures, from the final centre.
-    samples = np.minimum(_sample_rays(mask_f, c2, radii, units) * gain[:, None, None], 1.0)
+    samples = _scaled(_sample_rays(mask_f, c2, radii, units), gain)
     wall = np.maximum(0.0, shift1 @ units.T)
     rr = radii[None, None, :]
     # Along the rays where the rim shows, the colour stops before the middle (the footing and the
