@@ -182,17 +182,25 @@ def _scaled(samples: np.ndarray, gain: np.ndarray) -> np.ndarray:
 
 def _outer_edges(samples: np.ndarray, radii: np.ndarray, lo: float, hi: np.ndarray) -> np.ndarray:
     """(N, K) radius where the colour ends, looking inwards from `hi` (N, K) to `lo`; NaN if none."""
-    inside = samples >= 0.5
-    band = (radii[None, None, :] >= lo) & (radii[None, None, :] <= hi[..., None])
-    on = inside & band
-    j_last = on.shape[2] - 1 - np.argmax(on[..., ::-1], axis=2)
-    found = on.any(axis=2)
+    j_lo = int(np.searchsorted(radii, lo, side="left"))            # the first sample at lo or beyond
+    j_hi = np.searchsorted(radii, hi, side="right")                 # (N, K): the first beyond hi
+    on = (samples[..., j_lo:] >= 0.5) & (np.arange(j_lo, len(radii)) < j_hi[..., None])
+    j_last = len(radii) - 1 - np.argmax(on[..., ::-1], axis=2)
+    found = np.take_along_axis(on, (j_last - j_lo)[..., None], 2)[..., 0]
     j_next = np.minimum(j_last + 1, len(radii) - 1)
     s0 = np.take_along_axis(samples, j_last[..., None], 2)[..., 0]
     s1 = np.take_along_axis(samples, j_next[..., None], 2)[..., 0]
     frac = np.where(s0 - s1 > 1e-6, (s0 - 0.5) / np.maximum(s0 - s1, 1e-6), 0.0)
     r = radii[j_last] + np.clip(frac, 0.0, 1.0) * (radii[j_next] - radii[j_last])
     return np.where(found, r, np.nan)
+
+
+def _band_counts(on: np.ndarray, radii: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(N, K) samples `on` (N, K, J) with lo <= radius <= hi (N, K), and all samples there."""
+    a = np.searchsorted(radii, lo, side="left")
+    b = np.maximum(np.searchsorted(radii, hi, side="right"), a)
+    j = np.arange(len(radii))
+    return (on & (j >= a[..., None]) & (j < b[..., None])).sum(2), b - a
 
 
 def _longest_arc(kept: np.ndarray, gap: int = 2) -> np.ndarray:
@@ -302,13 +310,12 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     points = centres[:, None, :] + np.nan_to_num(top)[..., None] * units[None]
     # A rim is a band of solid colour ending at its edge, with the mat beyond: a speckle of noise
     # or one thread of a pattern is not.
-    rr = radii[None, None, :]
-    e = np.nan_to_num(edges, nan=-1e9)[..., None]
+    e = np.nan_to_num(edges, nan=-1e9)
     on = samples >= 0.5
-    band_in = (rr >= e - RIM_BAND * r_px) & (rr <= e - 0.5)
-    band_out = (rr >= e + 1.0) & (rr <= e + 0.3 * r_px)
-    solid = (on & band_in).sum(2) >= 0.75 * np.maximum(band_in.sum(2), 1)
-    clear = (~on & band_out).sum(2) >= 0.75 * np.maximum(band_out.sum(2), 1)
+    on_in, n_in = _band_counts(on, radii, e - RIM_BAND * r_px, e - 0.5)
+    on_out, n_out = _band_counts(on, radii, e + 1.0, e + 0.3 * r_px)
+    solid = on_in >= 0.75 * np.maximum(n_in, 1)
+    clear = n_out - on_out >= 0.75 * np.maximum(n_out, 1)
     valid = np.isfinite(top) & solid & clear
     # A candidate without a rim edge (or too few: `min_valid`) has no circle to fit: it keeps its
     # place, the prior's radius and no ray.
@@ -332,9 +339,9 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     n_kept = kept.sum(1)
     # Of the rays that meet the colour near the ring, the share that show a clean rim edge on the
     # circle: a partial rim is clean where it shows (the body hides the rest); clutter is not.
-    touched = (samples >= 0.5) & (radii[None, None, :] >= search_lo * r_px) & \
-              (radii[None, None, :] <= search_hi * r_px + wall[..., None])
-    clean = n_kept / np.maximum(touched.any(2).sum(1), 1)
+    # (a ray meets the colour in the band searched exactly when an outer edge was found there)
+    touched = np.isfinite(edges)
+    clean = n_kept / np.maximum(touched.sum(1), 1)
     residual = np.sqrt((np.where(kept, res, 0.0) ** 2).sum(1) / np.maximum(n_kept, 1))
     return samples, edges, kept, centre, residual, clean, free_r, radius
 
