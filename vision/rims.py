@@ -146,29 +146,39 @@ class _Slots:
 
     def sample(self, centres: np.ndarray, radii: np.ndarray, units: np.ndarray) -> np.ndarray:
         out = np.empty((len(centres), len(units), len(radii)), np.float32)
+        if np.all(self.slot_of[1:] >= self.slot_of[:-1]):
+            # the candidates come slot by slot: each slot's rays are sampled straight into its rows
+            ends = np.searchsorted(self.slot_of, np.arange(len(self.maps) + 1), side="left")
+            for m in range(len(self.maps)):
+                if ends[m + 1] > ends[m]:
+                    _sample_rays(self.maps[m], centres[ends[m]:ends[m + 1]], radii, units, out[ends[m]:ends[m + 1]])
+            return out
         for m in np.unique(self.slot_of):
             sel = self.slot_of == m
             out[sel] = _sample_rays(self.maps[m], centres[sel], radii, units)
         return out
 
 
-def _sample_rays(mask_f, centres: np.ndarray, radii: np.ndarray, units: np.ndarray) -> np.ndarray:
+def _sample_rays(mask_f, centres: np.ndarray, radii: np.ndarray, units: np.ndarray,
+                 out: np.ndarray | None = None) -> np.ndarray:
     """(N, K, J) mask values (bilinear) at centre + radius * unit, 0 outside the view (`mask_f`: a
-    float32 map, or _Slots)."""
+    float32 map, or _Slots), into `out` (N, K, J) float32 when given."""
     if isinstance(mask_f, _Slots):
         return mask_f.sample(centres, radii, units)
     n, k, j = len(centres), len(units), len(radii)
+    if out is None:
+        out = np.empty((n, k, j), np.float32)
     # the offsets are the same for every centre; the sums go straight into remap's float32 maps
     x = np.empty((n, k, j), np.float32)
     y = np.empty((n, k, j), np.float32)
     np.add(centres[:, None, None, 0], (units[:, None, 0] * radii[None, :])[None], out=x, casting="unsafe")
     np.add(centres[:, None, None, 1], (units[:, None, 1] * radii[None, :])[None], out=y, casting="unsafe")
-    x, y = x.reshape(n * k, j), y.reshape(n * k, j)
+    x, y, flat = x.reshape(n * k, j), y.reshape(n * k, j), out.reshape(n * k, j)
     rows = 32000                   # remap's maps are at most SHRT_MAX rows
-    out = np.concatenate([cv2.remap(mask_f, x[i:i + rows], y[i:i + rows], cv2.INTER_LINEAR,
-                                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-                          for i in range(0, max(n * k, 1), rows)]) if n * k else np.zeros((0, j), np.float32)
-    return out.reshape(n, k, j)
+    for i in range(0, n * k, rows):
+        cv2.remap(mask_f, x[i:i + rows], y[i:i + rows], cv2.INTER_LINEAR, dst=flat[i:i + rows],
+                  borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return out
 
 
 def _outer_edges(samples: np.ndarray, radii: np.ndarray, lo: float, hi: np.ndarray) -> np.ndarray:
