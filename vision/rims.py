@@ -385,7 +385,14 @@ def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other
     three pixels wide),
     and only the colours present are white-balanced and classified: a table holds a few tens of
     thousands of distinct colours against a million pixels."""
-    index, present, counts, colours, chroma, brightness = quantised or quantise_view(view_bgr, wb)
+    quantised = quantised or quantise_view(view_bgr, wb)
+    strict, loose = _label_tables(quantised, side_rgbs, other_rgbs, mat)
+    return np.take(strict, quantised[0]), np.take(loose, quantised[0])
+
+
+def _label_tables(quantised, side_rgbs, other_rgbs=(), mat=None) -> tuple[np.ndarray, np.ndarray]:
+    """label_view's strict and loose labels by colour code (quantise_view's index), as two tables."""
+    index, present, counts, colours, chroma, brightness = quantised
     bits = 8 - QUANT_SHIFT
     if mat is None:
         mat = _weighted_median(chroma[0], counts[present])
@@ -423,7 +430,7 @@ def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other
     # Loose labels leave out what is nearest a terrain colour (textured water felt is full of
     # blue-hued holes), however blue its hue.
     loose[present] = np.where(found >= len(side_rgbs), -1, _hue_label(colours[0], side_rgbs))
-    return np.take(strict, index), np.take(loose, index)
+    return strict, loose
 
 
 HUE_TOL_DEG = 14.0             # loose labels: a side's hue within this
@@ -549,7 +556,9 @@ def learn_side_colours(view_bgr, ppi, base_in, side_rgbs, hits, strict, loose, *
 def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=None, wall_shift_px=None,
                     wall_height_in=0.0, exclude=None, wb=None, with_rejected=False, quantised=None, only_sides=None, skip_near=None):
     """One pass of find_rims with the given side colours: (hits, strict labels, loose labels)."""
-    strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat, quantised=quantised)
+    quantised = quantised or quantise_view(view_bgr, wb)
+    strict_of, loose_of = _label_tables(quantised, side_rgbs, other_rgbs, mat)     # by colour code
+    strict, loose = np.take(strict_of, quantised[0]), np.take(loose_of, quantised[0])
     if exclude is not None:
         strict[exclude] = -1
         loose[exclude] = -1
@@ -564,8 +573,6 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     masks, c0s, sides, by_hues, others, kinds = [], [], [], [], [], []
     n_sides = len(side_rgbs)
     other_of: dict[int, np.ndarray] = {}
-    any_strict = any_loose = None
-    quantised = quantised or quantise_view(view_bgr, wb)
     if mat is None:
         mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
     # The soft pass: each side's likelihood, for rims too thin or pale for either label.
@@ -597,10 +604,12 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                 continue
             masks.append(mask)
             if k not in other_of:
-                if any_strict is None:          # where either label is some side, found once for every side
-                    any_strict = (strict >= 0) & (strict < n_sides)
-                    any_loose = (loose >= 0) & (loose < n_sides)
-                other_of[k] = ((any_strict & (strict != k)) | (any_loose & (loose != k))).astype(np.float32)
+                # where either label is another side's, by colour code, looked up once
+                other = (((strict_of >= 0) & (strict_of < n_sides) & (strict_of != k))
+                         | ((loose_of >= 0) & (loose_of < n_sides) & (loose_of != k))).astype(np.float32)
+                other_of[k] = np.take(other, quantised[0])
+                if exclude is not None:
+                    other_of[k][exclude] = 0.0
             others.append(other_of[k])
             c0s.append(c)
             sides.append(np.full(len(c), k))
