@@ -105,11 +105,14 @@ def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -
     score = ring - a_in
     size = int(round(r_px)) | 1
     peak = score >= cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
-    good = peak & (ring >= min_ring * r_px * r_px) & (a_in <= 0.85 * s_in * s_in)
+    # the local peaks with colour enough in the annulus are few: the other tests are made at them alone
+    ys, xs = np.nonzero(peak & (ring >= min_ring * r_px * r_px))
+    ring_at, in_at = ring[ys, xs], a_in[ys, xs]
+    good = in_at <= 0.85 * s_in * s_in
     if min_ring != MIN_RING_PX2:
         # a likelihood: the middle no more of the colour than the annulus (a felt's corner is)
-        good &= a_in / (s_in * s_in) <= ring / (s_out * s_out - s_in * s_in)
-    ys, xs = np.nonzero(good)
+        good &= in_at / (s_in * s_in) <= ring_at / (s_out * s_out - s_in * s_in)
+    ys, xs = ys[good], xs[good]
     pts = np.column_stack([xs, ys]).astype(np.float64)
     sc = score[ys, xs]
     # A plateau gives several equal peaks: keep the best one per base-sized cell.
