@@ -48,11 +48,18 @@ def _median(chroma: np.ndarray, ppi: float) -> np.ndarray:
     return cv2.medianBlur(u8, k).astype(np.float32) / 255.0
 
 
+def _norm2(v: np.ndarray) -> np.ndarray:
+    """Squared length of (..., 3) vectors, summed in the channels' order (numpy's sum over a short
+    last axis is slow)."""
+    sq = v * v
+    return sq[..., 0] + sq[..., 1] + sq[..., 2]
+
+
 def _felt_zone(local: np.ndarray, felt: np.ndarray, mat: np.ndarray, shape: tuple) -> np.ndarray:
     """(H, W) 0..1: where the neighbourhood is nearer the felt's colour than the mat's, and
     FELT_REACH_IN round it (a felt's ragged, blended edge is felt too)."""
     to_felt, to_mat = local - felt, local - mat
-    inside = ((to_felt * to_felt).sum(2) < (to_mat * to_mat).sum(2)).astype(np.uint8)   # squared distances
+    inside = (_norm2(to_felt) < _norm2(to_mat)).astype(np.uint8)   # squared distances
     if not inside.any():
         return np.zeros(shape, np.float32)
     k = 2 * int(round(FELT_REACH_IN * BACKGROUND_PPI)) + 1
