@@ -199,14 +199,6 @@ def _outer_edges(samples: np.ndarray, radii: np.ndarray, lo: float, hi: np.ndarr
     return np.where(found, r, np.nan)
 
 
-def _band_counts(on: np.ndarray, radii: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(N, K) samples `on` (N, K, J) with lo <= radius <= hi (N, K), and all samples there."""
-    a = np.searchsorted(radii, lo, side="left")
-    b = np.maximum(np.searchsorted(radii, hi, side="right"), a)
-    j = np.arange(len(radii))
-    return (on & (j >= a[..., None]) & (j < b[..., None])).sum(2), b - a
-
-
 def _longest_arc(kept: np.ndarray, gap: int = 2) -> np.ndarray:
     """(N,) share of the rays in the longest run of kept rays round the circle (gaps of up to `gap`
     rays bridged): a rim shows as one arc where the body does not hide it; bits of a die and of a
@@ -314,12 +306,13 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     points = centres[:, None, :] + np.nan_to_num(top)[..., None] * units[None]
     # A rim is a band of solid colour ending at its edge, with the mat beyond: a speckle of noise
     # or one thread of a pattern is not.
-    e = np.nan_to_num(edges, nan=-1e9)
+    rr = radii[None, None, :]
+    e = np.nan_to_num(edges, nan=-1e9)[..., None]
     on = samples >= 0.5
-    on_in, n_in = _band_counts(on, radii, e - RIM_BAND * r_px, e - 0.5)
-    on_out, n_out = _band_counts(on, radii, e + 1.0, e + 0.3 * r_px)
-    solid = on_in >= 0.75 * np.maximum(n_in, 1)
-    clear = n_out - on_out >= 0.75 * np.maximum(n_out, 1)
+    band_in = (rr >= e - RIM_BAND * r_px) & (rr <= e - 0.5)
+    band_out = (rr >= e + 1.0) & (rr <= e + 0.3 * r_px)
+    solid = (on & band_in).sum(2) >= 0.75 * np.maximum(band_in.sum(2), 1)
+    clear = (~on & band_out).sum(2) >= 0.75 * np.maximum(band_out.sum(2), 1)
     valid = np.isfinite(top) & solid & clear
     # A candidate without a rim edge (or too few: `min_valid`) has no circle to fit: it keeps its
     # place, the prior's radius and no ray.
@@ -576,6 +569,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     masks, c0s, sides, by_hues, others, kinds = [], [], [], [], [], []
     n_sides = len(side_rgbs)
     other_of: dict[int, np.ndarray] = {}
+    any_strict = any_loose = None
     if mat is None:
         mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
     # The soft pass: each side's likelihood, for rims too thin or pale for either label.
@@ -607,12 +601,10 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                 continue
             masks.append(mask)
             if k not in other_of:
-                # where either label is another side's, by colour code, looked up once
-                other = (((strict_of >= 0) & (strict_of < n_sides) & (strict_of != k))
-                         | ((loose_of >= 0) & (loose_of < n_sides) & (loose_of != k))).astype(np.float32)
-                other_of[k] = np.take(other, quantised[0])
-                if exclude is not None:
-                    other_of[k][exclude] = 0.0
+                if any_strict is None:          # where either label is some side, found once for every side
+                    any_strict = (strict >= 0) & (strict < n_sides)
+                    any_loose = (loose >= 0) & (loose < n_sides)
+                other_of[k] = ((any_strict & (strict != k)) | (any_loose & (loose != k))).astype(np.float32)
             others.append(other_of[k])
             c0s.append(c)
             sides.append(np.full(len(c), k))
