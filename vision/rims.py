@@ -14,7 +14,9 @@ middle and little colour around it. So each base is judged by its shape:
 3. a circle of the base's known radius is fitted to those edge points (Gauss-Newton, with the
    points that do not lie on it trimmed twice), then the rays are sampled again from its centre;
 4. a candidate is a ring when enough of it shows (`coverage`), in one arc, cleanly, and the edge
-   points lie on the circle (`residual_px`); each gets a confidence from all its measures;
+   points lie on the circle (`residual_px`); each gets a confidence from all its measures (the
+   measures of the middle, the band outside and the other colour near are taken only for the
+   candidates that pass these shape tests, unless every rejected one is asked for);
 5. the rings are then judged against the look-alikes of a side's colour (a mug, a die, cloth on a
    body, felt, a book cover, a phone's case: vision.rim_vetting.vet_hits). Each candidate comes
    out with the reason it was kept or left out.
