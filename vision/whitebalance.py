@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+import cv2
 import numpy as np
 
 WHITE, BLACK = 230.0, 25.0      # where the anchors' white card and black ink land after normalising
@@ -68,14 +69,22 @@ class WhiteBalance:
         """A top view (uint8 or float BGR) normalised: float32 BGR, the anchors' grey at BLACK..WHITE.
 
         With `ppi` (and the view's table origin), the exposure plane is divided out first."""
-        img = np.asarray(view_bgr, np.float32)
-        field = self._field(img.shape, ppi, origin_in)
+        view_bgr = np.asarray(view_bgr)
+        field = self._field(view_bgr.shape, ppi, origin_in)
         gain = self.gain.astype(np.float32)
-        # One pass: out = img * (gain / field) + (BLACK - black * gain).
         offset = (np.float32(BLACK) - self.black_bgr.astype(np.float32) * gain)
-        if field is None:
-            return img * gain + offset
-        return img * (gain / field) + offset
+        if view_bgr.ndim != 3 or view_bgr.shape[2] != 3:
+            img = view_bgr.astype(np.float32)
+            return img * gain + offset if field is None else img * (gain / field) + offset
+        # out = (img / field) * gain + (BLACK - black * gain): the light divided out in place, then
+        # the per-channel map as one affine transform of each pixel (OpenCV's, vectorised).
+        img = view_bgr.astype(np.float32)              # a copy: the caller's view is left alone
+        if field is not None:
+            img *= np.float32(1.0) / field
+        affine = np.zeros((3, 4), np.float32)
+        affine[[0, 1, 2], [0, 1, 2]] = gain
+        affine[:, 3] = offset
+        return cv2.transform(img, affine, dst=img)
 
     def felt(self, view_bgr: np.ndarray, ppi: float | None = None,
              origin_in: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
