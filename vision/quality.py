@@ -49,13 +49,28 @@ class PhotoQuality:
 
     @property
     def problem(self) -> str | None:
-        if self.median < VISION_DEFAULTS["dark_median"] and self.bright < VISION_DEFAULTS["dark_bright"]:
+        if is_dark(self.median, self.bright):
             return "dark"
         # A frame with hardly any contrast (a blank wall) has no edges to be blurred: it shows no
         # anchor, and registration says so.
         if self.contrast >= MIN_CONTRAST and self.edge_px > VISION_DEFAULTS["blurred_edge_px"]:
             return "blurred"
         return None
+
+
+def is_dark(median: float, bright: float) -> bool:
+    """The one verdict on darkness (a photo refused, a camera feed's status line): the median and
+    the bright end (99th percentile) of the gray levels both low."""
+    return median < VISION_DEFAULTS["dark_median"] and bright < VISION_DEFAULTS["dark_bright"]
+
+
+def gray_levels(gray: np.ndarray) -> tuple[float, float]:
+    """(median, 99th percentile) of a gray image's levels (a sample of its pixels will do)."""
+    if gray.dtype == np.uint8:
+        median, bright = _histogram_percentiles(gray, (50, 99))
+        return median, bright
+    median, bright = np.percentile(gray, (50, 99))
+    return float(median), float(bright)
 
 
 def photo_quality(gray: np.ndarray) -> PhotoQuality:
