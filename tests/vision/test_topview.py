@@ -158,3 +158,15 @@ def test_the_light_plane_is_divided_out_in_the_frame_the_white_balance_was_measu
     assert np.allclose(corrected.balanced_at(10.0).image, wb.apply(coarse.image, coarse.ppi, coarse.origin_in),
                        atol=1e-3)
     assert np.allclose(corrected.felt_at(10.0).image, wb.felt(coarse.image, coarse.ppi, coarse.origin_in), atol=1e-3)
+
+
+@pytest.mark.parametrize("shape", [(9, 14), (10, 15, 3), (11, 13, 3), (2, 3, 3), (7, 2)])
+def test_halving_a_layer_averages_each_two_by_two_block_an_odd_edge_replicated(shape):
+    from vision.topview import _resized
+    image = (np.random.default_rng(5).random(shape) * 255).astype(np.uint8)
+    half = _resized(TopView(image, 20.0, (1.0, 2.0)), 10.0)
+    h, w = shape[:2]
+    padded = np.pad(image.astype(np.int64), ((0, h % 2), (0, w % 2)) + ((0, 0),) * (image.ndim - 2), mode="edge")
+    blocks = padded[0::2, 0::2] + padded[1::2, 0::2] + padded[0::2, 1::2] + padded[1::2, 1::2]
+    assert np.array_equal(half.image, (blocks + 2) // 4)      # the mean, rounded half up
+    assert half.origin_in == pytest.approx((1.025, 2.025))    # the new pixels' centres
