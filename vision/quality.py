@@ -128,9 +128,15 @@ def _top_percentile(values: np.ndarray, q: float) -> float:
     lo = int(np.floor(virtual))
     need = n - lo                  # how many of the largest values the two order statistics are in
     sub = flat[::16]
-    k = len(sub) - 1 - min(len(sub) - 1, 2 * need // 16 + 2)
-    threshold = np.partition(sub, k)[k] if len(sub) else -np.inf
-    top = flat[flat >= threshold]
+    top = flat[:0]
+    # A threshold a little below where the sample puts them; where the sample's largest values
+    # are rarer than the whole's (sharp edges in few places), a lower one, before sorting all.
+    for margin in (2 * need // 16 + 2, 8 * need // 16 + 8):
+        k = len(sub) - 1 - min(len(sub) - 1, margin)
+        threshold = np.partition(sub, k)[k] if len(sub) else -np.inf
+        top = flat[flat >= threshold]
+        if len(top) >= need + 1:
+            break
     if len(top) < need + 1:
         return float(np.percentile(flat, q))
     top.partition((len(top) - need, min(len(top) - need + 1, len(top) - 1)))
