@@ -131,9 +131,14 @@ def _top_percentile(values: np.ndarray, q: float) -> float:
     top = flat[:0]
     # A threshold a little below where the sample puts them; where the sample's largest values
     # are rarer than the whole's (sharp edges in few places), a lower one, before sorting all.
+    whole = flat.dtype.kind in "iu" and len(sub) and int(sub.min()) >= 0
+    cum = np.cumsum(np.bincount(sub)) if whole else None       # small whole numbers: counted, not sorted
     for margin in (2 * need // 16 + 2, 8 * need // 16 + 8):
         k = len(sub) - 1 - min(len(sub) - 1, margin)
-        threshold = np.partition(sub, k)[k] if len(sub) else -np.inf
+        if whole:
+            threshold = int(np.searchsorted(cum, k, side="right"))     # the k-th smallest (from 0)
+        else:
+            threshold = np.partition(sub, k)[k] if len(sub) else -np.inf
         top = flat[flat >= threshold]
         if len(top) >= need + 1:
             break
