@@ -145,3 +145,12 @@ def test_applying_the_balance_divides_out_the_light_then_maps_each_channel_from_
     assert np.allclose(wb.apply(view), (view - wb.black_bgr) * wb.gain + BLACK, atol=1e-3)
     colours = view[0].astype(np.float32)[None]                # (1, n, 3) and (n, 3) colours too
     assert np.allclose(wb.apply(colours[0]), wb.apply(colours)[0], atol=1e-4)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_cards_levels_split_at_numpys_quantiles(seed):
+    from vision.whitebalance import _quantiles
+    rng = np.random.default_rng(seed)
+    lum = rng.integers(0, 765, int(rng.integers(16, 2000))).astype(np.float32)
+    qs = np.array([0.15, 0.85])
+    assert np.array_equal(_quantiles(lum, qs), np.quantile(lum, qs))
