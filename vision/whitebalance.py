@@ -78,9 +78,12 @@ class WhiteBalance:
             return img * gain + offset if field is None else img * (gain / field) + offset
         # out = (img / field) * gain + (BLACK - black * gain): the light divided out in place, then
         # the per-channel map as one affine transform of each pixel (OpenCV's, vectorised).
-        img = view_bgr.astype(np.float32)              # a copy: the caller's view is left alone
-        if field is not None:
-            img *= np.float32(1.0) / field
+        if field is None:
+            img = view_bgr.astype(np.float32)          # a copy: the caller's view is left alone
+        else:                                          # (numpy's broadcast over 3 channels is slow)
+            inv = np.float32(1.0) / field[..., 0]
+            src = view_bgr if view_bgr.dtype in (np.uint8, np.float32) else view_bgr.astype(np.float32)
+            img = cv2.multiply(src, cv2.merge([inv, inv, inv]), dtype=cv2.CV_32F)
         affine = np.zeros((3, 4), np.float32)
         affine[[0, 1, 2], [0, 1, 2]] = gain
         affine[:, 3] = offset
