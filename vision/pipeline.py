@@ -223,7 +223,7 @@ class FramePipeline:
         coarse = view.at(TERRAIN_PPI)
         wb = estimate_white_balance(coarse.image, coarse.ppi, self.profile.anchors, coarse.origin_in)
         view.white_balance = wb
-        mat = view.mat_chroma(TERRAIN_PPI / 2)
+        mat = view.mat_chroma(HAND_PPI)      # its white-balanced layer is the hands' too
         self._hold_ms = {"topview_ms": (t1 - t0) * 1e3, "grid_ms": (t2 - t1) * 1e3,
                          "whitebalance_ms": (time.perf_counter() - t2) * 1e3}
         return _Held(registration, pose, grid, check, maker, rescale, mat, wb=wb), view
@@ -300,10 +300,10 @@ class FramePipeline:
         """Hands over the table in this frame (vision.hands), after the anchors' white balance."""
         if held.wb is None:
             return None
-        if view.white_balance is held.wb:   # the frame's white-balanced coarse layer, shared
-            coarse = view.at(TERRAIN_PPI)
+        if view.white_balance is held.wb:   # the frame's white-balanced layer at HAND_PPI (the mat's too)
+            coarse = view.at(HAND_PPI)
             return find_hands(coarse.image, coarse.ppi, coarse.origin_in,
-                              normalised=view.balanced_at(TERRAIN_PPI).image,
+                              normalised=view.balanced_at(HAND_PPI).image,
                               other_rgbs=[t.rgb for t in self.profile.terrain])
         coarse = view.at(HAND_PPI)
         return find_hands(coarse.image, coarse.ppi, coarse.origin_in, wb=held.wb, mat=held.mat,
