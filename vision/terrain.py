@@ -114,14 +114,19 @@ def _shrink(image: np.ndarray, n: int) -> np.ndarray:
 def _features(small: np.ndarray, ppi: float) -> np.ndarray:
     """(7, H, W) float32 planes: log(R/G), log(B/G), log brightness (smoothed at felt scale), log
     spread of the brightness over 3 x 3 pixels, and the smoothed B, G, R themselves."""
+    h, w = small.shape[:2]
+    out = np.empty((7, h, w), np.float32)
     smooth = cv2.GaussianBlur(small, (0, 0), SMOOTH_IN * ppi)
-    b, g, r = cv2.split(cv2.log(smooth + OFFSET))
-    lum = cv2.log(cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY) + OFFSET)
-    raw = cv2.log(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) + OFFSET)
+    lg = cv2.log(smooth + np.float32(OFFSET))
+    np.subtract(lg[..., 2], lg[..., 1], out=out[0])
+    np.subtract(lg[..., 0], lg[..., 1], out=out[1])
+    out[2] = cv2.log(cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY) + np.float32(OFFSET))
+    raw = cv2.log(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) + np.float32(OFFSET))
     m1 = cv2.blur(raw, (3, 3))
     var = cv2.blur(raw * raw, (3, 3)) - m1 * m1
-    tex = 0.5 * cv2.log(np.maximum(var, 1e-4))
-    return np.stack([r - g, b - g, lum, tex, *cv2.split(smooth)])
+    out[3] = 0.5 * cv2.log(np.maximum(var, np.float32(1e-4)))
+    out[4:] = smooth.transpose(2, 0, 1)
+    return out
 
 
 def _sq_dist(planes: np.ndarray, mu, sigma) -> np.ndarray:
@@ -154,18 +159,22 @@ def _prior_sigma(rgb: Sequence[int]) -> np.ndarray:
 def _local_mat(planes: np.ndarray, mat_like: np.ndarray, ppi: float, fallback: np.ndarray) -> np.ndarray:
     """(C, H, W): the mean of the mat-like pixels within MAT_REACH_IN of each pixel."""
     small = max(1, int(ppi))          # the light changes slowly: an inch a pixel is enough
-    h, w = mat_like.shape
+    c, h, w = planes.shape
     k = max(3, int(round(2 * MAT_REACH_IN * ppi / small)) | 1)
+
     wsum = cv2.blur(_shrink(mat_like, small), (k, k), borderType=cv2.BORDER_REFLECT)
-    have = wsum > 0.05
-    inv = 1.0 / np.maximum(wsum, 1e-6)
-    # Back to the work grid: coarse pixel j covers work pixels small * j ... small * j + small - 1.
-    scale = np.array([[small, 0, (small - 1) / 2], [0, small, (small - 1) / 2]], np.float64)
+    sums = cv2.blur(cv2.merge([_shrink(plane * mat_like, small) for plane in planes]), (k, k),
+                    borderType=cv2.BORDER_REFLECT)
+    have = (wsum > 0.05)[..., None]
+    mean = np.where(have, sums / np.maximum(wsum, 1e-6)[..., None], np.asarray(fallback, np.float32)).astype(np.float32)
+    # Back to the work grid: coarse pixel j covers work pixels small * j ... small * j + small - 1,
+    # which is how an exact enlargement by `small` places it; the last partial blocks repeat.
     out = np.empty(planes.shape, np.float32)
-    for c, plane in enumerate(planes):
-        mean = cv2.blur(_shrink(plane * mat_like, small), (k, k), borderType=cv2.BORDER_REFLECT) * inv
-        mean = np.where(have, mean, np.float32(fallback[c])).astype(np.float32)
-        out[c] = cv2.warpAffine(mean, scale, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    for i, plane in enumerate(cv2.split(mean)):
+        big = cv2.resize(plane, None, fx=small, fy=small, interpolation=cv2.INTER_LINEAR)
+        out[i, : big.shape[0], : big.shape[1]] = big
+        out[i, big.shape[0]:, : big.shape[1]] = big[-1]
+        out[i, :, big.shape[1]:] = out[i, :, big.shape[1] - 1: big.shape[1]]
     return out
 
 
@@ -322,15 +331,27 @@ def _seeds(sure: np.ndarray, k: int, rel, d_mat, prior_mu, prior_sd, mat_sigma, 
     size times how far it lies from the mat) and is most like the profile's colour is the kind;
     other patches are the same felt when they look like it. The patches left make the next groups
     (tried when the first makes no piece: a book of the kind's colour)."""
-    sure = cv2.morphologyEx(sure.astype(np.uint8), cv2.MORPH_OPEN, open_k)
+    shape = sure.shape
+    sure = sure.astype(np.uint8)
+    # Only the box round the kind's pixels is read (with a margin the opening cannot see across).
+    x0, y0, bw, bh = cv2.boundingRect(sure)
+    if bw == 0:
+        return []
+    m = open_k.shape[0] + 1
+    u0, v0 = max(0, x0 - m), max(0, y0 - m)
+    u1, v1 = min(sure.shape[1], x0 + bw + m), min(sure.shape[0], y0 + bh + m)
+    sure = cv2.morphologyEx(sure[v0:v1, u0:u1], cv2.MORPH_OPEN, open_k)
     count, comp, stats, _ = cv2.connectedComponentsWithStats(sure, connectivity=8)
     if count < 2:
         return []
     core = cv2.erode(sure, open_k) > 0
     lab = comp[core]
     total = np.bincount(lab, minlength=count).astype(np.float32)
-    means = np.stack([np.bincount(lab, rel[f][core], count) for f in range(3)], 1) / np.maximum(total, 1)[:, None]
-    strength = np.bincount(lab, np.sqrt(d_mat[core]), count) / np.maximum(total, 1)
+    near = rel[:3, v0:v1, u0:u1][:, core]
+    means = np.stack([np.bincount(lab, near[f], count) for f in range(3)], 1) / np.maximum(total, 1)[:, None]
+    strength = np.bincount(lab, np.sqrt(d_mat[v0:v1, u0:u1][core]), count) / np.maximum(total, 1)
+    stats[:, 0] += u0
+    stats[:, 1] += v0
     spread = np.hypot(prior_sd[k], mat_sigma[:3])
     off = np.sqrt((((means - prior_mu[k]) / spread) ** 2).sum(axis=1))
     ok = (stats[:, cv2.CC_STAT_AREA] >= min_px) & (total >= 4) & (strength >= MIN_STRENGTH_SIGMA) & (off <= MAX_LEARN_SIGMA)
@@ -343,7 +364,9 @@ def _seeds(sure: np.ndarray, k: int, rel, d_mat, prior_mu, prior_sd, mat_sigma, 
         ok &= ~keep
         s = stats[keep]
         box = (int(s[:, 0].min()), int(s[:, 1].min()), int((s[:, 0] + s[:, 2]).max()), int((s[:, 1] + s[:, 3]).max()))
-        groups.append((keep[comp], box))
+        seed = np.zeros(shape, bool)
+        seed[v0:v1, u0:u1] = keep[comp]
+        groups.append((seed, box))
     return groups
 
 
@@ -360,14 +383,19 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
     mat's, weighted by how the mat's colour varies (a texture's brightness counts little), so a
     soft ragged edge falls where the felt covers half."""
     x = np.ascontiguousarray(rel[:3])
+    mu_k, s_k = model
 
     def sure_of(xs, against=against):
-        mu, s = model
-        ll_k = -0.5 * _sq_dist(xs, mu, s) - np.log(s).sum()
-        rest = 1.0
-        for m, sd, prior in against:
-            rest = rest + np.exp(np.clip(-0.5 * _sq_dist(xs, m, sd) - (np.log(sd).sum() - prior) - ll_k, -60, 60))
-        return 1.0 / rest
+        # The kind first, then its rivals: each row's log likelihood (with its prior), all at once.
+        table = [(mu_k, s_k, 0.0), *against]
+        mus = np.array([m[:3] for m, _, _ in table], np.float32)[:, :, None]
+        inv = np.array([1.0 / np.asarray(sd[:3], np.float64) for _, sd, _ in table], np.float32)[:, :, None]
+        norm = np.array([np.log(np.asarray(sd[:3], np.float64)).sum() - prior for _, sd, prior in table], np.float32)
+        flat = xs.reshape(3, -1)
+        z = (flat[None] - mus) * inv
+        ll = -0.5 * np.einsum("mcn,mcn->mn", z, z) - norm[:, None]
+        rest = np.exp(np.clip(ll[1:] - ll[0], -60, 60)).sum(axis=0) + 1.0
+        return (1.0 / rest).reshape(xs.shape[1:])
 
     p = sure_of(x)
     p = cv2.GaussianBlur(p.astype(np.float32), (0, 0), 0.2 * ppi)
