@@ -29,6 +29,7 @@ the mat's own spread.
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Sequence
 
@@ -86,6 +87,7 @@ OFFSET = 2.0                 # added before logs (dark channels)
 CLIPPED = 254                # a channel this bright (camera 0-255, before white balance) over a whole work pixel clipped
 
 
+@functools.lru_cache(maxsize=64)
 def _kernel(radius_in: float, ppi: float) -> np.ndarray:
     n = max(1, int(round(radius_in * ppi))) * 2 + 1
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (n, n))
@@ -139,10 +141,21 @@ def _sq_dist(planes: np.ndarray, mu, sigma) -> np.ndarray:
     return out
 
 
+def _median(rows: np.ndarray) -> np.ndarray:
+    """The median of each row of a (C, N) array, as np.median(rows, axis=1) (which costs far more)."""
+    rows = np.asarray(rows)
+    n = rows.shape[1]
+    if n % 2:
+        return np.partition(rows, n // 2, axis=1)[:, n // 2]
+    part = np.partition(rows, (n // 2 - 1, n // 2), axis=1)
+    return (part[:, n // 2 - 1] + part[:, n // 2]) / 2
+
+
 def _robust(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    centre = np.median(values, axis=0)
-    spread = 1.4826 * np.median(np.abs(values - centre), axis=0)
-    return centre.astype(np.float32), np.maximum(spread, FLOOR[: values.shape[1]]).astype(np.float32)
+    values = np.ascontiguousarray(np.asarray(values).T)
+    centre = _median(values)
+    spread = 1.4826 * _median(np.abs(values - centre[:, None]))
+    return centre.astype(np.float32), np.maximum(spread, FLOOR[: values.shape[0]]).astype(np.float32)
 
 
 def _mahal(d: np.ndarray, sigma: np.ndarray) -> float:
@@ -226,7 +239,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     mat_like = ((_sq_dist(planes[:3], centre, spread) < 3 * MAT_LIKE_SIGMA ** 2) & ~unknown).astype(np.float32)
     like_s = mat_like[::step, ::step] > 0
     local = _local_mat(planes, mat_like, wppi,
-                       np.median(planes[:, ::step, ::step][:, like_s], axis=1) if like_s.any() else np.median(sample, axis=0))
+                       _median(planes[:, ::step, ::step][:, like_s]) if like_s.any() else _median(sample.T))
     rel = planes[:4] - local[:4]
     # Colour as a share of the local mat's: a pixel half felt, half mat lies half way.
     ratio = planes[4:] / np.maximum(local[4:], 1.0) - 1.0
@@ -240,7 +253,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         v = np.clip(np.round((ref[:, 1] - oy) * wppi).astype(int), 0, h - 1)
         mat_ref = local[:3, v, u].mean(axis=1)
     else:
-        mat_ref = np.median(local[:3, ::step, ::step].reshape(3, -1), axis=1)
+        mat_ref = _median(local[:3, ::step, ::step].reshape(3, -1))
     kind_abs = colour_features([rgb for _, rgb in kinds])
     prior_mu = kind_abs - mat_ref
     prior_sd = np.array([_prior_sigma(rgb)[:3] for _, rgb in kinds], np.float32)
@@ -370,6 +383,26 @@ def _seeds(sure: np.ndarray, k: int, rel, d_mat, prior_mu, prior_sd, mat_sigma, 
     return groups
 
 
+def _gauss_table(entries) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(mean, spread, log prior) of classes as arrays `_sure` reads: (M, 3, 1) means and inverse
+    spreads, (M, 1) log normalisers less the priors."""
+    mus = np.array([m[:3] for m, _, _ in entries], np.float32)
+    sds = np.array([sd[:3] for _, sd, _ in entries], np.float64)
+    norm = np.log(sds).sum(axis=1) - np.array([prior for _, _, prior in entries], np.float64)
+    return mus[:, :, None], (1.0 / sds).astype(np.float32)[:, :, None], norm.astype(np.float32)[:, None]
+
+
+def _sure(xs: np.ndarray, table) -> np.ndarray:
+    """How likely the first class of `table` is at each of the (3, ...) feature vectors `xs`,
+    against the rest (Gaussians with their priors)."""
+    mus, inv, norm = table
+    z = (xs.reshape(3, -1)[None] - mus) * inv
+    z *= z
+    ll = -0.5 * z.sum(axis=1) - norm
+    rest = np.exp(np.clip(ll[1:] - ll[0], -60, 60)).sum(axis=0) + 1.0
+    return (1.0 / rest).reshape(xs.shape[1:])
+
+
 def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi, footprints_in, origin_in, edge,
             place, open_k, unseen):
     """[(polygon, sureness)] of one kind in a window around its seeds. `model`: the kind's (mean,
@@ -383,21 +416,10 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
     mat's, weighted by how the mat's colour varies (a texture's brightness counts little), so a
     soft ragged edge falls where the felt covers half."""
     x = np.ascontiguousarray(rel[:3])
-    mu_k, s_k = model
+    table_all = None
+    table = _gauss_table([(*model, 0.0), *against])
 
-    def sure_of(xs, against=against):
-        # The kind first, then its rivals: each row's log likelihood (with its prior), all at once.
-        table = [(mu_k, s_k, 0.0), *against]
-        mus = np.array([m[:3] for m, _, _ in table], np.float32)[:, :, None]
-        inv = np.array([1.0 / np.asarray(sd[:3], np.float64) for _, sd, _ in table], np.float32)[:, :, None]
-        norm = np.array([np.log(np.asarray(sd[:3], np.float64)).sum() - prior for _, sd, prior in table], np.float32)
-        flat = xs.reshape(3, -1)
-        z = (flat[None] - mus) * inv
-        ll = -0.5 * np.einsum("mcn,mcn->mn", z, z) - norm[:, None]
-        rest = np.exp(np.clip(ll[1:] - ll[0], -60, 60)).sum(axis=0) + 1.0
-        return (1.0 / rest).reshape(xs.shape[1:])
-
-    p = sure_of(x)
+    p = _sure(x, table)
     p = cv2.GaussianBlur(p.astype(np.float32), (0, 0), 0.2 * ppi)
     p[excluded] = 0
     wins = p > 0.5
@@ -405,7 +427,7 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
     # The mat just around the piece (the local mean reaches further and a photographed mat varies).
     grown = cv2.dilate(wins.astype(np.uint8), _kernel(RING_IN[1], ppi)) > 0
     ring = grown & ~(cv2.dilate(wins.astype(np.uint8), _kernel(RING_IN[0], ppi)) > 0) & ~excluded & ~theirs
-    b = np.median(ratio[:, ring][:, ::max(1, int(ring.sum()) // 400)], axis=1) if ring.sum() >= 10 else np.zeros(3, np.float32)
+    b = _median(ratio[:, ring][:, ::max(1, int(ring.sum()) // 400)]) if ring.sum() >= 10 else np.zeros(3, np.float32)
     d = (ratio[:, inside].mean(axis=1) if inside.any() else ratio[:, seed].mean(axis=1)) - b
     wd = q_w @ d
     coef = (wd / max(float(d @ wd), 1e-6)).astype(np.float32)
@@ -437,8 +459,10 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
         inner = (cv2.erode(part, _kernel(0.3, ppi)) > 0) & ~unseen[cut]
         if not inner.any():
             continue
+        if table_all is None:
+            table_all = _gauss_table([(*model, 0.0), *against, *rivals])
         xs = np.stack([cv2.blur(np.ascontiguousarray(plane[cut]), (3, 3))[inner] for plane in x])
-        out.append((polygon, float(sure_of(xs, against + list(rivals)).mean())))
+        out.append((polygon, float(_sure(xs, table_all).mean())))
     return out
 
 
@@ -512,16 +536,16 @@ def _polygon(part: np.ndarray, cover: np.ndarray, ppi: float, origin_in) -> Poly
         return None
     # Enlarged pixel U sits at work pixel (U + 0.5) / SUBPIXEL - 0.5.
     ring = ((contour.reshape(-1, 2).astype(np.float64) + 0.5) / SUBPIXEL - 0.5) / ppi + origin_in
-    polygon = Polygon(ring)
-    if not polygon.is_valid:
+    polygon = shapely.polygons(ring)
+    if not shapely.is_valid(polygon):
         polygon = shapely.make_valid(polygon)
     # Contour points are the centres of the edge pixels: the edge is half an (enlarged) pixel out.
-    polygon = polygon.buffer(0.5 / (SUBPIXEL * ppi), join_style="mitre")
+    polygon = shapely.buffer(polygon, 0.5 / (SUBPIXEL * ppi), join_style="mitre")
     if polygon.geom_type != "Polygon":
         polygon = max(getattr(polygon, "geoms", [polygon]), key=lambda g: g.area)
     if polygon.is_empty or polygon.geom_type != "Polygon":
         return None
-    return Polygon(polygon.exterior)
+    return shapely.polygons(shapely.get_exterior_ring(polygon))
 
 
 def _fill_holes(mask: np.ndarray, max_px: float) -> np.ndarray:
@@ -548,14 +572,16 @@ def _add_footprints(mask: np.ndarray, ppi: float, footprints_in, origin_in) -> n
     if not inside.any():
         return out
     near = cv2.dilate(mask, _kernel(0.15, ppi))
+    x, y, radius = u[inside], v[inside], feet[inside, 2] * ppi
+    iu, iv = np.round(x).astype(int), np.round(y).astype(int)
+    # The figure stands on the piece when its centre is on it, or when the felt shows all round a
+    # good part of it (just outside its footprint, where the figure does not hide the felt).
     angles = np.linspace(0, 2 * math.pi, 16, endpoint=False)
-    for x, y, radius in zip(u[inside], v[inside], feet[inside, 2] * ppi):
-        iu, iv = int(round(x)), int(round(y))
-        # The figure stands on the piece when its centre is on it, or when the felt shows all round a
-        # good part of it (just outside its footprint, where the figure does not hide the felt).
-        a = np.round(x + 1.3 * radius * np.cos(angles)).astype(int)
-        b = np.round(y + 1.3 * radius * np.sin(angles)).astype(int)
-        ok = (a >= 0) & (a < w) & (b >= 0) & (b < h)
-        if near[iv, iu] or int(mask[b[ok], a[ok]].sum()) >= 6:
-            cv2.circle(out, (iu, iv), int(math.ceil(radius + 0.1 * ppi)), 1, thickness=cv2.FILLED)
+    a = np.round(x[:, None] + 1.3 * radius[:, None] * np.cos(angles)).astype(int)
+    b = np.round(y[:, None] + 1.3 * radius[:, None] * np.sin(angles)).astype(int)
+    ok = (a >= 0) & (a < w) & (b >= 0) & (b < h)
+    felt = np.where(ok, mask[np.clip(b, 0, h - 1), np.clip(a, 0, w - 1)], 0).sum(axis=1)
+    for cu, cv, r in zip(iu[(near[iv, iu] > 0) | (felt >= 6)], iv[(near[iv, iu] > 0) | (felt >= 6)],
+                         radius[(near[iv, iu] > 0) | (felt >= 6)]):
+        cv2.circle(out, (int(cu), int(cv)), int(math.ceil(r + 0.1 * ppi)), 1, thickness=cv2.FILLED)
     return out
