@@ -11,25 +11,28 @@ local value of each is the mean of the mat-like pixels within `MAT_REACH_IN`, an
 learnt from the whole mat.
 
 Each kind starts as a Gaussian around the profile's colour, as wide as a felt's colour is
-uncertain. Seeds are pixels far from the mat (in its own spread) and nearer a kind's colour than
-to the mat in shade, paper, a phone or a pencil, and not where a figure stands (a marker's black
-and white is a grey); of a kind's seed patches the one that stands out most and is most like the
-profile is the kind, and the kind's Gaussian is learnt from the patches like it (as the rims
-relearn a side's colour). Then, in a window round its seeds, a kind wins where it is likelier
-than the mat, the mat in shade and the other kinds; its edge near there is where the colour is
-half the felt's, half the mat's just around the piece (linear unmixing of the colour as a share
-of the mat's, weighted by how the mat's colour varies), so a soft ragged edge falls where the
-felt covers half. A piece is a connected region holding seeds (hysteresis), closed, with its
-holes filled and the figures seen on its edge added (a figure standing on it is part of it),
-traced at a quarter pixel. A region is no piece when it is small, thin, lies along the table's
-edge, reaches in over it (an arm, a cloth) or is square-cut and hangs over it (a book). Each
-piece's `confidence` is how surely its inside (where no figure stands) is its kind, against
-the sides' rim colours and the distractors too, times how far the kind stands from the mat, in
-the mat's own spread.
+uncertain. Seeds are pixels far from the mat (in its own spread) and nearer a kind's colour than to
+the mat in shade, paper, a phone or a pencil, and not where a figure stands (a marker's black and
+white is a grey); of a kind's seed patches the one that stands out most and is most like the
+profile is the kind (the patches are shared out among the kinds at once, so that a felt a cast
+moved towards another kind's colour is still its own kind when that kind's felt is elsewhere;
+specks the camera clipped inside a patch are part of it), and the kind's Gaussian is learnt from
+the patches like it, in its own spread (as the rims relearn a side's colour). Then, in a window
+round its seeds, a kind wins where it is likelier than the mat, the mat in shade and the other
+kinds; its edge near there is where the colour is half the felt's, half the mat's just around the
+piece (linear unmixing of the colour as a share of the mat's, weighted by how the mat's colour
+varies), so a soft ragged edge falls where the felt covers half. A piece is a connected region
+holding seeds (hysteresis), closed, with its holes filled and the figures seen on its edge added (a
+figure standing on it is part of it), traced at a quarter pixel. A region is no piece when it is
+small, thin, lies along the table's edge, reaches in over it (an arm, a cloth) or is square-cut and
+hangs over it (a book). Each piece's `confidence` is how surely its inside (where no figure stands)
+is its kind, against the sides' rim colours and the distractors too, times how far the kind stands
+from the mat, in the mat's own spread.
 """
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from typing import Sequence
 
@@ -54,6 +57,8 @@ SEED_MIN_SQIN = 2.0          # ... in a patch at least this big ...
 MIN_STRENGTH_SIGMA = 4.0     # ... lying on average this far from the mat (a soft mottle does not)
 MAX_LEARN_SIGMA = 4.0        # a seed patch further than this from the kind's profile colour is not it
 SAME_KIND_SIGMA = 1.5        # a patch this near the kind's chosen patch is the same felt
+CLIP_GAP_SQIN = 1.0          # clipped specks up to this beside a seed patch are part of it
+MIN_SEEN_SHARE = 0.4         # a seed patch is mostly seen (not where the camera clipped)
 MAX_SEED_GROUPS = 3          # groups of a kind's patches tried, likeliest first, until one makes a piece
 PRIOR_PER_CHANNEL = 7.0      # a felt's colour is uncertain by about this much per channel (0-255) ...
 PRIOR_L = 0.25               # ... and its brightness (log) by this: exposure and light
@@ -291,16 +296,33 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     pad = int(round(ROI_PAD_IN * wppi))
     pieces: list[tuple[str, Polygon, float]] = []
     learnt, alternatives = {}, {}
-    for k in range(len(kinds)):
-        groups = []
-        for seed, box in _seeds(label == k, k, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k,
-                                SEED_MIN_SQIN * wppi * wppi):
-            core = seed & (cv2.erode(seed.astype(np.uint8), open_k) > 0)
-            xs = (rel[:, core] if core.sum() >= 8 else rel[:, seed]).T
-            groups.append((seed, box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR)))
-        if groups:
-            learnt[k] = groups[0]
-            alternatives[k] = groups[1:]
+    # A seed patch is a patch of pixels nearest some kind (whichever: a cast moves a felt towards
+    # another kind's colour); where the camera clipped beside them is no gap in it (a bright felt
+    # under a lamp clips in grains).
+    masks = [label == k for k in range(len(kinds))]
+    gaps = (unknown & ~excluded).astype(np.uint8)
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(gaps, connectivity=8)
+    if count > 1:
+        # A speck is a gap in a patch when the patch holds most of its rim.
+        grown = cv2.dilate(comp.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
+        rim = (gaps == 0) & (grown > 0)
+        around = np.maximum(np.bincount(grown[rim], minlength=count), 1)
+        small = stats[:, cv2.CC_STAT_AREA] <= CLIP_GAP_SQIN * wppi * wppi
+        small[0] = False
+        for mask in masks:
+            fill = small & (np.bincount(grown[rim & mask], minlength=count) >= 0.5 * around)
+            if fill.any():
+                mask |= fill[comp]
+    for k, groups in _seeds(masks, unknown, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k,
+                            SEED_MIN_SQIN * wppi * wppi).items():
+        found = []
+        for seed, box in groups:
+            seen = seed & ~unknown
+            core = seen & (cv2.erode(seed.astype(np.uint8), open_k) > 0)
+            xs = (rel[:, core] if core.sum() >= 8 else rel[:, seen]).T
+            found.append((seed, box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR)))
+        learnt[k] = found[0]
+        alternatives[k] = found[1:]
     # Each kind is told from the mat, the mat in shade, the other kinds as learnt (or as named,
     # when not seen) and the other colours looked for.
     models = {k: (learnt[k][2][:3], np.hypot(learnt[k][3][:3], mat_sigma[:3])) if k in learnt
@@ -337,50 +359,103 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                  for i, (kind, poly, conf) in enumerate(pieces))
 
 
-def _seeds(sure: np.ndarray, k: int, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k, min_px: float):
-    """[((H, W) bool seed patches of kind k, their bounding box (u0, v0, u1, v1))], likeliest first.
+def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k,
+           min_px: float) -> dict[int, list]:
+    """{kind: [((H, W) bool seed patches, their bounding box (u0, v0, u1, v1))], likeliest first}.
 
-    Of the patches near the kind's profile colour, the one that stands out most from the mat (its
-    size times how far it lies from the mat) and is most like the profile's colour is the kind;
-    other patches are the same felt when they look like it. The patches left make the next groups
-    (tried when the first makes no piece: a book of the kind's colour)."""
-    shape = sure.shape
-    sure = sure.astype(np.uint8)
-    # Only the box round the kind's pixels is read (with a margin the opening cannot see across).
-    x0, y0, bw, bh = cv2.boundingRect(sure)
-    if bw == 0:
-        return []
-    m = open_k.shape[0] + 1
-    u0, v0 = max(0, x0 - m), max(0, y0 - m)
-    u1, v1 = min(sure.shape[1], x0 + bw + m), min(sure.shape[0], y0 + bh + m)
-    sure = cv2.morphologyEx(sure[v0:v1, u0:u1], cv2.MORPH_OPEN, open_k)
-    count, comp, stats, _ = cv2.connectedComponentsWithStats(sure, connectivity=8)
+    `masks`: per kind, the pixels far from the mat whose colour is nearest that kind's. Their
+    patches are shared out among the kinds at once: each kind takes at most one patch, near enough
+    its profile colour, so that together they stand out most from the mat (size times how far
+    from it) and are most like the kinds' colours (a rocks felt a cast moved towards the hill's
+    colour is still rocks when the hill is elsewhere). A patch is mostly seen (a lamp's clipped
+    streak with a few felt-like grains in it is none). Other patches are the
+    same felt as a kind's when they look like its patch (in that patch's own spread: a page held
+    over the table is no rocks felt for being grey too). The patches left near a kind's colour make
+    its next groups (tried when the first makes no piece: a book of the kind's colour)."""
+    # Each label's patches, numbered one after another in one image.
+    comp = np.zeros(masks[0].shape, np.int32)
+    sure = np.zeros(masks[0].shape, np.uint8)
+    stats = [np.zeros((1, 5), np.int32)]
+    count = 1
+    for mask in masks:
+        mask = mask.astype(np.uint8)
+        x0, y0, bw, bh = cv2.boundingRect(mask)
+        if bw == 0:
+            continue
+        m = open_k.shape[0] + 1          # (a margin the opening cannot see across)
+        u0, v0 = max(0, x0 - m), max(0, y0 - m)
+        u1, v1 = min(mask.shape[1], x0 + bw + m), min(mask.shape[0], y0 + bh + m)
+        opened = cv2.morphologyEx(mask[v0:v1, u0:u1], cv2.MORPH_OPEN, open_k)
+        n, c, st, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+        if n < 2:
+            continue
+        comp[v0:v1, u0:u1] = np.where(c > 0, c + (count - 1), comp[v0:v1, u0:u1])
+        sure[v0:v1, u0:u1] |= opened
+        st = st[1:].copy()
+        st[:, 0] += u0
+        st[:, 1] += v0
+        stats.append(st)
+        count += n - 1
     if count < 2:
-        return []
-    core = cv2.erode(sure, open_k) > 0
+        return {}
+    stats = np.concatenate(stats)
+    core = (cv2.erode(sure, open_k) > 0) & ~unknown
     lab = comp[core]
     total = np.bincount(lab, minlength=count).astype(np.float32)
-    near = rel[:3, v0:v1, u0:u1][:, core]
-    means = np.stack([np.bincount(lab, near[f], count) for f in range(3)], 1) / np.maximum(total, 1)[:, None]
-    strength = np.bincount(lab, np.sqrt(d_mat[v0:v1, u0:u1][core]), count) / np.maximum(total, 1)
-    stats[:, 0] += u0
-    stats[:, 1] += v0
-    spread = np.hypot(prior_sd[k], mat_sigma[:3])
-    off = np.sqrt((((means - prior_mu[k]) / spread) ** 2).sum(axis=1))
-    ok = (stats[:, cv2.CC_STAT_AREA] >= min_px) & (total >= 4) & (strength >= MIN_STRENGTH_SIGMA) & (off <= MAX_LEARN_SIGMA)
-    ok[0] = False
-    score = np.where(ok, total * strength * np.exp(-0.5 * off ** 2), -1.0)
-    groups = []
-    while ok.any() and len(groups) < MAX_SEED_GROUPS:
-        best = means[int(np.where(ok, score, -1.0).argmax())]
-        keep = ok & (np.sqrt((((means - best) / spread) ** 2).sum(axis=1)) <= SAME_KIND_SIGMA)
-        ok &= ~keep
-        s = stats[keep]
-        box = (int(s[:, 0].min()), int(s[:, 1].min()), int((s[:, 0] + s[:, 2]).max()), int((s[:, 1] + s[:, 3]).max()))
-        seed = np.zeros(shape, bool)
-        seed[v0:v1, u0:u1] = keep[comp]
-        groups.append((seed, box))
-    return groups
+    n = np.maximum(total, 1)[:, None]
+    x = rel[:3, core]
+    means = np.stack([np.bincount(lab, x[f], count) for f in range(3)], 1) / n
+    sd = np.sqrt(np.maximum(np.stack([np.bincount(lab, x[f] * x[f], count) for f in range(3)], 1) / n - means ** 2, 0))
+    strength = np.bincount(lab, np.sqrt(d_mat[core]), count) / n[:, 0]
+    area = stats[:, cv2.CC_STAT_AREA]
+    seen = np.bincount(comp[(sure > 0) & ~unknown], minlength=count)
+    usable = (area >= min_px) & (total >= 4) & (strength >= MIN_STRENGTH_SIGMA) & (seen >= MIN_SEEN_SHARE * area)
+    usable[0] = False
+    spread = np.hypot(prior_sd, mat_sigma[:3])                      # (K, 3)
+    off = np.sqrt((((means[:, None] - prior_mu[None]) / spread[None]) ** 2).sum(axis=2))   # (count, K)
+    ok = usable[:, None] & (off <= MAX_LEARN_SIGMA)
+    score = np.where(ok, np.log(np.maximum(total * strength, 1.0))[:, None] - 0.5 * off ** 2, -np.inf)
+    # The likeliest sharing of patches among kinds: a patch adds its log size and strength and the
+    # log likelihood of its colour under its kind's; a kind left without one adds nothing (the kinds
+    # are few, and each looks at its few best patches only).
+    n_kinds = len(prior_mu)
+    options = [[int(i) for i in np.argsort(-score[:, k])[:MAX_SEED_GROUPS + 1] if ok[i, k]] + [None]
+               for k in range(n_kinds)]
+    best, best_value = None, 0.0
+    for choice in itertools.product(*options):
+        taken = [c for c in choice if c is not None]
+        if len(taken) != len(set(taken)):
+            continue
+        value = sum(score[c, k] for k, c in enumerate(choice) if c is not None)
+        if value > best_value:
+            best, best_value = choice, value
+    if best is None:
+        return {}
+    chosen = {c for c in best if c is not None}
+    out = {}
+    for k, c in enumerate(best):
+        if c is None:
+            continue
+        own = np.hypot(np.maximum(sd[c], FLOOR[:3]), mat_sigma[:3])
+        like = usable & (np.sqrt((((means - means[c]) / own) ** 2).sum(axis=1)) <= SAME_KIND_SIGMA)
+        like &= ~np.isin(np.arange(count), list(chosen - {c}))
+        like[c] = True
+        groups = [like]
+        rest = ok[:, k] & ~like & ~np.isin(np.arange(count), list(chosen))
+        for i in np.argsort(-score[:, k]):
+            if len(groups) >= MAX_SEED_GROUPS or not rest[i]:
+                continue
+            group = rest & (np.sqrt((((means - means[i]) / own) ** 2).sum(axis=1)) <= SAME_KIND_SIGMA)
+            group[i] = True
+            rest &= ~group
+            groups.append(group)
+        out[k] = []
+        for keep in groups:
+            st = stats[keep]
+            box = (int(st[:, 0].min()), int(st[:, 1].min()), int((st[:, 0] + st[:, 2]).max()),
+                   int((st[:, 1] + st[:, 3]).max()))
+            out[k].append((keep[comp], box))
+    return out
 
 
 def _gauss_table(entries) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
