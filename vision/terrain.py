@@ -51,11 +51,13 @@ MAT_LIKE_SIGMA = 3.0         # a pixel within this many of the mat's spreads cou
 MIN_AREA_SQIN = 8.0          # smaller regions of a kind are not a piece
 MAX_HOLE_SQIN = 3.0          # holes up to this are filled: a figure or a marker standing on the felt
 MIN_THICK_IN = 0.6           # a piece holds a disc this wide somewhere (pencils, strips, rims do not)
+POOL_IN = 0.5                # colour is also pooled over about this (a felt is one colour, a texture varies)
+POOL_FLOOR = 2.0             # ... where the mat's spread may be this much under a pixel's least (FLOOR)
 ANOMALY_SIGMA = 4.5          # a seed lies this far from the mat (in its spreads, roughness too) ...
-SEED_SIGMA = 3.5             # ... this near a kind's colour, nearer than to any other colour ...
+SEED_SIGMA = 4.5             # ... this near a kind's colour, nearer than to any other colour ...
 SEED_MIN_SQIN = 2.0          # ... in a patch at least this big ...
 MIN_STRENGTH_SIGMA = 4.0     # ... lying on average this far from the mat (a soft mottle does not)
-MAX_LEARN_SIGMA = 4.0        # a seed patch further than this from the kind's profile colour is not it
+MAX_LEARN_SIGMA = 4.5        # a seed patch further than this from the kind's profile colour is not it
 SAME_KIND_SIGMA = 1.5        # a patch this near the kind's chosen patch is the same felt
 CLIP_GAP_SQIN = 1.0          # clipped specks up to this beside a seed patch are part of it
 MIN_SEEN_SHARE = 0.4         # a seed patch is mostly seen (not where the camera clipped)
@@ -156,11 +158,11 @@ def _median(rows: np.ndarray) -> np.ndarray:
     return (part[:, n // 2 - 1] + part[:, n // 2]) / 2
 
 
-def _robust(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _robust(values: np.ndarray, floor: np.ndarray = FLOOR) -> tuple[np.ndarray, np.ndarray]:
     values = np.ascontiguousarray(np.asarray(values).T)
     centre = _median(values)
     spread = 1.4826 * _median(np.abs(values - centre[:, None]))
-    return centre.astype(np.float32), np.maximum(spread, FLOOR[: values.shape[0]]).astype(np.float32)
+    return centre.astype(np.float32), np.maximum(spread, floor[: values.shape[0]]).astype(np.float32)
 
 
 def _mahal(d: np.ndarray, sigma: np.ndarray) -> float:
@@ -281,11 +283,21 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
               for i in range(len(extra)) if not near_felt[i]]
 
     # Seeds: pixels far from the mat, nearest a kind's colour and near enough to it, and not where
-    # a figure or a marker stands (a marker's black and white is a grey).
+    # a figure or a marker stands (a marker's black and white is a grey). Where no one pixel stands
+    # out, its colour pooled over about a felt's width is read too: a felt is one colour where a
+    # mat's texture (wood grain) varies from place to place, so a patch's mean tells a felt the
+    # colour of the grain from the mat. (What stands out pixel by pixel, the clipped and the hands
+    # carry no weight in the pool: a strong felt does not smear into the mat around it.)
     d_mat = _sq_dist(rel, np.zeros(4), mat_sigma)
+    seen = ((d_mat <= ANOMALY_SIGMA ** 2) & ~unknown).astype(np.float32)
+    weight = cv2.GaussianBlur(seen, (0, 0), POOL_IN * wppi)
+    pooled = np.stack([cv2.GaussianBlur(plane * seen, (0, 0), POOL_IN * wppi) for plane in rel]) / np.maximum(weight, 1e-3)
+    pool_sigma = _robust(pooled[:, ::step, ::step][:, like_s].T, FLOOR / POOL_FLOOR)[1]
+    weak = (d_mat <= ANOMALY_SIGMA ** 2) & (weight > 0.5)
+    d_mat = np.where(weak, np.maximum(d_mat, _sq_dist(pooled, np.zeros(4), pool_sigma)), d_mat)
     standing = _discs((h, w), wppi, footprints_in, (ox, oy))
     idx = np.flatnonzero((d_mat > ANOMALY_SIGMA ** 2) & ~unknown & ~standing)
-    x3 = rel[:3].reshape(3, -1)[:, idx]
+    x3 = np.where(weak, pooled[:3], rel[:3]).reshape(3, -1)[:, idx]
     dist = np.stack([_sq_dist(x3, m, s) + bias for m, s, bias in zip(cand_mu, cand_sd, cand_bias)], 1)
     label = np.full(h * w, -1, np.int16)
     label[idx] = np.where(dist.min(axis=1) < SEED_SIGMA ** 2, dist.argmin(axis=1), -1)
