@@ -292,7 +292,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     seen = ((d_mat <= ANOMALY_SIGMA ** 2) & ~unknown).astype(np.float32)
     weight = cv2.GaussianBlur(seen, (0, 0), POOL_IN * wppi)
     pooled = np.stack([cv2.GaussianBlur(plane * seen, (0, 0), POOL_IN * wppi) for plane in rel]) / np.maximum(weight, 1e-3)
-    pool_sigma = _robust(pooled[:, ::step, ::step][:, like_s].T, FLOOR / POOL_FLOOR)[1]
+    pool_centre, pool_sigma = _robust(pooled[:, ::step, ::step][:, like_s].T, FLOOR / POOL_FLOOR)
+    pooled -= pool_centre[:, None, None]     # (the pool leaves out what stands out: its mat is off nought)
     weak = (d_mat <= ANOMALY_SIGMA ** 2) & (weight > 0.5)
     d_mat = np.where(weak, np.maximum(d_mat, _sq_dist(pooled, np.zeros(4), pool_sigma)), d_mat)
     standing = _discs((h, w), wppi, footprints_in, (ox, oy))
