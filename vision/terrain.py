@@ -17,17 +17,19 @@ white is a grey); of a kind's seed patches the one that stands out most and is m
 profile is the kind (the patches are shared out among the kinds at once, so that a felt a cast
 moved towards another kind's colour is still its own kind when that kind's felt is elsewhere;
 specks the camera clipped inside a patch are part of it), and the kind's Gaussian is learnt from
-the patches like it, in its own spread (as the rims relearn a side's colour). Then, in a window
-round its seeds, a kind wins where it is likelier than the mat, the mat in shade and the other
-kinds; its edge near there is where the colour is half the felt's, half the mat's just around the
-piece (linear unmixing of the colour as a share of the mat's, weighted by how the mat's colour
-varies), so a soft ragged edge falls where the felt covers half. A piece is a connected region
-holding seeds (hysteresis), closed, with its holes filled and the figures seen on its edge added (a
-figure standing on it is part of it), traced at a quarter pixel. A region is no piece when it is
-small, thin, lies along the table's edge, reaches in over it (an arm, a cloth) or is square-cut and
-hangs over it (a book). Each piece's `confidence` is how surely its inside (where no figure stands)
-is its kind, against the sides' rim colours and the distractors too, times how far the kind stands
-from the mat, in the mat's own spread.
+the patches like it, in its own spread (as the rims relearn a side's colour). When the felts seeded
+surely all lie off their profile colours the same way (a cast the anchors' white balance left), the
+kinds' colours are moved by it and the seeds looked for again. Then, in a window round its seeds, a
+kind wins where it is likelier than the mat, the mat in shade and the other kinds; its edge near
+there is where the colour is half the felt's, half the mat's just around the piece (linear unmixing
+of the colour as a share of the mat's, weighted by how the mat's colour varies), so a soft ragged
+edge falls where the felt covers half. A piece is a connected region holding seeds (hysteresis),
+closed, with its holes filled and the figures seen on its edge added (a figure standing on it is
+part of it), traced at a quarter pixel. A region is no piece when it is small, thin, lies along the
+table's edge, reaches in over it (an arm, a cloth) or is square-cut and hangs over it (a book).
+Each piece's `confidence` is how surely its inside (where no figure stands) is its kind, against
+the sides' rim colours and the distractors too, times how far the kind stands from the mat, in the
+mat's own spread.
 """
 from __future__ import annotations
 
@@ -58,6 +60,7 @@ SEED_SIGMA = 4.5             # ... this near a kind's colour, nearer than to any
 SEED_MIN_SQIN = 2.0          # ... in a patch at least this big ...
 MIN_STRENGTH_SIGMA = 4.0     # ... lying on average this far from the mat (a soft mottle does not)
 MAX_LEARN_SIGMA = 4.5        # a seed patch further than this from the kind's profile colour is not it
+CAST_SURE_SIGMA = 3.0        # felts seeded this near their profile colours tell the cast left by the white balance
 SAME_KIND_SIGMA = 1.5        # a patch this near the kind's chosen patch is the same felt
 CLIP_GAP_SQIN = 1.0          # clipped specks up to this beside a seed patch are part of it
 MIN_SEEN_SHARE = 0.4         # a seed patch is mostly seen (not where the camera clipped)
@@ -273,15 +276,6 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     near_felt = ((((extra_mu[:, None] - prior_mu[None]) / prior_sd[None]) ** 2).sum(axis=2)
                  <= NEAR_FELT_SIGMA ** 2).any(axis=1)
     others = [i for i in range(len(side_rgbs), len(extra)) if not near_felt[i]]
-    cand_mu = [*prior_mu, *extra_mu[others], [0.0, 0.0, SHADE_L[0]]]
-    cand_sd = [*np.hypot(prior_sd, mat_sigma[:3]), *np.hypot(extra_sd[others], mat_sigma[:3]),
-               [mat_sigma[0], mat_sigma[1], SHADE_L[1]]]
-    cand_bias = [0.0] * (len(cand_mu) - 1) + [-2 * LOG_PRIOR_SHADE]
-    # How sure a piece is: its inside against the mat, the mat in shade and every other colour
-    # looked for (the sides' rims and the distractors too).
-    rivals = [(extra_mu[i], np.hypot(extra_sd[i], mat_sigma[:3]), LOG_PRIOR_OTHER)
-              for i in range(len(extra)) if not near_felt[i]]
-
     # Seeds: pixels far from the mat, nearest a kind's colour and near enough to it, and not where
     # a figure or a marker stands (a marker's black and white is a grey). Where no one pixel stands
     # out, its colour pooled over about a felt's width is read too: a felt is one colour where a
@@ -299,43 +293,68 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     standing = _discs((h, w), wppi, footprints_in, (ox, oy))
     idx = np.flatnonzero((d_mat > ANOMALY_SIGMA ** 2) & ~unknown & ~standing)
     x3 = np.where(weak, pooled[:3], rel[:3]).reshape(3, -1)[:, idx]
-    dist = np.stack([_sq_dist(x3, m, s) + bias for m, s, bias in zip(cand_mu, cand_sd, cand_bias)], 1)
-    label = np.full(h * w, -1, np.int16)
-    label[idx] = np.where(dist.min(axis=1) < SEED_SIGMA ** 2, dist.argmin(axis=1), -1)
-    label = label.reshape(h, w)
-
     edge = _edge_band((h, w), wppi, (ox, oy), table_in)
     open_k = _kernel(0.3, wppi)
     pad = int(round(ROI_PAD_IN * wppi))
     pieces: list[tuple[str, Polygon, float]] = []
-    learnt, alternatives = {}, {}
-    # A seed patch is a patch of pixels nearest some kind (whichever: a cast moves a felt towards
-    # another kind's colour); where the camera clipped beside them is no gap in it (a bright felt
-    # under a lamp clips in grains).
-    masks = [label == k for k in range(len(kinds))]
-    gaps = (unknown & ~excluded).astype(np.uint8)
-    count, comp, stats, _ = cv2.connectedComponentsWithStats(gaps, connectivity=8)
-    if count > 1:
-        # A speck is a gap in a patch when the patch holds most of its rim.
-        grown = cv2.dilate(comp.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
-        rim = (gaps == 0) & (grown > 0)
-        around = np.maximum(np.bincount(grown[rim], minlength=count), 1)
-        small = stats[:, cv2.CC_STAT_AREA] <= CLIP_GAP_SQIN * wppi * wppi
-        small[0] = False
-        for mask in masks:
-            fill = small & (np.bincount(grown[rim & mask], minlength=count) >= 0.5 * around)
-            if fill.any():
-                mask |= fill[comp]
-    for k, groups in _seeds(masks, unknown, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k,
-                            SEED_MIN_SQIN * wppi * wppi).items():
-        found = []
-        for seed, box in groups:
-            seen = seed & ~unknown
-            core = seen & (cv2.erode(seed.astype(np.uint8), open_k) > 0)
-            xs = (rel[:, core] if core.sum() >= 8 else rel[:, seen]).T
-            found.append((seed, box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR)))
-        learnt[k] = found[0]
-        alternatives[k] = found[1:]
+    # The white balance leaves a cast common to every felt (the anchors' card is no felt's dye): when
+    # the felts seeded surely lie off their profile colours the same way, the kinds' colours (and
+    # the other colours looked for) are moved by it and the seeds are looked for again.
+    shift = np.zeros(3, np.float32)
+    for _ in range(2):
+        kind_mu = prior_mu + shift
+        extra_mu_now = extra_mu + shift
+        cand_mu = [*kind_mu, *extra_mu_now[others], [0.0, 0.0, SHADE_L[0]]]
+        cand_sd = [*np.hypot(prior_sd, mat_sigma[:3]), *np.hypot(extra_sd[others], mat_sigma[:3]),
+                   [mat_sigma[0], mat_sigma[1], SHADE_L[1]]]
+        cand_bias = [0.0] * (len(cand_mu) - 1) + [-2 * LOG_PRIOR_SHADE]
+        # How sure a piece is: its inside against the mat, the mat in shade and every other colour
+        # looked for (the sides' rims and the distractors too).
+        rivals = [(extra_mu_now[i], np.hypot(extra_sd[i], mat_sigma[:3]), LOG_PRIOR_OTHER)
+                  for i in range(len(extra)) if not near_felt[i]]
+
+        dist = np.stack([_sq_dist(x3, m, s) + bias for m, s, bias in zip(cand_mu, cand_sd, cand_bias)], 1)
+        label = np.full(h * w, -1, np.int16)
+        label[idx] = np.where(dist.min(axis=1) < SEED_SIGMA ** 2, dist.argmin(axis=1), -1)
+        label = label.reshape(h, w)
+
+        learnt, alternatives = {}, {}
+        # A seed patch is a patch of pixels nearest some kind (whichever: a cast moves a felt towards
+        # another kind's colour); where the camera clipped beside them is no gap in it (a bright felt
+        # under a lamp clips in grains).
+        masks = [label == k for k in range(len(kinds))]
+        gaps = (unknown & ~excluded).astype(np.uint8)
+        count, comp, stats, _ = cv2.connectedComponentsWithStats(gaps, connectivity=8)
+        if count > 1:
+            # A speck is a gap in a patch when the patch holds most of its rim.
+            grown = cv2.dilate(comp.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
+            rim = (gaps == 0) & (grown > 0)
+            around = np.maximum(np.bincount(grown[rim], minlength=count), 1)
+            small = stats[:, cv2.CC_STAT_AREA] <= CLIP_GAP_SQIN * wppi * wppi
+            small[0] = False
+            for mask in masks:
+                fill = small & (np.bincount(grown[rim & mask], minlength=count) >= 0.5 * around)
+                if fill.any():
+                    mask |= fill[comp]
+        for k, groups in _seeds(masks, unknown, rel, d_mat, kind_mu, prior_sd, mat_sigma, open_k,
+                                SEED_MIN_SQIN * wppi * wppi).items():
+            found = []
+            for seed, box in groups:
+                seen = seed & ~unknown
+                core = seen & (cv2.erode(seed.astype(np.uint8), open_k) > 0)
+                xs = (rel[:, core] if core.sum() >= 8 else rel[:, seen]).T
+                found.append((seed, box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR)))
+            learnt[k] = found[0]
+            alternatives[k] = found[1:]
+        off = [(learnt[k][2][:2] - kind_mu[k][:2]) for k in learnt
+               if _mahal(learnt[k][2][:2] - kind_mu[k][:2], np.hypot(prior_sd[k][:2], mat_sigma[:2])) <= CAST_SURE_SIGMA]
+        if len(off) < 2 or shift.any():
+            break
+        cast = np.median(np.asarray(off), axis=0)
+        if _mahal(cast, np.hypot(prior_sd[:, :2], mat_sigma[:2]).mean(axis=0)) < 1.0:
+            break
+        shift = np.array([cast[0], cast[1], 0.0], np.float32)
+    prior_mu = kind_mu
     # Each kind is told from the mat, the mat in shade, the other kinds as learnt (or as named,
     # when not seen) and the other colours looked for.
     models = {k: (learnt[k][2][:3], np.hypot(learnt[k][3][:3], mat_sigma[:3])) if k in learnt
