@@ -324,7 +324,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         # under a lamp clips in grains).
         masks = [label == k for k in range(len(kinds))]
         gaps = (unknown & ~excluded).astype(np.uint8)
-        count, comp, stats, _ = cv2.connectedComponentsWithStats(gaps, connectivity=8)
+        count, comp, stats, _ = cv2.connectedComponentsWithStats(gaps, connectivity=8) if gaps.any() else (0, None, None, None)
         if count > 1:
             # A speck is a gap in a patch when the patch holds most of its rim.
             grown = cv2.dilate(comp.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
@@ -340,9 +340,12 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                                 SEED_MIN_SQIN * wppi * wppi).items():
             found = []
             for seed, box in groups:
-                seen = seed & ~unknown
-                core = seen & (cv2.erode(seed.astype(np.uint8), open_k) > 0)
-                xs = (rel[:, core] if core.sum() >= 8 else rel[:, seen]).T
+                m = open_k.shape[0]
+                cut = (slice(max(0, box[1] - m), box[3] + m), slice(max(0, box[0] - m), box[2] + m))
+                part = seed[cut]
+                seen = part & ~unknown[cut]
+                core = seen & (cv2.erode(part.astype(np.uint8), open_k) > 0)
+                xs = (rel[:, cut[0], cut[1]][:, core if core.sum() >= 8 else seen]).T
                 found.append((seed, box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR)))
             learnt[k] = found[0]
             alternatives[k] = found[1:]
@@ -350,7 +353,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                if _mahal(learnt[k][2][:2] - kind_mu[k][:2], np.hypot(prior_sd[k][:2], mat_sigma[:2])) <= CAST_SURE_SIGMA]
         if len(off) < 2 or shift.any():
             break
-        cast = np.median(np.asarray(off), axis=0)
+        cast = _median(np.asarray(off, np.float32).T)
         if _mahal(cast, np.hypot(prior_sd[:, :2], mat_sigma[:2]).mean(axis=0)) < 1.0:
             break
         shift = np.array([cast[0], cast[1], 0.0], np.float32)
@@ -404,33 +407,43 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
     same felt as a kind's when they look like its patch (in that patch's own spread: a page held
     over the table is no rocks felt for being grey too). The patches left near a kind's colour make
     its next groups (tried when the first makes no piece: a book of the kind's colour)."""
-    # Each label's patches, numbered one after another in one image.
-    comp = np.zeros(masks[0].shape, np.int32)
-    sure = np.zeros(masks[0].shape, np.uint8)
+    # Each label's patches, numbered one after another in one image, read only in the box round
+    # them all (with a margin the opening cannot see across).
+    full = masks[0].shape
+    boxes = [cv2.boundingRect(mask.astype(np.uint8)) for mask in masks]
+    boxes = [b for b in boxes if b[2] > 0]
+    if not boxes:
+        return {}
+    m = open_k.shape[0] + 1
+    u0, v0 = max(0, min(b[0] for b in boxes) - m), max(0, min(b[1] for b in boxes) - m)
+    u1, v1 = min(full[1], max(b[0] + b[2] for b in boxes) + m), min(full[0], max(b[1] + b[3] for b in boxes) + m)
+    win = (slice(v0, v1), slice(u0, u1))
+    comp = np.zeros((v1 - v0, u1 - u0), np.int32)
+    sure = np.zeros((v1 - v0, u1 - u0), np.uint8)
     stats = [np.zeros((1, 5), np.int32)]
     count = 1
     for mask in masks:
-        mask = mask.astype(np.uint8)
-        x0, y0, bw, bh = cv2.boundingRect(mask)
+        x0, y0, bw, bh = cv2.boundingRect(mask.astype(np.uint8))
         if bw == 0:
             continue
-        m = open_k.shape[0] + 1          # (a margin the opening cannot see across)
-        u0, v0 = max(0, x0 - m), max(0, y0 - m)
-        u1, v1 = min(mask.shape[1], x0 + bw + m), min(mask.shape[0], y0 + bh + m)
-        opened = cv2.morphologyEx(mask[v0:v1, u0:u1], cv2.MORPH_OPEN, open_k)
+        a0, b0 = max(0, x0 - m), max(0, y0 - m)
+        a1, b1 = min(full[1], x0 + bw + m), min(full[0], y0 + bh + m)
+        opened = cv2.morphologyEx(mask[b0:b1, a0:a1].astype(np.uint8), cv2.MORPH_OPEN, open_k)
         n, c, st, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
         if n < 2:
             continue
-        comp[v0:v1, u0:u1] = np.where(c > 0, c + (count - 1), comp[v0:v1, u0:u1])
-        sure[v0:v1, u0:u1] |= opened
-        st = st[1:].copy()
-        st[:, 0] += u0
-        st[:, 1] += v0
+        at = (slice(b0 - v0, b1 - v0), slice(a0 - u0, a1 - u0))
+        np.copyto(comp[at], c + (count - 1), where=c > 0)
+        sure[at] |= opened
+        st = st[1:]
+        st[:, 0] += a0 - u0
+        st[:, 1] += b0 - v0
         stats.append(st)
         count += n - 1
     if count < 2:
         return {}
     stats = np.concatenate(stats)
+    unknown, rel, d_mat = unknown[win], rel[:, v0:v1, u0:u1], d_mat[win]
     core = (cv2.erode(sure, open_k) > 0) & ~unknown
     lab = comp[core]
     total = np.bincount(lab, minlength=count).astype(np.float32)
@@ -454,6 +467,10 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
     options = [[int(i) for i in np.argsort(-score[:, k])[:MAX_SEED_GROUPS + 1] if ok[i, k]] + [None]
                for k in range(n_kinds)]
     best, best_value = None, 0.0
+    first = [next((c for c in opts if c is not None and score[c, k] > 0), None) for k, opts in enumerate(options)]
+    taken = [c for c in first if c is not None]
+    if len(taken) == len(set(taken)):
+        options = [[c] for c in first]        # no patch wanted twice: each kind's best is the best sharing
     for choice in itertools.product(*options):
         taken = [c for c in choice if c is not None]
         if len(taken) != len(set(taken)):
@@ -470,10 +487,13 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
             continue
         own = np.hypot(np.maximum(sd[c], FLOOR[:3]), mat_sigma[:3])
         like = usable & (np.sqrt((((means - means[c]) / own) ** 2).sum(axis=1)) <= SAME_KIND_SIGMA)
-        like &= ~np.isin(np.arange(count), list(chosen - {c}))
+        others = np.zeros(count, bool)
+        others[list(chosen - {c})] = True
+        like &= ~others
         like[c] = True
         groups = [like]
-        rest = ok[:, k] & ~like & ~np.isin(np.arange(count), list(chosen))
+        rest = ok[:, k] & ~like & ~others
+        rest[c] = False
         for i in np.argsort(-score[:, k]):
             if len(groups) >= MAX_SEED_GROUPS or not rest[i]:
                 continue
@@ -484,9 +504,11 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
         out[k] = []
         for keep in groups:
             st = stats[keep]
-            box = (int(st[:, 0].min()), int(st[:, 1].min()), int((st[:, 0] + st[:, 2]).max()),
-                   int((st[:, 1] + st[:, 3]).max()))
-            out[k].append((keep[comp], box))
+            box = (u0 + int(st[:, 0].min()), v0 + int(st[:, 1].min()), u0 + int((st[:, 0] + st[:, 2]).max()),
+                   v0 + int((st[:, 1] + st[:, 3]).max()))
+            seed = np.zeros(full, bool)
+            seed[box[1]:box[3], box[0]:box[2]] = keep[comp[box[1] - v0:box[3] - v0, box[0] - u0:box[2] - u0]]
+            out[k].append((seed, box))
     return out
 
 
@@ -549,7 +571,7 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
         mask = _add_footprints(mask, ppi, footprints_in, origin_in)
     count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     out = []
-    for c in np.unique(comp[seed]):
+    for c in np.flatnonzero(np.bincount(comp[seed], minlength=count)):
         if c == 0 or stats[c, cv2.CC_STAT_AREA] < MIN_AREA_SQIN * ppi * ppi:
             continue
         bx, by, bw, bh = stats[c, :4]
