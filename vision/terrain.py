@@ -284,8 +284,9 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # carry no weight in the pool: a strong felt does not smear into the mat around it.)
     d_mat = _sq_dist(rel, np.zeros(4), mat_sigma)
     seen = ((d_mat <= ANOMALY_SIGMA ** 2) & ~unknown).astype(np.float32)
-    weight = cv2.GaussianBlur(seen, (0, 0), POOL_IN * wppi)
-    pooled = np.stack([cv2.GaussianBlur(plane * seen, (0, 0), POOL_IN * wppi) for plane in rel]) / np.maximum(weight, 1e-3)
+    sums = cv2.GaussianBlur(cv2.merge([seen, *(rel * seen)]), (0, 0), POOL_IN * wppi)
+    weight = np.ascontiguousarray(sums[..., 0])
+    pooled = sums[..., 1:].transpose(2, 0, 1) / np.maximum(weight, 1e-3)
     pool_centre, pool_sigma = _robust(pooled[:, ::step, ::step][:, like_s].T, FLOOR / POOL_FLOOR)
     pooled -= pool_centre[:, None, None]     # (the pool leaves out what stands out: its mat is off nought)
     weak = (d_mat <= ANOMALY_SIGMA ** 2) & (weight > 0.5)
@@ -313,9 +314,10 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         rivals = [(extra_mu_now[i], np.hypot(extra_sd[i], mat_sigma[:3]), LOG_PRIOR_OTHER)
                   for i in range(len(extra)) if not near_felt[i]]
 
-        dist = np.stack([_sq_dist(x3, m, s) + bias for m, s, bias in zip(cand_mu, cand_sd, cand_bias)], 1)
+        z = (x3[None] - np.asarray(cand_mu, np.float32)[:, :, None]) / np.asarray(cand_sd, np.float32)[:, :, None]
+        dist = np.einsum("kcn,kcn->kn", z, z) + np.asarray(cand_bias, np.float32)[:, None]
         label = np.full(h * w, -1, np.int16)
-        label[idx] = np.where(dist.min(axis=1) < SEED_SIGMA ** 2, dist.argmin(axis=1), -1)
+        label[idx] = np.where(dist.min(axis=0) < SEED_SIGMA ** 2, dist.argmin(axis=0), -1)
         label = label.reshape(h, w)
 
         learnt, alternatives = {}, {}
