@@ -8,6 +8,8 @@ base's top and the figure's body:
 - a mug's rim or a felt's curve: a circle of another size (`free_radius`);
 - a die (0.63") or a blob: a circle smaller than a base (`radius`);
 - a die, or cloth on a body: colour filling the middle, not a ring round a body (`middle`, `hollow`);
+  however clean and round the ring, a die's colour fills the middle where a figure's feet stand
+  and runs on unbroken out to its edge (label_fill);
 - felt or a book cover of a similar hue: the colour goes on outside the ring (`outer`);
 - cloth of one side's colour on a figure of the other: a ring inside a rim of another colour
   (`other`), or with such a rim beneath it, nearer the camera by what the cloth's height above
@@ -35,6 +37,13 @@ MIN_FREE_R, MAX_FREE_R = 0.55, 1.6  # the visible arc's own radius, in the base'
 MIN_RADIUS = 0.93             # the fitted circle's radius, in the base's: a rim's edge shows at the
                                # base's radius or a little out (blur); a die's corners at 0.89 of it
 MAX_INNER = 0.45               # share of the middle (within 0.45 radii) that may show the colour
+MAX_FOOTED = 0.75              # ... even round a strong rim, on its own map or on the labels: a
+                               # figure's feet stand in a base's middle (two legs 0.32" across either
+                               # side of its centre cover about half of it), a die's top fills it
+MAX_SOLID = 0.7                # and the share of the band on out to the rim (0.45-0.7 radii) with it:
+                               # cloth of the side's colour hanging over a base's middle shows apart
+                               # from its rim, the base's top or the feet between; a die's top does not
+MIDDLE_IN, SOLID_OUT = 0.45, 0.7
 MIN_HOLLOW = 0.6               # along the rays showing the rim, the share of 0.1-0.4 radii without it
 MAX_OUTER = 0.22               # share of the band 1.35-1.8 radii out that may show it
 STRONG_COVERAGE = 0.45         # a rim this complete, clean and round may have colour in its middle
@@ -165,6 +174,11 @@ def _look_alike(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float,
         return f"a curve of another size (radius {hit.free_radius:.2f} of the base's)"
     if hit.radius < MIN_RADIUS:
         return f"smaller than a base (a circle of {hit.radius:.2f} of its radius): a die or a blob"
+    middle, band = label_fill(strict, loose, hit.side_index, hit.xy_view, r_px)
+    footed = max(hit.middle, middle)
+    if footed > MAX_FOOTED and band > MAX_SOLID:
+        return (f"solid, no figure's feet in it ({footed:.2f} of the middle, {band:.2f} of the way out to the rim): "
+                f"a die or a blob")
     if (hit.middle > MAX_INNER or hit.hollow < MIN_HOLLOW) and not is_strong(hit.coverage, hit.clean, hit.residual_px,
                                                                             max_residual_px):
         return f"filled, not a ring ({hit.inner:.2f} of the middle)"
@@ -177,6 +191,24 @@ def _look_alike(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float,
     if span > MAX_FRAME_SPAN * r_px:
         return f"a corner of a frame of the colour {span / (2 * r_px):.1f} bases across (a phone's case)"
     return ""
+
+
+def label_fill(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.ndarray,
+               r_px: float) -> tuple[float, float]:
+    """(share of the middle, within 0.45 radii, share of the band 0.45-0.7 radii out) of the ring at
+    `centre` that either label map calls `side`: a die's pips and a likelihood's blur may make its
+    own map look hollow, its labels not."""
+    h, w = strict.shape
+    reach = SOLID_OUT * r_px
+    x0, x1 = max(0, int(centre[0] - reach)), min(w, int(centre[0] + reach) + 2)
+    y0, y1 = max(0, int(centre[1] - reach)), min(h, int(centre[1] + reach) + 2)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0, 0.0
+    yy, xx = np.ogrid[y0:y1, x0:x1]
+    d2 = ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (r_px * r_px)
+    on = (strict[y0:y1, x0:x1] == side) | (loose[y0:y1, x0:x1] == side)
+    middle, band = d2 <= MIDDLE_IN ** 2, (d2 > MIDDLE_IN ** 2) & (d2 <= SOLID_OUT ** 2)
+    return (float(on[middle].mean()) if middle.any() else 0.0, float(on[band].mean()) if band.any() else 0.0)
 
 
 def frame_span(label: np.ndarray, side: int, centre: np.ndarray, r_px: float) -> float:
