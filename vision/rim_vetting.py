@@ -108,15 +108,20 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
 
 MAX_SAME_PLACE = 1.0           # in radii: rings of two sides whose centres are this near are one base's
                                # (two bases stand at least 2 apart)
-MIN_NEARER = 0.1               # in radii: the base's own rim shows at least this much nearer the camera
+MIN_NEARER = 0.1               # in radii: a ring this much nearer the camera shows lower down
+MIN_SURER = 0.02               # confidence: a ring this much more confident is the better evidence
+MIN_LESS_OTHER = 1.5 / 48      # a ring with this much less of the other's colour outside it is the outer
 
 
 def _cloth_over_rims(hits: list[RimHit], r_px: float,
                      wall_shift_px: Callable[[np.ndarray], np.ndarray] | None) -> list[RimHit]:
     """Of two rings of different sides in nearly one place, only one can be a base: the other is
-    cloth on its figure's body. Cloth hangs higher than the rim, so from the camera it shows farther
-    away: the ring nearer the camera stands, the other is left out. (Looking straight down there is
-    no telling, and both stay for the other tests.)"""
+    cloth on its figure's body. Three things tell which, each a vote: cloth hangs higher than the
+    rim, so from the camera it shows farther away (unless the figure leans towards the camera); the
+    rim is the figure's outer edge at its foot, so less of the cloth's colour lies outside it than
+    of its own outside the cloth (`other`); and the base's rim is the more confident ring. The ring
+    with more votes stands; on a tie the one nearer the camera. (Without the camera's pose there
+    is no telling, and both stay for the other tests.)"""
     if wall_shift_px is None:
         return hits
     rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
@@ -127,20 +132,25 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
     norm = np.hypot(*shift.T)
     out = list(hits)
     for a, i in enumerate(rings):
-        if norm[a] <= 1e-6:
-            continue
-        towards = shift[a] / norm[a]
+        towards = shift[a] / max(norm[a], 1e-9)
         for b, j in enumerate(rings):
-            if hits[j].side_index == hits[i].side_index:
-                continue
             d = centres[b] - centres[a]
-            nearer = float(d @ towards) / r_px
-            if np.hypot(*d) <= MAX_SAME_PLACE * r_px and nearer >= MIN_NEARER:
+            if hits[j].side_index == hits[i].side_index or np.hypot(*d) > MAX_SAME_PLACE * r_px:
+                continue
+            nearer = float(d @ towards) / r_px if norm[a] > 1e-6 else 0.0
+            votes = [_vote(nearer, MIN_NEARER), _vote(hits[j].confidence - hits[i].confidence, MIN_SURER),
+                     _vote(hits[i].other - hits[j].other, MIN_LESS_OTHER)]           # for j being the base
+            if sum(votes) > 0 or (sum(votes) == 0 and votes[0] > 0):
                 out[i] = dataclasses.replace(hits[i], reason=(
                     f"cloth up on a body: a ring of another colour in nearly the same place shows {nearer:.2f} "
-                    f"radii nearer the camera"))
+                    f"radii nearer the camera, {hits[j].confidence:.2f} sure against {hits[i].confidence:.2f}, "
+                    f"{hits[j].other:.2f} of this one's colour outside it against {hits[i].other:.2f}"))
                 break
     return out
+
+
+def _vote(margin: float, least: float) -> int:
+    return 1 if margin >= least else -1 if margin <= -least else 0
 
 
 def _up_on_a_body(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float, n_sides: int | None,

@@ -296,3 +296,22 @@ def test_cloth_of_the_sides_colour_over_a_bases_middle_shows_apart_from_its_rim(
     cv2.circle(label, (60, 60), int(0.45 * R_PX), 0, -1)                 # the cloth
     base = _hit((60, 60), 0, coverage=0.6, clean=0.95, middle=0.85, hollow=0.1, other=0.0)
     assert _vet([base], label, _towards(90.0))[0].reason == "ring"
+
+
+@pytest.mark.parametrize("camera_deg", [90.0, 0.0, 215.0])
+def test_cloth_on_a_figure_leaning_towards_the_camera_is_the_ring_with_the_rim_outside_it(camera_deg):
+    """A figure leaning hard towards the camera brings its cloth (of the other side) over the near
+    side of its base: the cloth's ring shows half a radius nearer the camera than the rim, whose
+    far arc shows beyond it. The rim is the surer ring with less of the cloth's colour outside it
+    than the cloth has of the rim's: it stands."""
+    u = np.array([math.cos(math.radians(camera_deg)), math.sin(math.radians(camera_deg))])
+    base = np.array([60.0, 60.0])
+    cloth = base + u * 0.5 * R_PX
+    label = _labels()
+    _arc(label, base, R_PX, 1, camera_deg + 110, camera_deg + 250)           # the rim's far arc
+    _arc(label, cloth, 0.95 * R_PX, 0, camera_deg - 70, camera_deg + 70)     # the cloth, near side
+    hits = [_hit(cloth, 0, confidence=0.4, other=0.27), _hit(base, 1, confidence=0.65, other=0.12)]
+    out = _vet(hits, label, _towards(camera_deg))
+    assert out[0].reason.startswith("cloth up on a body"), out[0].reason
+    assert out[1].reason == "ring", out[1].reason
+    assert [h.reason for h in _vet(hits[::-1], label, _towards(camera_deg))] == [out[1].reason, out[0].reason]
