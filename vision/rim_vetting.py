@@ -11,6 +11,8 @@ base's top and the figure's body:
   however clean and round the ring, a die's colour fills the middle where a figure's feet stand
   and runs on unbroken out to its edge (label_fill);
 - felt or a book cover of a similar hue: the colour goes on outside the ring (`outer`);
+- a mug or a book across the table's edge: its colour runs off the view, whose edge then makes
+  part of the ring's outline (runs_off_view);
 - cloth of one side's colour on a figure of the other: a ring inside a rim of another colour
   (`other`), or with such a rim beneath it, nearer the camera by what the cloth's height above
   the base shows there (rim_beneath, from the pose's wall shift);
@@ -110,7 +112,8 @@ MAX_SAME_PLACE = 1.0           # in radii: rings of two sides whose centres are 
                                # (two bases stand at least 2 apart)
 MIN_NEARER = 0.1               # in radii: a ring this much nearer the camera shows lower down
 MIN_SURER = 0.02               # confidence: a ring this much more confident is the better evidence
-MIN_LESS_OTHER = 1.5 / 48      # a ring with this much less of the other's colour outside it is the outer
+MIN_LESS_OTHER = 0.1           # a ring with this much less of the other's colour outside it (5 of 48 rays)
+                               # is the outer: a few rays either way are a neighbour's or noise
 
 
 def _cloth_over_rims(hits: list[RimHit], r_px: float,
@@ -184,6 +187,8 @@ def _look_alike(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float,
         return f"a curve of another size (radius {hit.free_radius:.2f} of the base's)"
     if hit.radius < MIN_RADIUS:
         return f"smaller than a base (a circle of {hit.radius:.2f} of its radius): a die or a blob"
+    if runs_off_view(strict, loose, hit.side_index, hit.xy_view, r_px):
+        return "its colour runs off the view's edge: the outline there is the view's, not a rim's (a mug, a book)"
     middle, band = label_fill(strict, loose, hit.side_index, hit.xy_view, r_px)
     footed = max(hit.middle, middle)
     if footed > MAX_FOOTED and band > MAX_SOLID:
@@ -201,6 +206,39 @@ def _look_alike(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float,
     if span > MAX_FRAME_SPAN * r_px:
         return f"a corner of a frame of the colour {span / (2 * r_px):.1f} bases across (a phone's case)"
     return ""
+
+
+EDGE_REACH = 1.3               # in radii: a ring's rim and its blur lie within this of its centre
+
+
+def runs_off_view(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.ndarray, r_px: float) -> bool:
+    """Whether the side's colour (either label map) meets the view's edge within EDGE_REACH of the
+    ring at `centre`. Beyond the edge nothing is seen, so a ring measured there may have the edge of
+    the view for its outline (the arc of a mug's rim cut off by it fits a base's circle). A base
+    stands on the table, its rim inside the table's view; and a window cutting a base is overlapped
+    by one that sees it whole."""
+    h, w = strict.shape
+    reach = EDGE_REACH * r_px
+    x0, x1 = int(math.floor(centre[0] - reach)), int(math.ceil(centre[0] + reach)) + 1
+    y0, y1 = int(math.floor(centre[1] - reach)), int(math.ceil(centre[1] + reach)) + 1
+    if x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h:
+        return False
+    cx0, cx1, cy0, cy1 = max(0, x0), min(w, x1), max(0, y0), min(h, y1)
+    if cx1 <= cx0 or cy1 <= cy0:
+        return False
+    edges = []
+    if x0 < 0:
+        edges.append((slice(cy0, cy1), 0))
+    if x1 > w:
+        edges.append((slice(cy0, cy1), w - 1))
+    if y0 < 0:
+        edges.append((0, slice(cx0, cx1)))
+    if y1 > h:
+        edges.append((h - 1, slice(cx0, cx1)))
+    for rows, cols in edges:
+        if np.any((strict[rows, cols] == side) | (loose[rows, cols] == side)):
+            return True
+    return False
 
 
 def label_fill(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.ndarray,
@@ -276,6 +314,11 @@ def rim_beneath(other: Callable[[np.ndarray, np.ndarray], np.ndarray], shape: tu
     side = np.array([-towards[1], towards[0]])
     lateral = np.array([-0.3, 0.0, 0.3]) * r_px
     qs = (centre[None, None, :] + steps[:, None, None] * towards + lateral[None, :, None] * side).reshape(-1, 2)
+    return _best_ring(other, shape, qs, centre, r_px)
+
+
+def _best_ring(other, shape, qs: np.ndarray, centre: np.ndarray, r_px: float) -> tuple[float, float]:
+    h, w = shape
     # A ring round Q: the colour on its rays at the base's radius, and not well inside it (a ring
     # seen from a centre moved towards it shows on as many rays, but inside too).
     radii = np.array([0.45, 0.6, 0.8, 0.95, 1.1]) * r_px

@@ -315,3 +315,17 @@ def test_cloth_on_a_figure_leaning_towards_the_camera_is_the_ring_with_the_rim_o
     assert out[0].reason.startswith("cloth up on a body"), out[0].reason
     assert out[1].reason == "ring", out[1].reason
     assert [h.reason for h in _vet(hits[::-1], label, _towards(camera_deg))] == [out[1].reason, out[0].reason]
+
+
+def test_a_mugs_rim_cut_off_by_the_views_edge_is_no_base_and_a_base_by_the_edge_is():
+    """The view ends at the table's edge: a mug standing across it shows an arc of its 3.2-radii
+    rim running into the edge, and a ring fitted there has the edge of the view for part of its
+    outline. A base stands on the table: its rim, however near the edge, ends inside the view."""
+    label = _labels()
+    cv2.circle(label, (119 + 25, 60), 32, 1, 3)                   # the mug's rim, its middle off the view
+    mug = _hit((119 - 10, 70), 1, coverage=0.4, other=0.0)
+    assert "edge" in _vet([mug], label, _towards(90.0))[0].reason
+    base_label = _labels()
+    _arc(base_label, (119 - 13, 60), R_PX, 1, -90, 180)
+    base = _hit((119 - 13, 60), 1, coverage=0.7, other=0.0)
+    assert _vet([base], base_label, _towards(90.0))[0].reason == "ring"
