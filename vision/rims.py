@@ -693,9 +693,10 @@ def _rounded(hit: RimHit) -> RimHit:
 def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
     """Bases do not overlap: of kept candidates closer than a base's diameter (less a little for the
     fit), the most confident stands. (An arc seen from its mirror side fits a circle as well.)"""
-    # A ring on the strict labels places the base better than the same ring on the loose ones.
-    order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", hits[i].by_likelihood, hits[i].by_hue,
-                                                     -hits[i].confidence))
+    # The most confident ring stands (the labels it was found on only break ties): a faint rim
+    # found on the likelihood may be the base, and a strict ring beside it cloth on its body.
+    order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", -hits[i].confidence,
+                                                     hits[i].by_likelihood, hits[i].by_hue))
     out: list[RimHit] = []
     for i in order:
         h = hits[i]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tests.vision.rim_scenes import BLUE, PPI, RED, WATER, TopScene
-from vision.rims import find_rims
+from vision.rims import RimHit, _one_per_base, find_rims
 
 SIDES = [RED, BLUE]
 NAMES = ["red", "blue"]
@@ -159,3 +159,14 @@ def test_a_cloak_of_the_rims_colour_hanging_past_the_rim_does_not_pull_its_centr
             assert found, f"missed the {side} base with a cloak (seed {seed})"
             errors.append(min(np.hypot(f[0] - x, f[1] - y) for f in found))
     assert np.median(errors) <= 0.05 and max(errors) <= 0.09, np.round(errors, 3)
+
+
+def test_of_two_overlapping_rings_the_more_confident_stands_whatever_labels_found_it():
+    # A faint rim found on the likelihood and, 1.2 radii off, a strict ring of the other colour
+    # (cloth up on its body): bases do not overlap, and the better ring is the base.
+    r_px = 10.0
+    faint = RimHit(np.array([50.0, 50.0]), 1, 0.6, 0.45, 0.5, 0.0, 0.0, "ring", by_likelihood=True)
+    cloth = RimHit(np.array([62.0, 50.0]), 0, 0.35, 0.3, 0.8, 0.0, 0.0, "ring")
+    for hits in ([faint, cloth], [cloth, faint]):
+        kept = _one_per_base(hits, r_px)
+        assert [h.side_index for h in kept] == [1]
