@@ -673,11 +673,11 @@ def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii) -> np.nda
     points = centres[:, None, :] + np.nan_to_num(edges - wall)[..., None] * units[None]
     start, agree = consensus_centres(points, valid, centres, r_px + EDGE_BIAS_PX)
     # the circle through the points that agree, its radius held near the base's as in the first fit,
-    refined, radius = _fit_circle(points, agree.astype(np.float64), start, r_px)
+    refined, radius = _fit_circle(points, agree.astype(np.float64), start, r_px, iterations=3)
     # and once more with the points near that circle (a cloak's edge may cross the first)
     off = np.hypot(points[..., 0] - refined[:, None, 0], points[..., 1] - refined[:, None, 1]) - radius[:, None]
     agree = valid & (np.abs(off) <= INLIER * r_px)
-    refined, _ = _fit_circle(points, agree.astype(np.float64), refined, r_px)
+    refined, _ = _fit_circle(points, agree.astype(np.float64), refined, r_px, iterations=3)
     return np.where(np.isfinite(refined) & (agree.sum(1) >= 3)[:, None], refined, centres)
 
 
