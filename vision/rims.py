@@ -717,6 +717,12 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                       similar_felt=similar_felts(side_rgbs, other_rgbs, n_sides))
     # The kept rings' centres from the circle of the base's radius most of their edge points lie on.
     rings = np.array([i for i, hh in enumerate(vetted) if hh.reason == "ring"], int)
+    felts = similar_felts(side_rgbs, other_rgbs, n_sides)
+    if len(rings) and any(felts):
+        # In felt of a hue near the rim's (a blue base in water) the colour's edge is as much the
+        # felt's mottling as the rim: no one arc of it to trust over the fit of them all.
+        around = _felt_around(strict, c2[rings], side_of[rings], felts, r_px, units)
+        rings = rings[around < FELT_AROUND]
     if len(rings):
         refined = _refined_centres(mask_f[rings], gain[rings], c2[rings], shift_at(c2[rings]), r_px, units, radii)
         for j, i in enumerate(rings):
@@ -725,6 +731,24 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         if hit.reason == "ring" or with_rejected:
             hits.append(_rounded(hit))
     return _one_per_base(hits, r_px), strict, loose
+
+
+FELT_AROUND = 0.5              # a ring with this share of the band round it in felt of a hue near its own is not refined
+
+
+def _felt_around(strict, centres, sides, felts, r_px, units) -> np.ndarray:
+    """(N,) share of the band 1.3-1.8 radii round each centre whose strict label is a felt of a hue
+    near its side's (rim_vetting.similar_felts)."""
+    h, w = strict.shape
+    radii = np.linspace(1.3, 1.8, 4) * r_px
+    x = np.clip(np.rint(centres[:, None, None, 0] + units[None, :, None, 0] * radii[None, None]), 0, w - 1).astype(int)
+    y = np.clip(np.rint(centres[:, None, None, 1] + units[None, :, None, 1] * radii[None, None]), 0, h - 1).astype(int)
+    lab = strict[y, x].reshape(len(centres), -1)
+    out = np.zeros(len(centres))
+    for i, k in enumerate(sides):
+        if felts[int(k)]:
+            out[i] = np.isin(lab[i], felts[int(k)]).mean()
+    return out
 
 
 def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii) -> np.ndarray:

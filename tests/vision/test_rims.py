@@ -170,3 +170,16 @@ def test_of_two_overlapping_rings_the_more_confident_stands_whatever_labels_foun
     for hits in ([faint, cloth], [cloth, faint]):
         kept = _one_per_base(hits, r_px)
         assert [h.side_index for h in kept] == [1]
+
+
+def test_the_felt_round_a_ring_is_measured_in_felt_of_a_hue_near_its_sides():
+    # Strict labels: 0 red, 1 blue, 2 water (a hue near blue). A ring standing in water has the
+    # felt all round; one on the mat has none; a red ring in water is in no felt near its own hue.
+    from vision.rims import N_RAYS, _felt_around
+    strict = np.full((100, 200), -1, np.int32)
+    strict[:, 100:] = 2
+    angles = np.linspace(0, 2 * np.pi, N_RAYS, endpoint=False)
+    units = np.column_stack([np.cos(angles), np.sin(angles)])
+    centres = np.array([[150.0, 50.0], [40.0, 50.0], [150.0, 50.0]])
+    share = _felt_around(strict, centres, np.array([1, 1, 0]), [[], [2]], 10.0, units)
+    assert share[0] == 1.0 and share[1] == 0.0 and share[2] == 0.0
