@@ -186,6 +186,16 @@ def _sample_rays(mask_f, centres: np.ndarray, radii: np.ndarray, units: np.ndarr
     return out
 
 
+def _gained(samples: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """Samples (N, K, J) scaled by each candidate's `gain` (N,), clipped at 1, in float64 (so the
+    product is exact enough that no edge moves); a label's candidates (gain 1) are only widened."""
+    out = samples.astype(np.float64)
+    rows = np.flatnonzero(gain != 1.0)
+    if len(rows):
+        out[rows] = np.minimum(out[rows] * gain[rows, None, None], 1.0)
+    return out
+
+
 def _outer_edges(samples: np.ndarray, radii: np.ndarray, lo: float, hi: np.ndarray) -> np.ndarray:
     """(N, K) radius where the colour ends, looking inwards from `hi` (N, K) to `lo`; NaN if none."""
     j_lo = int(np.searchsorted(radii, lo, side="left"))            # the first sample at lo or beyond
@@ -301,7 +311,7 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     not fitted: the rays kept are some of those)."""
     samples = _sample_rays(mask_f, centres, radii, units)
     if gain is not None:
-        samples = np.minimum(samples * gain[:, None, None], 1.0)
+        samples = _gained(samples, gain)
     wall = np.maximum(0.0, shift @ units.T)                      # (N, K): the side wall adds this out
     edges = _outer_edges(samples, radii, search_lo * r_px, search_hi * r_px + wall)
     top = edges - wall                                           # the top's edge, wall taken away
@@ -668,7 +678,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         side_of, by_hue_of, kind_of = side_of[shaped], by_hue_of[shaped], kind_of[shaped]
         mask_f, other_f = mask_f[shaped], other_f[shaped]
     # The shape measures, from the final centre.
-    samples = np.minimum(_sample_rays(mask_f, c2, radii, units) * gain[:, None, None], 1.0)
+    samples = _gained(_sample_rays(mask_f, c2, radii, units), gain)
     wall = np.maximum(0.0, shift1 @ units.T)
     rr = radii[None, None, :]
     # Along the rays where the rim shows, the colour stops before the middle (the footing and the
