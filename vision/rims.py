@@ -188,11 +188,14 @@ def _sample_rays(mask_f, centres: np.ndarray, radii: np.ndarray, units: np.ndarr
 
 def _gained(samples: np.ndarray, gain: np.ndarray) -> np.ndarray:
     """Samples (N, K, J) scaled by each candidate's `gain` (N,), clipped at 1, in float64 (so the
-    product is exact enough that no edge moves); a label's candidates (gain 1) are only widened."""
+    product is exact enough that no edge moves). The likelihood candidates come after the labels'
+    (gain 1, whose samples a gain of 1 leaves as they are): one block, scaled in place."""
     out = samples.astype(np.float64)
     rows = np.flatnonzero(gain != 1.0)
     if len(rows):
-        out[rows] = np.minimum(out[rows] * gain[rows, None, None], 1.0)
+        block = out[rows[0]:rows[-1] + 1]
+        np.multiply(block, gain[rows[0]:rows[-1] + 1, None, None], out=block)
+        np.minimum(block, 1.0, out=block)
     return out
 
 
