@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 
 from vision.colour import chromaticity, classify, rgb_chroma
+from vision.rim_refine import INLIER, consensus_centres
 from vision.rim_search import quantised_likelihoods
 from vision.rim_vetting import MAX_OUTER, is_strong, similar_felts, vet_hits
 
@@ -733,13 +734,46 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         if reason == "ring" and conf[i] < MIN_CONFIDENCE:
             hit = dataclasses.replace(hit, reason=f"too weak a ring all told (confidence {conf[i]:.2f})")
         candidates.append(hit)
-    for hit in vet_hits(candidates, strict=strict, loose=loose, r_px=r_px, max_residual_px=max_res,
-                        n_sides=n_sides, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
-                        view_bgr=view_bgr,
-                        similar_felt=similar_felts(side_rgbs, other_rgbs, n_sides)):
+    vetted = vet_hits(candidates, strict=strict, loose=loose, r_px=r_px, max_residual_px=max_res,
+                      n_sides=n_sides, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
+                      view_bgr=view_bgr,
+                      similar_felt=similar_felts(side_rgbs, other_rgbs, n_sides))
+    # The kept rings' centres from the circle of the base's radius most of their edge points lie on.
+    rings = np.array([i for i, hh in enumerate(vetted) if hh.reason == "ring"], int)
+    if len(rings):
+        refined = _refined_centres(mask_f[rings], gain[rings], c2[rings], shift_at(c2[rings]), r_px, units, radii)
+        for j, i in enumerate(rings):
+            vetted[i] = dataclasses.replace(vetted[i], xy_view=refined[j])
+    for hit in vetted:
         if hit.reason == "ring" or with_rejected:
             hits.append(_rounded(hit))
     return _one_per_base(hits, r_px), strict, loose
+
+
+def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii) -> np.ndarray:
+    """(N, 2) the kept rings' centres, from the circle of the base's radius most of their edge
+    points lie on (vision.rim_refine): a cloak of the rim's colour hanging past the rim does not
+    pull it."""
+    samples = np.minimum(_sample_rays(mask_f, centres, radii, units) * gain[:, None, None], 1.0)
+    wall = np.maximum(0.0, shift @ units.T)
+    edges = _outer_edges(samples, radii, 0.55 * r_px, 1.45 * r_px + wall)
+    rr = radii[None, None, :]
+    e = np.nan_to_num(edges, nan=-1e9)[..., None]
+    on = samples >= 0.5
+    band_in = (rr >= e - RIM_BAND * r_px) & (rr <= e - 0.5)
+    band_out = (rr >= e + 1.0) & (rr <= e + 0.3 * r_px)
+    solid = (on & band_in).sum(2) >= 0.75 * np.maximum(band_in.sum(2), 1)
+    clear = (~on & band_out).sum(2) >= 0.75 * np.maximum(band_out.sum(2), 1)
+    valid = np.isfinite(edges) & solid & clear
+    points = centres[:, None, :] + np.nan_to_num(edges - wall)[..., None] * units[None]
+    start, agree = consensus_centres(points, valid, centres, r_px + EDGE_BIAS_PX)
+    # the circle through the points that agree, its radius held near the base's as in the first fit,
+    refined, radius = _fit_circle(points, agree.astype(np.float64), start, r_px, iterations=3)
+    # and once more with the points near that circle (a cloak's edge may cross the first)
+    off = np.hypot(points[..., 0] - refined[:, None, 0], points[..., 1] - refined[:, None, 1]) - radius[:, None]
+    agree = valid & (np.abs(off) <= INLIER * r_px)
+    refined, _ = _fit_circle(points, agree.astype(np.float64), refined, r_px, iterations=3)
+    return np.where(np.isfinite(refined) & (agree.sum(1) >= 3)[:, None], refined, centres)
 
 
 def _rounded(hit: RimHit) -> RimHit:
@@ -754,9 +788,10 @@ def _rounded(hit: RimHit) -> RimHit:
 def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
     """Bases do not overlap: of kept candidates closer than a base's diameter (less a little for the
     fit), the most confident stands. (An arc seen from its mirror side fits a circle as well.)"""
-    # A ring on the strict labels places the base better than the same ring on the loose ones.
-    order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", hits[i].by_likelihood, hits[i].by_hue,
-                                                     -hits[i].confidence))
+    # The most confident ring stands (the labels it was found on only break ties): a faint rim
+    # found on the likelihood may be the base, and a strict ring beside it cloth on its body.
+    order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", -hits[i].confidence,
+                                                     hits[i].by_likelihood, hits[i].by_hue))
     out: list[RimHit] = []
     for i in order:
         h = hits[i]
