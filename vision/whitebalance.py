@@ -98,8 +98,18 @@ class WhiteBalance:
         img = np.asarray(view_bgr, np.float32)
         scale = (WHITE / np.maximum(self.white_bgr, 1.0)).astype(np.float32)
         field = self._field(img.shape, ppi, origin_in)
-        out = img * scale if field is None else img * (scale / field)
-        return np.maximum(out, 0, out=out) if out.dtype == np.float32 else np.maximum(out, 0).astype(np.float32)
+        if img.ndim == 3 and img.shape[2] == 3:
+            # The same products as numpy's broadcast over the channel axis, which is slow: OpenCV's
+            # per-pixel transform (a diagonal: each channel times its scale, plus exact zeros) or
+            # multiply by each channel's scale over the light, made channel by channel.
+            if field is None:
+                out = cv2.transform(img, np.diag(scale).astype(np.float32))
+            else:
+                f = field[..., 0]
+                out = cv2.multiply(img, cv2.merge([scale[0] / f, scale[1] / f, scale[2] / f]))
+        else:
+            out = img * scale if field is None else img * (scale / field)
+        return np.maximum(out, 0, out=out)
 
     def apply_rgb(self, rgb: Sequence[float], xy_in: Sequence[float] | None = None) -> tuple[float, float, float]:
         """One measured colour (RGB) normalised, e.g. a rim sampled in the raw photo."""
