@@ -155,7 +155,7 @@ def _quantiles(values: np.ndarray, qs: np.ndarray) -> np.ndarray:
 
 
 def _column_medians(rows: np.ndarray) -> np.ndarray:
-    """np.median(rows, axis=0) of a few (N, 3) float32 rows, the same numbers, from one small sort
+    """np.median(rows, axis=0) of a few (N, 3) float rows, the same numbers, from one small sort
     (np.median's own overhead is most of its cost at this size)."""
     s = np.sort(rows, axis=0)
     m = len(s)
@@ -192,7 +192,7 @@ def estimate_white_balance(view_bgr: np.ndarray, ppi: float, anchors, origin_in:
     blacks, whites, centres = np.array(blacks), np.array(whites), np.array(centres)
     # A grey card is grey: anchors whose white chromaticity strays from the others' are left out.
     chroma = whites / whites.sum(axis=1, keepdims=True)
-    keep = np.abs(chroma - np.median(chroma, axis=0)).max(axis=1) <= MAX_CARD_CHROMA
+    keep = np.abs(chroma - _column_medians(chroma)).max(axis=1) <= MAX_CARD_CHROMA
     if keep.sum() == 0:
         keep[:] = True
     blacks, whites, centres = blacks[keep], whites[keep], centres[keep]
@@ -204,7 +204,7 @@ def estimate_white_balance(view_bgr: np.ndarray, ppi: float, anchors, origin_in:
             rel = np.clip(plane[0] + centres @ plane[1:], 0.3, 3.0)
             whites = whites / rel[:, None]
             blacks = blacks / rel[:, None]
-    return WhiteBalance(np.median(blacks, axis=0), np.median(whites, axis=0), plane, used)
+    return WhiteBalance(_column_medians(blacks), _column_medians(whites), plane, used)
 
 
 def _exposure_plane(centres_in: np.ndarray, brightness: np.ndarray) -> np.ndarray | None:
