@@ -285,8 +285,11 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     d_mat = _sq_dist(rel, np.zeros(4), mat_sigma)
     seen = ((d_mat <= ANOMALY_SIGMA ** 2) & ~unknown).astype(np.float32)
     sums = cv2.GaussianBlur(cv2.merge([seen, *(rel * seen)]), (0, 0), POOL_IN * wppi)
-    weight = np.ascontiguousarray(sums[..., 0])
-    pooled = sums[..., 1:].transpose(2, 0, 1) / np.maximum(weight, 1e-3)
+    weight, *parts = cv2.split(sums)
+    inv = 1.0 / np.maximum(weight, np.float32(1e-3))
+    pooled = np.empty((len(parts), h, w), np.float32)
+    for i, part in enumerate(parts):
+        np.multiply(part, inv, out=pooled[i])
     pool_centre, pool_sigma = _robust(pooled[:, ::step, ::step][:, like_s].T, FLOOR / POOL_FLOOR)
     pooled -= pool_centre[:, None, None]     # (the pool leaves out what stands out: its mat is off nought)
     weak = (d_mat <= ANOMALY_SIGMA ** 2) & (weight > 0.5)
@@ -314,10 +317,13 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         rivals = [(extra_mu_now[i], np.hypot(extra_sd[i], mat_sigma[:3]), LOG_PRIOR_OTHER)
                   for i in range(len(extra)) if not near_felt[i]]
 
-        z = (x3[None] - np.asarray(cand_mu, np.float32)[:, :, None]) / np.asarray(cand_sd, np.float32)[:, :, None]
-        dist = np.einsum("kcn,kcn->kn", z, z) + np.asarray(cand_bias, np.float32)[:, None]
+        # (Each squared distance expanded: two small matrix products for all pixels and colours.)
+        iv = 1.0 / np.asarray(cand_sd, np.float64) ** 2                    # (K, 3)
+        mu = np.asarray(cand_mu, np.float64)
+        dist = (x3.T * x3.T) @ iv.T.astype(np.float32) - 2 * x3.T @ (mu * iv).T.astype(np.float32) \
+            + ((mu * mu * iv).sum(axis=1) + np.asarray(cand_bias)).astype(np.float32)
         label = np.full(h * w, -1, np.int16)
-        label[idx] = np.where(dist.min(axis=0) < SEED_SIGMA ** 2, dist.argmin(axis=0), -1)
+        label[idx] = np.where(dist.min(axis=1) < SEED_SIGMA ** 2, dist.argmin(axis=1), -1)
         label = label.reshape(h, w)
 
         learnt, alternatives = {}, {}
