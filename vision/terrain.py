@@ -437,6 +437,12 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
         a0, b0 = max(0, x0 - m), max(0, y0 - m)
         a1, b1 = min(full[1], x0 + bw + m), min(full[0], y0 + bh + m)
         opened = cv2.morphologyEx(mask[b0:b1, a0:a1].astype(np.uint8), cv2.MORPH_OPEN, open_k)
+        # (Scattered pixels the opening took away widened the box: numbered in what is left.)
+        x0, y0, bw, bh = cv2.boundingRect(opened)
+        if bw == 0:
+            continue
+        a0, b0, a1, b1 = a0 + x0, b0 + y0, a0 + x0 + bw, b0 + y0 + bh
+        opened = opened[y0:y0 + bh, x0:x0 + bw]
         n, c, st, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
         if n < 2:
             continue
