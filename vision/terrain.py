@@ -304,6 +304,20 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # The white balance leaves a cast common to every felt (the anchors' card is no felt's dye): when
     # the felts seeded surely lie off their profile colours the same way, the kinds' colours (and
     # the other colours looked for) are moved by it and the seeds are looked for again.
+    # Clipped specks, each with the pixels round its rim: a speck is a gap in a patch when the patch
+    # holds most of its rim.
+    specks = None
+    gaps = (unknown & ~excluded).astype(np.uint8)
+    if gaps.any():
+        x0, y0, bw, bh = cv2.boundingRect(gaps)
+        at = (slice(max(0, y0 - 2), y0 + bh + 2), slice(max(0, x0 - 2), x0 + bw + 2))
+        count, comp, stats, _ = cv2.connectedComponentsWithStats(gaps[at], connectivity=8)
+        grown = cv2.dilate(comp.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
+        rim = (gaps[at] == 0) & (grown > 0)
+        around = np.maximum(np.bincount(grown[rim], minlength=count), 1)
+        small = stats[:, cv2.CC_STAT_AREA] <= CLIP_GAP_SQIN * wppi * wppi
+        small[0] = False
+        specks = (at, comp, grown, rim, around, small)
     shift = np.zeros(3, np.float32)
     for _ in range(2):
         kind_mu = prior_mu + shift
@@ -331,19 +345,12 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         # another kind's colour); where the camera clipped beside them is no gap in it (a bright felt
         # under a lamp clips in grains).
         masks = [label == k for k in range(len(kinds))]
-        gaps = (unknown & ~excluded).astype(np.uint8)
-        count, comp, stats, _ = cv2.connectedComponentsWithStats(gaps, connectivity=8) if gaps.any() else (0, None, None, None)
-        if count > 1:
-            # A speck is a gap in a patch when the patch holds most of its rim.
-            grown = cv2.dilate(comp.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
-            rim = (gaps == 0) & (grown > 0)
-            around = np.maximum(np.bincount(grown[rim], minlength=count), 1)
-            small = stats[:, cv2.CC_STAT_AREA] <= CLIP_GAP_SQIN * wppi * wppi
-            small[0] = False
-            for mask in masks:
-                fill = small & (np.bincount(grown[rim & mask], minlength=count) >= 0.5 * around)
+        for mask in masks:
+            if specks is not None:
+                at, comp, grown, rim, around, small = specks
+                fill = small & (np.bincount(grown[rim & mask[at]], minlength=len(small)) >= 0.5 * around)
                 if fill.any():
-                    mask |= fill[comp]
+                    mask[at] |= fill[comp]
         for k, groups in _seeds(masks, unknown, rel, d_mat, kind_mu, prior_sd, mat_sigma, open_k,
                                 SEED_MIN_SQIN * wppi * wppi).items():
             found = []
