@@ -35,6 +35,48 @@ HALF_SIZE_FROM_PX = 2500  # frames this large (longer side) are searched at half
 SIZE_TOLERANCE = 0.2     # a figure marker's side must be within 20% of the profile's size
 FRAME_THRESH_WINDOW = 9  # px: three cells of the smallest figure markers worth reading (~3 px a cell)
 REREAD_SIDES = 0.8       # half side of the window an unread outline is read again in, in marker sides
+DARK_SQUARE_COARSE_PX = 9    # a marker's side in the coarse copy dark squares are looked for in
+DARK_SQUARE_CONTRAST = 0.2   # a dark square's middle this much darker than the ring round it
+DARK_SQUARES_PER_MISSING = 8  # the most contrasted places read, per roster marker missing
+DARK_SQUARE_TOLERANCE = 0.25  # a dark blob's sides within this share of a marker's side
+
+
+def _dark_square(window: np.ndarray, side_px: float) -> np.ndarray | None:
+    """The outline ((4, 2), clockwise in the image, as ArUco's) of the dark square of side about
+    `side_px` in the middle of a gray window: its pixels darker than halfway between the window's
+    ink and card, the blob at the middle (opened, if it runs into the mat, until it is a square's
+    size), and the smallest rectangle round it. None when there is no such square."""
+    if window.size == 0:
+        return None
+    values = window.ravel()
+    n = len(values)
+    lo, hi = (float(v) for v in np.partition(values, (n // 20, n - 1 - n // 20))[[n // 20, n - 1 - n // 20]])
+    if hi - lo < 30:
+        return None
+    dark = (window < (lo + hi) / 2).astype(np.uint8)
+    cy, cx = window.shape[0] // 2, window.shape[1] // 2
+    r = max(1, int(0.3 * side_px))
+    for k in (1, 3, 5, 7):
+        blob = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((k, k), np.uint8)) if k > 1 else dark
+        n, labels = cv2.connectedComponents(blob, connectivity=4)
+        # The blob that covers most of the window's middle (the square's border and dark bits).
+        counts = np.bincount(labels[cy - r:cy + r, cx - r:cx + r].ravel(), minlength=n)
+        counts[0] = 0
+        i = int(np.argmax(counts))
+        if counts[i] == 0:
+            return None
+        contours, _ = cv2.findContours((labels == i).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        (_x, _y), (rw, rh), _a = cv2.minAreaRect(max(contours, key=len))
+        rw, rh = rw + 1, rh + 1                     # pixel centres to pixel edges
+        if max(rw, rh) > (1 + DARK_SQUARE_TOLERANCE) * side_px:
+            continue                                # run into the mat: open it further
+        if min(rw, rh) < (1 - DARK_SQUARE_TOLERANCE) * side_px:
+            return None
+        quad = cv2.boxPoints(((_x, _y), (rw, rh), _a)).astype(np.float64)
+        # Clockwise in the image (y down): positive shoelace area.
+        area = np.sum(quad[:, 0] * np.roll(quad[:, 1], -1) - np.roll(quad[:, 0], -1) * quad[:, 1])
+        return quad if area > 0 else quad[::-1].copy()
+    return None
 
 
 @dataclass(frozen=True)
@@ -293,7 +335,67 @@ class MarkerFinder:
                 # A tracked frame's windows leave what they miss to the next frames: no pattern reads.
                 self._collect(TopView(_sharpen(window.image), window.ppi, window.origin_in), best,
                               window if rects_in is None else None)
+        if rects_in is None and self._roster_ids is not None:
+            missing = self._roster_ids - set(best)
+            if missing:
+                self._read_dark_squares(view, best, missing)
         return self._detections(best, registration)
+
+    def _read_dark_squares(self, view: TopView, best: dict[int, tuple[float, np.ndarray]],
+                           missing: frozenset[int]) -> None:
+        """Roster markers the search did not outline. Motion blur of a cell or more can merge a
+        marker's thin white margin with a textured mat, or its bits with the margin, so that no
+        threshold outlines it; it still shows as a dark square of a marker's size on a lighter card.
+        Such squares are found on a coarse copy of the view (a dark middle inside a lighter ring),
+        each outline is fitted to its dark blob (the smallest rectangle round it, at a threshold
+        halfway between ink and card) and read by pattern, among the missing ids only."""
+        image = view.image
+        side_px = self.cells * CELL_PX                     # a marker's side in the view
+        f = int(max(1, side_px // DARK_SQUARE_COARSE_PX))
+        h, w = image.shape[:2]
+        if h < 2 * side_px or w < 2 * side_px:
+            return
+        coarse = cv2.resize(image[:h // f * f, :w // f * f], (w // f, h // f), interpolation=cv2.INTER_AREA)
+        coarse = coarse.astype(np.float32)
+        s = side_px / f
+        # The square's mean (black ink, whatever its bits) against the ring round it (its card).
+        ring_in_k, ring_out_k = (int(round(k * s)) | 1 for k in (1.0, 1.45))
+        box_in = cv2.boxFilter(coarse, -1, (ring_in_k, ring_in_k), normalize=False)
+        box_out = cv2.boxFilter(coarse, -1, (ring_out_k, ring_out_k), normalize=False)
+        ring = (box_out - box_in) / (ring_out_k ** 2 - ring_in_k ** 2)
+        contrast = (ring - box_in / ring_in_k ** 2) / np.maximum(ring, 1.0)
+        peaks = (contrast >= cv2.dilate(contrast, np.ones((3, 3), np.uint8))) & (contrast > DARK_SQUARE_CONTRAST)
+        rows, cols = np.nonzero(peaks)
+        # Not on a marker read already, nor on an anchor's card.
+        uv = np.column_stack([cols, rows]) * float(f) + f / 2
+        xy = view.to_table(uv) if len(uv) else np.zeros((0, 2))
+        size_in = self.profile.figure_marker_size_in
+        free = np.ones(len(xy), bool)
+        for _e, q in best.values():
+            free &= np.hypot(*(xy - q.mean(axis=0)).T) >= size_in
+        for a in self.profile.anchors:
+            free &= np.abs(xy - (a.x_in, a.y_in)).max(axis=1) >= 0.75 * a.size_in + size_in / 2
+        rows, cols, uv = rows[free], cols[free], uv[free]
+        order = np.argsort(-contrast[rows, cols])[:DARK_SQUARES_PER_MISSING * len(missing)]
+        half = int(np.ceil(0.75 * side_px * (self.cells + 2) / self.cells))
+        taken: list[np.ndarray] = []
+        for u, v in uv[order]:
+            if any(np.hypot(u - t[0], v - t[1]) < side_px for t in taken):
+                continue              # the same square again
+            taken.append((u, v))
+            u0, v0 = int(max(0, u - half)), int(max(0, v - half))
+            window = image[v0:int(min(h, v + half)), u0:int(min(w, u + half))]
+            quad = _dark_square(window, side_px)
+            if quad is None:
+                continue
+            read = self._soft_read(image, quad + (u0, v0))
+            if read is None or read.marker_id not in missing or read.marker_id in best:
+                continue
+            self._keep(best, read.marker_id, view.to_table(read.corners))
+            if read.marker_id in best:
+                missing = missing - {read.marker_id}
+                if not missing:
+                    return
 
     def _collect(self, view: TopView, best: dict[int, tuple[float, np.ndarray]], plain: TopView | None = None) -> None:
         """Figure markers read in a (sharpened) view; with `plain`, the same view unsharpened, the

@@ -223,7 +223,7 @@ class FramePipeline:
         coarse = view.at(TERRAIN_PPI)
         wb = estimate_white_balance(coarse.image, coarse.ppi, self.profile.anchors, coarse.origin_in)
         view.white_balance = wb
-        mat = view.mat_chroma(TERRAIN_PPI / 2)
+        mat = view.mat_chroma(HAND_PPI)      # its white-balanced layer is the hands' too
         self._hold_ms = {"topview_ms": (t1 - t0) * 1e3, "grid_ms": (t2 - t1) * 1e3,
                          "whitebalance_ms": (time.perf_counter() - t2) * 1e3}
         return _Held(registration, pose, grid, check, maker, rescale, mat, wb=wb), view
@@ -300,14 +300,29 @@ class FramePipeline:
         """Hands over the table in this frame (vision.hands), after the anchors' white balance."""
         if held.wb is None:
             return None
-        if view.white_balance is held.wb:   # the frame's white-balanced coarse layer, shared
-            coarse = view.at(TERRAIN_PPI)
+        if view.white_balance is held.wb:   # the frame's white-balanced layer at HAND_PPI (the mat's too)
+            coarse = view.at(HAND_PPI)
             return find_hands(coarse.image, coarse.ppi, coarse.origin_in,
-                              normalised=view.balanced_at(TERRAIN_PPI).image,
+                              normalised=view.balanced_at(HAND_PPI).image,
                               other_rgbs=[t.rgb for t in self.profile.terrain])
         coarse = view.at(HAND_PPI)
         return find_hands(coarse.image, coarse.ppi, coarse.origin_in, wb=held.wb, mat=held.mat,
                           other_rgbs=[t.rgb for t in self.profile.terrain])
+
+    def _hand_cover(self, view, held: _Held, hands: Hands | None, full: bool):
+        """Table points (N, 2) -> (N,) bool, under a hand in this frame, for the tracker: a full
+        frame's hands, or a tracked frame's found on first asking (the tracker asks only when a
+        figure seen last frame has vanished and a base of its side turned up farther off)."""
+        known = {"hands": hands} if full else {}
+
+        def covered(xy_in: np.ndarray) -> np.ndarray:
+            if "hands" not in known:
+                whole = view.whole()
+                whole.white_balance = held.wb
+                known["hands"] = self._hands(whole, held)
+            found = known["hands"]
+            return found.covers(xy_in) if found is not None else np.zeros(len(xy_in), bool)
+        return covered
 
     def _colour(self, view: FrameView, pose: CameraPose, rects, held: _Held, hands: Hands | None = None,
                 markers: Detections | None = None) -> Detections:
@@ -446,7 +461,7 @@ class FramePipeline:
             detections = _merge_carried(detections, carried)
         t3 = time.perf_counter()
         if self.tracker is not None:
-            detections = self.tracker.update(detections)
+            detections = self.tracker.update(detections, self._hand_cover(view, held, hands, full))
             self._snapshot_figures(registration, detections)
         every = int(VISION_DEFAULTS["terrain_every_frames"])
         due = self.track and self._frame - held.terrain_frame >= every and self.watch.changed("table")

@@ -8,7 +8,11 @@ base's top and the figure's body:
 - a mug's rim or a felt's curve: a circle of another size (`free_radius`);
 - a die (0.63") or a blob: a circle smaller than a base (`radius`);
 - a die, or cloth on a body: colour filling the middle, not a ring round a body (`middle`, `hollow`);
+  however clean and round the ring, a die's colour fills the middle where a figure's feet stand
+  and runs on unbroken out to its edge (label_fill);
 - felt or a book cover of a similar hue: the colour goes on outside the ring (`outer`);
+- a mug or a book across the table's edge: its colour runs off the view, whose edge then makes
+  part of the ring's outline (runs_off_view);
 - cloth of one side's colour on a figure of the other: a ring inside a rim of another colour
   (`other`), or with such a rim beneath it, nearer the camera by what the cloth's height above
   the base shows there (rim_beneath, from the pose's wall shift);
@@ -35,6 +39,13 @@ MIN_FREE_R, MAX_FREE_R = 0.55, 1.6  # the visible arc's own radius, in the base'
 MIN_RADIUS = 0.93             # the fitted circle's radius, in the base's: a rim's edge shows at the
                                # base's radius or a little out (blur); a die's corners at 0.89 of it
 MAX_INNER = 0.45               # share of the middle (within 0.45 radii) that may show the colour
+MAX_FOOTED = 0.75              # ... even round a strong rim, on its own map or on the labels: a
+                               # figure's feet stand in a base's middle (two legs 0.32" across either
+                               # side of its centre cover about half of it), a die's top fills it
+MAX_SOLID = 0.7                # and the share of the band on out to the rim (0.45-0.7 radii) with it:
+                               # cloth of the side's colour hanging over a base's middle shows apart
+                               # from its rim, the base's top or the feet between; a die's top does not
+MIDDLE_IN, SOLID_OUT = 0.45, 0.7
 MIN_HOLLOW = 0.6               # along the rays showing the rim, the share of 0.1-0.4 radii without it
 MAX_OUTER = 0.22               # share of the band 1.35-1.8 radii out that may show it
 STRONG_COVERAGE = 0.45         # a rim this complete, clean and round may have colour in its middle
@@ -99,15 +110,21 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
 
 MAX_SAME_PLACE = 1.0           # in radii: rings of two sides whose centres are this near are one base's
                                # (two bases stand at least 2 apart)
-MIN_NEARER = 0.1               # in radii: the base's own rim shows at least this much nearer the camera
+MIN_NEARER = 0.1               # in radii: a ring this much nearer the camera shows lower down
+MIN_SURER = 0.02               # confidence: a ring this much more confident is the better evidence
+MIN_LESS_OTHER = 0.1           # a ring with this much less of the other's colour outside it (5 of 48 rays)
+                               # is the outer: a few rays either way are a neighbour's or noise
 
 
 def _cloth_over_rims(hits: list[RimHit], r_px: float,
                      wall_shift_px: Callable[[np.ndarray], np.ndarray] | None) -> list[RimHit]:
     """Of two rings of different sides in nearly one place, only one can be a base: the other is
-    cloth on its figure's body. Cloth hangs higher than the rim, so from the camera it shows farther
-    away: the ring nearer the camera stands, the other is left out. (Looking straight down there is
-    no telling, and both stay for the other tests.)"""
+    cloth on its figure's body. Three things tell which, each a vote: cloth hangs higher than the
+    rim, so from the camera it shows farther away (unless the figure leans towards the camera); the
+    rim is the figure's outer edge at its foot, so less of the cloth's colour lies outside it than
+    of its own outside the cloth (`other`); and the base's rim is the more confident ring. The ring
+    with more votes stands; on a tie the one nearer the camera. (Without the camera's pose there
+    is no telling, and both stay for the other tests.)"""
     if wall_shift_px is None:
         return hits
     rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
@@ -118,20 +135,25 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
     norm = np.hypot(*shift.T)
     out = list(hits)
     for a, i in enumerate(rings):
-        if norm[a] <= 1e-6:
-            continue
-        towards = shift[a] / norm[a]
+        towards = shift[a] / max(norm[a], 1e-9)
         for b, j in enumerate(rings):
-            if hits[j].side_index == hits[i].side_index:
-                continue
             d = centres[b] - centres[a]
-            nearer = float(d @ towards) / r_px
-            if np.hypot(*d) <= MAX_SAME_PLACE * r_px and nearer >= MIN_NEARER:
+            if hits[j].side_index == hits[i].side_index or np.hypot(*d) > MAX_SAME_PLACE * r_px:
+                continue
+            nearer = float(d @ towards) / r_px if norm[a] > 1e-6 else 0.0
+            votes = [_vote(nearer, MIN_NEARER), _vote(hits[j].confidence - hits[i].confidence, MIN_SURER),
+                     _vote(hits[i].other - hits[j].other, MIN_LESS_OTHER)]           # for j being the base
+            if sum(votes) > 0 or (sum(votes) == 0 and votes[0] > 0):
                 out[i] = dataclasses.replace(hits[i], reason=(
                     f"cloth up on a body: a ring of another colour in nearly the same place shows {nearer:.2f} "
-                    f"radii nearer the camera"))
+                    f"radii nearer the camera, {hits[j].confidence:.2f} sure against {hits[i].confidence:.2f}, "
+                    f"{hits[j].other:.2f} of this one's colour outside it against {hits[i].other:.2f}"))
                 break
     return out
+
+
+def _vote(margin: float, least: float) -> int:
+    return 1 if margin >= least else -1 if margin <= -least else 0
 
 
 def _up_on_a_body(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float, n_sides: int | None,
@@ -165,6 +187,13 @@ def _look_alike(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float,
         return f"a curve of another size (radius {hit.free_radius:.2f} of the base's)"
     if hit.radius < MIN_RADIUS:
         return f"smaller than a base (a circle of {hit.radius:.2f} of its radius): a die or a blob"
+    if runs_off_view(strict, loose, hit.side_index, hit.xy_view, r_px):
+        return "its colour runs off the view's edge: the outline there is the view's, not a rim's (a mug, a book)"
+    middle, band = label_fill(strict, loose, hit.side_index, hit.xy_view, r_px)
+    footed = max(hit.middle, middle)
+    if footed > MAX_FOOTED and band > MAX_SOLID:
+        return (f"solid, no figure's feet in it ({footed:.2f} of the middle, {band:.2f} of the way out to the rim): "
+                f"a die or a blob")
     if (hit.middle > MAX_INNER or hit.hollow < MIN_HOLLOW) and not is_strong(hit.coverage, hit.clean, hit.residual_px,
                                                                             max_residual_px):
         return f"filled, not a ring ({hit.inner:.2f} of the middle)"
@@ -177,6 +206,57 @@ def _look_alike(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float,
     if span > MAX_FRAME_SPAN * r_px:
         return f"a corner of a frame of the colour {span / (2 * r_px):.1f} bases across (a phone's case)"
     return ""
+
+
+EDGE_REACH = 1.3               # in radii: a ring's rim and its blur lie within this of its centre
+
+
+def runs_off_view(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.ndarray, r_px: float) -> bool:
+    """Whether the side's colour (either label map) meets the view's edge within EDGE_REACH of the
+    ring at `centre`. Beyond the edge nothing is seen, so a ring measured there may have the edge of
+    the view for its outline (the arc of a mug's rim cut off by it fits a base's circle). A base
+    stands on the table, its rim inside the table's view; and a window cutting a base is overlapped
+    by one that sees it whole."""
+    h, w = strict.shape
+    reach = EDGE_REACH * r_px
+    x0, x1 = int(math.floor(centre[0] - reach)), int(math.ceil(centre[0] + reach)) + 1
+    y0, y1 = int(math.floor(centre[1] - reach)), int(math.ceil(centre[1] + reach)) + 1
+    if x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h:
+        return False
+    cx0, cx1, cy0, cy1 = max(0, x0), min(w, x1), max(0, y0), min(h, y1)
+    if cx1 <= cx0 or cy1 <= cy0:
+        return False
+    edges = []
+    if x0 < 0:
+        edges.append((slice(cy0, cy1), 0))
+    if x1 > w:
+        edges.append((slice(cy0, cy1), w - 1))
+    if y0 < 0:
+        edges.append((0, slice(cx0, cx1)))
+    if y1 > h:
+        edges.append((h - 1, slice(cx0, cx1)))
+    for rows, cols in edges:
+        if np.any((strict[rows, cols] == side) | (loose[rows, cols] == side)):
+            return True
+    return False
+
+
+def label_fill(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.ndarray,
+               r_px: float) -> tuple[float, float]:
+    """(share of the middle, within 0.45 radii, share of the band 0.45-0.7 radii out) of the ring at
+    `centre` that either label map calls `side`: a die's pips and a likelihood's blur may make its
+    own map look hollow, its labels not."""
+    h, w = strict.shape
+    reach = SOLID_OUT * r_px
+    x0, x1 = max(0, int(centre[0] - reach)), min(w, int(centre[0] + reach) + 2)
+    y0, y1 = max(0, int(centre[1] - reach)), min(h, int(centre[1] + reach) + 2)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0, 0.0
+    yy, xx = np.ogrid[y0:y1, x0:x1]
+    d2 = ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (r_px * r_px)
+    on = (strict[y0:y1, x0:x1] == side) | (loose[y0:y1, x0:x1] == side)
+    middle, band = d2 <= MIDDLE_IN ** 2, (d2 > MIDDLE_IN ** 2) & (d2 <= SOLID_OUT ** 2)
+    return (float(on[middle].mean()) if middle.any() else 0.0, float(on[band].mean()) if band.any() else 0.0)
 
 
 def frame_span(label: np.ndarray, side: int, centre: np.ndarray, r_px: float) -> float:
@@ -234,6 +314,11 @@ def rim_beneath(other: Callable[[np.ndarray, np.ndarray], np.ndarray], shape: tu
     side = np.array([-towards[1], towards[0]])
     lateral = np.array([-0.3, 0.0, 0.3]) * r_px
     qs = (centre[None, None, :] + steps[:, None, None] * towards + lateral[None, :, None] * side).reshape(-1, 2)
+    return _best_ring(other, shape, qs, centre, r_px)
+
+
+def _best_ring(other, shape, qs: np.ndarray, centre: np.ndarray, r_px: float) -> tuple[float, float]:
+    h, w = shape
     # A ring round Q: the colour on its rays at the base's radius, and not well inside it (a ring
     # seen from a centre moved towards it shows on as many rays, but inside too).
     radii = np.array([0.45, 0.6, 0.8, 0.95, 1.1]) * r_px

@@ -2,6 +2,7 @@
 a die, a phone's case. Small label maps drawn with exact truth (20 px/in, a 1" base: radius 10 px)."""
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import cv2
@@ -237,3 +238,94 @@ def test_two_sides_rings_a_base_apart_are_not_one_base():
     _arc(label, (60, 66), R_PX, 1, 0, 360)
     out = _vet([_hit((60, 45), 0), _hit((60, 66), 1)], label, _towards(90.0))
     assert [h.reason for h in out] == ["ring", "ring"]
+
+
+def _die_labels(side: int, centre, half_px: float, yaw_deg: float = 20.0, pips: bool = True) -> np.ndarray:
+    """A die's top and near walls filled with `side`'s colour, its five pips not."""
+    label = _labels()
+    c, s = math.cos(math.radians(yaw_deg)), math.sin(math.radians(yaw_deg))
+    rot = np.array([[c, s], [-s, c]])
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * half_px @ rot + centre
+    cv2.fillPoly(label, [np.round(corners).astype(np.int32)], side)
+    if pips:
+        for p in np.array([[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]]) * 0.55 * half_px @ rot + centre:
+            cv2.circle(label, tuple(int(round(v)) for v in p), 1, -1, -1)
+    return label
+
+
+@pytest.mark.parametrize("side", [0, 1])
+def test_a_die_is_no_base_however_round_and_clean_its_outline(side):
+    """A die's top and near walls, seen from a tilted camera, fill a blob nearly a base across whose
+    outline a circle of the base's size fits cleanly (a clean, round rim may have the side's colour
+    in its middle: a base painted all over its top). But a figure's feet stand in a base's middle;
+    nothing stands on a die: its colour fills the middle."""
+    centre = np.array([60.0, 60.0])
+    label = _die_labels(side, centre, 0.62 * R_PX)
+    die = _hit(centre, side, coverage=0.65, clean=1.0, middle=0.89, hollow=0.02, radius=0.95, free_radius=0.92,
+               other=0.0)
+    assert "die" in _vet([die], label, _towards(90.0))[0].reason
+    # seen on a blurred likelihood the pips make its own middle look hollow; its labels do not
+    hollowed = dataclasses.replace(die, middle=0.32, hollow=0.64, coverage=0.6, clean=0.83)
+    assert "die" in _vet([hollowed], label, _towards(90.0))[0].reason
+
+
+@pytest.mark.parametrize("camera_deg", [90.0, 0.0, 215.0])
+def test_a_base_painted_all_over_its_top_has_the_feet_in_its_middle(camera_deg):
+    """The whole top in the side's colour: the figure's legs (0.16" round, 0.13" each side of the
+    centre) stand in the middle and its body rises away from the camera, hiding the far half."""
+    u = np.array([math.cos(math.radians(camera_deg)), math.sin(math.radians(camera_deg))])
+    centre = np.array([60.0, 60.0])
+    label = _labels()
+    cv2.circle(label, (60, 60), int(R_PX), 0, -1)
+    across = np.array([-u[1], u[0]])
+    for foot in (centre + 0.26 * R_PX * across, centre - 0.26 * R_PX * across):
+        cv2.circle(label, tuple(int(round(v)) for v in foot), int(round(0.32 * R_PX)), -1, -1)
+    away = np.vstack([centre + 0.55 * R_PX * across, centre - 0.55 * R_PX * across,
+                      centre - 0.55 * R_PX * across - 2 * R_PX * u, centre + 0.55 * R_PX * across - 2 * R_PX * u])
+    cv2.fillPoly(label, [np.round(away).astype(np.int32)], -1)
+    base = _hit(centre, 0, coverage=0.55, clean=0.95, middle=0.5, hollow=0.3, other=0.0)
+    assert _vet([base], label, _towards(camera_deg))[0].reason == "ring"
+
+
+def test_cloth_of_the_sides_colour_over_a_bases_middle_shows_apart_from_its_rim():
+    """Cloth of the figure's own side hanging over the middle of its base fills the middle, but the
+    base's top shows between it and the rim: a rim round a body, not a solid die."""
+    label = _labels()
+    cv2.circle(label, (60, 60), int(R_PX), 0, -1)
+    cv2.circle(label, (60, 60), int(0.6 * R_PX), -1, -1)                 # the base's top
+    cv2.circle(label, (60, 60), int(0.45 * R_PX), 0, -1)                 # the cloth
+    base = _hit((60, 60), 0, coverage=0.6, clean=0.95, middle=0.85, hollow=0.1, other=0.0)
+    assert _vet([base], label, _towards(90.0))[0].reason == "ring"
+
+
+@pytest.mark.parametrize("camera_deg", [90.0, 0.0, 215.0])
+def test_cloth_on_a_figure_leaning_towards_the_camera_is_the_ring_with_the_rim_outside_it(camera_deg):
+    """A figure leaning hard towards the camera brings its cloth (of the other side) over the near
+    side of its base: the cloth's ring shows half a radius nearer the camera than the rim, whose
+    far arc shows beyond it. The rim is the surer ring with less of the cloth's colour outside it
+    than the cloth has of the rim's: it stands."""
+    u = np.array([math.cos(math.radians(camera_deg)), math.sin(math.radians(camera_deg))])
+    base = np.array([60.0, 60.0])
+    cloth = base + u * 0.5 * R_PX
+    label = _labels()
+    _arc(label, base, R_PX, 1, camera_deg + 110, camera_deg + 250)           # the rim's far arc
+    _arc(label, cloth, 0.95 * R_PX, 0, camera_deg - 70, camera_deg + 70)     # the cloth, near side
+    hits = [_hit(cloth, 0, confidence=0.4, other=0.27), _hit(base, 1, confidence=0.65, other=0.12)]
+    out = _vet(hits, label, _towards(camera_deg))
+    assert out[0].reason.startswith("cloth up on a body"), out[0].reason
+    assert out[1].reason == "ring", out[1].reason
+    assert [h.reason for h in _vet(hits[::-1], label, _towards(camera_deg))] == [out[1].reason, out[0].reason]
+
+
+def test_a_mugs_rim_cut_off_by_the_views_edge_is_no_base_and_a_base_by_the_edge_is():
+    """The view ends at the table's edge: a mug standing across it shows an arc of its 3.2-radii
+    rim running into the edge, and a ring fitted there has the edge of the view for part of its
+    outline. A base stands on the table: its rim, however near the edge, ends inside the view."""
+    label = _labels()
+    cv2.circle(label, (119 + 25, 60), 32, 1, 3)                   # the mug's rim, its middle off the view
+    mug = _hit((119 - 10, 70), 1, coverage=0.4, other=0.0)
+    assert "edge" in _vet([mug], label, _towards(90.0))[0].reason
+    base_label = _labels()
+    _arc(base_label, (119 - 13, 60), R_PX, 1, -90, 180)
+    base = _hit((119 - 13, 60), 1, coverage=0.7, other=0.0)
+    assert _vet([base], base_label, _towards(90.0))[0].reason == "ring"

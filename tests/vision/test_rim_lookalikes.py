@@ -1,0 +1,68 @@
+"""Look-alikes of a base in whole top views (vision.rims.find_rims and its vetting), seen from a
+tilted camera: a die of a side's colour is a solid 0.63" cube whose top and near walls fill a blob
+of a base's size; a base painted all over its top has a figure's feet in its middle."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from tests.vision.rim_scenes import BLUE, PPI, RED, TopScene
+from vision.rims import find_rims
+
+SIDES = [RED, BLUE]
+BASE_TOP_IN = 0.125
+TOWARDS = np.array([0.0, 1.0])          # the camera is down the view (+y)
+
+
+def _shift(per_in: float):
+    """A base top's wall shift (view pixels, towards the camera) when a thing one inch up shows
+    `per_in` inches farther from the camera."""
+    return lambda c: np.tile(TOWARDS * per_in * BASE_TOP_IN * PPI, (len(np.asarray(c).reshape(-1, 2)), 1))
+
+
+def _solid_die(scene: TopScene, x, y, rgb, per_in: float, yaw_deg=20.0, side_in=0.63, pips=5):
+    """A die as the top view at a base's top height shows it: its bottom nearer the camera, its top
+    face (with the pips) `side_in` up, farther; the near walls, shaded, between."""
+    c, s = math.cos(math.radians(yaw_deg)), math.sin(math.radians(yaw_deg))
+    h = side_in / 2
+    local = np.array([[-h, -h], [h, -h], [h, h], [-h, h]]) @ np.array([[c, s], [-s, c]]) + (x, y)
+    bottom = local + TOWARDS * per_in * BASE_TOP_IN
+    top = local - TOWARDS * per_in * (side_in - BASE_TOP_IN)
+    hull = np.vstack([bottom, top])
+    order = np.argsort(np.arctan2(*(hull - hull.mean(0)).T[::-1]))
+    scene.poly(hull[order], tuple(int(0.7 * v) for v in rgb))
+    scene.poly(top, rgb)
+    for px, py in [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)][:pips]:
+        q = np.array([px, py]) * side_in * 0.27 @ np.array([[c, s], [-s, c]]) + top.mean(0)
+        scene.disc(q[0], q[1], side_in * 0.08, (240, 240, 235))
+
+
+def _whole_top_figure(scene: TopScene, x, y, side, rgb, per_in: float):
+    """A base painted all over its top; the figure's feet in its middle and its body rising away from
+    the camera hide the far half."""
+    scene.disc(x, y, 0.5, rgb)
+    for dx in (-0.13, 0.13):                               # the legs, from the feet up
+        foot = np.array([x + dx, y])
+        scene.poly(np.vstack([foot + (-0.16, 0.05), foot + (0.16, 0.05), foot + (0.16, -0.45 * per_in - 0.1),
+                              foot + (-0.16, -0.45 * per_in - 0.1)]), (90, 70, 50))
+        scene.disc(foot[0], foot[1], 0.16, (90, 70, 50))
+    scene.poly(np.array([[x - 0.36, y - 0.35 * per_in], [x + 0.36, y - 0.35 * per_in], [x + 0.36, y - 1.0 * per_in],
+                         [x - 0.36, y - 1.0 * per_in]]), (150, 150, 160))
+    scene.truth.append((x, y, side))
+
+
+@pytest.mark.parametrize("per_in", [0.3, 0.5, 0.65])
+@pytest.mark.parametrize("rgb, side", [(RED, 0), (BLUE, 1)])
+def test_a_solid_die_is_no_base_and_a_base_painted_all_over_is(per_in, rgb, side):
+    scene = TopScene(width_in=8, depth_in=5)
+    _whole_top_figure(scene, 2.0, 3.0, side, rgb, per_in)
+    _solid_die(scene, 3.3, 3.2, rgb, per_in)                 # beside the figure
+    _solid_die(scene, 6.0, 3.0, rgb, per_in, yaw_deg=0)      # alone on the mat
+    img = scene.finish(seed=5)
+    hits = find_rims(img, PPI, SIDES, 1.0, wall_shift_px=_shift(per_in), wall_height_in=BASE_TOP_IN)
+    found = [(h.xy_view / PPI, h) for h in hits]
+    assert len(found) == 1, [(np.round(p, 2), h.side_index, h.middle, h.hollow) for p, h in found]
+    (xy, hit), = found
+    assert hit.side_index == side and np.hypot(*(xy - (2.0, 3.0))) < 0.15
