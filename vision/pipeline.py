@@ -284,12 +284,14 @@ class FramePipeline:
         x0, y0, x1, y1 = rect
         return (max(0.0, x0), max(0.0, y0), min(self.profile.width_in, x1), min(self.profile.depth_in, y1))
 
-    def _markers(self, view: FrameView, registration: Registration, pose: CameraPose, rects, full: bool) -> Detections:
+    def _markers(self, view: FrameView, registration: Registration, pose: CameraPose, rects, full: bool,
+                 expected=None) -> Detections:
         scan, self._scan = self._scan, None
         if full and scan is not None and scan[1].figures_searched:
             found = self.markers.figures_in_frame(scan[1], scan[0], registration)
         else:
-            found = self.markers.find_figures(view.gray(), registration, None if full else rects)
+            found = self.markers.find_figures(view.gray(), registration, None if full else rects,
+                                              None if full else expected)
         h = self.profile.figure_marker_height_in
         if h > 0 and len(found):
             # Markers on bases stand above the table: put them back under the camera's ray.
@@ -452,8 +454,8 @@ class FramePipeline:
             detections = detections.concat(self._colour(view, pose, table, held, hands, detections))
         else:
             hands = None
-            carried, marker_rects, colour_rects = self._plan_search()
-            detections = self._markers(view, registration, pose, marker_rects, False) if marker_rects \
+            carried, marker_rects, colour_rects, expected = self._plan_search()
+            detections = self._markers(view, registration, pose, marker_rects, False, expected) if marker_rects \
                 else Detections.empty()
             t2 = time.perf_counter()
             if colour_rects:
@@ -528,16 +530,21 @@ class FramePipeline:
             else:
                 self.watch.snapshot(("fig", fid), self._figure_box_px(registration, xy))
 
-    def _plan_search(self) -> tuple[list, list, list]:
-        """(figures carried over unchanged, marker windows, colour windows) for a tracked frame."""
-        carried, marker_rects, colour_rects = [], [], []
+    def _plan_search(self) -> tuple[list, list, list, list]:
+        """(figures carried over unchanged, marker windows, colour windows, the markers expected in
+        each marker window) for a tracked frame."""
+        carried, marker_rects, colour_rects, expected = [], [], [], []
         for t in self.tracker.tracks.values():
             if not t.hidden and not self.watch.changed(("fig", t.figure_id)):
                 carried.append(t)
                 continue
             x, y = t.xy_in
             rect = self._clip((x - WINDOW_IN, y - WINDOW_IN, x + WINDOW_IN, y + WINDOW_IN))
-            (marker_rects if t.detected_by == "marker" else colour_rects).append(rect)
+            if t.detected_by == "marker":
+                marker_rects.append(rect)
+                expected.append(frozenset({int(t.marker_id)}))
+            else:
+                colour_rects.append(rect)
         k = self._frame % len(self._tiles)
         key = ("tile", k)
         box_px = self.watch.changed_box_px(key)
@@ -552,10 +559,11 @@ class FramePipeline:
             part = (max(tile[0], cx0), max(tile[1], cy0), min(tile[2], cx1), min(tile[3], cy1))
             if part[2] - part[0] > 0.5 and part[3] - part[1] > 0.5:
                 marker_rects.append(part)
+                expected.append(frozenset())
                 colour_rects.append(part)
             x0, y0, x1, y1 = tile
             self.watch.snapshot(key, registration.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
-        return carried, marker_rects, _merged(colour_rects)
+        return carried, marker_rects, _merged(colour_rects), expected
 
 def _tiles(width_in: float, depth_in: float, n: int) -> list[tuple[float, float, float, float]]:
     """n search tiles (columns x rows as square as the table allows), padded so they overlap."""
