@@ -311,6 +311,36 @@ class FramePipeline:
         return find_hands(coarse.image, coarse.ppi, coarse.origin_in, wb=held.wb, mat=held.mat,
                           other_rgbs=[t.rgb for t in self.profile.terrain])
 
+    def _look_wider(self, view, pose: CameraPose, held: _Held, detections: Detections, carried: list) -> Detections:
+        """Colour figures seen last frame and not found in their windows this frame, looked for
+        once more in windows twice as wide: a small window cut close round a base beside a hand
+        (or anything else that changed round it) can miss it that the whole view finds. Only a base
+        of the figure's side within the tracker's gate of its last place is taken from there."""
+        base_in = VISION_DEFAULTS["colour_base_in"]
+        gate_in = self.tracker.gate_in
+        carried_ids = {t.figure_id for t in carried}
+        colour = detections.detected_by == "colour"
+        vanished = []
+        for t in self.tracker.tracks.values():
+            if t.detected_by != "colour" or t.hidden or t.figure_id in carried_ids:
+                continue
+            same = colour & (detections.side == t.side)
+            if not (same.any() and np.hypot(*(detections.xy_in[same] - t.xy_in).T).min() <= gate_in):
+                vanished.append(t)
+        if not vanished:
+            return detections
+        wide = 2 * WINDOW_IN
+        rects = [self._clip((t.xy_in[0] - wide, t.xy_in[1] - wide, t.xy_in[0] + wide, t.xy_in[1] + wide))
+                 for t in vanished]
+        found = self._colour(view, pose, rects, held, markers=detections)
+        keep = np.zeros(len(found), bool)
+        for k in range(len(found)):
+            xy, side = found.xy_in[k], found.side[k]
+            near_track = any(t.side == side and np.hypot(*(xy - t.xy_in)) <= gate_in for t in vanished)
+            taken = colour.any() and np.hypot(*(detections.xy_in[colour] - xy).T).min() < 0.6 * base_in
+            keep[k] = near_track and not taken
+        return detections.concat(found[keep]) if keep.any() else detections
+
     def _hand_cover(self, view, held: _Held, hands: Hands | None, full: bool):
         """Table points (N, 2) -> (N,) bool, under a hand in this frame, for the tracker: a full
         frame's hands, or a tracked frame's found on first asking (the tracker asks only when a
@@ -460,6 +490,7 @@ class FramePipeline:
             t2 = time.perf_counter()
             if colour_rects:
                 detections = detections.concat(self._colour(view, pose, colour_rects, held, markers=detections))
+                detections = self._look_wider(view, pose, held, detections, carried)
             detections = _merge_carried(detections, carried)
         t3 = time.perf_counter()
         if self.tracker is not None:
