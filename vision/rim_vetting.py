@@ -188,15 +188,15 @@ def _look_alike(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float,
         return f"a curve of another size (radius {hit.free_radius:.2f} of the base's)"
     if hit.radius < MIN_RADIUS:
         return f"smaller than a base (a circle of {hit.radius:.2f} of its radius): a die or a blob"
-    if runs_off_view(strict, loose, hit.side_index, hit.xy_view, r_px):
+    strong = is_strong(hit.coverage, hit.clean, hit.residual_px, max_residual_px)
+    if not strong and runs_off_view(strict, loose, hit.side_index, hit.xy_view, r_px):
         return "its colour runs off the view's edge: the outline there is the view's, not a rim's (a mug, a book)"
     middle, band = label_fill(strict, loose, hit.side_index, hit.xy_view, r_px)
     footed = max(hit.middle, middle)
     if footed > MAX_FOOTED and band > MAX_SOLID:
         return (f"solid, no figure's feet in it ({footed:.2f} of the middle, {band:.2f} of the way out to the rim): "
                 f"a die or a blob")
-    if (hit.middle > MAX_INNER or hit.hollow < MIN_HOLLOW) and not is_strong(hit.coverage, hit.clean, hit.residual_px,
-                                                                            max_residual_px):
+    if (hit.middle > MAX_INNER or hit.hollow < MIN_HOLLOW) and not strong:
         return f"filled, not a ring ({hit.inner:.2f} of the middle)"
     if hit.outer > MAX_OUTER:
         return f"the colour goes on outside ({hit.outer:.2f} of the band around)"
@@ -216,8 +216,9 @@ def runs_off_view(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.n
     """Whether the side's colour (either label map) meets the view's edge within EDGE_REACH of the
     ring at `centre`. Beyond the edge nothing is seen, so a ring measured there may have the edge of
     the view for its outline (the arc of a mug's rim cut off by it fits a base's circle). A base
-    stands on the table, its rim inside the table's view; and a window cutting a base is overlapped
-    by one that sees it whole."""
+    stands on the table, its rim inside the table's view, and a window cutting a base is overlapped
+    by one that sees it whole; only a base touching the table's edge comes this near it, and it is
+    kept when its rim shows clean and round (is_strong)."""
     h, w = strict.shape
     reach = EDGE_REACH * r_px
     x0, x1 = int(math.floor(centre[0] - reach)), int(math.ceil(centre[0] + reach)) + 1
