@@ -13,7 +13,9 @@ Each anchor is found again in a small crop around it with a wider threshold wind
 corners: the registration rests on them. A frame too big to search whole cheaply (4K) is searched
 at half size, its anchors found again at full size the same way, and the figure markers, too small
 at half size, are looked for in the table's top view (`find_figures`), as tracked frames do in
-windows.
+windows. There, roster markers no threshold outlines (motion blur of well over a cell) are found
+as dark squares of a marker's size and read by pattern, among the missing ones only; a tracked
+frame reads so only the marker last seen in each window.
 """
 from __future__ import annotations
 
@@ -308,37 +310,48 @@ class MarkerFinder:
         if found is not None and found.marker_id not in best:
             self._keep(best, found.marker_id, registration.to_table(found.corners))
 
-    def _soft_read(self, gray: np.ndarray, quad: np.ndarray):
+    def _soft_read(self, gray: np.ndarray, quad: np.ndarray, allowed: frozenset[int] | None = None):
         """A figure marker's id read from an outline's cells (vision.marker_reading), or None: the
-        outline itself, or the marker inside it when it is the outline of the marker's card."""
+        outline itself, or the marker inside it when it is the outline of the marker's card. The id
+        is one of `allowed`, or of the roster when the profile has one."""
         reader = self._pattern_reader
+        allowed = self._roster_ids if allowed is None else allowed
         for candidate in reader.outlines(quad):
             if not reader.framed(reader.sample(gray, candidate)):
                 continue
             outline = candidate.astype(np.float32).reshape(-1, 1, 2)
             cv2.cornerSubPix(gray, outline, (2, 2), (-1, -1),
                              (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01))
-            found = reader.read(gray, outline.reshape(4, 2), self._roster_ids)
+            found = reader.read(gray, outline.reshape(4, 2), allowed)
             if found is not None and found.marker_id not in self.profile.anchor_ids:
                 return found
         return None
 
     def find_figures(self, view: TopView, registration: Registration,
-                     rects_in: list[tuple[float, float, float, float]] | None = None) -> Detections:
+                     rects_in: list[tuple[float, float, float, float]] | None = None,
+                     expected: list[frozenset[int]] | None = None) -> Detections:
         """Figure markers (every marker that is not an anchor), positioned in table inches, in the
         frame's gray top view at `view_px_per_in` (the whole of it, or only the table windows
-        `rects_in`: around last known positions, a search tile)."""
+        `rects_in`: around last known positions, a search tile). `expected`: for each window, the
+        markers last seen in it; those the threshold does not read there are read by pattern (as
+        the whole view's missing roster markers are), other ids are not."""
         best: dict[int, tuple[float, np.ndarray]] = {}
-        windows = [view] if rects_in is None else [view.window(r) for r in rects_in]
-        for window in windows:
-            if min(window.image.shape[:2]) >= 8:
-                # A tracked frame's windows leave what they miss to the next frames: no pattern reads.
-                self._collect(TopView(_sharpen(window.image), window.ppi, window.origin_in), best,
-                              window if rects_in is None else None)
-        if rects_in is None and self._roster_ids is not None:
-            missing = self._roster_ids - set(best)
-            if missing:
-                self._read_dark_squares(view, best, missing)
+        if rects_in is None:
+            self._collect(TopView(_sharpen(view.image), view.ppi, view.origin_in), best, view)
+            if self._roster_ids is not None and self._roster_ids - set(best):
+                self._read_dark_squares(view, best, self._roster_ids - set(best))
+            return self._detections(best, registration)
+        for k, rect in enumerate(rects_in):
+            window = view.window(rect)
+            if min(window.image.shape[:2]) < 8:
+                continue
+            # A tracked frame's windows leave what they miss to the next frames, save the markers
+            # last seen there: a shaken camera's frame must not hide them.
+            allowed = expected[k] if expected is not None else frozenset()
+            self._collect(TopView(_sharpen(window.image), window.ppi, window.origin_in), best,
+                          window if allowed else None, allowed)
+            if allowed - set(best):
+                self._read_dark_squares(window, best, allowed - set(best))
         return self._detections(best, registration)
 
     def _read_dark_squares(self, view: TopView, best: dict[int, tuple[float, np.ndarray]],
@@ -350,7 +363,7 @@ class MarkerFinder:
         each outline is fitted to its dark blob (the smallest rectangle round it, at a threshold
         halfway between ink and card) and read by pattern, among the missing ids only."""
         image = view.image
-        side_px = self.cells * CELL_PX                     # a marker's side in the view
+        side_px = view.ppi * self.profile.figure_marker_size_in       # a marker's side in the view
         f = int(max(1, side_px // DARK_SQUARE_COARSE_PX))
         h, w = image.shape[:2]
         if h < 2 * side_px or w < 2 * side_px:
@@ -388,8 +401,8 @@ class MarkerFinder:
             quad = _dark_square(window, side_px)
             if quad is None:
                 continue
-            read = self._soft_read(image, quad + (u0, v0))
-            if read is None or read.marker_id not in missing or read.marker_id in best:
+            read = self._soft_read(image, quad + (u0, v0), missing)
+            if read is None or read.marker_id in best:
                 continue
             self._keep(best, read.marker_id, view.to_table(read.corners))
             if read.marker_id in best:
@@ -397,9 +410,11 @@ class MarkerFinder:
                 if not missing:
                     return
 
-    def _collect(self, view: TopView, best: dict[int, tuple[float, np.ndarray]], plain: TopView | None = None) -> None:
+    def _collect(self, view: TopView, best: dict[int, tuple[float, np.ndarray]], plain: TopView | None = None,
+                 allowed: frozenset[int] | None = None) -> None:
         """Figure markers read in a (sharpened) view; with `plain`, the same view unsharpened, the
-        outlines left unread are read by their patterns there."""
+        outlines left unread are read by their patterns there (as one of `allowed`, or of the
+        roster)."""
         corners, ids, rejected = self._detect_in_view(view.image)
         for marker_id, quad in zip([] if ids is None else ids.ravel().tolist(), corners):
             if marker_id not in self.profile.anchor_ids:
@@ -413,7 +428,7 @@ class MarkerFinder:
             centre = quad_in.mean(axis=0)
             if any(np.hypot(*(centre - c)) < size_in for c in taken):
                 continue
-            read = self._soft_read(plain.image, quad.reshape(4, 2))
+            read = self._soft_read(plain.image, quad.reshape(4, 2), allowed)
             if read is not None and read.marker_id not in best:
                 self._keep(best, read.marker_id, view.to_table(read.corners))
                 taken.append(centre)

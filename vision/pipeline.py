@@ -284,12 +284,14 @@ class FramePipeline:
         x0, y0, x1, y1 = rect
         return (max(0.0, x0), max(0.0, y0), min(self.profile.width_in, x1), min(self.profile.depth_in, y1))
 
-    def _markers(self, view: FrameView, registration: Registration, pose: CameraPose, rects, full: bool) -> Detections:
+    def _markers(self, view: FrameView, registration: Registration, pose: CameraPose, rects, full: bool,
+                 expected=None) -> Detections:
         scan, self._scan = self._scan, None
         if full and scan is not None and scan[1].figures_searched:
             found = self.markers.figures_in_frame(scan[1], scan[0], registration)
         else:
-            found = self.markers.find_figures(view.gray(), registration, None if full else rects)
+            found = self.markers.find_figures(view.gray(), registration, None if full else rects,
+                                              None if full else expected)
         h = self.profile.figure_marker_height_in
         if h > 0 and len(found):
             # Markers on bases stand above the table: put them back under the camera's ray.
@@ -308,6 +310,36 @@ class FramePipeline:
         coarse = view.at(HAND_PPI)
         return find_hands(coarse.image, coarse.ppi, coarse.origin_in, wb=held.wb, mat=held.mat,
                           other_rgbs=[t.rgb for t in self.profile.terrain])
+
+    def _look_wider(self, view, pose: CameraPose, held: _Held, detections: Detections, carried: list) -> Detections:
+        """Colour figures seen last frame and not found in their windows this frame, looked for
+        once more in windows twice as wide: a small window cut close round a base beside a hand
+        (or anything else that changed round it) can miss it that the whole view finds. Only a base
+        of the figure's side within the tracker's gate of its last place is taken from there."""
+        base_in = VISION_DEFAULTS["colour_base_in"]
+        gate_in = self.tracker.gate_in
+        carried_ids = {t.figure_id for t in carried}
+        colour = detections.detected_by == "colour"
+        vanished = []
+        for t in self.tracker.tracks.values():
+            if t.detected_by != "colour" or t.hidden or t.figure_id in carried_ids:
+                continue
+            same = colour & (detections.side == t.side)
+            if not (same.any() and np.hypot(*(detections.xy_in[same] - t.xy_in).T).min() <= gate_in):
+                vanished.append(t)
+        if not vanished:
+            return detections
+        wide = 2 * WINDOW_IN
+        rects = [self._clip((t.xy_in[0] - wide, t.xy_in[1] - wide, t.xy_in[0] + wide, t.xy_in[1] + wide))
+                 for t in vanished]
+        found = self._colour(view, pose, rects, held, markers=detections)
+        keep = np.zeros(len(found), bool)
+        for k in range(len(found)):
+            xy, side = found.xy_in[k], found.side[k]
+            near_track = any(t.side == side and np.hypot(*(xy - t.xy_in)) <= gate_in for t in vanished)
+            taken = colour.any() and np.hypot(*(detections.xy_in[colour] - xy).T).min() < 0.6 * base_in
+            keep[k] = near_track and not taken
+        return detections.concat(found[keep]) if keep.any() else detections
 
     def _hand_cover(self, view, held: _Held, hands: Hands | None, full: bool):
         """Table points (N, 2) -> (N,) bool, under a hand in this frame, for the tracker: a full
@@ -452,12 +484,13 @@ class FramePipeline:
             detections = detections.concat(self._colour(view, pose, table, held, hands, detections))
         else:
             hands = None
-            carried, marker_rects, colour_rects = self._plan_search()
-            detections = self._markers(view, registration, pose, marker_rects, False) if marker_rects \
+            carried, marker_rects, colour_rects, expected = self._plan_search()
+            detections = self._markers(view, registration, pose, marker_rects, False, expected) if marker_rects \
                 else Detections.empty()
             t2 = time.perf_counter()
             if colour_rects:
                 detections = detections.concat(self._colour(view, pose, colour_rects, held, markers=detections))
+                detections = self._look_wider(view, pose, held, detections, carried)
             detections = _merge_carried(detections, carried)
         t3 = time.perf_counter()
         if self.tracker is not None:
@@ -528,16 +561,21 @@ class FramePipeline:
             else:
                 self.watch.snapshot(("fig", fid), self._figure_box_px(registration, xy))
 
-    def _plan_search(self) -> tuple[list, list, list]:
-        """(figures carried over unchanged, marker windows, colour windows) for a tracked frame."""
-        carried, marker_rects, colour_rects = [], [], []
+    def _plan_search(self) -> tuple[list, list, list, list]:
+        """(figures carried over unchanged, marker windows, colour windows, the markers expected in
+        each marker window) for a tracked frame."""
+        carried, marker_rects, colour_rects, expected = [], [], [], []
         for t in self.tracker.tracks.values():
             if not t.hidden and not self.watch.changed(("fig", t.figure_id)):
                 carried.append(t)
                 continue
             x, y = t.xy_in
             rect = self._clip((x - WINDOW_IN, y - WINDOW_IN, x + WINDOW_IN, y + WINDOW_IN))
-            (marker_rects if t.detected_by == "marker" else colour_rects).append(rect)
+            if t.detected_by == "marker":
+                marker_rects.append(rect)
+                expected.append(frozenset({int(t.marker_id)}))
+            else:
+                colour_rects.append(rect)
         k = self._frame % len(self._tiles)
         key = ("tile", k)
         box_px = self.watch.changed_box_px(key)
@@ -552,10 +590,11 @@ class FramePipeline:
             part = (max(tile[0], cx0), max(tile[1], cy0), min(tile[2], cx1), min(tile[3], cy1))
             if part[2] - part[0] > 0.5 and part[3] - part[1] > 0.5:
                 marker_rects.append(part)
+                expected.append(frozenset())
                 colour_rects.append(part)
             x0, y0, x1, y1 = tile
             self.watch.snapshot(key, registration.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
-        return carried, marker_rects, _merged(colour_rects)
+        return carried, marker_rects, _merged(colour_rects), expected
 
 def _tiles(width_in: float, depth_in: float, n: int) -> list[tuple[float, float, float, float]]:
     """n search tiles (columns x rows as square as the table allows), padded so they overlap."""

@@ -26,6 +26,7 @@ why it is not. The tests look at small windows round each candidate only.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from typing import TYPE_CHECKING, Callable, Sequence
 
@@ -187,15 +188,15 @@ def _look_alike(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float,
         return f"a curve of another size (radius {hit.free_radius:.2f} of the base's)"
     if hit.radius < MIN_RADIUS:
         return f"smaller than a base (a circle of {hit.radius:.2f} of its radius): a die or a blob"
-    if runs_off_view(strict, loose, hit.side_index, hit.xy_view, r_px):
+    strong = is_strong(hit.coverage, hit.clean, hit.residual_px, max_residual_px)
+    if not strong and runs_off_view(strict, loose, hit.side_index, hit.xy_view, r_px):
         return "its colour runs off the view's edge: the outline there is the view's, not a rim's (a mug, a book)"
     middle, band = label_fill(strict, loose, hit.side_index, hit.xy_view, r_px)
     footed = max(hit.middle, middle)
     if footed > MAX_FOOTED and band > MAX_SOLID:
         return (f"solid, no figure's feet in it ({footed:.2f} of the middle, {band:.2f} of the way out to the rim): "
                 f"a die or a blob")
-    if (hit.middle > MAX_INNER or hit.hollow < MIN_HOLLOW) and not is_strong(hit.coverage, hit.clean, hit.residual_px,
-                                                                            max_residual_px):
+    if (hit.middle > MAX_INNER or hit.hollow < MIN_HOLLOW) and not strong:
         return f"filled, not a ring ({hit.inner:.2f} of the middle)"
     if hit.outer > MAX_OUTER:
         return f"the colour goes on outside ({hit.outer:.2f} of the band around)"
@@ -215,8 +216,9 @@ def runs_off_view(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.n
     """Whether the side's colour (either label map) meets the view's edge within EDGE_REACH of the
     ring at `centre`. Beyond the edge nothing is seen, so a ring measured there may have the edge of
     the view for its outline (the arc of a mug's rim cut off by it fits a base's circle). A base
-    stands on the table, its rim inside the table's view; and a window cutting a base is overlapped
-    by one that sees it whole."""
+    stands on the table, its rim inside the table's view, and a window cutting a base is overlapped
+    by one that sees it whole; only a base touching the table's edge comes this near it, and it is
+    kept when its rim shows clean and round (is_strong)."""
     h, w = strict.shape
     reach = EDGE_REACH * r_px
     x0, x1 = int(math.floor(centre[0] - reach)), int(math.ceil(centre[0] + reach)) + 1
@@ -244,19 +246,29 @@ def runs_off_view(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.n
 def label_fill(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.ndarray,
                r_px: float) -> tuple[float, float]:
     """(share of the middle, within 0.45 radii, share of the band 0.45-0.7 radii out) of the ring at
-    `centre` that either label map calls `side`: a die's pips and a likelihood's blur may make its
-    own map look hollow, its labels not."""
+    `centre` (to the nearest pixel) that either label map calls `side`: a die's pips and a
+    likelihood's blur may make its own map look hollow, its labels not."""
     h, w = strict.shape
-    reach = SOLID_OUT * r_px
-    x0, x1 = max(0, int(centre[0] - reach)), min(w, int(centre[0] + reach) + 2)
-    y0, y1 = max(0, int(centre[1] - reach)), min(h, int(centre[1] + reach) + 2)
+    middle, band = _fill_masks(float(r_px))
+    m = middle.shape[0] // 2
+    ix, iy = int(round(centre[0])), int(round(centre[1]))
+    x0, x1, y0, y1 = max(0, ix - m), min(w, ix + m + 1), max(0, iy - m), min(h, iy + m + 1)
     if x1 <= x0 or y1 <= y0:
         return 0.0, 0.0
-    yy, xx = np.ogrid[y0:y1, x0:x1]
-    d2 = ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (r_px * r_px)
     on = (strict[y0:y1, x0:x1] == side) | (loose[y0:y1, x0:x1] == side)
-    middle, band = d2 <= MIDDLE_IN ** 2, (d2 > MIDDLE_IN ** 2) & (d2 <= SOLID_OUT ** 2)
-    return (float(on[middle].mean()) if middle.any() else 0.0, float(on[band].mean()) if band.any() else 0.0)
+    cut = (slice(y0 - iy + m, y1 - iy + m), slice(x0 - ix + m, x1 - ix + m))
+    mid, bnd = middle[cut], band[cut]
+    n_mid, n_bnd = int(mid.sum()), int(bnd.sum())
+    return (float(on[mid].sum()) / n_mid if n_mid else 0.0, float(on[bnd].sum()) / n_bnd if n_bnd else 0.0)
+
+
+@functools.lru_cache(maxsize=8)
+def _fill_masks(r_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """label_fill's middle and band round a pixel, as (2m + 1, 2m + 1) masks."""
+    m = int(math.ceil(SOLID_OUT * r_px))
+    yy, xx = np.mgrid[-m:m + 1, -m:m + 1]
+    d2 = (xx * xx + yy * yy) / (r_px * r_px)
+    return d2 <= MIDDLE_IN ** 2, (d2 > MIDDLE_IN ** 2) & (d2 <= SOLID_OUT ** 2)
 
 
 def frame_span(label: np.ndarray, side: int, centre: np.ndarray, r_px: float) -> float:

@@ -187,6 +187,25 @@ def _sample_rays(mask_f, centres: np.ndarray, radii: np.ndarray, units: np.ndarr
     return out
 
 
+def _gained(samples: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """Samples (N, K, J) scaled by each candidate's `gain` (N,), clipped at 1, in float64 (so the
+    product is exact enough that no edge moves). The likelihood candidates come after the labels'
+    (gain 1, whose samples a gain of 1 leaves as they are): one block, scaled in place."""
+    out = samples.astype(np.float64)
+    rows = np.flatnonzero(gain != 1.0)
+    if len(rows):
+        block = out[rows[0]:rows[-1] + 1]
+        np.multiply(block, gain[rows[0]:rows[-1] + 1, None, None], out=block)
+        np.minimum(block, 1.0, out=block)
+    return out
+
+
+def _count(mask: np.ndarray) -> np.ndarray:
+    """(N, K) true samples of a (N, K, J) mask (summed as bytes while they cannot overflow: a bool
+    sum is slower)."""
+    return mask.view(np.uint8).sum(2, dtype=np.uint8 if mask.shape[2] < 256 else np.int64)
+
+
 def _outer_edges(samples: np.ndarray, radii: np.ndarray, lo: float, hi: np.ndarray) -> np.ndarray:
     """(N, K) radius where the colour ends, looking inwards from `hi` (N, K) to `lo`; NaN if none."""
     j_lo = int(np.searchsorted(radii, lo, side="left"))            # the first sample at lo or beyond
@@ -243,18 +262,17 @@ def _free_radius(points: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return np.sqrt(np.where(r2 > 0, r2, np.nan))
 
 
-def _solve_sym3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(N, 3) solutions of the symmetric systems a (N, 3, 3) x = b (N, 3) by their adjugates (many
-    tiny systems: faster than a general solver); 0 where a is singular."""
-    a00, a01, a02, a11, a12, a22 = a[:, 0, 0], a[:, 0, 1], a[:, 0, 2], a[:, 1, 1], a[:, 1, 2], a[:, 2, 2]
+def _solve_sym3(a00, a01, a02, a11, a12, a22, b0, b1, b2):
+    """Solutions (x0, x1, x2), each (N,), of the symmetric systems [[a00 a01 a02] [a01 a11 a12]
+    [a02 a12 a22]] x = b by their adjugates (many tiny systems: faster than a general solver); 0
+    where the system is singular."""
     c00, c01, c02 = a11 * a22 - a12 * a12, a02 * a12 - a01 * a22, a01 * a12 - a02 * a11
     c11, c12, c22 = a00 * a22 - a02 * a02, a01 * a02 - a00 * a12, a00 * a11 - a01 * a01
     det = a00 * c00 + a01 * c01 + a02 * c02
     ok = np.abs(det) > 1e-6
     inv = np.where(ok, 1.0 / np.where(ok, det, 1.0), 0.0)
-    b0, b1, b2 = b[:, 0], b[:, 1], b[:, 2]
-    return np.stack([(c00 * b0 + c01 * b1 + c02 * b2) * inv, (c01 * b0 + c11 * b1 + c12 * b2) * inv,
-                     (c02 * b0 + c12 * b1 + c22 * b2) * inv], 1)
+    return ((c00 * b0 + c01 * b1 + c02 * b2) * inv, (c01 * b0 + c11 * b1 + c12 * b2) * inv,
+            (c02 * b0 + c12 * b1 + c22 * b2) * inv)
 
 
 def _fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px: float,
@@ -269,27 +287,32 @@ def _fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px
     r = np.full(len(c), r_px + EDGE_BIAS_PX)
     lam = RADIUS_PRIOR
     px, py = np.ascontiguousarray(points[..., 0]), np.ascontiguousarray(points[..., 1])
+    w = weights
+    w_sum = w.sum(1)
+    # the weighted products summed for the normal equations, all reduced in one call:
+    # w ux ux, w ux uy, w uy uy, w ux, w uy, w e ux, w e uy, w e
+    terms = np.empty((8,) + px.shape)
+    wx, wy, we = terms[3], terms[4], terms[7]
     for _ in range(iterations):
         dx, dy = px - c[:, None, 0], py - c[:, None, 1]
         dist = np.hypot(dx, dy)
         m = np.maximum(dist, 1e-6)
         ux, uy = dx / m, dy / m
         e = dist - r[:, None]                           # d e / d (cx, cy, r) = (-ux, -uy, -1)
-        w = weights
-        wx, wy = w * ux, w * uy
-        a = np.empty((len(c), 3, 3))
-        a[:, 0, 0] = (wx * ux).sum(1)
-        a[:, 0, 1] = a[:, 1, 0] = (wx * uy).sum(1)
-        a[:, 1, 1] = (wy * uy).sum(1)
-        a[:, 0, 2] = a[:, 2, 0] = wx.sum(1)
-        a[:, 1, 2] = a[:, 2, 1] = wy.sum(1)
-        a[:, 2, 2] = w.sum(1) + lam
-        we = w * e
-        b = -np.stack([(we * ux).sum(1), (we * uy).sum(1), we.sum(1)], 1)   # J^T e, J = (-ux, -uy, -1)
-        b[:, 2] += lam * (r - (r_px + EDGE_BIAS_PX))
-        step = -_solve_sym3(a, b)
-        c = c + np.clip(step[:, :2], -0.5 * r_px, 0.5 * r_px)
-        r = np.clip(r + step[:, 2], 0.85 * r_px, 1.25 * r_px)
+        np.multiply(w, ux, out=wx)
+        np.multiply(w, uy, out=wy)
+        np.multiply(w, e, out=we)
+        np.multiply(wx, ux, out=terms[0])
+        np.multiply(wx, uy, out=terms[1])
+        np.multiply(wy, uy, out=terms[2])
+        np.multiply(we, ux, out=terms[5])
+        np.multiply(we, uy, out=terms[6])
+        sums = terms.sum(2)
+        # J^T e with J = (-ux, -uy, -1), and the radius prior
+        b = (-sums[5], -sums[6], -sums[7] + lam * (r - (r_px + EDGE_BIAS_PX)))
+        step = _solve_sym3(sums[0], sums[1], sums[3], sums[2], sums[4], w_sum + lam, *b)
+        c = c + np.clip(-np.stack(step[:2], 1), -0.5 * r_px, 0.5 * r_px)
+        r = np.clip(r - step[2], 0.85 * r_px, 1.25 * r_px)
     return c, r
 
 
@@ -302,7 +325,7 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     not fitted: the rays kept are some of those)."""
     samples = _sample_rays(mask_f, centres, radii, units)
     if gain is not None:
-        samples = np.minimum(samples * gain[:, None, None], 1.0)
+        samples = _gained(samples, gain)
     wall = np.maximum(0.0, shift @ units.T)                      # (N, K): the side wall adds this out
     edges = _outer_edges(samples, radii, search_lo * r_px, search_hi * r_px + wall)
     top = edges - wall                                           # the top's edge, wall taken away
@@ -314,8 +337,8 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     on = samples >= 0.5
     band_in = (rr >= e - RIM_BAND * r_px) & (rr <= e - 0.5)
     band_out = (rr >= e + 1.0) & (rr <= e + 0.3 * r_px)
-    solid = (on & band_in).sum(2) >= 0.75 * np.maximum(band_in.sum(2), 1)
-    clear = (~on & band_out).sum(2) >= 0.75 * np.maximum(band_out.sum(2), 1)
+    solid = _count(on & band_in) >= 0.75 * np.maximum(_count(band_in), 1)
+    clear = _count(~on & band_out) >= 0.75 * np.maximum(_count(band_out), 1)
     valid = np.isfinite(top) & solid & clear
     # A candidate without a rim edge (or too few: `min_valid`) has no circle to fit: it keeps its
     # place, the prior's radius and no ray.
@@ -669,7 +692,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         side_of, by_hue_of, kind_of = side_of[shaped], by_hue_of[shaped], kind_of[shaped]
         mask_f, other_f = mask_f[shaped], other_f[shaped]
     # The shape measures, from the final centre.
-    samples = np.minimum(_sample_rays(mask_f, c2, radii, units) * gain[:, None, None], 1.0)
+    samples = _gained(_sample_rays(mask_f, c2, radii, units), gain)
     wall = np.maximum(0.0, shift1 @ units.T)
     rr = radii[None, None, :]
     # Along the rays where the rim shows, the colour stops before the middle (the footing and the

@@ -285,8 +285,11 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     d_mat = _sq_dist(rel, np.zeros(4), mat_sigma)
     seen = ((d_mat <= ANOMALY_SIGMA ** 2) & ~unknown).astype(np.float32)
     sums = cv2.GaussianBlur(cv2.merge([seen, *(rel * seen)]), (0, 0), POOL_IN * wppi)
-    weight = np.ascontiguousarray(sums[..., 0])
-    pooled = sums[..., 1:].transpose(2, 0, 1) / np.maximum(weight, 1e-3)
+    weight, *parts = cv2.split(sums)
+    inv = 1.0 / np.maximum(weight, np.float32(1e-3))
+    pooled = np.empty((len(parts), h, w), np.float32)
+    for i, part in enumerate(parts):
+        np.multiply(part, inv, out=pooled[i])
     pool_centre, pool_sigma = _robust(pooled[:, ::step, ::step][:, like_s].T, FLOOR / POOL_FLOOR)
     pooled -= pool_centre[:, None, None]     # (the pool leaves out what stands out: its mat is off nought)
     weak = (d_mat <= ANOMALY_SIGMA ** 2) & (weight > 0.5)
@@ -301,6 +304,20 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # The white balance leaves a cast common to every felt (the anchors' card is no felt's dye): when
     # the felts seeded surely lie off their profile colours the same way, the kinds' colours (and
     # the other colours looked for) are moved by it and the seeds are looked for again.
+    # Clipped specks, each with the pixels round its rim: a speck is a gap in a patch when the patch
+    # holds most of its rim.
+    specks = None
+    gaps = (unknown & ~excluded).astype(np.uint8)
+    if gaps.any():
+        x0, y0, bw, bh = cv2.boundingRect(gaps)
+        at = (slice(max(0, y0 - 2), y0 + bh + 2), slice(max(0, x0 - 2), x0 + bw + 2))
+        count, comp, stats, _ = cv2.connectedComponentsWithStats(gaps[at], connectivity=8)
+        grown = cv2.dilate(comp.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
+        rim = (gaps[at] == 0) & (grown > 0)
+        around = np.maximum(np.bincount(grown[rim], minlength=count), 1)
+        small = stats[:, cv2.CC_STAT_AREA] <= CLIP_GAP_SQIN * wppi * wppi
+        small[0] = False
+        specks = (at, comp, grown, rim, around, small)
     shift = np.zeros(3, np.float32)
     for _ in range(2):
         kind_mu = prior_mu + shift
@@ -314,10 +331,13 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         rivals = [(extra_mu_now[i], np.hypot(extra_sd[i], mat_sigma[:3]), LOG_PRIOR_OTHER)
                   for i in range(len(extra)) if not near_felt[i]]
 
-        z = (x3[None] - np.asarray(cand_mu, np.float32)[:, :, None]) / np.asarray(cand_sd, np.float32)[:, :, None]
-        dist = np.einsum("kcn,kcn->kn", z, z) + np.asarray(cand_bias, np.float32)[:, None]
+        # (Each squared distance expanded: two small matrix products for all pixels and colours.)
+        iv = 1.0 / np.asarray(cand_sd, np.float64) ** 2                    # (K, 3)
+        mu = np.asarray(cand_mu, np.float64)
+        dist = (x3.T * x3.T) @ iv.T.astype(np.float32) - 2 * x3.T @ (mu * iv).T.astype(np.float32) \
+            + ((mu * mu * iv).sum(axis=1) + np.asarray(cand_bias)).astype(np.float32)
         label = np.full(h * w, -1, np.int16)
-        label[idx] = np.where(dist.min(axis=0) < SEED_SIGMA ** 2, dist.argmin(axis=0), -1)
+        label[idx] = np.where(dist.min(axis=1) < SEED_SIGMA ** 2, dist.argmin(axis=1), -1)
         label = label.reshape(h, w)
 
         learnt, alternatives = {}, {}
@@ -325,19 +345,12 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         # another kind's colour); where the camera clipped beside them is no gap in it (a bright felt
         # under a lamp clips in grains).
         masks = [label == k for k in range(len(kinds))]
-        gaps = (unknown & ~excluded).astype(np.uint8)
-        count, comp, stats, _ = cv2.connectedComponentsWithStats(gaps, connectivity=8) if gaps.any() else (0, None, None, None)
-        if count > 1:
-            # A speck is a gap in a patch when the patch holds most of its rim.
-            grown = cv2.dilate(comp.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
-            rim = (gaps == 0) & (grown > 0)
-            around = np.maximum(np.bincount(grown[rim], minlength=count), 1)
-            small = stats[:, cv2.CC_STAT_AREA] <= CLIP_GAP_SQIN * wppi * wppi
-            small[0] = False
-            for mask in masks:
-                fill = small & (np.bincount(grown[rim & mask], minlength=count) >= 0.5 * around)
+        for mask in masks:
+            if specks is not None:
+                at, comp, grown, rim, around, small = specks
+                fill = small & (np.bincount(grown[rim & mask[at]], minlength=len(small)) >= 0.5 * around)
                 if fill.any():
-                    mask |= fill[comp]
+                    mask[at] |= fill[comp]
         for k, groups in _seeds(masks, unknown, rel, d_mat, kind_mu, prior_sd, mat_sigma, open_k,
                                 SEED_MIN_SQIN * wppi * wppi).items():
             found = []
@@ -431,6 +444,12 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
         a0, b0 = max(0, x0 - m), max(0, y0 - m)
         a1, b1 = min(full[1], x0 + bw + m), min(full[0], y0 + bh + m)
         opened = cv2.morphologyEx(mask[b0:b1, a0:a1].astype(np.uint8), cv2.MORPH_OPEN, open_k)
+        # (Scattered pixels the opening took away widened the box: numbered in what is left.)
+        x0, y0, bw, bh = cv2.boundingRect(opened)
+        if bw == 0:
+            continue
+        a0, b0, a1, b1 = a0 + x0, b0 + y0, a0 + x0 + bw, b0 + y0 + bh
+        opened = opened[y0:y0 + bh, x0:x0 + bw]
         n, c, st, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
         if n < 2:
             continue

@@ -98,8 +98,18 @@ class WhiteBalance:
         img = np.asarray(view_bgr, np.float32)
         scale = (WHITE / np.maximum(self.white_bgr, 1.0)).astype(np.float32)
         field = self._field(img.shape, ppi, origin_in)
-        out = img * scale if field is None else img * (scale / field)
-        return np.maximum(out, 0, out=out) if out.dtype == np.float32 else np.maximum(out, 0).astype(np.float32)
+        if img.ndim == 3 and img.shape[2] == 3:
+            # The same products as numpy's broadcast over the channel axis, which is slow: OpenCV's
+            # per-pixel transform (a diagonal: each channel times its scale, plus exact zeros) or
+            # multiply by each channel's scale over the light, made channel by channel.
+            if field is None:
+                out = cv2.transform(img, np.diag(scale).astype(np.float32))
+            else:
+                f = field[..., 0]
+                out = cv2.multiply(img, cv2.merge([scale[0] / f, scale[1] / f, scale[2] / f]))
+        else:
+            out = img * scale if field is None else img * (scale / field)
+        return np.maximum(out, 0, out=out)
 
     def apply_rgb(self, rgb: Sequence[float], xy_in: Sequence[float] | None = None) -> tuple[float, float, float]:
         """One measured colour (RGB) normalised, e.g. a rim sampled in the raw photo."""
@@ -145,7 +155,7 @@ def _quantiles(values: np.ndarray, qs: np.ndarray) -> np.ndarray:
 
 
 def _column_medians(rows: np.ndarray) -> np.ndarray:
-    """np.median(rows, axis=0) of a few (N, 3) float32 rows, the same numbers, from one small sort
+    """np.median(rows, axis=0) of a few (N, 3) float rows, the same numbers, from one small sort
     (np.median's own overhead is most of its cost at this size)."""
     s = np.sort(rows, axis=0)
     m = len(s)
@@ -182,7 +192,7 @@ def estimate_white_balance(view_bgr: np.ndarray, ppi: float, anchors, origin_in:
     blacks, whites, centres = np.array(blacks), np.array(whites), np.array(centres)
     # A grey card is grey: anchors whose white chromaticity strays from the others' are left out.
     chroma = whites / whites.sum(axis=1, keepdims=True)
-    keep = np.abs(chroma - np.median(chroma, axis=0)).max(axis=1) <= MAX_CARD_CHROMA
+    keep = np.abs(chroma - _column_medians(chroma)).max(axis=1) <= MAX_CARD_CHROMA
     if keep.sum() == 0:
         keep[:] = True
     blacks, whites, centres = blacks[keep], whites[keep], centres[keep]
@@ -194,7 +204,7 @@ def estimate_white_balance(view_bgr: np.ndarray, ppi: float, anchors, origin_in:
             rel = np.clip(plane[0] + centres @ plane[1:], 0.3, 3.0)
             whites = whites / rel[:, None]
             blacks = blacks / rel[:, None]
-    return WhiteBalance(np.median(blacks, axis=0), np.median(whites, axis=0), plane, used)
+    return WhiteBalance(_column_medians(blacks), _column_medians(whites), plane, used)
 
 
 def _exposure_plane(centres_in: np.ndarray, brightness: np.ndarray) -> np.ndarray | None:

@@ -79,3 +79,24 @@ def test_only_the_rosters_missing_markers_are_read_and_a_square_with_no_code_is_
     view = _view(cards, 8.0, 0, finder.view_px_per_in)
     assert set(_found(finder, view)) == {7, 31}
     assert _found(_finder([7, 31, 40, 41]), view).keys() == {7, 31}     # missing 40, 41: not made up
+
+
+def test_a_tracked_window_reads_the_marker_last_seen_in_it_and_no_other():
+    """A tracked frame searches windows round the figures' last places: the marker expected in a
+    window is read by pattern when the threshold cannot read it (a shaken frame must not report
+    it hidden); a window expects nothing else, and a search tile reads nothing by pattern."""
+    finder = _finder([m for m, *_ in MARKERS])
+    view = _view([(_card(m), x, y, t) for m, x, y, t in MARKERS], 8.0, 2, finder.view_px_per_in)
+    registration = Registration(np.diag([1 / view.ppi, 1 / view.ppi, 1.0]), "anchors-ransac", (0, 1, 2, 3), (),
+                                0.1, view.image.shape[::-1])
+    around = [(x - 1.4, y - 1.4, x + 1.4, y + 1.4) for _m, x, y, _t in MARKERS]
+
+    def read(expected):
+        found = finder.find_figures(view, registration, around, expected)
+        return {int(m): xy for m, xy in zip(found.marker_id, found.xy_in)}
+
+    found = read([frozenset({m}) for m, *_ in MARKERS])
+    assert set(found) == {m for m, *_ in MARKERS}
+    assert all(np.hypot(*(found[m] - (x, y))) <= 0.05 for m, x, y, _t in MARKERS)
+    assert set(read([frozenset({40})] * 3)) <= {7}            # 7 reads by threshold alone; 40 is not there
+    assert set(read([frozenset()] * 3)) <= {7}

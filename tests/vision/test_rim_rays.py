@@ -60,3 +60,12 @@ def test_the_rings_kept_are_the_same_when_every_candidate_is_measured():
     def fields(h):
         return tuple((k, tuple(v) if isinstance(v, np.ndarray) else v) for k, v in dataclasses.asdict(h).items())
     assert sorted(map(fields, kept)) == sorted(map(fields, rings))
+
+
+@pytest.mark.parametrize("j", [5, 255, 300])
+def test_samples_along_a_ray_are_counted_however_many(j):
+    from vision.rims import _count
+    mask = np.zeros((2, 3, j), bool)
+    mask[0, 1] = True
+    mask[1, 2, ::2] = True
+    np.testing.assert_array_equal(_count(mask), mask.sum(2))

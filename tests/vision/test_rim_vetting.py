@@ -329,3 +329,9 @@ def test_a_mugs_rim_cut_off_by_the_views_edge_is_no_base_and_a_base_by_the_edge_
     _arc(base_label, (119 - 13, 60), R_PX, 1, -90, 180)
     base = _hit((119 - 13, 60), 1, coverage=0.7, other=0.0)
     assert _vet([base], base_label, _towards(90.0))[0].reason == "ring"
+    # a base touching the table's edge, its rim clean and round, is kept
+    touching = _labels()
+    _arc(touching, (119 - 9, 60), R_PX, 1, -90, 180)
+    assert np.any(touching[:, 119] == 1)
+    assert _vet([_hit((119 - 9, 60), 1, coverage=0.7, clean=0.95, other=0.0)], touching,
+                _towards(90.0))[0].reason == "ring"

@@ -217,3 +217,26 @@ def test_tracker_invariants(frames):
         for (x, y, side) in frame:
             d = np.hypot(seen.xy_in[:, 0] - x, seen.xy_in[:, 1] - y)
             assert any((d < 0.03 + 1e-9) & (seen.side == side))
+
+
+def test_a_base_beside_a_hand_is_not_reported_hidden():
+    """Photo 29 of the hard set's seed 0 (1080p, grass, tilt 28 deg): the previous picture without
+    the hand goes first, then the photo with it. Only what the hand covers is reported hidden: a
+    base 1.6 in from the hand, missed in the small window round its last place, is looked for in a
+    wider one and stays where it is, seen."""
+    from tests.vision.hard_scoring import hidden_reported
+    from vision.synthetic.hard import hard_photo
+
+    photo = hard_photo(0, 29)
+    pipeline = FramePipeline(photo.profile, track=True)
+    pipeline.process(photo.before())
+    scene = pipeline.process(photo.image).scene
+    under = [t for t in photo.truth.figures if t.hidden]
+
+    def under_hand(f):
+        return any((f.marker == t.marker) if t.marker is not None else
+                   (f.marker is None and f.side == t.side and np.hypot(f.x - t.x, f.y - t.y) <= 0.5) for t in under)
+
+    assert [f.id for f in scene.figures if f.hidden and not under_hand(f)] == []
+    n, ok, _bad = hidden_reported(scene, photo.truth)
+    assert n >= 1 and ok == n
