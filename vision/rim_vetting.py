@@ -15,7 +15,9 @@ base's top and the figure's body:
   part of the ring's outline (runs_off_view);
 - cloth of one side's colour on a figure of the other: a ring inside a rim of another colour
   (`other`), or with such a rim beneath it, nearer the camera by what the cloth's height above
-  the base shows there (rim_beneath, from the pose's wall shift);
+  the base shows there (rim_beneath, from the pose's wall shift); of two sides' rings in one
+  place, the one that loses on three votes: farther from the camera, less sure, more of the
+  other's colour outside it (_cloth_over_rims);
 - a phone's case: a hollow frame of the colour, wider than bases side by side (frame_span), or a
   ring whose middle is a large flat dark patch, the screen (or a mug's coffee: flat_middle);
 - water felt's bluer mottling round a blue side's "ring": its middle is the felt (felt_middle).
