@@ -9,13 +9,15 @@ base's top and the figure's body:
 - a die (0.63") or a blob: a circle smaller than a base (`radius`);
 - a die, or cloth on a body: colour filling the middle, not a ring round a body (`middle`, `hollow`);
   however clean and round the ring, a die's colour fills the middle where a figure's feet stand
-  and runs on unbroken out to its edge (label_fill);
+  and runs on unbroken out to its edge, with the mat clear round it (label_fill);
 - felt or a book cover of a similar hue: the colour goes on outside the ring (`outer`);
 - a mug or a book across the table's edge: its colour runs off the view, whose edge then makes
   part of the ring's outline (runs_off_view);
 - cloth of one side's colour on a figure of the other: a ring inside a rim of another colour
   (`other`), or with such a rim beneath it, nearer the camera by what the cloth's height above
-  the base shows there (rim_beneath, from the pose's wall shift);
+  the base shows there (rim_beneath, from the pose's wall shift); of two sides' rings in one
+  place, the one that loses on three votes: farther from the camera, less sure, more of the
+  other's colour outside it (_cloth_over_rims);
 - a phone's case: a hollow frame of the colour, wider than bases side by side (frame_span), or a
   ring whose middle is a large flat dark patch, the screen (or a mug's coffee: flat_middle);
 - water felt's bluer mottling round a blue side's "ring": its middle is the felt (felt_middle).
@@ -46,7 +48,10 @@ MAX_FOOTED = 0.75              # ... even round a strong rim, on its own map or 
 MAX_SOLID = 0.7                # and the share of the band on out to the rim (0.45-0.7 radii) with it:
                                # cloth of the side's colour hanging over a base's middle shows apart
                                # from its rim, the base's top or the feet between; a die's top does not
-MIDDLE_IN, SOLID_OUT = 0.45, 0.7
+MAX_AROUND = 0.1               # and a die stands clear on the mat: the colour (on the labels) stops at
+                               # its edge, not on in the band 1.35-1.8 radii out (a mat of the side's
+                               # hue, round a blurred rim, does not)
+MIDDLE_IN, SOLID_OUT, AROUND_IN, AROUND_OUT = 0.45, 0.7, 1.35, 1.8
 MIN_HOLLOW = 0.6               # along the rays showing the rim, the share of 0.1-0.4 radii without it
 MAX_OUTER = 0.22               # share of the band 1.35-1.8 radii out that may show it
 STRONG_COVERAGE = 0.45         # a rim this complete, clean and round may have colour in its middle
@@ -193,7 +198,8 @@ def _look_alike(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float,
         return "its colour runs off the view's edge: the outline there is the view's, not a rim's (a mug, a book)"
     middle, band = label_fill(strict, loose, hit.side_index, hit.xy_view, r_px)
     footed = max(hit.middle, middle)
-    if footed > MAX_FOOTED and band > MAX_SOLID:
+    if (footed > MAX_FOOTED and band > MAX_SOLID
+            and label_fill(strict, loose, hit.side_index, hit.xy_view, r_px, around=True)[0] < MAX_AROUND):
         return (f"solid, no figure's feet in it ({footed:.2f} of the middle, {band:.2f} of the way out to the rim): "
                 f"a die or a blob")
     if (hit.middle > MAX_INNER or hit.hollow < MIN_HOLLOW) and not strong:
@@ -243,31 +249,38 @@ def runs_off_view(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.n
     return False
 
 
-def label_fill(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.ndarray,
-               r_px: float) -> tuple[float, float]:
-    """(share of the middle, within 0.45 radii, share of the band 0.45-0.7 radii out) of the ring at
+def label_fill(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.ndarray, r_px: float,
+               around: bool = False) -> tuple[float, ...]:
+    """(share of the middle, within 0.45 radii; of the band 0.45-0.7 radii out) of the ring at
     `centre` (to the nearest pixel) that either label map calls `side`: a die's pips and a
-    likelihood's blur may make its own map look hollow, its labels not."""
+    likelihood's blur may make its own map look hollow, its labels not. `around`: instead, (share of
+    the band 1.35-1.8 radii out,)."""
     h, w = strict.shape
-    middle, band = _fill_masks(float(r_px))
-    m = middle.shape[0] // 2
+    masks = _fill_masks(float(r_px), around)
+    m = masks[0].shape[0] // 2
     ix, iy = int(round(centre[0])), int(round(centre[1]))
     x0, x1, y0, y1 = max(0, ix - m), min(w, ix + m + 1), max(0, iy - m), min(h, iy + m + 1)
     if x1 <= x0 or y1 <= y0:
-        return 0.0, 0.0
+        return (0.0,) * len(masks)
     on = (strict[y0:y1, x0:x1] == side) | (loose[y0:y1, x0:x1] == side)
     cut = (slice(y0 - iy + m, y1 - iy + m), slice(x0 - ix + m, x1 - ix + m))
-    mid, bnd = middle[cut], band[cut]
-    n_mid, n_bnd = int(mid.sum()), int(bnd.sum())
-    return (float(on[mid].sum()) / n_mid if n_mid else 0.0, float(on[bnd].sum()) / n_bnd if n_bnd else 0.0)
+    out = []
+    for mask in masks:
+        part = mask[cut]
+        n = int(part.sum())
+        out.append(float(on[part].sum()) / n if n else 0.0)
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=8)
-def _fill_masks(r_px: float) -> tuple[np.ndarray, np.ndarray]:
-    """label_fill's middle and band round a pixel, as (2m + 1, 2m + 1) masks."""
-    m = int(math.ceil(SOLID_OUT * r_px))
+def _fill_masks(r_px: float, around: bool) -> tuple[np.ndarray, ...]:
+    """label_fill's masks round a pixel, (2m + 1, 2m + 1) each: the middle and the band out to 0.7
+    radii, or the band round a base."""
+    m = int(math.ceil((AROUND_OUT if around else SOLID_OUT) * r_px))
     yy, xx = np.mgrid[-m:m + 1, -m:m + 1]
     d2 = (xx * xx + yy * yy) / (r_px * r_px)
+    if around:
+        return ((d2 >= AROUND_IN ** 2) & (d2 <= AROUND_OUT ** 2),)
     return d2 <= MIDDLE_IN ** 2, (d2 > MIDDLE_IN ** 2) & (d2 <= SOLID_OUT ** 2)
 
 

@@ -335,3 +335,16 @@ def test_a_mugs_rim_cut_off_by_the_views_edge_is_no_base_and_a_base_by_the_edge_
     assert np.any(touching[:, 119] == 1)
     assert _vet([_hit((119 - 9, 60), 1, coverage=0.7, clean=0.95, other=0.0)], touching,
                 _towards(90.0))[0].reason == "ring"
+
+
+def test_a_rim_blurred_on_a_mat_of_its_sides_hue_is_no_die():
+    """A die stands clear on the mat. A base blurred on a mat whose grain shows the side's hue may
+    look solid to its middle, but the hue goes on round it."""
+    rng = np.random.default_rng(3)
+    label = _labels()
+    label[rng.random(label.shape) < 0.3] = 0                           # the mat's grain of the side's hue
+    cv2.circle(label, (60, 60), int(R_PX), 0, -1)                        # the rim, blurred over its middle
+    base = _hit((60, 60), 0, coverage=0.75, clean=0.95, middle=0.84, hollow=0.12, other=0.0)
+    assert _vet([base], label, _towards(90.0))[0].reason == "ring"
+    die = _die_labels(0, np.array([60.0, 60.0]), 0.62 * R_PX)
+    assert "die" in _vet([base], die, _towards(90.0))[0].reason
