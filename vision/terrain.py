@@ -19,17 +19,18 @@ moved towards another kind's colour is still its own kind when that kind's felt 
 specks the camera clipped inside a patch are part of it), and the kind's Gaussian is learnt from
 the patches like it, in its own spread (as the rims relearn a side's colour). When the felts seeded
 surely all lie off their profile colours the same way (a cast the anchors' white balance left), the
-kinds' colours are moved by it and the seeds looked for again. Then, in a window round its seeds, a
-kind wins where it is likelier than the mat, the mat in shade and the other kinds; its edge near
-there is where the colour is half the felt's, half the mat's just around the piece (linear unmixing
-of the colour as a share of the mat's, weighted by how the mat's colour varies), so a soft ragged
-edge falls where the felt covers half. A piece is a connected region holding seeds (hysteresis),
-closed, with its holes filled and the figures seen on its edge added (a figure standing on it is
-part of it), traced at a quarter pixel. A region is no piece when it is small, thin, lies along the
-table's edge, reaches in over it (an arm, a cloth) or is square-cut and hangs over it (a book).
-Each piece's `confidence` is how surely its inside (where no figure stands) is its kind, against
-the sides' rim colours and the distractors too, times how far the kind stands from the mat, in the
-mat's own spread.
+kinds' colours are moved by it and the seeds looked for again (a felt that told the cast keeps its
+seeds unless the second look finds a patch standing further from the mat). Then, in a window round
+its seeds, a kind wins where it is likelier than the mat, the mat in shade and the other kinds; its
+edge near there is where the colour is half the felt's, half the mat's just around the piece
+(linear unmixing of the colour as a share of the mat's, weighted by how the mat's colour varies),
+so a soft ragged edge falls where the felt covers half. A piece is a connected region holding seeds
+(hysteresis), closed, with its holes filled and the figures seen on its edge added (a figure
+standing on it is part of it), traced at a quarter pixel. A region is no piece when it is small,
+thin, lies along the table's edge, reaches in over it (an arm, a cloth) or is square-cut and hangs
+over it (a book). Each piece's `confidence` is how surely its inside (where no figure stands) is
+its kind, against the sides' rim colours and the distractors too, times how far the kind stands
+from the mat, in the mat's own spread.
 """
 from __future__ import annotations
 
@@ -364,14 +365,34 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                 found.append((seed, box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR)))
             learnt[k] = found[0]
             alternatives[k] = found[1:]
-        off = [(learnt[k][2][:2] - kind_mu[k][:2]) for k in learnt
-               if _mahal(learnt[k][2][:2] - kind_mu[k][:2], np.hypot(prior_sd[k][:2], mat_sigma[:2])) <= CAST_SURE_SIGMA]
-        if len(off) < 2 or shift.any():
+        if shift.any():
+            # The felts that told the cast keep their seeds unless the second look found a patch that
+            # stands further from the mat: a patch of the mat a kind's moved colour now comes near is
+            # not taken over a felt.
+            def evidence(group):
+                return float(np.sqrt(d_mat[group[0]]).mean())
+            sure = [k for k in sure if k not in learnt or evidence(first[0][k]) >= evidence(learnt[k])]
+            for k in sure:
+                learnt[k], alternatives[k] = first[0][k], first[1][k]
+            held = np.zeros((h, w), bool)
+            for k in sure:
+                held |= learnt[k][0]
+            for k in [k for k in learnt if k not in sure]:
+                free = [g for g in [learnt[k], *alternatives[k]] if not (g[0] & held).any()]
+                if free:
+                    learnt[k], alternatives[k] = free[0], free[1:]
+                else:
+                    del learnt[k], alternatives[k]
             break
-        cast = _median(np.asarray(off, np.float32).T)
+        sure = [k for k in learnt if _mahal(learnt[k][2][:2] - kind_mu[k][:2],
+                                            np.hypot(prior_sd[k][:2], mat_sigma[:2])) <= CAST_SURE_SIGMA]
+        if len(sure) < 2:
+            break
+        cast = _median(np.asarray([learnt[k][2][:2] - kind_mu[k][:2] for k in sure], np.float32).T)
         if _mahal(cast, np.hypot(prior_sd[:, :2], mat_sigma[:2]).mean(axis=0)) < 1.0:
             break
         shift = np.array([cast[0], cast[1], 0.0], np.float32)
+        first = (dict(learnt), dict(alternatives))
     prior_mu = kind_mu
     # Each kind is told from the mat, the mat in shade, the other kinds as learnt (or as named,
     # when not seen) and the other colours looked for.
