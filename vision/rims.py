@@ -322,11 +322,12 @@ def _fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px
 
 def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
                 units: np.ndarray, radii: np.ndarray, search_lo: float, search_hi: float, gain: np.ndarray | None = None,
-                min_valid: float = 0.0):
+                min_valid: float = 0.0, measures: bool = True):
     """Edge points, fitted centres and the shape measures for candidates at `centres` (`gain` (N,):
     each candidate's samples scaled by it, clipped at 1: a likelihood judged against its own rim).
     A candidate with fewer than `min_valid` of its rays showing a rim edge keeps none (its circle is
-    not fitted: the rays kept are some of those)."""
+    not fitted: the rays kept are some of those). Without `measures` only the rays kept and the
+    centres are worth using (a look that only moves the centre: no free radius, residual or clean)."""
     samples = _sample_rays(mask_f, centres, radii, units)
     if gain is not None:
         samples = _gained(samples, gain)
@@ -359,10 +360,13 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
             res = np.hypot(pts[..., 0] - c[:, None, 0], pts[..., 1] - c[:, None, 1]) - r[:, None]
             w = (ok & (np.abs(res) <= trim * r_px)).astype(np.float64)
         centre[rows], radius[rows], weights[rows] = c, r, w
-        free_r[rows] = _free_radius(pts, w)
+        if measures:
+            free_r[rows] = _free_radius(pts, w)
+    kept = weights > 0
+    if not measures:
+        return samples, edges, kept, centre, None, None, free_r, radius
     px, py = points[..., 0], points[..., 1]
     res = np.hypot(px - centre[:, None, 0], py - centre[:, None, 1]) - radius[:, None]
-    kept = weights > 0
     n_kept = kept.sum(1)
     # Of the rays that meet the colour near the ring, the share that show a clean rim edge on the
     # circle: a partial rim is clean where it shows (the body hides the rest); clutter is not.
@@ -669,7 +673,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     # rays and samples: what shows too little ring even so is measured no further. Then again from
     # the fitted centre with the tighter band, in full.
     _, _, kept0, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units[::2], radii_search[::2], 0.3, 1.45, gain,
-                                              min_valid=COARSE_COVERAGE * MIN_COVERAGE)
+                                              min_valid=COARSE_COVERAGE * MIN_COVERAGE, measures=False)
     moved = np.hypot(*(c1 - c0).T)
     live = (kept0.mean(1) >= COARSE_COVERAGE * MIN_COVERAGE) & (moved <= 0.9 * r_px) & np.isfinite(c1).all(1)
     c0, gain, shift0 = c0[live], gain[live], shift0[live]
@@ -677,7 +681,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     mask_f, other_f = mask_f[live], other_f[live]
     if not len(c0):
         return [], strict, loose
-    _, _, _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii_search, 0.3, 1.45, gain)
+    _, _, _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii_search, 0.3, 1.45, gain,
+                                          measures=False)
     moved = np.hypot(*(c1 - c0).T)
     shift1 = shift_at(c1)
     radii = _reach(radii, 1.8 * r_px + _max_wall(shift1, units) + 2.0)
