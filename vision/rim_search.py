@@ -101,16 +101,18 @@ def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[fl
     index, present, _counts, _colours, chroma, brightness = quantised
     slot = np.zeros(int(present[-1]) + 1 if len(present) else 1, np.int32)
     slot[present] = np.arange(len(present), dtype=np.int32)
-    where = slot[index]                                   # each pixel's row among the colours present
     step = max(1, int(round(ppi / BACKGROUND_PPI)))
-    coarse = chroma[0][where[::step, ::step]]             # the view's chromaticity at about 5 px/in
+    coarse = chroma[0][slot[index[::step, ::step]]]       # the view's chromaticity at about 5 px/in
     def to_view(lut, at=None, out=None):
-        # straight into the output; every index is a valid row, so "clip" clips nothing (and,
-        # unlike the default, does not buffer `out`)
-        return np.take(lut, where if at is None else where.reshape(-1)[at], out=out, mode="clip")
+        # looked up by colour code (a table of every code up to the last present): no map of each
+        # pixel's row among the colours present is made first. Straight into the output; every
+        # code is in the table, so "clip" clips nothing (and, unlike the default, does not buffer `out`)
+        table = np.zeros(len(slot), lut.dtype)
+        table[present] = lut
+        return np.take(table, index if at is None else index.reshape(-1)[at], out=out, mode="clip")
 
     return _likelihoods(chroma[0], brightness[0], to_view, coarse, ppi / step, side_rgbs, mat, felt_rgbs,
-                        where.shape)
+                        index.shape)
 
 
 def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat, felt_rgbs, shape=None):
