@@ -113,7 +113,8 @@ def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -
     size = int(round(r_px)) | 1
     peak = score >= cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
     # the local peaks with colour enough in the annulus are few: the other tests are made at them alone
-    ys, xs = np.nonzero(peak & (ring >= min_ring * r_px * r_px))
+    # (numpy's nonzero over a 2-D map is three times slower than over the flat one)
+    ys, xs = np.divmod(np.flatnonzero(peak & (ring >= min_ring * r_px * r_px)), m.shape[1])
     ring_at, in_at = ring[ys, xs], a_in[ys, xs]
     good = in_at <= 0.85 * s_in * s_in
     if min_ring != MIN_RING_PX2:
