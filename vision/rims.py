@@ -589,6 +589,9 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     """One pass of find_rims with the given side colours: (hits, strict labels, loose labels)."""
     quantised = quantised or quantise_view(view_bgr, wb)
     strict_of, loose_of = _label_tables(quantised, side_rgbs, other_rgbs, mat)     # by colour code
+    if len(side_rgbs) + len(other_rgbs) < 127:
+        # as bytes: a quarter of the memory for every full-view test of them below
+        strict_of, loose_of = strict_of.astype(np.int8), loose_of.astype(np.int8)
     strict, loose = np.take(strict_of, quantised[0]), np.take(loose_of, quantised[0])
     if exclude is not None:
         strict[exclude] = -1
