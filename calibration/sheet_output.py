@@ -33,7 +33,7 @@ def _n(value: float) -> str:
 
 def to_svg(page: Page) -> str:
     w, h = page.width_in * PT_PER_IN, page.height_in * PT_PER_IN
-    out = [f'<?xml version="1.0" encoding="UTF-8"?>',
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
            f'<svg xmlns="http://www.w3.org/2000/svg" width="{page.width_in:.6g}in" height="{page.height_in:.6g}in" '
            f'viewBox="0 0 {_n(w)} {_n(h)}">',
            f"<title>{escape(page.title)}</title>",

@@ -214,12 +214,22 @@ def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], pp
     return FELT_COLOURED if _is_felt(mean_bgr / max(float(mean_bgr.sum()), 1.0), other_rgbs) else HAND
 
 
+def _components(mask: np.ndarray):
+    """cv2.connectedComponentsWithStats (8-connected) of a small mask, the same labels and stats:
+    16-bit labels (room for every blob such a mask can hold) take OpenCV's serial labelling, which
+    for a view this size is faster than its parallel one and does not wait on a busy machine's
+    second core."""
+    h, w = mask.shape
+    ltype = cv2.CV_16U if ((h + 1) // 2) * ((w + 1) // 2) < 65535 else cv2.CV_32S
+    return cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=ltype)
+
+
 def _sleeves(layers: _Layers) -> tuple[np.ndarray, np.ndarray]:
     """(labels, is_sleeve): the smooth, not-mat patches of any colour that run out over the table's
     edge and cover less than MAX_ARM_SHARE of it, where a sleeve (or a bare forearm) can be."""
     arm = (layers.smooth & layers.not_mat).astype(np.uint8)
     arm = cv2.morphologyEx(arm, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))   # not the smooth streaks of wood grain
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(arm, connectivity=8)
+    n, labels, stats, _ = _components(arm)
     h, w = arm.shape
     x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
     at_edge = (x <= 0) | (y <= 0) | (x + stats[:, cv2.CC_STAT_WIDTH] >= w) | (y + stats[:, cv2.CC_STAT_HEIGHT] >= h)
@@ -257,7 +267,7 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
     layers = _layers(img, ppi)
     cand = (layers.skin & layers.smooth & layers.not_mat).astype(np.uint8)
     cand = cv2.morphologyEx(cand, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
+    n, labels, stats, _ = _components(cand)
     big = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= MIN_AREA_IN2 * ppi * ppi) + 1
     found = np.zeros((h, w), np.uint8)
     felt_coloured = []

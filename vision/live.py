@@ -22,15 +22,16 @@ from typing import Any, Callable
 import cv2
 import numpy as np
 
+from vision.quality import MESSAGES, gray_levels, is_dark
 from vision.sources import FrameSource, SourceError
 
 DEFAULTS_PATH = Path(__file__).with_name("live_defaults.toml")
+DARK_REFUSAL = MESSAGES["dark"]      # what the pipeline refuses a dark frame with
 
 
 @dataclass(frozen=True)
 class StatusSettings:
     """House defaults from vision/live_defaults.toml (see the notes there)."""
-    too_dark_mean_grey: float = 45.0
     camera_moved_px: float = 4.0
     min_px_per_cell: float = 2.5
     anchor_rms_px: float = 2.5
@@ -48,9 +49,15 @@ class StatusSettings:
 
 @dataclass(frozen=True)
 class FrameStats:
-    mean_grey: float        # 0-255
+    median_grey: float      # 0-255
+    bright_grey: float      # the 99th percentile, 0-255
     width_px: int
     height_px: int
+
+    @property
+    def dark(self) -> bool:
+        """Too dark to measure: the photo check's own verdict (vision.quality), not a second one."""
+        return is_dark(self.median_grey, self.bright_grey)
 
 
 @dataclass(frozen=True)
@@ -62,9 +69,10 @@ class Status:
 
 def frame_stats(frame: np.ndarray) -> FrameStats:
     """Cheap numbers about a frame: its brightness from every 4th pixel."""
-    sample = frame[::4, ::4]
+    sample = np.ascontiguousarray(frame[::4, ::4])
     grey = cv2.cvtColor(sample, cv2.COLOR_BGR2GRAY) if sample.ndim == 3 else sample
-    return FrameStats(float(grey.mean()), int(frame.shape[1]), int(frame.shape[0]))
+    median, bright = gray_levels(grey)
+    return FrameStats(median, bright, int(frame.shape[1]), int(frame.shape[0]))
 
 
 def _table_points(profile) -> np.ndarray:
@@ -94,9 +102,10 @@ def status_messages(profile, stats: FrameStats | None, result: Any, previous=Non
     out: list[Status] = []
     if source_fault:
         out.append(Status("source", source_fault))
-    if stats is not None and stats.mean_grey < settings.too_dark_mean_grey:
+    dark = stats is not None and stats.dark
+    if dark:
         out.append(Status("too_dark", "too dark"))
-    if error:
+    if error and not (dark and error == DARK_REFUSAL):    # the refusal says the same: once is enough
         out.append(Status("error", error))
     registration = getattr(result, "registration", None)
     if registration is None or profile is None:

@@ -20,6 +20,11 @@ from calibration.profile import aruco_dictionary
 
 PX_PER_CELL = 8                 # sampling resolution of an outline's inside
 BLUR_CELLS = (0.0, 0.35, 0.6)   # blurs (Gaussian sigma, in cells) the patterns are compared under
+# and motion blurs (length in cells, over a Gaussian of MOTION_SIGMA_CELLS) in MOTION_ANGLES_DEG:
+# a camera's shake smears a small marker along one direction by a cell or more.
+MOTION_CELLS = (1.0, 1.5)
+MOTION_ANGLES_DEG = (0.0, 45.0, 90.0, 135.0)
+MOTION_SIGMA_CELLS = 0.25
 MIN_CORRELATION = 0.9           # a read must correlate this well with its pattern...
 MIN_MARGIN = 0.02               # ...and this much better than the best pattern of any other id
 FRAME_CONTRAST = 1.0            # margin minus border, in standard deviations of all the cells
@@ -57,13 +62,11 @@ class PatternReader:
         self._ids, self._turns = np.array(ids), np.array(turns)
         side_px = self._side * PX_PER_CELL
         blurred = []
-        for sigma in BLUR_CELLS:
+        for blur in _blurs():
             rows = []
             for pattern in patterns:
                 up = cv2.resize(pattern, (side_px, side_px), interpolation=cv2.INTER_NEAREST)
-                if sigma > 0:
-                    up = cv2.GaussianBlur(up, (0, 0), sigma * PX_PER_CELL)
-                rows.append(self._cell_means(up))
+                rows.append(self._cell_means(blur(up)))
             blurred.append(_standardised(np.array(rows)))
         self._patterns = np.stack(blurred)               # (blurs, ids x turns, cells)
 
@@ -152,6 +155,22 @@ class PatternReader:
         # The pattern turned clockwise `turn` times: the marker's top-left corner is outline corner `turn`.
         corners = np.roll(np.asarray(outline, np.float64), -int(self._turns[best]), axis=0)
         return SoftRead(marker_id, corners, float(scores[best]))
+
+
+def _blurs():
+    """The blurs a pattern (upsampled to PX_PER_CELL) is compared under: Gaussian, then motion."""
+    p = PX_PER_CELL
+    out = [(lambda im, s=sigma: cv2.GaussianBlur(im, (0, 0), s * p) if s > 0 else im) for sigma in BLUR_CELLS]
+    for length in MOTION_CELLS:
+        k = int(np.ceil(length * p)) | 1
+        for angle in MOTION_ANGLES_DEG:
+            kernel = np.zeros((k, k), np.float32)
+            c, (dx, dy) = k // 2, (np.cos(np.radians(angle)) * length * p / 2, np.sin(np.radians(angle)) * length * p / 2)
+            cv2.line(kernel, (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy))), 1.0)
+            kernel /= kernel.sum()
+            out.append(lambda im, kern=kernel: cv2.filter2D(cv2.GaussianBlur(im, (0, 0), MOTION_SIGMA_CELLS * p), -1,
+                                                            kern, borderType=cv2.BORDER_REPLICATE))
+    return out
 
 
 def _standardised(rows: np.ndarray) -> np.ndarray:

@@ -13,7 +13,9 @@ Each anchor is found again in a small crop around it with a wider threshold wind
 corners: the registration rests on them. A frame too big to search whole cheaply (4K) is searched
 at half size, its anchors found again at full size the same way, and the figure markers, too small
 at half size, are looked for in the table's top view (`find_figures`), as tracked frames do in
-windows.
+windows. There, roster markers no threshold outlines (motion blur of well over a cell) are found
+as dark squares of a marker's size and read by pattern, among the missing ones only; a tracked
+frame reads so only the marker last seen in each window.
 """
 from __future__ import annotations
 
@@ -35,6 +37,48 @@ HALF_SIZE_FROM_PX = 2500  # frames this large (longer side) are searched at half
 SIZE_TOLERANCE = 0.2     # a figure marker's side must be within 20% of the profile's size
 FRAME_THRESH_WINDOW = 9  # px: three cells of the smallest figure markers worth reading (~3 px a cell)
 REREAD_SIDES = 0.8       # half side of the window an unread outline is read again in, in marker sides
+DARK_SQUARE_COARSE_PX = 9    # a marker's side in the coarse copy dark squares are looked for in
+DARK_SQUARE_CONTRAST = 0.2   # a dark square's middle this much darker than the ring round it
+DARK_SQUARES_PER_MISSING = 8  # the most contrasted places read, per roster marker missing
+DARK_SQUARE_TOLERANCE = 0.25  # a dark blob's sides within this share of a marker's side
+
+
+def _dark_square(window: np.ndarray, side_px: float) -> np.ndarray | None:
+    """The outline ((4, 2), clockwise in the image, as ArUco's) of the dark square of side about
+    `side_px` in the middle of a gray window: its pixels darker than halfway between the window's
+    ink and card, the blob at the middle (opened, if it runs into the mat, until it is a square's
+    size), and the smallest rectangle round it. None when there is no such square."""
+    if window.size == 0:
+        return None
+    values = window.ravel()
+    n = len(values)
+    lo, hi = (float(v) for v in np.partition(values, (n // 20, n - 1 - n // 20))[[n // 20, n - 1 - n // 20]])
+    if hi - lo < 30:
+        return None
+    dark = (window < (lo + hi) / 2).astype(np.uint8)
+    cy, cx = window.shape[0] // 2, window.shape[1] // 2
+    r = max(1, int(0.3 * side_px))
+    for k in (1, 3, 5, 7):
+        blob = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((k, k), np.uint8)) if k > 1 else dark
+        n, labels = cv2.connectedComponents(blob, connectivity=4)
+        # The blob that covers most of the window's middle (the square's border and dark bits).
+        counts = np.bincount(labels[cy - r:cy + r, cx - r:cx + r].ravel(), minlength=n)
+        counts[0] = 0
+        i = int(np.argmax(counts))
+        if counts[i] == 0:
+            return None
+        contours, _ = cv2.findContours((labels == i).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        (_x, _y), (rw, rh), _a = cv2.minAreaRect(max(contours, key=len))
+        rw, rh = rw + 1, rh + 1                     # pixel centres to pixel edges
+        if max(rw, rh) > (1 + DARK_SQUARE_TOLERANCE) * side_px:
+            continue                                # run into the mat: open it further
+        if min(rw, rh) < (1 - DARK_SQUARE_TOLERANCE) * side_px:
+            return None
+        quad = cv2.boxPoints(((_x, _y), (rw, rh), _a)).astype(np.float64)
+        # Clockwise in the image (y down): positive shoelace area.
+        area = np.sum(quad[:, 0] * np.roll(quad[:, 1], -1) - np.roll(quad[:, 0], -1) * quad[:, 1])
+        return quad if area > 0 else quad[::-1].copy()
+    return None
 
 
 @dataclass(frozen=True)
@@ -266,38 +310,111 @@ class MarkerFinder:
         if found is not None and found.marker_id not in best:
             self._keep(best, found.marker_id, registration.to_table(found.corners))
 
-    def _soft_read(self, gray: np.ndarray, quad: np.ndarray):
+    def _soft_read(self, gray: np.ndarray, quad: np.ndarray, allowed: frozenset[int] | None = None):
         """A figure marker's id read from an outline's cells (vision.marker_reading), or None: the
-        outline itself, or the marker inside it when it is the outline of the marker's card."""
+        outline itself, or the marker inside it when it is the outline of the marker's card. The id
+        is one of `allowed`, or of the roster when the profile has one."""
         reader = self._pattern_reader
+        allowed = self._roster_ids if allowed is None else allowed
         for candidate in reader.outlines(quad):
             if not reader.framed(reader.sample(gray, candidate)):
                 continue
             outline = candidate.astype(np.float32).reshape(-1, 1, 2)
             cv2.cornerSubPix(gray, outline, (2, 2), (-1, -1),
                              (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01))
-            found = reader.read(gray, outline.reshape(4, 2), self._roster_ids)
+            found = reader.read(gray, outline.reshape(4, 2), allowed)
             if found is not None and found.marker_id not in self.profile.anchor_ids:
                 return found
         return None
 
     def find_figures(self, view: TopView, registration: Registration,
-                     rects_in: list[tuple[float, float, float, float]] | None = None) -> Detections:
+                     rects_in: list[tuple[float, float, float, float]] | None = None,
+                     expected: list[frozenset[int]] | None = None) -> Detections:
         """Figure markers (every marker that is not an anchor), positioned in table inches, in the
         frame's gray top view at `view_px_per_in` (the whole of it, or only the table windows
-        `rects_in`: around last known positions, a search tile)."""
+        `rects_in`: around last known positions, a search tile). `expected`: for each window, the
+        markers last seen in it; those the threshold does not read there are read by pattern (as
+        the whole view's missing roster markers are), other ids are not."""
         best: dict[int, tuple[float, np.ndarray]] = {}
-        windows = [view] if rects_in is None else [view.window(r) for r in rects_in]
-        for window in windows:
-            if min(window.image.shape[:2]) >= 8:
-                # A tracked frame's windows leave what they miss to the next frames: no pattern reads.
-                self._collect(TopView(_sharpen(window.image), window.ppi, window.origin_in), best,
-                              window if rects_in is None else None)
+        if rects_in is None:
+            self._collect(TopView(_sharpen(view.image), view.ppi, view.origin_in), best, view)
+            if self._roster_ids is not None and self._roster_ids - set(best):
+                self._read_dark_squares(view, best, self._roster_ids - set(best))
+            return self._detections(best, registration)
+        for k, rect in enumerate(rects_in):
+            window = view.window(rect)
+            if min(window.image.shape[:2]) < 8:
+                continue
+            # A tracked frame's windows leave what they miss to the next frames, save the markers
+            # last seen there: a shaken camera's frame must not hide them.
+            allowed = expected[k] if expected is not None else frozenset()
+            self._collect(TopView(_sharpen(window.image), window.ppi, window.origin_in), best,
+                          window if allowed else None, allowed)
+            if allowed - set(best):
+                self._read_dark_squares(window, best, allowed - set(best))
         return self._detections(best, registration)
 
-    def _collect(self, view: TopView, best: dict[int, tuple[float, np.ndarray]], plain: TopView | None = None) -> None:
+    def _read_dark_squares(self, view: TopView, best: dict[int, tuple[float, np.ndarray]],
+                           missing: frozenset[int]) -> None:
+        """Roster markers the search did not outline. Motion blur of a cell or more can merge a
+        marker's thin white margin with a textured mat, or its bits with the margin, so that no
+        threshold outlines it; it still shows as a dark square of a marker's size on a lighter card.
+        Such squares are found on a coarse copy of the view (a dark middle inside a lighter ring),
+        each outline is fitted to its dark blob (the smallest rectangle round it, at a threshold
+        halfway between ink and card) and read by pattern, among the missing ids only."""
+        image = view.image
+        side_px = view.ppi * self.profile.figure_marker_size_in       # a marker's side in the view
+        f = int(max(1, side_px // DARK_SQUARE_COARSE_PX))
+        h, w = image.shape[:2]
+        if h < 2 * side_px or w < 2 * side_px:
+            return
+        coarse = cv2.resize(image[:h // f * f, :w // f * f], (w // f, h // f), interpolation=cv2.INTER_AREA)
+        coarse = coarse.astype(np.float32)
+        s = side_px / f
+        # The square's mean (black ink, whatever its bits) against the ring round it (its card).
+        ring_in_k, ring_out_k = (int(round(k * s)) | 1 for k in (1.0, 1.45))
+        box_in = cv2.boxFilter(coarse, -1, (ring_in_k, ring_in_k), normalize=False)
+        box_out = cv2.boxFilter(coarse, -1, (ring_out_k, ring_out_k), normalize=False)
+        ring = (box_out - box_in) / (ring_out_k ** 2 - ring_in_k ** 2)
+        contrast = (ring - box_in / ring_in_k ** 2) / np.maximum(ring, 1.0)
+        peaks = (contrast >= cv2.dilate(contrast, np.ones((3, 3), np.uint8))) & (contrast > DARK_SQUARE_CONTRAST)
+        rows, cols = np.nonzero(peaks)
+        # Not on a marker read already, nor on an anchor's card.
+        uv = np.column_stack([cols, rows]) * float(f) + f / 2
+        xy = view.to_table(uv) if len(uv) else np.zeros((0, 2))
+        size_in = self.profile.figure_marker_size_in
+        free = np.ones(len(xy), bool)
+        for _e, q in best.values():
+            free &= np.hypot(*(xy - q.mean(axis=0)).T) >= size_in
+        for a in self.profile.anchors:
+            free &= np.abs(xy - (a.x_in, a.y_in)).max(axis=1) >= 0.75 * a.size_in + size_in / 2
+        rows, cols, uv = rows[free], cols[free], uv[free]
+        order = np.argsort(-contrast[rows, cols])[:DARK_SQUARES_PER_MISSING * len(missing)]
+        half = int(np.ceil(0.75 * side_px * (self.cells + 2) / self.cells))
+        taken: list[np.ndarray] = []
+        for u, v in uv[order]:
+            if any(np.hypot(u - t[0], v - t[1]) < side_px for t in taken):
+                continue              # the same square again
+            taken.append((u, v))
+            u0, v0 = int(max(0, u - half)), int(max(0, v - half))
+            window = image[v0:int(min(h, v + half)), u0:int(min(w, u + half))]
+            quad = _dark_square(window, side_px)
+            if quad is None:
+                continue
+            read = self._soft_read(image, quad + (u0, v0), missing)
+            if read is None or read.marker_id in best:
+                continue
+            self._keep(best, read.marker_id, view.to_table(read.corners))
+            if read.marker_id in best:
+                missing = missing - {read.marker_id}
+                if not missing:
+                    return
+
+    def _collect(self, view: TopView, best: dict[int, tuple[float, np.ndarray]], plain: TopView | None = None,
+                 allowed: frozenset[int] | None = None) -> None:
         """Figure markers read in a (sharpened) view; with `plain`, the same view unsharpened, the
-        outlines left unread are read by their patterns there."""
+        outlines left unread are read by their patterns there (as one of `allowed`, or of the
+        roster)."""
         corners, ids, rejected = self._detect_in_view(view.image)
         for marker_id, quad in zip([] if ids is None else ids.ravel().tolist(), corners):
             if marker_id not in self.profile.anchor_ids:
@@ -311,7 +428,7 @@ class MarkerFinder:
             centre = quad_in.mean(axis=0)
             if any(np.hypot(*(centre - c)) < size_in for c in taken):
                 continue
-            read = self._soft_read(plain.image, quad.reshape(4, 2))
+            read = self._soft_read(plain.image, quad.reshape(4, 2), allowed)
             if read is not None and read.marker_id not in best:
                 self._keep(best, read.marker_id, view.to_table(read.corners))
                 taken.append(centre)

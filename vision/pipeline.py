@@ -223,7 +223,7 @@ class FramePipeline:
         coarse = view.at(TERRAIN_PPI)
         wb = estimate_white_balance(coarse.image, coarse.ppi, self.profile.anchors, coarse.origin_in)
         view.white_balance = wb
-        mat = view.mat_chroma(TERRAIN_PPI / 2)
+        mat = view.mat_chroma(HAND_PPI)      # its white-balanced layer is the hands' too
         self._hold_ms = {"topview_ms": (t1 - t0) * 1e3, "grid_ms": (t2 - t1) * 1e3,
                          "whitebalance_ms": (time.perf_counter() - t2) * 1e3}
         return _Held(registration, pose, grid, check, maker, rescale, mat, wb=wb), view
@@ -284,12 +284,14 @@ class FramePipeline:
         x0, y0, x1, y1 = rect
         return (max(0.0, x0), max(0.0, y0), min(self.profile.width_in, x1), min(self.profile.depth_in, y1))
 
-    def _markers(self, view: FrameView, registration: Registration, pose: CameraPose, rects, full: bool) -> Detections:
+    def _markers(self, view: FrameView, registration: Registration, pose: CameraPose, rects, full: bool,
+                 expected=None) -> Detections:
         scan, self._scan = self._scan, None
         if full and scan is not None and scan[1].figures_searched:
             found = self.markers.figures_in_frame(scan[1], scan[0], registration)
         else:
-            found = self.markers.find_figures(view.gray(), registration, None if full else rects)
+            found = self.markers.find_figures(view.gray(), registration, None if full else rects,
+                                              None if full else expected)
         h = self.profile.figure_marker_height_in
         if h > 0 and len(found):
             # Markers on bases stand above the table: put them back under the camera's ray.
@@ -300,14 +302,59 @@ class FramePipeline:
         """Hands over the table in this frame (vision.hands), after the anchors' white balance."""
         if held.wb is None:
             return None
-        if view.white_balance is held.wb:   # the frame's white-balanced coarse layer, shared
-            coarse = view.at(TERRAIN_PPI)
+        if view.white_balance is held.wb:   # the frame's white-balanced layer at HAND_PPI (the mat's too)
+            coarse = view.at(HAND_PPI)
             return find_hands(coarse.image, coarse.ppi, coarse.origin_in,
-                              normalised=view.balanced_at(TERRAIN_PPI).image,
+                              normalised=view.balanced_at(HAND_PPI).image,
                               other_rgbs=[t.rgb for t in self.profile.terrain])
         coarse = view.at(HAND_PPI)
         return find_hands(coarse.image, coarse.ppi, coarse.origin_in, wb=held.wb, mat=held.mat,
                           other_rgbs=[t.rgb for t in self.profile.terrain])
+
+    def _look_wider(self, view, pose: CameraPose, held: _Held, detections: Detections, carried: list) -> Detections:
+        """Colour figures seen last frame and not found in their windows this frame, looked for
+        once more in windows twice as wide: a small window cut close round a base beside a hand
+        (or anything else that changed round it) can miss it that the whole view finds. Only a base
+        of the figure's side within the tracker's gate of its last place is taken from there."""
+        base_in = VISION_DEFAULTS["colour_base_in"]
+        gate_in = self.tracker.gate_in
+        carried_ids = {t.figure_id for t in carried}
+        colour = detections.detected_by == "colour"
+        vanished = []
+        for t in self.tracker.tracks.values():
+            if t.detected_by != "colour" or t.hidden or t.figure_id in carried_ids:
+                continue
+            same = colour & (detections.side == t.side)
+            if not (same.any() and np.hypot(*(detections.xy_in[same] - t.xy_in).T).min() <= gate_in):
+                vanished.append(t)
+        if not vanished:
+            return detections
+        wide = 2 * WINDOW_IN
+        rects = [self._clip((t.xy_in[0] - wide, t.xy_in[1] - wide, t.xy_in[0] + wide, t.xy_in[1] + wide))
+                 for t in vanished]
+        found = self._colour(view, pose, rects, held, markers=detections)
+        keep = np.zeros(len(found), bool)
+        for k in range(len(found)):
+            xy, side = found.xy_in[k], found.side[k]
+            near_track = any(t.side == side and np.hypot(*(xy - t.xy_in)) <= gate_in for t in vanished)
+            taken = colour.any() and np.hypot(*(detections.xy_in[colour] - xy).T).min() < 0.6 * base_in
+            keep[k] = near_track and not taken
+        return detections.concat(found[keep]) if keep.any() else detections
+
+    def _hand_cover(self, view, held: _Held, hands: Hands | None, full: bool):
+        """Table points (N, 2) -> (N,) bool, under a hand in this frame, for the tracker: a full
+        frame's hands, or a tracked frame's found on first asking (the tracker asks only when a
+        figure seen last frame has vanished and a base of its side turned up farther off)."""
+        known = {"hands": hands} if full else {}
+
+        def covered(xy_in: np.ndarray) -> np.ndarray:
+            if "hands" not in known:
+                whole = view.whole()
+                whole.white_balance = held.wb
+                known["hands"] = self._hands(whole, held)
+            found = known["hands"]
+            return found.covers(xy_in) if found is not None else np.zeros(len(xy_in), bool)
+        return covered
 
     def _colour(self, view: FrameView, pose: CameraPose, rects, held: _Held, hands: Hands | None = None,
                 markers: Detections | None = None) -> Detections:
@@ -437,16 +484,17 @@ class FramePipeline:
             detections = detections.concat(self._colour(view, pose, table, held, hands, detections))
         else:
             hands = None
-            carried, marker_rects, colour_rects = self._plan_search()
-            detections = self._markers(view, registration, pose, marker_rects, False) if marker_rects \
+            carried, marker_rects, colour_rects, expected = self._plan_search()
+            detections = self._markers(view, registration, pose, marker_rects, False, expected) if marker_rects \
                 else Detections.empty()
             t2 = time.perf_counter()
             if colour_rects:
                 detections = detections.concat(self._colour(view, pose, colour_rects, held, markers=detections))
+                detections = self._look_wider(view, pose, held, detections, carried)
             detections = _merge_carried(detections, carried)
         t3 = time.perf_counter()
         if self.tracker is not None:
-            detections = self.tracker.update(detections)
+            detections = self.tracker.update(detections, self._hand_cover(view, held, hands, full))
             self._snapshot_figures(registration, detections)
         every = int(VISION_DEFAULTS["terrain_every_frames"])
         due = self.track and self._frame - held.terrain_frame >= every and self.watch.changed("table")
@@ -513,16 +561,21 @@ class FramePipeline:
             else:
                 self.watch.snapshot(("fig", fid), self._figure_box_px(registration, xy))
 
-    def _plan_search(self) -> tuple[list, list, list]:
-        """(figures carried over unchanged, marker windows, colour windows) for a tracked frame."""
-        carried, marker_rects, colour_rects = [], [], []
+    def _plan_search(self) -> tuple[list, list, list, list]:
+        """(figures carried over unchanged, marker windows, colour windows, the markers expected in
+        each marker window) for a tracked frame."""
+        carried, marker_rects, colour_rects, expected = [], [], [], []
         for t in self.tracker.tracks.values():
             if not t.hidden and not self.watch.changed(("fig", t.figure_id)):
                 carried.append(t)
                 continue
             x, y = t.xy_in
             rect = self._clip((x - WINDOW_IN, y - WINDOW_IN, x + WINDOW_IN, y + WINDOW_IN))
-            (marker_rects if t.detected_by == "marker" else colour_rects).append(rect)
+            if t.detected_by == "marker":
+                marker_rects.append(rect)
+                expected.append(frozenset({int(t.marker_id)}))
+            else:
+                colour_rects.append(rect)
         k = self._frame % len(self._tiles)
         key = ("tile", k)
         box_px = self.watch.changed_box_px(key)
@@ -537,10 +590,11 @@ class FramePipeline:
             part = (max(tile[0], cx0), max(tile[1], cy0), min(tile[2], cx1), min(tile[3], cy1))
             if part[2] - part[0] > 0.5 and part[3] - part[1] > 0.5:
                 marker_rects.append(part)
+                expected.append(frozenset())
                 colour_rects.append(part)
             x0, y0, x1, y1 = tile
             self.watch.snapshot(key, registration.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
-        return carried, marker_rects, _merged(colour_rects)
+        return carried, marker_rects, _merged(colour_rects), expected
 
 def _tiles(width_in: float, depth_in: float, n: int) -> list[tuple[float, float, float, float]]:
     """n search tiles (columns x rows as square as the table allows), padded so they overlap."""

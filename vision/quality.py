@@ -49,13 +49,28 @@ class PhotoQuality:
 
     @property
     def problem(self) -> str | None:
-        if self.median < VISION_DEFAULTS["dark_median"] and self.bright < VISION_DEFAULTS["dark_bright"]:
+        if is_dark(self.median, self.bright):
             return "dark"
         # A frame with hardly any contrast (a blank wall) has no edges to be blurred: it shows no
         # anchor, and registration says so.
         if self.contrast >= MIN_CONTRAST and self.edge_px > VISION_DEFAULTS["blurred_edge_px"]:
             return "blurred"
         return None
+
+
+def is_dark(median: float, bright: float) -> bool:
+    """The one verdict on darkness (a photo refused, a camera feed's status line): the median and
+    the bright end (99th percentile) of the gray levels both low."""
+    return median < VISION_DEFAULTS["dark_median"] and bright < VISION_DEFAULTS["dark_bright"]
+
+
+def gray_levels(gray: np.ndarray) -> tuple[float, float]:
+    """(median, 99th percentile) of a gray image's levels (a sample of its pixels will do)."""
+    if gray.dtype == np.uint8:
+        median, bright = _histogram_percentiles(gray, (50, 99))
+        return median, bright
+    median, bright = np.percentile(gray, (50, 99))
+    return float(median), float(bright)
 
 
 def photo_quality(gray: np.ndarray) -> PhotoQuality:
@@ -68,8 +83,7 @@ def photo_quality(gray: np.ndarray) -> PhotoQuality:
         # numbers as np.percentile, without sorting), and the slopes in whole numbers too
         # (8 x the float Sobel's), scaled once at the end.
         lo, median, bright = _histogram_percentiles(small[::2, ::2], (1, 50, 99))
-        gx = np.ascontiguousarray(cv2.Sobel(small, cv2.CV_16S, 1, 0, ksize=3)[::2, ::2])
-        gy = np.ascontiguousarray(cv2.Sobel(small, cv2.CV_16S, 0, 1, ksize=3)[::2, ::2])
+        gx, gy = (np.ascontiguousarray(g[::2, ::2]) for g in cv2.spatialGradient(small, ksize=3))  # Sobel's, both at once
         factors = (1 / 8, 1 / 8, 1 / (8 * np.sqrt(2)), 1 / (8 * np.sqrt(2)))
     else:
         small = small.astype(np.float32)
@@ -114,9 +128,20 @@ def _top_percentile(values: np.ndarray, q: float) -> float:
     lo = int(np.floor(virtual))
     need = n - lo                  # how many of the largest values the two order statistics are in
     sub = flat[::16]
-    k = len(sub) - 1 - min(len(sub) - 1, 2 * need // 16 + 2)
-    threshold = np.partition(sub, k)[k] if len(sub) else -np.inf
-    top = flat[flat >= threshold]
+    top = flat[:0]
+    # A threshold a little below where the sample puts them; where the sample's largest values
+    # are rarer than the whole's (sharp edges in few places), a lower one, before sorting all.
+    whole = flat.dtype.kind in "iu" and len(sub) and int(sub.min()) >= 0
+    cum = np.cumsum(np.bincount(sub)) if whole else None       # small whole numbers: counted, not sorted
+    for margin in (2 * need // 16 + 2, 8 * need // 16 + 8):
+        k = len(sub) - 1 - min(len(sub) - 1, margin)
+        if whole:
+            threshold = int(np.searchsorted(cum, k, side="right"))     # the k-th smallest (from 0)
+        else:
+            threshold = np.partition(sub, k)[k] if len(sub) else -np.inf
+        top = flat[flat >= threshold]
+        if len(top) >= need + 1:
+            break
     if len(top) < need + 1:
         return float(np.percentile(flat, q))
     top.partition((len(top) - need, min(len(top) - need + 1, len(top) - 1)))

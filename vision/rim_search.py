@@ -48,11 +48,18 @@ def _median(chroma: np.ndarray, ppi: float) -> np.ndarray:
     return cv2.medianBlur(u8, k).astype(np.float32) / 255.0
 
 
+def _norm2(v: np.ndarray) -> np.ndarray:
+    """Squared length of (..., 3) vectors, summed in the channels' order (numpy's sum over a short
+    last axis is slow)."""
+    sq = v * v
+    return sq[..., 0] + sq[..., 1] + sq[..., 2]
+
+
 def _felt_zone(local: np.ndarray, felt: np.ndarray, mat: np.ndarray, shape: tuple) -> np.ndarray:
     """(H, W) 0..1: where the neighbourhood is nearer the felt's colour than the mat's, and
     FELT_REACH_IN round it (a felt's ragged, blended edge is felt too)."""
     to_felt, to_mat = local - felt, local - mat
-    inside = ((to_felt * to_felt).sum(2) < (to_mat * to_mat).sum(2)).astype(np.uint8)   # squared distances
+    inside = (_norm2(to_felt) < _norm2(to_mat)).astype(np.uint8)   # squared distances
     if not inside.any():
         return np.zeros(shape, np.float32)
     k = 2 * int(round(FELT_REACH_IN * BACKGROUND_PPI)) + 1
@@ -78,10 +85,10 @@ def side_likelihoods(bal_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequen
     side only as far as it lies beyond the felt, so the felt is not rim and a rim standing in it
     still is. Felt the profile does not know stays colour, for the shape tests to judge."""
     chroma, brightness = chroma_layers(bal_bgr)
-    def to_view(lut, region=(), out=None):
-        if out is None:
-            return lut[region]
-        out[...] = lut[region]
+    def to_view(lut, at=None, out=None):
+        if at is not None:
+            return lut.reshape(-1)[at]
+        out[...] = lut
         return out
 
     return _likelihoods(chroma, brightness, to_view, chroma, ppi, side_rgbs, mat, felt_rgbs)
@@ -97,10 +104,10 @@ def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[fl
     where = slot[index]                                   # each pixel's row among the colours present
     step = max(1, int(round(ppi / BACKGROUND_PPI)))
     coarse = chroma[0][where[::step, ::step]]             # the view's chromaticity at about 5 px/in
-    def to_view(lut, region=(), out=None):
+    def to_view(lut, at=None, out=None):
         # straight into the output; every index is a valid row, so "clip" clips nothing (and,
         # unlike the default, does not buffer `out`)
-        return np.take(lut, where[region], out=out, mode="clip")
+        return np.take(lut, where if at is None else where.reshape(-1)[at], out=out, mode="clip")
 
     return _likelihoods(chroma[0], brightness[0], to_view, coarse, ppi / step, side_rgbs, mat, felt_rgbs,
                         where.shape)
@@ -114,7 +121,7 @@ def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat
     lit = np.clip((brightness - DARK) / (LIT - DARK), 0.0, 1.0).astype(np.float32)
     out = np.empty((len(side_rgbs),) + tuple(shape), np.float32)
     local = None
-    zones: dict[int, tuple] = {}           # each felt's zone and the rows and columns it touches
+    zones: dict[int, tuple] = {}           # each felt's zone: the pixels it touches (flat) and its weights
     for k, rgb in enumerate(side_rgbs):
         t = rgb_chroma(rgb).astype(np.float32)
         like_mat = _along(chroma, mat, t) * lit
@@ -126,14 +133,13 @@ def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat
             if local is None:
                 local = _median(coarse, coarse_ppi)
             if j not in zones:
-                inside = _felt_zone(local, f, mat, tuple(shape))
-                rows, cols = np.flatnonzero(inside.any(1)), np.flatnonzero(inside.any(0))
-                region = (slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1)) if len(rows) else None
-                zones[j] = (inside[region] if region else None, region)
-            inside, region = zones[j]
-            if region is None:
-                continue
-            # outside the zone's bounding box the blend leaves the mat's likelihood as it is
-            beyond = to_view(np.minimum(like_mat, _along(chroma, f, t) * lit), region)
-            out[k][region] = out[k][region] * (1 - inside) + beyond * inside
+                inside = _felt_zone(local, f, mat, tuple(shape)).reshape(-1)
+                at = np.flatnonzero(inside > 0)
+                zones[j] = (at, inside[at])
+            at, inside = zones[j]
+            # outside the zone (a few tenths of the view, scattered) the blend leaves the mat's
+            # likelihood as it is: only the zone's own pixels are blended
+            beyond = to_view(np.minimum(like_mat, _along(chroma, f, t) * lit), at)
+            flat = out[k].reshape(-1)
+            flat[at] = flat[at] * (1 - inside) + beyond * inside
     return out

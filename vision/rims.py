@@ -14,7 +14,9 @@ middle and little colour around it. So each base is judged by its shape:
 3. a circle of the base's known radius is fitted to those edge points (Gauss-Newton, with the
    points that do not lie on it trimmed twice), then the rays are sampled again from its centre;
 4. a candidate is a ring when enough of it shows (`coverage`), in one arc, cleanly, and the edge
-   points lie on the circle (`residual_px`); each gets a confidence from all its measures;
+   points lie on the circle (`residual_px`); each gets a confidence from all its measures (the
+   measures of the middle, the band outside and the other colour near are taken only for the
+   candidates that pass these shape tests, unless every rejected one is asked for);
 5. the rings are then judged against the look-alikes of a side's colour (a mug, a die, cloth on a
    body, felt, a book cover, a phone's case: vision.rim_vetting.vet_hits). Each candidate comes
    out with the reason it was kept or left out.
@@ -33,6 +35,7 @@ import cv2
 import numpy as np
 
 from vision.colour import chromaticity, classify, rgb_chroma
+from vision.rim_refine import INLIER, consensus_centres
 from vision.rim_search import quantised_likelihoods
 from vision.rim_vetting import MAX_OUTER, is_strong, similar_felts, vet_hits
 
@@ -105,11 +108,14 @@ def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -
     score = ring - a_in
     size = int(round(r_px)) | 1
     peak = score >= cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
-    good = peak & (ring >= min_ring * r_px * r_px) & (a_in <= 0.85 * s_in * s_in)
+    # the local peaks with colour enough in the annulus are few: the other tests are made at them alone
+    ys, xs = np.nonzero(peak & (ring >= min_ring * r_px * r_px))
+    ring_at, in_at = ring[ys, xs], a_in[ys, xs]
+    good = in_at <= 0.85 * s_in * s_in
     if min_ring != MIN_RING_PX2:
         # a likelihood: the middle no more of the colour than the annulus (a felt's corner is)
-        good &= a_in / (s_in * s_in) <= ring / (s_out * s_out - s_in * s_in)
-    ys, xs = np.nonzero(good)
+        good &= in_at / (s_in * s_in) <= ring_at / (s_out * s_out - s_in * s_in)
+    ys, xs = ys[good], xs[good]
     pts = np.column_stack([xs, ys]).astype(np.float64)
     sc = score[ys, xs]
     # A plateau gives several equal peaks: keep the best one per base-sized cell.
@@ -125,6 +131,16 @@ def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -
     return pts
 
 
+def _reach(radii: np.ndarray, reach_px: float) -> np.ndarray:
+    """The samples of `radii` (ascending) out to `reach_px`, and two beyond (an edge's next sample)."""
+    return radii[:int(np.searchsorted(radii, reach_px, side="right")) + 2]
+
+
+def _max_wall(shift: np.ndarray, units: np.ndarray) -> float:
+    """The farthest the side wall moves any ray's edge out (pixels), for centres with `shift` (N, 2)."""
+    return float(np.maximum(0.0, shift @ units.T).max(initial=0.0))
+
+
 class _Slots:
     """Each candidate's own map to sample (its side's labels, or likelihood), by slot."""
 
@@ -136,38 +152,67 @@ class _Slots:
 
     def sample(self, centres: np.ndarray, radii: np.ndarray, units: np.ndarray) -> np.ndarray:
         out = np.empty((len(centres), len(units), len(radii)), np.float32)
+        if np.all(self.slot_of[1:] >= self.slot_of[:-1]):
+            # the candidates come slot by slot: each slot's rays are sampled straight into its rows
+            ends = np.searchsorted(self.slot_of, np.arange(len(self.maps) + 1), side="left")
+            for m in range(len(self.maps)):
+                if ends[m + 1] > ends[m]:
+                    _sample_rays(self.maps[m], centres[ends[m]:ends[m + 1]], radii, units, out[ends[m]:ends[m + 1]])
+            return out
         for m in np.unique(self.slot_of):
             sel = self.slot_of == m
             out[sel] = _sample_rays(self.maps[m], centres[sel], radii, units)
         return out
 
 
-def _sample_rays(mask_f, centres: np.ndarray, radii: np.ndarray, units: np.ndarray) -> np.ndarray:
+def _sample_rays(mask_f, centres: np.ndarray, radii: np.ndarray, units: np.ndarray,
+                 out: np.ndarray | None = None) -> np.ndarray:
     """(N, K, J) mask values (bilinear) at centre + radius * unit, 0 outside the view (`mask_f`: a
-    float32 map, or _Slots)."""
+    float32 map, or _Slots), into `out` (N, K, J) float32 when given."""
     if isinstance(mask_f, _Slots):
         return mask_f.sample(centres, radii, units)
     n, k, j = len(centres), len(units), len(radii)
+    if out is None:
+        out = np.empty((n, k, j), np.float32)
     # the offsets are the same for every centre; the sums go straight into remap's float32 maps
     x = np.empty((n, k, j), np.float32)
     y = np.empty((n, k, j), np.float32)
     np.add(centres[:, None, None, 0], (units[:, None, 0] * radii[None, :])[None], out=x, casting="unsafe")
     np.add(centres[:, None, None, 1], (units[:, None, 1] * radii[None, :])[None], out=y, casting="unsafe")
-    x, y = x.reshape(n * k, j), y.reshape(n * k, j)
+    x, y, flat = x.reshape(n * k, j), y.reshape(n * k, j), out.reshape(n * k, j)
     rows = 32000                   # remap's maps are at most SHRT_MAX rows
-    out = np.concatenate([cv2.remap(mask_f, x[i:i + rows], y[i:i + rows], cv2.INTER_LINEAR,
-                                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-                          for i in range(0, max(n * k, 1), rows)]) if n * k else np.zeros((0, j), np.float32)
-    return out.reshape(n, k, j)
+    for i in range(0, n * k, rows):
+        cv2.remap(mask_f, x[i:i + rows], y[i:i + rows], cv2.INTER_LINEAR, dst=flat[i:i + rows],
+                  borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return out
+
+
+def _gained(samples: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """Samples (N, K, J) scaled by each candidate's `gain` (N,), clipped at 1, in float64 (so the
+    product is exact enough that no edge moves). The likelihood candidates come after the labels'
+    (gain 1, whose samples a gain of 1 leaves as they are): one block, scaled in place."""
+    out = samples.astype(np.float64)
+    rows = np.flatnonzero(gain != 1.0)
+    if len(rows):
+        block = out[rows[0]:rows[-1] + 1]
+        np.multiply(block, gain[rows[0]:rows[-1] + 1, None, None], out=block)
+        np.minimum(block, 1.0, out=block)
+    return out
+
+
+def _count(mask: np.ndarray) -> np.ndarray:
+    """(N, K) true samples of a (N, K, J) mask (summed as bytes while they cannot overflow: a bool
+    sum is slower)."""
+    return mask.view(np.uint8).sum(2, dtype=np.uint8 if mask.shape[2] < 256 else np.int64)
 
 
 def _outer_edges(samples: np.ndarray, radii: np.ndarray, lo: float, hi: np.ndarray) -> np.ndarray:
     """(N, K) radius where the colour ends, looking inwards from `hi` (N, K) to `lo`; NaN if none."""
-    inside = samples >= 0.5
-    band = (radii[None, None, :] >= lo) & (radii[None, None, :] <= hi[..., None])
-    on = inside & band
-    j_last = on.shape[2] - 1 - np.argmax(on[..., ::-1], axis=2)
-    found = on.any(axis=2)
+    j_lo = int(np.searchsorted(radii, lo, side="left"))            # the first sample at lo or beyond
+    j_hi = np.searchsorted(radii, hi, side="right")                 # (N, K): the first beyond hi
+    on = (samples[..., j_lo:] >= 0.5) & (np.arange(j_lo, len(radii)) < j_hi[..., None])
+    j_last = len(radii) - 1 - np.argmax(on[..., ::-1], axis=2)
+    found = np.take_along_axis(on, (j_last - j_lo)[..., None], 2)[..., 0]
     j_next = np.minimum(j_last + 1, len(radii) - 1)
     s0 = np.take_along_axis(samples, j_last[..., None], 2)[..., 0]
     s1 = np.take_along_axis(samples, j_next[..., None], 2)[..., 0]
@@ -217,6 +262,19 @@ def _free_radius(points: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return np.sqrt(np.where(r2 > 0, r2, np.nan))
 
 
+def _solve_sym3(a00, a01, a02, a11, a12, a22, b0, b1, b2):
+    """Solutions (x0, x1, x2), each (N,), of the symmetric systems [[a00 a01 a02] [a01 a11 a12]
+    [a02 a12 a22]] x = b by their adjugates (many tiny systems: faster than a general solver); 0
+    where the system is singular."""
+    c00, c01, c02 = a11 * a22 - a12 * a12, a02 * a12 - a01 * a22, a01 * a12 - a02 * a11
+    c11, c12, c22 = a00 * a22 - a02 * a02, a01 * a02 - a00 * a12, a00 * a11 - a01 * a01
+    det = a00 * c00 + a01 * c01 + a02 * c02
+    ok = np.abs(det) > 1e-6
+    inv = np.where(ok, 1.0 / np.where(ok, det, 1.0), 0.0)
+    return ((c00 * b0 + c01 * b1 + c02 * b2) * inv, (c01 * b0 + c11 * b1 + c12 * b2) * inv,
+            (c02 * b0 + c12 * b1 + c22 * b2) * inv)
+
+
 def _fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px: float,
                 iterations: int = 6) -> tuple[np.ndarray, np.ndarray]:
     """(N, 2) centres and (N,) radii of circles through points (N, K, 2) with weights (N, K), the
@@ -229,40 +287,45 @@ def _fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px
     r = np.full(len(c), r_px + EDGE_BIAS_PX)
     lam = RADIUS_PRIOR
     px, py = np.ascontiguousarray(points[..., 0]), np.ascontiguousarray(points[..., 1])
+    w = weights
+    w_sum = w.sum(1)
+    # the weighted products summed for the normal equations, all reduced in one call:
+    # w ux ux, w ux uy, w uy uy, w ux, w uy, w e ux, w e uy, w e
+    terms = np.empty((8,) + px.shape)
+    wx, wy, we = terms[3], terms[4], terms[7]
     for _ in range(iterations):
         dx, dy = px - c[:, None, 0], py - c[:, None, 1]
         dist = np.hypot(dx, dy)
         m = np.maximum(dist, 1e-6)
         ux, uy = dx / m, dy / m
         e = dist - r[:, None]                           # d e / d (cx, cy, r) = (-ux, -uy, -1)
-        w = weights
-        wx, wy = w * ux, w * uy
-        a = np.empty((len(c), 3, 3))
-        a[:, 0, 0] = (wx * ux).sum(1)
-        a[:, 0, 1] = a[:, 1, 0] = (wx * uy).sum(1)
-        a[:, 1, 1] = (wy * uy).sum(1)
-        a[:, 0, 2] = a[:, 2, 0] = wx.sum(1)
-        a[:, 1, 2] = a[:, 2, 1] = wy.sum(1)
-        a[:, 2, 2] = w.sum(1) + lam
-        we = w * e
-        b = -np.stack([(we * ux).sum(1), (we * uy).sum(1), we.sum(1)], 1)   # J^T e, J = (-ux, -uy, -1)
-        b[:, 2] += lam * (r - (r_px + EDGE_BIAS_PX))
-        ok = np.abs(np.linalg.det(a)) > 1e-6
-        step = np.zeros((len(c), 3))
-        if ok.any():
-            step[ok] = -np.linalg.solve(a[ok], b[ok][..., None])[..., 0]
-        c = c + np.clip(step[:, :2], -0.5 * r_px, 0.5 * r_px)
-        r = np.clip(r + step[:, 2], 0.85 * r_px, 1.25 * r_px)
+        np.multiply(w, ux, out=wx)
+        np.multiply(w, uy, out=wy)
+        np.multiply(w, e, out=we)
+        np.multiply(wx, ux, out=terms[0])
+        np.multiply(wx, uy, out=terms[1])
+        np.multiply(wy, uy, out=terms[2])
+        np.multiply(we, ux, out=terms[5])
+        np.multiply(we, uy, out=terms[6])
+        sums = terms.sum(2)
+        # J^T e with J = (-ux, -uy, -1), and the radius prior
+        b = (-sums[5], -sums[6], -sums[7] + lam * (r - (r_px + EDGE_BIAS_PX)))
+        step = _solve_sym3(sums[0], sums[1], sums[3], sums[2], sums[4], w_sum + lam, *b)
+        c = c + np.clip(-np.stack(step[:2], 1), -0.5 * r_px, 0.5 * r_px)
+        r = np.clip(r - step[2], 0.85 * r_px, 1.25 * r_px)
     return c, r
 
 
 def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
-                units: np.ndarray, radii: np.ndarray, search_lo: float, search_hi: float, gain: np.ndarray | None = None):
+                units: np.ndarray, radii: np.ndarray, search_lo: float, search_hi: float, gain: np.ndarray | None = None,
+                min_valid: float = 0.0):
     """Edge points, fitted centres and the shape measures for candidates at `centres` (`gain` (N,):
-    each candidate's samples scaled by it, clipped at 1: a likelihood judged against its own rim)."""
+    each candidate's samples scaled by it, clipped at 1: a likelihood judged against its own rim).
+    A candidate with fewer than `min_valid` of its rays showing a rim edge keeps none (its circle is
+    not fitted: the rays kept are some of those)."""
     samples = _sample_rays(mask_f, centres, radii, units)
     if gain is not None:
-        samples = np.minimum(samples * gain[:, None, None], 1.0)
+        samples = _gained(samples, gain)
     wall = np.maximum(0.0, shift @ units.T)                      # (N, K): the side wall adds this out
     edges = _outer_edges(samples, radii, search_lo * r_px, search_hi * r_px + wall)
     top = edges - wall                                           # the top's edge, wall taken away
@@ -274,26 +337,34 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     on = samples >= 0.5
     band_in = (rr >= e - RIM_BAND * r_px) & (rr <= e - 0.5)
     band_out = (rr >= e + 1.0) & (rr <= e + 0.3 * r_px)
-    solid = (on & band_in).sum(2) >= 0.75 * np.maximum(band_in.sum(2), 1)
-    clear = (~on & band_out).sum(2) >= 0.75 * np.maximum(band_out.sum(2), 1)
+    solid = _count(on & band_in) >= 0.75 * np.maximum(_count(band_in), 1)
+    clear = _count(~on & band_out) >= 0.75 * np.maximum(_count(band_out), 1)
     valid = np.isfinite(top) & solid & clear
-    weights = valid.astype(np.float64)
+    # A candidate without a rim edge (or too few: `min_valid`) has no circle to fit: it keeps its
+    # place, the prior's radius and no ray.
+    n = len(centres)
+    centre, weights = np.array(centres, np.float64), np.zeros(valid.shape)
+    radius = np.full(n, np.clip(r_px + EDGE_BIAS_PX, 0.85 * r_px, 1.25 * r_px))
+    free_r = np.full(n, np.nan)
+    rows = np.flatnonzero(valid.any(1) & (valid.mean(1) >= min_valid))
+    if len(rows):
+        pts, ok = points[rows], valid[rows]
+        w, c = ok.astype(np.float64), centre[rows]
+        for trim in (0.45, EDGE_TRIM):
+            c, r = _fit_circle(pts, w, c, r_px)
+            res = np.hypot(pts[..., 0] - c[:, None, 0], pts[..., 1] - c[:, None, 1]) - r[:, None]
+            w = (ok & (np.abs(res) <= trim * r_px)).astype(np.float64)
+        centre[rows], radius[rows], weights[rows] = c, r, w
+        free_r[rows] = _free_radius(pts, w)
     px, py = points[..., 0], points[..., 1]
-    centre = centres
-    for trim in (0.45, EDGE_TRIM):
-        centre, radius = _fit_circle(points, weights, centre, r_px)
-        res = np.hypot(px - centre[:, None, 0], py - centre[:, None, 1]) - radius[:, None]
-        weights = valid & (np.abs(res) <= trim * r_px)
-        weights = weights.astype(np.float64)
     res = np.hypot(px - centre[:, None, 0], py - centre[:, None, 1]) - radius[:, None]
     kept = weights > 0
     n_kept = kept.sum(1)
     # Of the rays that meet the colour near the ring, the share that show a clean rim edge on the
     # circle: a partial rim is clean where it shows (the body hides the rest); clutter is not.
-    touched = (samples >= 0.5) & (radii[None, None, :] >= search_lo * r_px) & \
-              (radii[None, None, :] <= search_hi * r_px + wall[..., None])
-    clean = n_kept / np.maximum(touched.any(2).sum(1), 1)
-    free_r = _free_radius(points, weights)
+    # (a ray meets the colour in the band searched exactly when an outer edge was found there)
+    touched = np.isfinite(edges)
+    clean = n_kept / np.maximum(touched.sum(1), 1)
     residual = np.sqrt((np.where(kept, res, 0.0) ** 2).sum(1) / np.maximum(n_kept, 1))
     return samples, edges, kept, centre, residual, clean, free_r, radius
 
@@ -336,7 +407,14 @@ def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other
     three pixels wide),
     and only the colours present are white-balanced and classified: a table holds a few tens of
     thousands of distinct colours against a million pixels."""
-    index, present, counts, colours, chroma, brightness = quantised or quantise_view(view_bgr, wb)
+    quantised = quantised or quantise_view(view_bgr, wb)
+    strict, loose = _label_tables(quantised, side_rgbs, other_rgbs, mat)
+    return np.take(strict, quantised[0]), np.take(loose, quantised[0])
+
+
+def _label_tables(quantised, side_rgbs, other_rgbs=(), mat=None) -> tuple[np.ndarray, np.ndarray]:
+    """label_view's strict and loose labels by colour code (quantise_view's index), as two tables."""
+    index, present, counts, colours, chroma, brightness = quantised
     bits = 8 - QUANT_SHIFT
     if mat is None:
         mat = _weighted_median(chroma[0], counts[present])
@@ -374,7 +452,7 @@ def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other
     # Loose labels leave out what is nearest a terrain colour (textured water felt is full of
     # blue-hued holes), however blue its hue.
     loose[present] = np.where(found >= len(side_rgbs), -1, _hue_label(colours[0], side_rgbs))
-    return np.take(strict, index), np.take(loose, index)
+    return strict, loose
 
 
 HUE_TOL_DEG = 14.0             # loose labels: a side's hue within this
@@ -500,7 +578,9 @@ def learn_side_colours(view_bgr, ppi, base_in, side_rgbs, hits, strict, loose, *
 def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=None, wall_shift_px=None,
                     wall_height_in=0.0, exclude=None, wb=None, with_rejected=False, quantised=None, only_sides=None, skip_near=None):
     """One pass of find_rims with the given side colours: (hits, strict labels, loose labels)."""
-    strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat, quantised=quantised)
+    quantised = quantised or quantise_view(view_bgr, wb)
+    strict_of, loose_of = _label_tables(quantised, side_rgbs, other_rgbs, mat)     # by colour code
+    strict, loose = np.take(strict_of, quantised[0]), np.take(loose_of, quantised[0])
     if exclude is not None:
         strict[exclude] = -1
         loose[exclude] = -1
@@ -516,26 +596,27 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     n_sides = len(side_rgbs)
     other_of: dict[int, np.ndarray] = {}
     any_strict = any_loose = None
-    quantised = quantised or quantise_view(view_bgr, wb)
     if mat is None:
         mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
     # The soft pass: each side's likelihood, for rims too thin or pale for either label.
     likelihood = quantised_likelihoods(quantised, ppi, side_rgbs, mat, other_rgbs)
     if exclude is not None:
-        likelihood[:, exclude] = 0
+        np.copyto(likelihood, 0.0, where=exclude)      # (a boolean index over both sides is slow)
+    # the noise taken off once, in place (a body's brown is a little red)
+    np.maximum(np.subtract(likelihood, SOFT_NOISE, out=likelihood), 0.0, out=likelihood)
     passes = [(PASS_STRICT, strict), (PASS_LOOSE, loose), (PASS_SOFT, likelihood)]
     for kind, label in passes:
         for k in range(len(side_rgbs)):
             if only_sides is not None and k not in only_sides:
                 continue
             if kind == PASS_SOFT:
-                mask = np.maximum(label[k] - SOFT_NOISE, 0.0)
+                mask = label[k]
                 if float(mask.sum()) < SOFT_RING_PX2 * r_px * r_px:
                     continue
                 c = _candidates(mask, r_px, SOFT_RING_PX2)
             else:
                 mask = label == k
-                if mask.sum() < MIN_RING_PX2 * r_px * r_px:
+                if np.count_nonzero(mask) < MIN_RING_PX2 * r_px * r_px:
                     continue
                 mask = mask.astype(np.float32)          # as the candidates and the rays want it
                 c = _candidates(mask, r_px)
@@ -577,10 +658,14 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         return np.zeros_like(c) if wall_shift_px is None else np.asarray(wall_shift_px(c), np.float64)
 
     shift0 = shift_at(c0)
+    # Rays are sampled only as far out as a stage's tests look (the clear band beyond the farthest
+    # edge searched, the outer band of the shape measures): a quarter of the samples go.
+    radii_search = _reach(radii, (1.45 + 0.3) * r_px + _max_wall(shift0, units) + 2.0)
     # First from the candidate (which may sit off-centre, towards the visible arc), on half the
     # rays and samples: what shows too little ring even so is measured no further. Then again from
     # the fitted centre with the tighter band, in full.
-    _, _, kept0, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units[::2], radii[::2], 0.3, 1.45, gain)
+    _, _, kept0, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units[::2], radii_search[::2], 0.3, 1.45, gain,
+                                              min_valid=COARSE_COVERAGE * MIN_COVERAGE)
     moved = np.hypot(*(c1 - c0).T)
     live = (kept0.mean(1) >= COARSE_COVERAGE * MIN_COVERAGE) & (moved <= 0.9 * r_px) & np.isfinite(c1).all(1)
     c0, gain, shift0 = c0[live], gain[live], shift0[live]
@@ -588,16 +673,28 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     mask_f, other_f = mask_f[live], other_f[live]
     if not len(c0):
         return [], strict, loose
-    _, _, _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii, 0.3, 1.45, gain)
+    _, _, _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii_search, 0.3, 1.45, gain)
     moved = np.hypot(*(c1 - c0).T)
     shift1 = shift_at(c1)
+    radii = _reach(radii, 1.8 * r_px + _max_wall(shift1, units) + 2.0)
     samples, edges, kept, c2, residual, clean, free_r, fit_r = _ring_stats(mask_f, c1, r_px, shift1, units, radii, 0.55, 1.25, gain)
-    # The shape measures, from the final centre.
-    samples = np.minimum(_sample_rays(mask_f, c2, radii, units) * gain[:, None, None], 1.0)
-    wall = np.maximum(0.0, shift1 @ units.T)
-    rr = radii[None, None, :]
+    max_res = max(1.2, MAX_RESIDUAL * r_px)
     coverage = kept.mean(1)
     arc = _longest_arc(kept)
+    if not with_rejected:
+        # What fails a shape test below is no ring whatever its other measures: only the rest are
+        # measured further (a tenth of the candidates, or less).
+        shaped = (np.isfinite(c2).all(1) & (moved <= 0.9 * r_px) & (coverage >= MIN_COVERAGE) & (arc >= MIN_ARC)
+                  & (clean >= MIN_CLEAN) & (residual <= max_res))
+        c0, c2, moved, kept, residual, clean, free_r, fit_r = (
+            a[shaped] for a in (c0, c2, moved, kept, residual, clean, free_r, fit_r))
+        coverage, arc, gain, shift1 = coverage[shaped], arc[shaped], gain[shaped], shift1[shaped]
+        side_of, by_hue_of, kind_of = side_of[shaped], by_hue_of[shaped], kind_of[shaped]
+        mask_f, other_f = mask_f[shaped], other_f[shaped]
+    # The shape measures, from the final centre.
+    samples = _gained(_sample_rays(mask_f, c2, radii, units), gain)
+    wall = np.maximum(0.0, shift1 @ units.T)
+    rr = radii[None, None, :]
     # Along the rays where the rim shows, the colour stops before the middle (the footing and the
     # body stand there): seen from beside a die or a mug's wall, it does not.
     near = (rr >= 0.1 * r_px) & (rr <= 0.4 * r_px)
@@ -613,7 +710,6 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     around = (rr >= 0.9 * r_px) & (rr <= 1.6 * r_px + wall[..., None])
     other_s = _sample_rays(other_f, c2, radii, units) >= 0.5
     other_near = (other_s & around).any(2).mean(1)
-    max_res = max(1.2, MAX_RESIDUAL * r_px)
     strong = is_strong(coverage, clean, residual, max_res)
     conf = (np.minimum(1.0, coverage / 0.6) * np.minimum(1.0, clean / 0.8)
             * np.maximum(0.0, 1 - residual / (2 * max_res))
@@ -638,13 +734,70 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         if reason == "ring" and conf[i] < MIN_CONFIDENCE:
             hit = dataclasses.replace(hit, reason=f"too weak a ring all told (confidence {conf[i]:.2f})")
         candidates.append(hit)
-    for hit in vet_hits(candidates, strict=strict, loose=loose, r_px=r_px, max_residual_px=max_res,
-                        n_sides=n_sides, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
-                        view_bgr=view_bgr,
-                        similar_felt=similar_felts(side_rgbs, other_rgbs, n_sides)):
+    vetted = vet_hits(candidates, strict=strict, loose=loose, r_px=r_px, max_residual_px=max_res,
+                      n_sides=n_sides, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
+                      view_bgr=view_bgr,
+                      similar_felt=similar_felts(side_rgbs, other_rgbs, n_sides))
+    # The kept rings' centres from the circle of the base's radius most of their edge points lie on.
+    rings = np.array([i for i, hh in enumerate(vetted) if hh.reason == "ring"], int)
+    felts = similar_felts(side_rgbs, other_rgbs, n_sides)
+    if len(rings) and any(felts):
+        # In felt of a hue near the rim's (a blue base in water) the colour's edge is as much the
+        # felt's mottling as the rim: no one arc of it to trust over the fit of them all.
+        around = _felt_around(strict, c2[rings], side_of[rings], felts, r_px, units)
+        rings = rings[around < FELT_AROUND]
+    if len(rings):
+        refined = _refined_centres(mask_f[rings], gain[rings], c2[rings], shift_at(c2[rings]), r_px, units, radii)
+        for j, i in enumerate(rings):
+            vetted[i] = dataclasses.replace(vetted[i], xy_view=refined[j])
+    for hit in vetted:
         if hit.reason == "ring" or with_rejected:
             hits.append(_rounded(hit))
     return _one_per_base(hits, r_px), strict, loose
+
+
+FELT_AROUND = 0.5              # a ring with this share of the band round it in felt of a hue near its own is not refined
+
+
+def _felt_around(strict, centres, sides, felts, r_px, units) -> np.ndarray:
+    """(N,) share of the band 1.3-1.8 radii round each centre whose strict label is a felt of a hue
+    near its side's (rim_vetting.similar_felts)."""
+    h, w = strict.shape
+    radii = np.linspace(1.3, 1.8, 4) * r_px
+    x = np.clip(np.rint(centres[:, None, None, 0] + units[None, :, None, 0] * radii[None, None]), 0, w - 1).astype(int)
+    y = np.clip(np.rint(centres[:, None, None, 1] + units[None, :, None, 1] * radii[None, None]), 0, h - 1).astype(int)
+    lab = strict[y, x].reshape(len(centres), -1)
+    out = np.zeros(len(centres))
+    for i, k in enumerate(sides):
+        if felts[int(k)]:
+            out[i] = np.isin(lab[i], felts[int(k)]).mean()
+    return out
+
+
+def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii) -> np.ndarray:
+    """(N, 2) the kept rings' centres, from the circle of the base's radius most of their edge
+    points lie on (vision.rim_refine): a cloak of the rim's colour hanging past the rim does not
+    pull it."""
+    samples = np.minimum(_sample_rays(mask_f, centres, radii, units) * gain[:, None, None], 1.0)
+    wall = np.maximum(0.0, shift @ units.T)
+    edges = _outer_edges(samples, radii, 0.55 * r_px, 1.45 * r_px + wall)
+    rr = radii[None, None, :]
+    e = np.nan_to_num(edges, nan=-1e9)[..., None]
+    on = samples >= 0.5
+    band_in = (rr >= e - RIM_BAND * r_px) & (rr <= e - 0.5)
+    band_out = (rr >= e + 1.0) & (rr <= e + 0.3 * r_px)
+    solid = (on & band_in).sum(2) >= 0.75 * np.maximum(band_in.sum(2), 1)
+    clear = (~on & band_out).sum(2) >= 0.75 * np.maximum(band_out.sum(2), 1)
+    valid = np.isfinite(edges) & solid & clear
+    points = centres[:, None, :] + np.nan_to_num(edges - wall)[..., None] * units[None]
+    start, agree = consensus_centres(points, valid, centres, r_px + EDGE_BIAS_PX)
+    # the circle through the points that agree, its radius held near the base's as in the first fit,
+    refined, radius = _fit_circle(points, agree.astype(np.float64), start, r_px, iterations=3)
+    # and once more with the points near that circle (a cloak's edge may cross the first)
+    off = np.hypot(points[..., 0] - refined[:, None, 0], points[..., 1] - refined[:, None, 1]) - radius[:, None]
+    agree = valid & (np.abs(off) <= INLIER * r_px)
+    refined, _ = _fit_circle(points, agree.astype(np.float64), refined, r_px, iterations=3)
+    return np.where(np.isfinite(refined) & (agree.sum(1) >= 3)[:, None], refined, centres)
 
 
 def _rounded(hit: RimHit) -> RimHit:
@@ -659,9 +812,10 @@ def _rounded(hit: RimHit) -> RimHit:
 def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
     """Bases do not overlap: of kept candidates closer than a base's diameter (less a little for the
     fit), the most confident stands. (An arc seen from its mirror side fits a circle as well.)"""
-    # A ring on the strict labels places the base better than the same ring on the loose ones.
-    order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", hits[i].by_likelihood, hits[i].by_hue,
-                                                     -hits[i].confidence))
+    # The most confident ring stands (the labels it was found on only break ties): a faint rim
+    # found on the likelihood may be the base, and a strict ring beside it cloth on its body.
+    order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", -hits[i].confidence,
+                                                     hits[i].by_likelihood, hits[i].by_hue))
     out: list[RimHit] = []
     for i in order:
         h = hits[i]

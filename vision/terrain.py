@@ -11,24 +11,31 @@ local value of each is the mean of the mat-like pixels within `MAT_REACH_IN`, an
 learnt from the whole mat.
 
 Each kind starts as a Gaussian around the profile's colour, as wide as a felt's colour is
-uncertain. Seeds are pixels far from the mat (in its own spread) and nearer a kind's colour than
-to the mat in shade, paper, a phone or a pencil, and not where a figure stands (a marker's black
-and white is a grey); of a kind's seed patches the one that stands out most and is most like the
-profile is the kind, and the kind's Gaussian is learnt from the patches like it (as the rims
-relearn a side's colour). Then, in a window round its seeds, a kind wins where it is likelier
-than the mat, the mat in shade and the other kinds; its edge near there is where the colour is
-half the felt's, half the mat's just around the piece (linear unmixing of the colour as a share
-of the mat's, weighted by how the mat's colour varies), so a soft ragged edge falls where the
-felt covers half. A piece is a connected region holding seeds (hysteresis), closed, with its
-holes filled and the figures seen on its edge added (a figure standing on it is part of it),
-traced at a quarter pixel. A region is no piece when it is small, thin, lies along the table's
-edge, reaches in over it (an arm, a cloth) or is square-cut and hangs over it (a book). Each
-piece's `confidence` is how surely its inside (where no figure stands) is its kind, against
-the sides' rim colours and the distractors too, times how far the kind stands from the mat, in
-the mat's own spread.
+uncertain. Seeds are pixels far from the mat (in its own spread) and nearer a kind's colour than to
+the mat in shade, paper, a phone or a pencil, and not where a figure stands (a marker's black and
+white is a grey); of a kind's seed patches the one that stands out most and is most like the
+profile is the kind (the patches are shared out among the kinds at once, so that a felt a cast
+moved towards another kind's colour is still its own kind when that kind's felt is elsewhere;
+specks the camera clipped inside a patch are part of it), and the kind's Gaussian is learnt from
+the patches like it, in its own spread (as the rims relearn a side's colour). When the felts seeded
+surely all lie off their profile colours the same way (a cast the anchors' white balance left), the
+kinds' colours are moved by it and the seeds looked for again (a felt that told the cast keeps its
+seeds unless the second look finds a patch standing further from the mat). Then, in a window round
+its seeds, a kind wins where it is likelier than the mat, the mat in shade and the other kinds; its
+edge near there is where the colour is half the felt's, half the mat's just around the piece
+(linear unmixing of the colour as a share of the mat's, weighted by how the mat's colour varies),
+so a soft ragged edge falls where the felt covers half. A piece is a connected region holding seeds
+(hysteresis), closed, with its holes filled and the figures seen on its edge added (a figure
+standing on it is part of it), traced at a quarter pixel. A region is no piece when it is small,
+thin, lies along the table's edge, reaches in over it (an arm, a cloth) or is square-cut and hangs
+over it (a book). Each piece's `confidence` is how surely its inside (where no figure stands) is
+its kind, against the sides' rim colours and the distractors too, times how far the kind stands
+from the mat, in the mat's own spread.
 """
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 from typing import Sequence
 
@@ -47,12 +54,17 @@ MAT_LIKE_SIGMA = 3.0         # a pixel within this many of the mat's spreads cou
 MIN_AREA_SQIN = 8.0          # smaller regions of a kind are not a piece
 MAX_HOLE_SQIN = 3.0          # holes up to this are filled: a figure or a marker standing on the felt
 MIN_THICK_IN = 0.6           # a piece holds a disc this wide somewhere (pencils, strips, rims do not)
+POOL_IN = 0.5                # colour is also pooled over about this (a felt is one colour, a texture varies)
+POOL_FLOOR = 2.0             # ... where the mat's spread may be this much under a pixel's least (FLOOR)
 ANOMALY_SIGMA = 4.5          # a seed lies this far from the mat (in its spreads, roughness too) ...
-SEED_SIGMA = 3.5             # ... this near a kind's colour, nearer than to any other colour ...
+SEED_SIGMA = 4.5             # ... this near a kind's colour, nearer than to any other colour ...
 SEED_MIN_SQIN = 2.0          # ... in a patch at least this big ...
 MIN_STRENGTH_SIGMA = 4.0     # ... lying on average this far from the mat (a soft mottle does not)
-MAX_LEARN_SIGMA = 4.0        # a seed patch further than this from the kind's profile colour is not it
+MAX_LEARN_SIGMA = 4.5        # a seed patch further than this from the kind's profile colour is not it
+CAST_SURE_SIGMA = 3.0        # felts seeded this near their profile colours tell the cast left by the white balance
 SAME_KIND_SIGMA = 1.5        # a patch this near the kind's chosen patch is the same felt
+CLIP_GAP_SQIN = 1.0          # clipped specks up to this beside a seed patch are part of it
+MIN_SEEN_SHARE = 0.4         # a seed patch is mostly seen (not where the camera clipped)
 MAX_SEED_GROUPS = 3          # groups of a kind's patches tried, likeliest first, until one makes a piece
 PRIOR_PER_CHANNEL = 7.0      # a felt's colour is uncertain by about this much per channel (0-255) ...
 PRIOR_L = 0.25               # ... and its brightness (log) by this: exposure and light
@@ -86,6 +98,7 @@ OFFSET = 2.0                 # added before logs (dark channels)
 CLIPPED = 254                # a channel this bright (camera 0-255, before white balance) over a whole work pixel clipped
 
 
+@functools.lru_cache(maxsize=64)
 def _kernel(radius_in: float, ppi: float) -> np.ndarray:
     n = max(1, int(round(radius_in * ppi))) * 2 + 1
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (n, n))
@@ -114,14 +127,19 @@ def _shrink(image: np.ndarray, n: int) -> np.ndarray:
 def _features(small: np.ndarray, ppi: float) -> np.ndarray:
     """(7, H, W) float32 planes: log(R/G), log(B/G), log brightness (smoothed at felt scale), log
     spread of the brightness over 3 x 3 pixels, and the smoothed B, G, R themselves."""
+    h, w = small.shape[:2]
+    out = np.empty((7, h, w), np.float32)
     smooth = cv2.GaussianBlur(small, (0, 0), SMOOTH_IN * ppi)
-    b, g, r = cv2.split(cv2.log(smooth + OFFSET))
-    lum = cv2.log(cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY) + OFFSET)
-    raw = cv2.log(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) + OFFSET)
+    lg = cv2.log(smooth + np.float32(OFFSET))
+    np.subtract(lg[..., 2], lg[..., 1], out=out[0])
+    np.subtract(lg[..., 0], lg[..., 1], out=out[1])
+    out[2] = cv2.log(cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY) + np.float32(OFFSET))
+    raw = cv2.log(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) + np.float32(OFFSET))
     m1 = cv2.blur(raw, (3, 3))
     var = cv2.blur(raw * raw, (3, 3)) - m1 * m1
-    tex = 0.5 * cv2.log(np.maximum(var, 1e-4))
-    return np.stack([r - g, b - g, lum, tex, *cv2.split(smooth)])
+    out[3] = 0.5 * cv2.log(np.maximum(var, np.float32(1e-4)))
+    out[4:] = smooth.transpose(2, 0, 1)
+    return out
 
 
 def _sq_dist(planes: np.ndarray, mu, sigma) -> np.ndarray:
@@ -134,10 +152,21 @@ def _sq_dist(planes: np.ndarray, mu, sigma) -> np.ndarray:
     return out
 
 
-def _robust(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    centre = np.median(values, axis=0)
-    spread = 1.4826 * np.median(np.abs(values - centre), axis=0)
-    return centre.astype(np.float32), np.maximum(spread, FLOOR[: values.shape[1]]).astype(np.float32)
+def _median(rows: np.ndarray) -> np.ndarray:
+    """The median of each row of a (C, N) array, as np.median(rows, axis=1) (which costs far more)."""
+    rows = np.asarray(rows)
+    n = rows.shape[1]
+    if n % 2:
+        return np.partition(rows, n // 2, axis=1)[:, n // 2]
+    part = np.partition(rows, (n // 2 - 1, n // 2), axis=1)
+    return (part[:, n // 2 - 1] + part[:, n // 2]) / 2
+
+
+def _robust(values: np.ndarray, floor: np.ndarray = FLOOR) -> tuple[np.ndarray, np.ndarray]:
+    values = np.ascontiguousarray(np.asarray(values).T)
+    centre = _median(values)
+    spread = 1.4826 * _median(np.abs(values - centre[:, None]))
+    return centre.astype(np.float32), np.maximum(spread, floor[: values.shape[0]]).astype(np.float32)
 
 
 def _mahal(d: np.ndarray, sigma: np.ndarray) -> float:
@@ -154,18 +183,22 @@ def _prior_sigma(rgb: Sequence[int]) -> np.ndarray:
 def _local_mat(planes: np.ndarray, mat_like: np.ndarray, ppi: float, fallback: np.ndarray) -> np.ndarray:
     """(C, H, W): the mean of the mat-like pixels within MAT_REACH_IN of each pixel."""
     small = max(1, int(ppi))          # the light changes slowly: an inch a pixel is enough
-    h, w = mat_like.shape
+    c, h, w = planes.shape
     k = max(3, int(round(2 * MAT_REACH_IN * ppi / small)) | 1)
+
     wsum = cv2.blur(_shrink(mat_like, small), (k, k), borderType=cv2.BORDER_REFLECT)
-    have = wsum > 0.05
-    inv = 1.0 / np.maximum(wsum, 1e-6)
-    # Back to the work grid: coarse pixel j covers work pixels small * j ... small * j + small - 1.
-    scale = np.array([[small, 0, (small - 1) / 2], [0, small, (small - 1) / 2]], np.float64)
+    sums = cv2.blur(cv2.merge([_shrink(plane * mat_like, small) for plane in planes]), (k, k),
+                    borderType=cv2.BORDER_REFLECT)
+    have = (wsum > 0.05)[..., None]
+    mean = np.where(have, sums / np.maximum(wsum, 1e-6)[..., None], np.asarray(fallback, np.float32)).astype(np.float32)
+    # Back to the work grid: coarse pixel j covers work pixels small * j ... small * j + small - 1,
+    # which is how an exact enlargement by `small` places it; the last partial blocks repeat.
     out = np.empty(planes.shape, np.float32)
-    for c, plane in enumerate(planes):
-        mean = cv2.blur(_shrink(plane * mat_like, small), (k, k), borderType=cv2.BORDER_REFLECT) * inv
-        mean = np.where(have, mean, np.float32(fallback[c])).astype(np.float32)
-        out[c] = cv2.warpAffine(mean, scale, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    for i, plane in enumerate(cv2.split(mean)):
+        big = cv2.resize(plane, None, fx=small, fy=small, interpolation=cv2.INTER_LINEAR)
+        out[i, : big.shape[0], : big.shape[1]] = big
+        out[i, big.shape[0]:, : big.shape[1]] = big[-1]
+        out[i, :, big.shape[1]:] = out[i, :, big.shape[1] - 1: big.shape[1]]
     return out
 
 
@@ -217,7 +250,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     mat_like = ((_sq_dist(planes[:3], centre, spread) < 3 * MAT_LIKE_SIGMA ** 2) & ~unknown).astype(np.float32)
     like_s = mat_like[::step, ::step] > 0
     local = _local_mat(planes, mat_like, wppi,
-                       np.median(planes[:, ::step, ::step][:, like_s], axis=1) if like_s.any() else np.median(sample, axis=0))
+                       _median(planes[:, ::step, ::step][:, like_s]) if like_s.any() else _median(sample.T))
     rel = planes[:4] - local[:4]
     # Colour as a share of the local mat's: a pixel half felt, half mat lies half way.
     ratio = planes[4:] / np.maximum(local[4:], 1.0) - 1.0
@@ -231,7 +264,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         v = np.clip(np.round((ref[:, 1] - oy) * wppi).astype(int), 0, h - 1)
         mat_ref = local[:3, v, u].mean(axis=1)
     else:
-        mat_ref = np.median(local[:3, ::step, ::step].reshape(3, -1), axis=1)
+        mat_ref = _median(local[:3, ::step, ::step].reshape(3, -1))
     kind_abs = colour_features([rgb for _, rgb in kinds])
     prior_mu = kind_abs - mat_ref
     prior_sd = np.array([_prior_sigma(rgb)[:3] for _, rgb in kinds], np.float32)
@@ -244,41 +277,123 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     near_felt = ((((extra_mu[:, None] - prior_mu[None]) / prior_sd[None]) ** 2).sum(axis=2)
                  <= NEAR_FELT_SIGMA ** 2).any(axis=1)
     others = [i for i in range(len(side_rgbs), len(extra)) if not near_felt[i]]
-    cand_mu = [*prior_mu, *extra_mu[others], [0.0, 0.0, SHADE_L[0]]]
-    cand_sd = [*np.hypot(prior_sd, mat_sigma[:3]), *np.hypot(extra_sd[others], mat_sigma[:3]),
-               [mat_sigma[0], mat_sigma[1], SHADE_L[1]]]
-    cand_bias = [0.0] * (len(cand_mu) - 1) + [-2 * LOG_PRIOR_SHADE]
-    # How sure a piece is: its inside against the mat, the mat in shade and every other colour
-    # looked for (the sides' rims and the distractors too).
-    rivals = [(extra_mu[i], np.hypot(extra_sd[i], mat_sigma[:3]), LOG_PRIOR_OTHER)
-              for i in range(len(extra)) if not near_felt[i]]
-
     # Seeds: pixels far from the mat, nearest a kind's colour and near enough to it, and not where
-    # a figure or a marker stands (a marker's black and white is a grey).
+    # a figure or a marker stands (a marker's black and white is a grey). Where no one pixel stands
+    # out, its colour pooled over about a felt's width is read too: a felt is one colour where a
+    # mat's texture (wood grain) varies from place to place, so a patch's mean tells a felt the
+    # colour of the grain from the mat. (What stands out pixel by pixel, the clipped and the hands
+    # carry no weight in the pool: a strong felt does not smear into the mat around it.)
     d_mat = _sq_dist(rel, np.zeros(4), mat_sigma)
+    seen = ((d_mat <= ANOMALY_SIGMA ** 2) & ~unknown).astype(np.float32)
+    sums = cv2.GaussianBlur(cv2.merge([seen, *(rel * seen)]), (0, 0), POOL_IN * wppi)
+    weight, *parts = cv2.split(sums)
+    inv = 1.0 / np.maximum(weight, np.float32(1e-3))
+    pooled = np.empty((len(parts), h, w), np.float32)
+    for i, part in enumerate(parts):
+        np.multiply(part, inv, out=pooled[i])
+    pool_centre, pool_sigma = _robust(pooled[:, ::step, ::step][:, like_s].T, FLOOR / POOL_FLOOR)
+    pooled -= pool_centre[:, None, None]     # (the pool leaves out what stands out: its mat is off nought)
+    weak = (d_mat <= ANOMALY_SIGMA ** 2) & (weight > 0.5)
+    d_mat = np.where(weak, np.maximum(d_mat, _sq_dist(pooled, np.zeros(4), pool_sigma)), d_mat)
     standing = _discs((h, w), wppi, footprints_in, (ox, oy))
     idx = np.flatnonzero((d_mat > ANOMALY_SIGMA ** 2) & ~unknown & ~standing)
-    x3 = rel[:3].reshape(3, -1)[:, idx]
-    dist = np.stack([_sq_dist(x3, m, s) + bias for m, s, bias in zip(cand_mu, cand_sd, cand_bias)], 1)
-    label = np.full(h * w, -1, np.int16)
-    label[idx] = np.where(dist.min(axis=1) < SEED_SIGMA ** 2, dist.argmin(axis=1), -1)
-    label = label.reshape(h, w)
-
+    x3 = np.where(weak, pooled[:3], rel[:3]).reshape(3, -1)[:, idx]
     edge = _edge_band((h, w), wppi, (ox, oy), table_in)
     open_k = _kernel(0.3, wppi)
     pad = int(round(ROI_PAD_IN * wppi))
     pieces: list[tuple[str, Polygon, float]] = []
-    learnt, alternatives = {}, {}
-    for k in range(len(kinds)):
-        groups = []
-        for seed, box in _seeds(label == k, k, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k,
-                                SEED_MIN_SQIN * wppi * wppi):
-            core = seed & (cv2.erode(seed.astype(np.uint8), open_k) > 0)
-            xs = (rel[:, core] if core.sum() >= 8 else rel[:, seed]).T
-            groups.append((seed, box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR)))
-        if groups:
-            learnt[k] = groups[0]
-            alternatives[k] = groups[1:]
+    # The white balance leaves a cast common to every felt (the anchors' card is no felt's dye): when
+    # the felts seeded surely lie off their profile colours the same way, the kinds' colours (and
+    # the other colours looked for) are moved by it and the seeds are looked for again.
+    # Clipped specks, each with the pixels round its rim: a speck is a gap in a patch when the patch
+    # holds most of its rim.
+    specks = None
+    gaps = (unknown & ~excluded).astype(np.uint8)
+    if gaps.any():
+        x0, y0, bw, bh = cv2.boundingRect(gaps)
+        at = (slice(max(0, y0 - 2), y0 + bh + 2), slice(max(0, x0 - 2), x0 + bw + 2))
+        count, comp, stats, _ = cv2.connectedComponentsWithStats(gaps[at], connectivity=8)
+        grown = cv2.dilate(comp.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
+        rim = (gaps[at] == 0) & (grown > 0)
+        around = np.maximum(np.bincount(grown[rim], minlength=count), 1)
+        small = stats[:, cv2.CC_STAT_AREA] <= CLIP_GAP_SQIN * wppi * wppi
+        small[0] = False
+        specks = (at, comp, grown, rim, around, small)
+    shift = np.zeros(3, np.float32)
+    for _ in range(2):
+        kind_mu = prior_mu + shift
+        extra_mu_now = extra_mu + shift
+        cand_mu = [*kind_mu, *extra_mu_now[others], [0.0, 0.0, SHADE_L[0]]]
+        cand_sd = [*np.hypot(prior_sd, mat_sigma[:3]), *np.hypot(extra_sd[others], mat_sigma[:3]),
+                   [mat_sigma[0], mat_sigma[1], SHADE_L[1]]]
+        cand_bias = [0.0] * (len(cand_mu) - 1) + [-2 * LOG_PRIOR_SHADE]
+        # How sure a piece is: its inside against the mat, the mat in shade and every other colour
+        # looked for (the sides' rims and the distractors too).
+        rivals = [(extra_mu_now[i], np.hypot(extra_sd[i], mat_sigma[:3]), LOG_PRIOR_OTHER)
+                  for i in range(len(extra)) if not near_felt[i]]
+
+        # (Each squared distance expanded: two small matrix products for all pixels and colours.)
+        iv = 1.0 / np.asarray(cand_sd, np.float64) ** 2                    # (K, 3)
+        mu = np.asarray(cand_mu, np.float64)
+        dist = (x3.T * x3.T) @ iv.T.astype(np.float32) - 2 * x3.T @ (mu * iv).T.astype(np.float32) \
+            + ((mu * mu * iv).sum(axis=1) + np.asarray(cand_bias)).astype(np.float32)
+        label = np.full(h * w, -1, np.int16)
+        label[idx] = np.where(dist.min(axis=1) < SEED_SIGMA ** 2, dist.argmin(axis=1), -1)
+        label = label.reshape(h, w)
+
+        learnt, alternatives = {}, {}
+        # A seed patch is a patch of pixels nearest some kind (whichever: a cast moves a felt towards
+        # another kind's colour); where the camera clipped beside them is no gap in it (a bright felt
+        # under a lamp clips in grains).
+        masks = [label == k for k in range(len(kinds))]
+        for mask in masks:
+            if specks is not None:
+                at, comp, grown, rim, around, small = specks
+                fill = small & (np.bincount(grown[rim & mask[at]], minlength=len(small)) >= 0.5 * around)
+                if fill.any():
+                    mask[at] |= fill[comp]
+        for k, groups in _seeds(masks, unknown, rel, d_mat, kind_mu, prior_sd, mat_sigma, open_k,
+                                SEED_MIN_SQIN * wppi * wppi).items():
+            found = []
+            for seed, box in groups:
+                m = open_k.shape[0]
+                cut = (slice(max(0, box[1] - m), box[3] + m), slice(max(0, box[0] - m), box[2] + m))
+                part = seed[cut]
+                seen = part & ~unknown[cut]
+                core = seen & (cv2.erode(part.astype(np.uint8), open_k) > 0)
+                xs = (rel[:, cut[0], cut[1]][:, core if core.sum() >= 8 else seen]).T
+                found.append((seed, box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR)))
+            learnt[k] = found[0]
+            alternatives[k] = found[1:]
+        if shift.any():
+            # The felts that told the cast keep their seeds unless the second look found a patch that
+            # stands further from the mat: a patch of the mat a kind's moved colour now comes near is
+            # not taken over a felt.
+            def evidence(group):
+                return float(np.sqrt(d_mat[group[0]]).mean())
+            sure = [k for k in sure if k not in learnt or evidence(first[0][k]) >= evidence(learnt[k])]
+            for k in sure:
+                learnt[k], alternatives[k] = first[0][k], first[1][k]
+            held = np.zeros((h, w), bool)
+            for k in sure:
+                held |= learnt[k][0]
+            for k in [k for k in learnt if k not in sure]:
+                free = [g for g in [learnt[k], *alternatives[k]] if not (g[0] & held).any()]
+                if free:
+                    learnt[k], alternatives[k] = free[0], free[1:]
+                else:
+                    del learnt[k], alternatives[k]
+            break
+        sure = [k for k in learnt if _mahal(learnt[k][2][:2] - kind_mu[k][:2],
+                                            np.hypot(prior_sd[k][:2], mat_sigma[:2])) <= CAST_SURE_SIGMA]
+        if len(sure) < 2:
+            break
+        cast = _median(np.asarray([learnt[k][2][:2] - kind_mu[k][:2] for k in sure], np.float32).T)
+        if _mahal(cast, np.hypot(prior_sd[:, :2], mat_sigma[:2]).mean(axis=0)) < 1.0:
+            break
+        shift = np.array([cast[0], cast[1], 0.0], np.float32)
+        first = (dict(learnt), dict(alternatives))
+    prior_mu = kind_mu
     # Each kind is told from the mat, the mat in shade, the other kinds as learnt (or as named,
     # when not seen) and the other colours looked for.
     models = {k: (learnt[k][2][:3], np.hypot(learnt[k][3][:3], mat_sigma[:3])) if k in learnt
@@ -315,36 +430,148 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                  for i, (kind, poly, conf) in enumerate(pieces))
 
 
-def _seeds(sure: np.ndarray, k: int, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k, min_px: float):
-    """[((H, W) bool seed patches of kind k, their bounding box (u0, v0, u1, v1))], likeliest first.
+def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k,
+           min_px: float) -> dict[int, list]:
+    """{kind: [((H, W) bool seed patches, their bounding box (u0, v0, u1, v1))], likeliest first}.
 
-    Of the patches near the kind's profile colour, the one that stands out most from the mat (its
-    size times how far it lies from the mat) and is most like the profile's colour is the kind;
-    other patches are the same felt when they look like it. The patches left make the next groups
-    (tried when the first makes no piece: a book of the kind's colour)."""
-    sure = cv2.morphologyEx(sure.astype(np.uint8), cv2.MORPH_OPEN, open_k)
-    count, comp, stats, _ = cv2.connectedComponentsWithStats(sure, connectivity=8)
+    `masks`: per kind, the pixels far from the mat whose colour is nearest that kind's. Their
+    patches are shared out among the kinds at once: each kind takes at most one patch, near enough
+    its profile colour, so that together they stand out most from the mat (size times how far
+    from it) and are most like the kinds' colours (a rocks felt a cast moved towards the hill's
+    colour is still rocks when the hill is elsewhere). A patch is mostly seen (a lamp's clipped
+    streak with a few felt-like grains in it is none). Other patches are the
+    same felt as a kind's when they look like its patch (in that patch's own spread: a page held
+    over the table is no rocks felt for being grey too). The patches left near a kind's colour make
+    its next groups (tried when the first makes no piece: a book of the kind's colour)."""
+    # Each label's patches, numbered one after another in one image, read only in the box round
+    # them all (with a margin the opening cannot see across).
+    full = masks[0].shape
+    boxes = [cv2.boundingRect(mask.astype(np.uint8)) for mask in masks]
+    boxes = [b for b in boxes if b[2] > 0]
+    if not boxes:
+        return {}
+    m = open_k.shape[0] + 1
+    u0, v0 = max(0, min(b[0] for b in boxes) - m), max(0, min(b[1] for b in boxes) - m)
+    u1, v1 = min(full[1], max(b[0] + b[2] for b in boxes) + m), min(full[0], max(b[1] + b[3] for b in boxes) + m)
+    win = (slice(v0, v1), slice(u0, u1))
+    comp = np.zeros((v1 - v0, u1 - u0), np.int32)
+    sure = np.zeros((v1 - v0, u1 - u0), np.uint8)
+    stats = [np.zeros((1, 5), np.int32)]
+    count = 1
+    for mask in masks:
+        x0, y0, bw, bh = cv2.boundingRect(mask.astype(np.uint8))
+        if bw == 0:
+            continue
+        a0, b0 = max(0, x0 - m), max(0, y0 - m)
+        a1, b1 = min(full[1], x0 + bw + m), min(full[0], y0 + bh + m)
+        opened = cv2.morphologyEx(mask[b0:b1, a0:a1].astype(np.uint8), cv2.MORPH_OPEN, open_k)
+        # (Scattered pixels the opening took away widened the box: numbered in what is left.)
+        x0, y0, bw, bh = cv2.boundingRect(opened)
+        if bw == 0:
+            continue
+        a0, b0, a1, b1 = a0 + x0, b0 + y0, a0 + x0 + bw, b0 + y0 + bh
+        opened = opened[y0:y0 + bh, x0:x0 + bw]
+        n, c, st, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+        if n < 2:
+            continue
+        at = (slice(b0 - v0, b1 - v0), slice(a0 - u0, a1 - u0))
+        np.copyto(comp[at], c + (count - 1), where=c > 0)
+        sure[at] |= opened
+        st = st[1:]
+        st[:, 0] += a0 - u0
+        st[:, 1] += b0 - v0
+        stats.append(st)
+        count += n - 1
     if count < 2:
-        return []
-    core = cv2.erode(sure, open_k) > 0
+        return {}
+    stats = np.concatenate(stats)
+    unknown, rel, d_mat = unknown[win], rel[:, v0:v1, u0:u1], d_mat[win]
+    core = (cv2.erode(sure, open_k) > 0) & ~unknown
     lab = comp[core]
     total = np.bincount(lab, minlength=count).astype(np.float32)
-    means = np.stack([np.bincount(lab, rel[f][core], count) for f in range(3)], 1) / np.maximum(total, 1)[:, None]
-    strength = np.bincount(lab, np.sqrt(d_mat[core]), count) / np.maximum(total, 1)
-    spread = np.hypot(prior_sd[k], mat_sigma[:3])
-    off = np.sqrt((((means - prior_mu[k]) / spread) ** 2).sum(axis=1))
-    ok = (stats[:, cv2.CC_STAT_AREA] >= min_px) & (total >= 4) & (strength >= MIN_STRENGTH_SIGMA) & (off <= MAX_LEARN_SIGMA)
-    ok[0] = False
-    score = np.where(ok, total * strength * np.exp(-0.5 * off ** 2), -1.0)
-    groups = []
-    while ok.any() and len(groups) < MAX_SEED_GROUPS:
-        best = means[int(np.where(ok, score, -1.0).argmax())]
-        keep = ok & (np.sqrt((((means - best) / spread) ** 2).sum(axis=1)) <= SAME_KIND_SIGMA)
-        ok &= ~keep
-        s = stats[keep]
-        box = (int(s[:, 0].min()), int(s[:, 1].min()), int((s[:, 0] + s[:, 2]).max()), int((s[:, 1] + s[:, 3]).max()))
-        groups.append((keep[comp], box))
-    return groups
+    n = np.maximum(total, 1)[:, None]
+    x = rel[:3, core]
+    means = np.stack([np.bincount(lab, x[f], count) for f in range(3)], 1) / n
+    sd = np.sqrt(np.maximum(np.stack([np.bincount(lab, x[f] * x[f], count) for f in range(3)], 1) / n - means ** 2, 0))
+    strength = np.bincount(lab, np.sqrt(d_mat[core]), count) / n[:, 0]
+    area = stats[:, cv2.CC_STAT_AREA]
+    seen = np.bincount(comp[(sure > 0) & ~unknown], minlength=count)
+    usable = (area >= min_px) & (total >= 4) & (strength >= MIN_STRENGTH_SIGMA) & (seen >= MIN_SEEN_SHARE * area)
+    usable[0] = False
+    spread = np.hypot(prior_sd, mat_sigma[:3])                      # (K, 3)
+    off = np.sqrt((((means[:, None] - prior_mu[None]) / spread[None]) ** 2).sum(axis=2))   # (count, K)
+    ok = usable[:, None] & (off <= MAX_LEARN_SIGMA)
+    score = np.where(ok, np.log(np.maximum(total * strength, 1.0))[:, None] - 0.5 * off ** 2, -np.inf)
+    # The likeliest sharing of patches among kinds: a patch adds its log size and strength and the
+    # log likelihood of its colour under its kind's; a kind left without one adds nothing (the kinds
+    # are few, and each looks at its few best patches only).
+    n_kinds = len(prior_mu)
+    options = [[int(i) for i in np.argsort(-score[:, k])[:MAX_SEED_GROUPS + 1] if ok[i, k]] + [None]
+               for k in range(n_kinds)]
+    best, best_value = None, 0.0
+    first = [next((c for c in opts if c is not None and score[c, k] > 0), None) for k, opts in enumerate(options)]
+    taken = [c for c in first if c is not None]
+    if len(taken) == len(set(taken)):
+        options = [[c] for c in first]        # no patch wanted twice: each kind's best is the best sharing
+    for choice in itertools.product(*options):
+        taken = [c for c in choice if c is not None]
+        if len(taken) != len(set(taken)):
+            continue
+        value = sum(score[c, k] for k, c in enumerate(choice) if c is not None)
+        if value > best_value:
+            best, best_value = choice, value
+    if best is None:
+        return {}
+    chosen = {c for c in best if c is not None}
+    out = {}
+    for k, c in enumerate(best):
+        if c is None:
+            continue
+        own = np.hypot(np.maximum(sd[c], FLOOR[:3]), mat_sigma[:3])
+        like = usable & (np.sqrt((((means - means[c]) / own) ** 2).sum(axis=1)) <= SAME_KIND_SIGMA)
+        others = np.zeros(count, bool)
+        others[list(chosen - {c})] = True
+        like &= ~others
+        like[c] = True
+        groups = [like]
+        rest = ok[:, k] & ~like & ~others
+        rest[c] = False
+        for i in np.argsort(-score[:, k]):
+            if len(groups) >= MAX_SEED_GROUPS or not rest[i]:
+                continue
+            group = rest & (np.sqrt((((means - means[i]) / own) ** 2).sum(axis=1)) <= SAME_KIND_SIGMA)
+            group[i] = True
+            rest &= ~group
+            groups.append(group)
+        out[k] = []
+        for keep in groups:
+            st = stats[keep]
+            box = (u0 + int(st[:, 0].min()), v0 + int(st[:, 1].min()), u0 + int((st[:, 0] + st[:, 2]).max()),
+                   v0 + int((st[:, 1] + st[:, 3]).max()))
+            seed = np.zeros(full, bool)
+            seed[box[1]:box[3], box[0]:box[2]] = keep[comp[box[1] - v0:box[3] - v0, box[0] - u0:box[2] - u0]]
+            out[k].append((seed, box))
+    return out
+
+
+def _gauss_table(entries) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(mean, spread, log prior) of classes as arrays `_sure` reads: (M, 3, 1) means and inverse
+    spreads, (M, 1) log normalisers less the priors."""
+    mus = np.array([m[:3] for m, _, _ in entries], np.float32)
+    sds = np.array([sd[:3] for _, sd, _ in entries], np.float64)
+    norm = np.log(sds).sum(axis=1) - np.array([prior for _, _, prior in entries], np.float64)
+    return mus[:, :, None], (1.0 / sds).astype(np.float32)[:, :, None], norm.astype(np.float32)[:, None]
+
+
+def _sure(xs: np.ndarray, table) -> np.ndarray:
+    """How likely the first class of `table` is at each of the (3, ...) feature vectors `xs`,
+    against the rest (Gaussians with their priors)."""
+    mus, inv, norm = table
+    z = (xs.reshape(3, -1)[None] - mus) * inv
+    z *= z
+    ll = -0.5 * z.sum(axis=1) - norm
+    rest = np.exp(np.clip(ll[1:] - ll[0], -60, 60)).sum(axis=0) + 1.0
+    return (1.0 / rest).reshape(xs.shape[1:])
 
 
 def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi, footprints_in, origin_in, edge,
@@ -360,16 +587,10 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
     mat's, weighted by how the mat's colour varies (a texture's brightness counts little), so a
     soft ragged edge falls where the felt covers half."""
     x = np.ascontiguousarray(rel[:3])
+    table_all = None
+    table = _gauss_table([(*model, 0.0), *against])
 
-    def sure_of(xs, against=against):
-        mu, s = model
-        ll_k = -0.5 * _sq_dist(xs, mu, s) - np.log(s).sum()
-        rest = 1.0
-        for m, sd, prior in against:
-            rest = rest + np.exp(np.clip(-0.5 * _sq_dist(xs, m, sd) - (np.log(sd).sum() - prior) - ll_k, -60, 60))
-        return 1.0 / rest
-
-    p = sure_of(x)
+    p = _sure(x, table)
     p = cv2.GaussianBlur(p.astype(np.float32), (0, 0), 0.2 * ppi)
     p[excluded] = 0
     wins = p > 0.5
@@ -377,7 +598,7 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
     # The mat just around the piece (the local mean reaches further and a photographed mat varies).
     grown = cv2.dilate(wins.astype(np.uint8), _kernel(RING_IN[1], ppi)) > 0
     ring = grown & ~(cv2.dilate(wins.astype(np.uint8), _kernel(RING_IN[0], ppi)) > 0) & ~excluded & ~theirs
-    b = np.median(ratio[:, ring][:, ::max(1, int(ring.sum()) // 400)], axis=1) if ring.sum() >= 10 else np.zeros(3, np.float32)
+    b = _median(ratio[:, ring][:, ::max(1, int(ring.sum()) // 400)]) if ring.sum() >= 10 else np.zeros(3, np.float32)
     d = (ratio[:, inside].mean(axis=1) if inside.any() else ratio[:, seed].mean(axis=1)) - b
     wd = q_w @ d
     coef = (wd / max(float(d @ wd), 1e-6)).astype(np.float32)
@@ -392,7 +613,7 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
         mask = _add_footprints(mask, ppi, footprints_in, origin_in)
     count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     out = []
-    for c in np.unique(comp[seed]):
+    for c in np.flatnonzero(np.bincount(comp[seed], minlength=count)):
         if c == 0 or stats[c, cv2.CC_STAT_AREA] < MIN_AREA_SQIN * ppi * ppi:
             continue
         bx, by, bw, bh = stats[c, :4]
@@ -409,8 +630,10 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
         inner = (cv2.erode(part, _kernel(0.3, ppi)) > 0) & ~unseen[cut]
         if not inner.any():
             continue
+        if table_all is None:
+            table_all = _gauss_table([(*model, 0.0), *against, *rivals])
         xs = np.stack([cv2.blur(np.ascontiguousarray(plane[cut]), (3, 3))[inner] for plane in x])
-        out.append((polygon, float(sure_of(xs, against + list(rivals)).mean())))
+        out.append((polygon, float(_sure(xs, table_all).mean())))
     return out
 
 
@@ -484,16 +707,16 @@ def _polygon(part: np.ndarray, cover: np.ndarray, ppi: float, origin_in) -> Poly
         return None
     # Enlarged pixel U sits at work pixel (U + 0.5) / SUBPIXEL - 0.5.
     ring = ((contour.reshape(-1, 2).astype(np.float64) + 0.5) / SUBPIXEL - 0.5) / ppi + origin_in
-    polygon = Polygon(ring)
-    if not polygon.is_valid:
+    polygon = shapely.polygons(ring)
+    if not shapely.is_valid(polygon):
         polygon = shapely.make_valid(polygon)
     # Contour points are the centres of the edge pixels: the edge is half an (enlarged) pixel out.
-    polygon = polygon.buffer(0.5 / (SUBPIXEL * ppi), join_style="mitre")
+    polygon = shapely.buffer(polygon, 0.5 / (SUBPIXEL * ppi), join_style="mitre")
     if polygon.geom_type != "Polygon":
         polygon = max(getattr(polygon, "geoms", [polygon]), key=lambda g: g.area)
     if polygon.is_empty or polygon.geom_type != "Polygon":
         return None
-    return Polygon(polygon.exterior)
+    return shapely.polygons(shapely.get_exterior_ring(polygon))
 
 
 def _fill_holes(mask: np.ndarray, max_px: float) -> np.ndarray:
@@ -520,14 +743,16 @@ def _add_footprints(mask: np.ndarray, ppi: float, footprints_in, origin_in) -> n
     if not inside.any():
         return out
     near = cv2.dilate(mask, _kernel(0.15, ppi))
+    x, y, radius = u[inside], v[inside], feet[inside, 2] * ppi
+    iu, iv = np.round(x).astype(int), np.round(y).astype(int)
+    # The figure stands on the piece when its centre is on it, or when the felt shows all round a
+    # good part of it (just outside its footprint, where the figure does not hide the felt).
     angles = np.linspace(0, 2 * math.pi, 16, endpoint=False)
-    for x, y, radius in zip(u[inside], v[inside], feet[inside, 2] * ppi):
-        iu, iv = int(round(x)), int(round(y))
-        # The figure stands on the piece when its centre is on it, or when the felt shows all round a
-        # good part of it (just outside its footprint, where the figure does not hide the felt).
-        a = np.round(x + 1.3 * radius * np.cos(angles)).astype(int)
-        b = np.round(y + 1.3 * radius * np.sin(angles)).astype(int)
-        ok = (a >= 0) & (a < w) & (b >= 0) & (b < h)
-        if near[iv, iu] or int(mask[b[ok], a[ok]].sum()) >= 6:
-            cv2.circle(out, (iu, iv), int(math.ceil(radius + 0.1 * ppi)), 1, thickness=cv2.FILLED)
+    a = np.round(x[:, None] + 1.3 * radius[:, None] * np.cos(angles)).astype(int)
+    b = np.round(y[:, None] + 1.3 * radius[:, None] * np.sin(angles)).astype(int)
+    ok = (a >= 0) & (a < w) & (b >= 0) & (b < h)
+    felt = np.where(ok, mask[np.clip(b, 0, h - 1), np.clip(a, 0, w - 1)], 0).sum(axis=1)
+    for cu, cv, r in zip(iu[(near[iv, iu] > 0) | (felt >= 6)], iv[(near[iv, iu] > 0) | (felt >= 6)],
+                         radius[(near[iv, iu] > 0) | (felt >= 6)]):
+        cv2.circle(out, (int(cu), int(cv)), int(math.ceil(r + 0.1 * ppi)), 1, thickness=cv2.FILLED)
     return out

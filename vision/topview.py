@@ -2,11 +2,10 @@
 
 View pixel (u, v) is table point (x0 + u / ppi, y0 + v / ppi). A frame is warped once, in colour,
 to a view of the whole table at the finest resolution any stage needs (the figure markers'); the
-other stages read layers derived from it (gray, coarser resolutions, white-balanced colour, its
-chromaticity, HSV and Lab) or windows cut out of it, so nothing warps the frame a second time. The
-warp and each layer are made when a stage first asks for them, once per frame (FrameView). While a
-registration holds, the warp's pixel maps are kept and each new frame is only resampled through
-them.
+other stages read layers derived from it (gray, coarser resolutions, white-balanced colour) or
+windows cut out of it, so nothing warps the frame a second time. The warp and each layer are made
+when a stage first asks for them, once per frame (FrameView). While a registration holds, the
+warp's pixel maps are kept and each new frame is only resampled through them.
 """
 from __future__ import annotations
 
@@ -83,22 +82,12 @@ def _relabelled(view: TopView, relabels) -> TopView:
     return view
 
 
-def _unlabel_rect(rect_in: Rect, relabels) -> Rect:
-    """A table rectangle of the relabelled (grid-corrected) frame in the maker's own frame."""
-    x0, y0, x1, y1 = rect_in
-    for factor, (cx, cy) in reversed(relabels):
-        x0, x1 = ((v - cx * (1 - factor)) / factor for v in (x0, x1))
-        y0, y1 = ((v - cy * (1 - factor)) / factor for v in (y0, y1))
-    return x0, y0, x1, y1
-
-
 class _Layers:
     """What a FrameView and its relabelled copies share: the one warp, every layer made from it
     (keyed by kind and the nominal ppi asked for), and the white balance the balanced layers use."""
 
-    def __init__(self, base: TopView | None, make_base=None, maker: "TopViewMaker | None" = None,
-                 frame: np.ndarray | None = None):
-        self.base, self.make_base, self.maker, self.frame = base, make_base, maker, frame
+    def __init__(self, base: TopView | None, make_base=None, maker: "TopViewMaker | None" = None):
+        self.base, self.make_base, self.maker = base, make_base, maker
         self.layers: dict = {}
         self.wb = None
         self.wb_relabels: tuple = ()
@@ -122,21 +111,17 @@ class FrameView:
     - `at(ppi)`, `gray()`, `gray_at(ppi)`: colour and gray at coarser resolutions, made by resizing
       a finer layer (an integer factor is an area average), never by warping again;
     - after `white_balance` is set (the anchors' grey card, vision.whitebalance):
-      `balanced_at(ppi)` float32 BGR as `WhiteBalance.apply` (exposure plane divided out),
-      `normalised_at(ppi)` the same clipped to 0..255, `chroma_at(ppi)` its chromaticity and
-      brightness, `hsv_at(ppi)` and `lab_at(ppi)` float32 (OpenCV's float conventions: H in
-      degrees, S and V 0..1; L 0..100), `felt_at(ppi)` for felt (`WhiteBalance.felt`), and
-      `mat_chroma()` the mat's chromaticity;
-    - `window_at(rect_in, ppi)`: a part of the table at any resolution (finer than the base, to
-      refine around a candidate), warped from the frame around that part only.
+      `balanced_at(ppi)` float32 BGR as `WhiteBalance.apply` (exposure plane divided out; the
+      mat's colour and the hands read the one at 5 px/in), `felt_at(ppi)` for felt
+      (`WhiteBalance.felt`), and `mat_chroma()` the mat's chromaticity.
 
     The ppi a stage asks for is a nominal one: after a grid correction (`rescaled`) the same
     pixels come back relabelled (their `ppi` and `origin_in` corrected), so no layer is resampled
     for a 1% change of scale. Stages must read `view.ppi`, not assume the one they asked for."""
 
     def __init__(self, base: TopView | None = None, *, make_base=None, maker: "TopViewMaker | None" = None,
-                 frame: np.ndarray | None = None, _shared: _Layers | None = None, _relabels: tuple = ()):
-        self._shared = _shared if _shared is not None else _Layers(base, make_base, maker, frame)
+                 _shared: _Layers | None = None, _relabels: tuple = ()):
+        self._shared = _shared if _shared is not None else _Layers(base, make_base, maker)
         self._relabels = _relabels
 
     # ---------------------------------------------------------------- plain layers
@@ -221,58 +206,27 @@ class FrameView:
             return judge(wb, v.image, labelled.ppi, labelled.origin_in)
         return self._balanced(kind, ppi, make)
 
-    def normalised_at(self, ppi: float) -> TopView:
-        """`balanced_at` clipped to 0..255 (float32)."""
-        return self._balanced("normalised", ppi,
-                              lambda v: np.clip(self._raw_layer("balanced", ppi).image, 0, 255))
-
-    def chroma_at(self, ppi: float) -> tuple[np.ndarray, np.ndarray]:
-        """(H, W, 3) chromaticity and (H, W) brightness (vision.colour.chromaticity) of `normalised_at`."""
-        def make():
-            from vision.colour import chromaticity
-            return chromaticity(self._raw_layer("normalised", ppi).image)
-        return self._layer(("chroma", min(ppi, self.base_ppi)), make)
-
-    def hsv_at(self, ppi: float) -> TopView:
-        """float32 HSV of `normalised_at` (H 0..360, S and V 0..1)."""
-        return self._balanced("hsv", ppi, lambda v: cv2.cvtColor(
-            self._raw_layer("normalised", ppi).image * np.float32(1 / 255.0), cv2.COLOR_BGR2HSV))
-
-    def lab_at(self, ppi: float) -> TopView:
-        """float32 Lab of `normalised_at` (L 0..100)."""
-        return self._balanced("lab", ppi, lambda v: cv2.cvtColor(
-            self._raw_layer("normalised", ppi).image * np.float32(1 / 255.0), cv2.COLOR_BGR2Lab))
-
     def felt_at(self, ppi: float) -> TopView:
         """float32 BGR for judging felt (`WhiteBalance.felt`: no black offset, not clipped at 255)."""
         return self._white_balanced("felt", ppi, lambda wb, *a: wb.felt(*a))
 
     def mat_chroma(self, ppi: float = 10.0) -> np.ndarray:
-        """The mat's chromaticity: the median over the white-balanced view at `ppi`, every other
-        pixel (the mat covers most of a table, and a median needs no more)."""
+        """The mat's chromaticity: the median over the white-balanced layer at `ppi` (`balanced_at`,
+        which the hands read too), every other pixel (the mat covers most of a table, and a median
+        needs no more)."""
         def make():
-            from vision.colour import chromaticity, mat_chroma
-            v = self._shared.wb_labels(self._raw_at(ppi))
-            sample = np.ascontiguousarray(v.image[::2, ::2])          # pixel (u, v) is (2u, 2v) of the layer
-            wb = self._shared.wb
-            img = wb.apply(sample, v.ppi / 2, v.origin_in) if wb is not None else sample.astype(np.float32)
-            return mat_chroma(chromaticity(np.clip(img, 0, 255))[0])
+            from vision.colour import mat_chroma
+            sample = np.clip(self._raw_balanced(ppi).image[::2, ::2], 0, 255)
+            # vision.colour.chromaticity's numbers (B + G + R summed in that order by one transform)
+            brightness = cv2.transform(sample, np.ones((1, 3), np.float32))
+            return mat_chroma(sample / np.maximum(brightness, np.float32(1.0))[..., None])
         return self._layer(("mat", min(ppi, self.base_ppi)), make)
 
-    def _raw_layer(self, kind: str, ppi: float) -> TopView:
-        getattr(self, f"{kind}_at")(ppi)
-        return self._shared.layers[(kind, min(ppi, self.base_ppi))]
+    def _raw_balanced(self, ppi: float) -> TopView:
+        self.balanced_at(ppi)
+        return self._shared.layers[("balanced", min(ppi, self.base_ppi))]
 
-    # ---------------------------------------------------------------- windows and labels
-
-    def window_at(self, rect_in: Rect, ppi: float) -> TopView:
-        """Colour (BGR) view of the table rectangle at any `ppi`: a cut of a layer when one is that
-        fine, else warped from the part of the frame it shows (not the whole frame)."""
-        if ppi <= self.base_ppi * (1 + 1e-9) or self._shared.maker is None or self._shared.frame is None:
-            return self.at(ppi).window(rect_in)
-        rect = _unlabel_rect(rect_in, self._relabels)
-        view = self._shared.maker.window(self._shared.frame, rect, ppi)
-        return _relabelled(view, self._relabels)
+    # ---------------------------------------------------------------- labels
 
     def rescaled(self, factor: float, centre_in: tuple[float, float]) -> "FrameView":
         """The same layers in a table frame scaled by `factor` about `centre_in`: only labels change."""
@@ -295,6 +249,9 @@ def _resized(view: TopView, ppi: float) -> TopView:
     image = view.image
     if abs(factor - round(factor)) < 1e-6 and round(factor) >= 2:
         f = int(round(factor))
+        if f == 2 and image.dtype == np.uint8 and h >= 2 and w >= 2:
+            shift = 1 / (2 * view.ppi)
+            return TopView(_halved(image), ppi, (view.origin_in[0] + shift, view.origin_in[1] + shift))
         pad_h, pad_w = (-h) % f, (-w) % f
         if pad_h or pad_w:
             image = cv2.copyMakeBorder(image, 0, pad_h, 0, pad_w, cv2.BORDER_REPLICATE)
@@ -309,6 +266,26 @@ def _resized(view: TopView, ppi: float) -> TopView:
         return TopView(out, ppi, (view.origin_in[0] + shift, view.origin_in[1] + shift))
     shift = (factor - 1) / (2 * view.ppi)
     return TopView(out, ppi, (view.origin_in[0] + shift, view.origin_in[1] + shift))
+
+
+def _halved(image: np.ndarray) -> np.ndarray:
+    """A uint8 image at half size, each pixel the mean of a 2 x 2 block (an odd last row or column
+    replicated): the same pixels as INTER_AREA on the padded image. Bilinear at the midpoints of
+    the blocks is their mean with the same rounding and is faster, and the odd last row or column is
+    halved apart (no padded copy of the whole layer)."""
+    h, w = image.shape[:2]
+    he, we = h - h % 2, w - w % 2
+    out = np.empty(((h + 1) // 2, (w + 1) // 2) + image.shape[2:], image.dtype)
+    out[:he // 2, :we // 2] = cv2.resize(image[:he, :we], (we // 2, he // 2), interpolation=cv2.INTER_LINEAR)
+    if w % 2:
+        out[:he // 2, -1] = cv2.resize(image[:he, w - 1:], (1, he // 2), interpolation=cv2.INTER_LINEAR).reshape(
+            out[:he // 2, -1].shape)
+    if h % 2:
+        out[-1, :we // 2] = cv2.resize(image[h - 1:, :we], (we // 2, 1), interpolation=cv2.INTER_LINEAR).reshape(
+            out[-1, :we // 2].shape)
+        if w % 2:
+            out[-1, -1] = image[-1, -1]
+    return out
 
 
 class TopViewMaker:
@@ -330,7 +307,7 @@ class TopViewMaker:
     def make(self, frame_bgr: np.ndarray) -> FrameView:
         """This frame's view; the warp is made when a stage first reads a layer of it."""
         TopViewMaker.warps += 1
-        return FrameView(make_base=lambda: self._warp(frame_bgr), maker=self, frame=frame_bgr)
+        return FrameView(make_base=lambda: self._warp(frame_bgr), maker=self)
 
     def _warp(self, frame_bgr: np.ndarray) -> TopView:
         if not self._keep_maps:
@@ -342,14 +319,6 @@ class TopViewMaker:
                 self._maps = self._build_maps()
             image = cv2.remap(frame_bgr, *self._maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         return TopView(image, self.ppi, (self.rect_in[0], self.rect_in[1]))
-
-    def window(self, frame_bgr: np.ndarray, rect_in: Rect, ppi: float) -> TopView:
-        """The table rectangle at `ppi`, warped from the part of the frame that shows it."""
-        size, m = _geometry(self._H, ppi, rect_in)
-        image = self._warp_part(frame_bgr, m, size)
-        if image is None:
-            return TopView(np.zeros((size[1], size[0]) + frame_bgr.shape[2:], frame_bgr.dtype), ppi, rect_in[:2])
-        return TopView(image, ppi, (rect_in[0], rect_in[1]))
 
     def _warp_part(self, frame_bgr: np.ndarray, m: np.ndarray, size) -> np.ndarray | None:
         """The warp (view -> frame pixels `m`) to a view of `size`, read from the part of the frame
@@ -397,7 +366,7 @@ class WindowedView:
         if self._whole is None:
             image = cv2.remap(self._frame, *self._maker._maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
             view = FrameView(TopView(image, self._maker.ppi, (self._maker.rect_in[0], self._maker.rect_in[1])),
-                             maker=self._maker, frame=self._frame)
+                             maker=self._maker)
             self._whole = view.rescaled(*self._rescale) if self._rescale is not None else view
         return self._whole
 

@@ -5,13 +5,17 @@
   first, within `gate_in`.
 - A figure not seen in a frame (a hand over the table) stays at its last position, marked hidden,
   for `keep_frames` frames. When a base of its side turns up within `rematch_in` of where a figure
-  not seen this frame was, it is that figure (it was picked up and put down).
+  not seen this frame was, it is that figure (it was picked up and put down) - unless the figure
+  vanished in this very frame and a hand now covers its last place (`covered`): then it is under
+  the hand, and what shows at the hand's edge (another figure's body peeping out, a sleeve) is no
+  reason to move it. A figure carried off is hidden first anyway, and claims its base later.
 - A figure that moves less than `jitter_in` keeps its reported position, so detection noise does
   not flicker the page; any larger move is reported at once.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -42,10 +46,15 @@ class Tracker:
         self.tracks: dict[str, _Track] = {}
         self.frame = -1
         self._next_colour = 1
+        self._covered: Callable[[np.ndarray], np.ndarray] | None = None
+        self._cover_known: dict[str, bool] = {}
 
-    def update(self, detections: Detections) -> Detections:
-        """This frame's detections in; every tracked figure out (seen or hidden), with stable ids."""
+    def update(self, detections: Detections, covered: Callable[[np.ndarray], np.ndarray] | None = None) -> Detections:
+        """This frame's detections in; every tracked figure out (seen or hidden), with stable ids.
+        `covered`: table points (N, 2) -> (N,) bool, whether a hand covers them in this frame; asked
+        only when a figure that vanished in this frame would claim a base farther off than `gate_in`."""
         self.frame += 1
+        self._covered, self._cover_known = covered, {}
         seen: set[str] = set()
         colour_rows = []
         for k in range(len(detections)):
@@ -90,7 +99,8 @@ class Tracker:
             for dist, k, fid in pairs:
                 if dist > gate:
                     break
-                if k in unmatched and fid not in seen:
+                far = dist > self.gate_in
+                if k in unmatched and fid not in seen and not (far and self._under_hand(self.tracks[fid])):
                     self._see(fid, det, k)
                     seen.add(fid)
                     unmatched.discard(k)
@@ -99,6 +109,14 @@ class Tracker:
             self._next_colour += 1
             self._see(fid, det, k)
             seen.add(fid)
+
+    def _under_hand(self, track: _Track) -> bool:
+        """A figure seen last frame whose place a hand covers now (asked once a frame per figure)."""
+        if track.hidden or self._covered is None:
+            return False
+        if track.figure_id not in self._cover_known:
+            self._cover_known[track.figure_id] = bool(np.asarray(self._covered(track.xy_in[None, :])).ravel()[0])
+        return self._cover_known[track.figure_id]
 
     def current(self) -> Detections:
         tracks = sorted(self.tracks.values(), key=lambda t: (t.detected_by != "marker", t.marker_id,

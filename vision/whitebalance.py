@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+import cv2
 import numpy as np
 
 WHITE, BLACK = 230.0, 25.0      # where the anchors' white card and black ink land after normalising
@@ -68,14 +69,25 @@ class WhiteBalance:
         """A top view (uint8 or float BGR) normalised: float32 BGR, the anchors' grey at BLACK..WHITE.
 
         With `ppi` (and the view's table origin), the exposure plane is divided out first."""
-        img = np.asarray(view_bgr, np.float32)
-        field = self._field(img.shape, ppi, origin_in)
+        view_bgr = np.asarray(view_bgr)
+        field = self._field(view_bgr.shape, ppi, origin_in)
         gain = self.gain.astype(np.float32)
-        # One pass: out = img * (gain / field) + (BLACK - black * gain).
         offset = (np.float32(BLACK) - self.black_bgr.astype(np.float32) * gain)
+        if view_bgr.ndim != 3 or view_bgr.shape[2] != 3:
+            img = view_bgr.astype(np.float32)
+            return img * gain + offset if field is None else img * (gain / field) + offset
+        # out = (img / field) * gain + (BLACK - black * gain): the light divided out in place, then
+        # the per-channel map as one affine transform of each pixel (OpenCV's, vectorised).
         if field is None:
-            return img * gain + offset
-        return img * (gain / field) + offset
+            img = view_bgr.astype(np.float32)          # a copy: the caller's view is left alone
+        else:                                          # (numpy's broadcast over 3 channels is slow)
+            inv = np.float32(1.0) / field[..., 0]
+            src = view_bgr if view_bgr.dtype in (np.uint8, np.float32) else view_bgr.astype(np.float32)
+            img = cv2.multiply(src, cv2.merge([inv, inv, inv]), dtype=cv2.CV_32F)
+        affine = np.zeros((3, 4), np.float32)
+        affine[[0, 1, 2], [0, 1, 2]] = gain
+        affine[:, 3] = offset
+        return cv2.transform(img, affine, dst=img)
 
     def felt(self, view_bgr: np.ndarray, ppi: float | None = None,
              origin_in: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
@@ -86,8 +98,18 @@ class WhiteBalance:
         img = np.asarray(view_bgr, np.float32)
         scale = (WHITE / np.maximum(self.white_bgr, 1.0)).astype(np.float32)
         field = self._field(img.shape, ppi, origin_in)
-        out = img * scale if field is None else img * (scale / field)
-        return np.maximum(out, 0, out=out) if out.dtype == np.float32 else np.maximum(out, 0).astype(np.float32)
+        if img.ndim == 3 and img.shape[2] == 3:
+            # The same products as numpy's broadcast over the channel axis, which is slow: OpenCV's
+            # per-pixel transform (a diagonal: each channel times its scale, plus exact zeros) or
+            # multiply by each channel's scale over the light, made channel by channel.
+            if field is None:
+                out = cv2.transform(img, np.diag(scale).astype(np.float32))
+            else:
+                f = field[..., 0]
+                out = cv2.multiply(img, cv2.merge([scale[0] / f, scale[1] / f, scale[2] / f]))
+        else:
+            out = img * scale if field is None else img * (scale / field)
+        return np.maximum(out, 0, out=out)
 
     def apply_rgb(self, rgb: Sequence[float], xy_in: Sequence[float] | None = None) -> tuple[float, float, float]:
         """One measured colour (RGB) normalised, e.g. a rim sampled in the raw photo."""
@@ -111,12 +133,33 @@ def _card_levels(window: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     if len(px) < 16:
         return None
     lum = px.sum(axis=1)
-    lo, hi = np.quantile(lum, [BLACK_SHARE, 1 - WHITE_SHARE])
-    black = np.median(px[lum <= lo], axis=0)
-    white = np.median(px[lum >= hi], axis=0)
+    lo, hi = _quantiles(lum, np.array([BLACK_SHARE, 1 - WHITE_SHARE]))
+    black = _column_medians(px[lum <= lo])
+    white = _column_medians(px[lum >= hi])
     if (white - black).mean() < MIN_CONTRAST:
         return None
     return black, white
+
+
+def _quantiles(values: np.ndarray, qs: np.ndarray) -> np.ndarray:
+    """np.quantile(values, qs) (linear, numpy's own interpolation and rounding) from one sort of a
+    few values (numpy partitions for several order statistics slowly)."""
+    s = np.sort(values)
+    virtual = (len(s) - 1) * qs
+    below = np.floor(virtual).astype(np.intp)
+    above = np.minimum(below + 1, len(s) - 1)
+    t = virtual - below
+    a, b = s[below], s[above]
+    diff = b - a
+    return np.where(t >= 0.5, b - diff * (1 - t), a + diff * t)
+
+
+def _column_medians(rows: np.ndarray) -> np.ndarray:
+    """np.median(rows, axis=0) of a few (N, 3) float rows, the same numbers, from one small sort
+    (np.median's own overhead is most of its cost at this size)."""
+    s = np.sort(rows, axis=0)
+    m = len(s)
+    return s[m // 2] if m % 2 else (s[m // 2 - 1] + s[m // 2]) / np.float32(2)
 
 
 def estimate_white_balance(view_bgr: np.ndarray, ppi: float, anchors, origin_in: tuple[float, float] = (0.0, 0.0),
@@ -149,7 +192,7 @@ def estimate_white_balance(view_bgr: np.ndarray, ppi: float, anchors, origin_in:
     blacks, whites, centres = np.array(blacks), np.array(whites), np.array(centres)
     # A grey card is grey: anchors whose white chromaticity strays from the others' are left out.
     chroma = whites / whites.sum(axis=1, keepdims=True)
-    keep = np.abs(chroma - np.median(chroma, axis=0)).max(axis=1) <= MAX_CARD_CHROMA
+    keep = np.abs(chroma - _column_medians(chroma)).max(axis=1) <= MAX_CARD_CHROMA
     if keep.sum() == 0:
         keep[:] = True
     blacks, whites, centres = blacks[keep], whites[keep], centres[keep]
@@ -161,7 +204,7 @@ def estimate_white_balance(view_bgr: np.ndarray, ppi: float, anchors, origin_in:
             rel = np.clip(plane[0] + centres @ plane[1:], 0.3, 3.0)
             whites = whites / rel[:, None]
             blacks = blacks / rel[:, None]
-    return WhiteBalance(np.median(blacks, axis=0), np.median(whites, axis=0), plane, used)
+    return WhiteBalance(_column_medians(blacks), _column_medians(whites), plane, used)
 
 
 def _exposure_plane(centres_in: np.ndarray, brightness: np.ndarray) -> np.ndarray | None:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from calibration.profile import Anchor, ColourSpec, TableProfile, standard_anchors
-from vision.colour import chromaticity, classify, rgb_chroma
+from vision.colour import chromaticity, classify, mat_chroma, rgb_chroma
 from vision.imageio import read_image
 from vision.pipeline import FramePipeline
 from vision.synthetic import ColourFigure, FeltPiece, PhotoSpec, TableSpec, render_photo
@@ -96,3 +96,12 @@ def test_real_photo_red_toy_is_not_a_base():
                            sides=(ColourSpec("red", RED), ColourSpec("blue", BLUE)))
     scene = FramePipeline(profile).process(image).scene
     assert [f.id for f in scene.figures if f.detected_by == "colour"] == []
+
+
+@pytest.mark.parametrize("shape", [(40, 61, 3), (41, 61, 3), (1, 1, 3), (300, 401, 3)])
+def test_the_mats_colour_is_the_median_chromaticity_of_every_pixel_or_an_even_spread_sample(shape):
+    rng = np.random.default_rng(sum(shape))
+    chroma = np.round(rng.normal(0.33, 0.02, shape), 3).astype(np.float32)     # ties too
+    step = max(1, int(np.sqrt(shape[0] * shape[1] / 20000)))
+    expected = np.median(chroma[::step, ::step].reshape(-1, 3), axis=0)
+    assert np.array_equal(mat_chroma(chroma), expected)

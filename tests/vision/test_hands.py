@@ -242,3 +242,14 @@ def test_a_printed_page_across_the_edge_is_no_hand(felt):
     _page(canvas, (28.0, 16.0), -60.0)
     img, wb = _photo(canvas, kelvin=2650.0, seed=7)
     assert find_hands(img, VIEW_PPI, wb=wb, other_rgbs=felt).polygons == ()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_blobs_are_labelled_as_opencvs_default_labelling_does(seed):
+    from vision.hands import _components
+    rng = np.random.default_rng(seed)
+    mask = (cv2.GaussianBlur(rng.random((150, 230)).astype(np.float32), (0, 0), 1 + seed) > 0.5).astype(np.uint8)
+    n, labels, stats, centroids = _components(mask)
+    n0, labels0, stats0, centroids0 = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    assert n == n0 and np.array_equal(labels, labels0) and np.array_equal(stats, stats0)
+    assert np.allclose(centroids, centroids0)

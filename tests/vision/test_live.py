@@ -12,6 +12,7 @@ from calibration.profile import TableProfile, standard_anchors
 from calibration.registration import Registration
 from vision.live import (FrameStats, LiveLoop, Snapshot, StatusSettings, frame_stats, marker_cells,
                          status_messages)
+from vision.quality import MESSAGES, PhotoQuality
 from vision.sources import FolderSource, ReconnectingSource, SourceError, SourceLost
 
 WAIT_S = 20.0       # safety net against a hung thread only; no test measures time
@@ -226,8 +227,8 @@ def test_stop_ends_the_loop_even_while_a_camera_is_being_waited_for():
 
 PROFILE = TableProfile(name="t", width_in=48.0, depth_in=36.0, anchors=standard_anchors(48.0, 36.0),
                        figure_marker_size_in=1.0)
-BRIGHT = FrameStats(mean_grey=130.0, width_px=1920, height_px=1080)
-SETTINGS = StatusSettings(too_dark_mean_grey=45, camera_moved_px=4, min_px_per_cell=5, anchor_rms_px=2.5)
+BRIGHT = FrameStats(median_grey=130.0, bright_grey=240.0, width_px=1920, height_px=1080)
+SETTINGS = StatusSettings(camera_moved_px=4, min_px_per_cell=5, anchor_rms_px=2.5)
 
 
 def _registration(px_per_in: float = 36.0, shift_px=(0.0, 0.0), seen=(0, 1, 2, 3), rejected=(), rms_px=0.3):
@@ -280,10 +281,21 @@ def test_a_camera_moved_by_turning_is_seen_too():
     assert _texts(result=Result(turned), previous=_registration()) == ["camera moved, re-registered"]
 
 
-@pytest.mark.parametrize("grey, dark", [(20.0, True), (44.9, True), (45.0, False), (200.0, False)])
-def test_too_dark(grey, dark):
-    stats = FrameStats(grey, 640, 480)
+@pytest.mark.parametrize("median, bright, dark", [
+    (10.0, 30.0, True), (14.9, 34.9, True),
+    (15.0, 30.0, False),            # a dim room with the table lit enough to measure
+    (10.0, 35.0, False),            # a dark frame with something bright in it (the lit table)
+    (130.0, 240.0, False)])
+def test_too_dark_is_the_photo_checks_own_verdict(median, bright, dark):
+    stats = FrameStats(median, bright, 640, 480)
+    assert stats.dark == (PhotoQuality(median, bright, 1.0, bright).problem == "dark")
     assert _texts(stats=stats) == (["too dark"] if dark else [])
+
+
+def test_a_frame_refused_as_dark_says_so_once():
+    dark = FrameStats(8.0, 12.0, 640, 480)
+    assert _texts(stats=dark, error=MESSAGES["dark"]) == ["too dark"]
+    assert _texts(stats=dark, error="no anchor in view") == ["too dark", "no anchor in view"]
 
 
 @pytest.mark.parametrize("marker_in, px_per_in, expected", [
@@ -305,7 +317,7 @@ def test_marker_cells_follow_the_dictionary():
 
 
 def test_faults_and_errors_come_first_and_without_a_result():
-    assert _texts(stats=FrameStats(10.0, 640, 480), result=None, error="no anchor in view",
+    assert _texts(stats=FrameStats(10.0, 20.0, 640, 480), result=None, error="no anchor in view",
                   source_fault="camera 0 stopped sending frames: reconnecting") == [
         "camera 0 stopped sending frames: reconnecting", "too dark", "no anchor in view"]
     assert _texts(profile=None, result=Result(_registration(seen=()))) == []
@@ -314,16 +326,20 @@ def test_faults_and_errors_come_first_and_without_a_result():
 def test_frame_stats():
     stats = frame_stats(np.full((48, 64, 3), (10, 20, 250), np.uint8))
     assert (stats.width_px, stats.height_px) == (64, 48)
-    assert stats.mean_grey == pytest.approx(0.114 * 10 + 0.587 * 20 + 0.299 * 250, abs=1)
-    assert frame_stats(np.zeros((8, 8), np.uint8)).mean_grey == 0
+    assert stats.median_grey == pytest.approx(0.114 * 10 + 0.587 * 20 + 0.299 * 250, abs=1)
+    half = np.zeros((40, 40), np.uint8)
+    half[:, 20:] = 200                                # every 4th pixel: half black, half at 200
+    stats = frame_stats(half)
+    assert stats.bright_grey == 200 and stats.median_grey == pytest.approx(100, abs=1)
+    assert frame_stats(np.zeros((8, 8), np.uint8)).dark
 
 
 def test_house_defaults_are_read_from_the_data_file(tmp_path):
     defaults = StatusSettings.load()
     assert defaults == StatusSettings()          # the file and the code agree
     text = (tmp_path / "d.toml")
-    text.write_text('too_dark_mean_grey = { value = 80, house_default = true, note = "x" }\n')
-    assert StatusSettings.load(text).too_dark_mean_grey == 80
+    text.write_text('camera_moved_px = { value = 8, house_default = true, note = "x" }\n')
+    assert StatusSettings.load(text).camera_moved_px == 8
 
 
 # --- with the real pipeline on synthetic photos ----------------------------------------------------
@@ -343,7 +359,7 @@ def test_the_real_pipeline_in_the_loop_reports_what_to_fix():
     covered = still.image.copy()
     x, y = cv2.perspectiveTransform(np.array([[[36 - 1.25, 24 - 1.25]]]), still.camera.plane_homography()).ravel()
     cv2.circle(covered, (int(x), int(y)), 40, (90, 80, 60), -1)
-    dark = (still.image * 0.15).astype(np.uint8)
+    dark = (still.image * 0.1).astype(np.uint8)     # refused by the photo check: too dark to measure
     frames = [still.image, still.image, covered, moved.image, dark]
 
     gate = threading.Semaphore(0)
@@ -360,6 +376,6 @@ def test_the_real_pipeline_in_the_loop_reports_what_to_fix():
     assert texts[0] == [] and texts[1] == []
     assert texts[2] == ["anchor 2 is covered"]
     assert texts[3] == ["camera moved, re-registered"]
-    assert texts[4][0] == "too dark"
+    assert texts[4] == ["too dark"]                  # the status and the refusal: one verdict, said once
     assert sorted(f.id for f in snaps[1].scene.figures) == ["m10", "m11"]
     assert snaps[4].scene is not None       # a bad frame keeps the last good Scene on show

@@ -62,3 +62,14 @@ def test_an_outline_with_no_code_reads_as_nothing(inside):
         cells[1:-1, 1:-1] = np.random.default_rng(4).integers(60, 140, (4, 4))
     image, corners = _scene(cells, 3.0, 10.0, 1.0, 5)
     assert READER.read(image, np.round(corners)) is None
+
+
+@pytest.mark.parametrize("marker_id, angle_deg, seed", [(9, 70.0, 3), (17, 20.0, 0), (42, -60.0, 2)])
+def test_a_marker_smeared_nearly_two_cells_along_one_direction_reads(marker_id, angle_deg, seed):
+    """A camera's shake smears a small marker along one direction (6 px at 3.4 px a cell): it is
+    compared with its patterns smeared the same way, and still reads as itself only."""
+    printed = cv2.aruco.generateImageMarker(DICT, marker_id, 6, borderBits=1)
+    image, corners = _scene(printed, 3.4, angle_deg, 6.0, seed)
+    read = READER.read(image, np.round(corners))
+    assert read is not None and read.marker_id == marker_id and read.correlation >= 0.95
+    assert READER.read(image, np.round(corners), allowed=frozenset({marker_id + 1})) is None

@@ -94,3 +94,19 @@ def test_whole_number_and_float_frames_measure_the_same(photo_and_profile):
     a, b = photo_quality(gray), photo_quality(gray.astype(np.float32))
     assert (a.median, a.bright, a.contrast) == (b.median, b.bright, b.contrast)
     assert a.edge_px == pytest.approx(b.edge_px, rel=0.01)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_steepest_slopes_are_the_order_statistics_a_full_sort_gives(seed):
+    from vision.quality import _lerp, _top_percentile
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2000, 40000))
+    if seed % 2:            # sharp edges in few places: rarer in the sample than in the whole
+        slopes = np.zeros(n, np.int16)
+        slopes[rng.integers(0, n, int(rng.integers(5, 120)))] = rng.integers(100, 2040, 1)
+    else:
+        slopes = np.abs(rng.normal(0, rng.uniform(5, 200), n)).astype(np.int16)
+    ordered = np.sort(slopes)
+    virtual = (n - 1) * 0.9995
+    lo = int(np.floor(virtual))
+    assert _top_percentile(slopes, 99.95) == float(_lerp(ordered[lo], ordered[min(lo + 1, n - 1)], virtual - lo))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tests.vision.rim_scenes import BLUE, PPI, RED, WATER, TopScene
-from vision.rims import find_rims
+from vision.rims import RimHit, _one_per_base, find_rims
 
 SIDES = [RED, BLUE]
 NAMES = ["red", "blue"]
@@ -138,3 +138,48 @@ def test_a_side_does_not_learn_a_colour_far_from_its_own():
     strict[:] = 1
     hit = RimHit(np.array([40.0, 40.0]), 1, 0.9, 0.9, 0.3, 0.0, 0.0, "ring")
     assert learn_side_colours(img, 20, 1.0, SIDES, [hit], strict, loose, mat=mat) is None
+
+
+def test_a_cloak_of_the_rims_colour_hanging_past_the_rim_does_not_pull_its_centre():
+    # The body leans over half the rim and its cloak, of the rim's own colour, hangs past the rim
+    # there: the colour's outer edge follows the cloak on that arc. The centre is the rim's.
+    errors = []
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        for side, rgb in (("red", RED), ("blue", BLUE)):
+            scene = TopScene(width_in=4, depth_in=4)
+            x, y = 2 + rng.uniform(-0.2, 0.2), 2 + rng.uniform(-0.2, 0.2)
+            lean = float(rng.uniform(0, 360))
+            scene.figure(x, y, side, rgb, visible=0.55, lean_deg=lean, body_rgb=(110, 80, 50))
+            t = np.radians(lean) + np.linspace(-0.5, 0.5, 12)
+            cloak = np.vstack([np.column_stack([x + 0.72 * np.cos(t), y + 0.72 * np.sin(t)]),
+                               np.column_stack([x + 0.25 * np.cos(t[::-1]), y + 0.25 * np.sin(t[::-1])])])
+            scene.poly(cloak, rgb)
+            found = [f for f in _found(scene, scene.finish(seed=seed)) if f[2] == side]
+            assert found, f"missed the {side} base with a cloak (seed {seed})"
+            errors.append(min(np.hypot(f[0] - x, f[1] - y) for f in found))
+    assert np.median(errors) <= 0.05 and max(errors) <= 0.09, np.round(errors, 3)
+
+
+def test_of_two_overlapping_rings_the_more_confident_stands_whatever_labels_found_it():
+    # A faint rim found on the likelihood and, 1.2 radii off, a strict ring of the other colour
+    # (cloth up on its body): bases do not overlap, and the better ring is the base.
+    r_px = 10.0
+    faint = RimHit(np.array([50.0, 50.0]), 1, 0.6, 0.45, 0.5, 0.0, 0.0, "ring", by_likelihood=True)
+    cloth = RimHit(np.array([62.0, 50.0]), 0, 0.35, 0.3, 0.8, 0.0, 0.0, "ring")
+    for hits in ([faint, cloth], [cloth, faint]):
+        kept = _one_per_base(hits, r_px)
+        assert [h.side_index for h in kept] == [1]
+
+
+def test_the_felt_round_a_ring_is_measured_in_felt_of_a_hue_near_its_sides():
+    # Strict labels: 0 red, 1 blue, 2 water (a hue near blue). A ring standing in water has the
+    # felt all round; one on the mat has none; a red ring in water is in no felt near its own hue.
+    from vision.rims import N_RAYS, _felt_around
+    strict = np.full((100, 200), -1, np.int32)
+    strict[:, 100:] = 2
+    angles = np.linspace(0, 2 * np.pi, N_RAYS, endpoint=False)
+    units = np.column_stack([np.cos(angles), np.sin(angles)])
+    centres = np.array([[150.0, 50.0], [40.0, 50.0], [150.0, 50.0]])
+    share = _felt_around(strict, centres, np.array([1, 1, 0]), [[], [2]], 10.0, units)
+    assert share[0] == 1.0 and share[1] == 0.0 and share[2] == 0.0

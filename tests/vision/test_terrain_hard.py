@@ -97,9 +97,10 @@ def test_clutter_never_becomes_terrain(analysed):
 
 @pytest.mark.parametrize("texture, index", [
     pytest.param("gravel", 2, marks=goal_not_met("rocks whose felt came out within the gravel mat's own "
-                                                 "colour spread are not found")),
-    pytest.param("wood", 0, marks=goal_not_met("a hill within the wood grain's colour spread is not found, and "
-                                               "the grain where a lamp clips the red is taken for a hill")),
+                                                 "colour spread are found, but their edge runs into the gravel "
+                                                 "(IoU 0.75)")),
+    pytest.param("wood", 0, marks=goal_not_met("a hill within the wood grain's colour spread is found, but its "
+                                               "edge under the lamp falls short (IoU 0.87)")),
 ])
 def test_a_felt_as_near_its_mat_as_the_mat_varies_is_still_found(texture, index):
     photo, scene = _analyse(texture, index)
@@ -107,3 +108,85 @@ def test_a_felt_as_near_its_mat_as_the_mat_varies_is_still_found(texture, index)
     truth = [poly for k, poly in visible_truth(photo.truth) if k == kind][0]
     mine = [t for t in scene.terrain if t.kind == kind]
     assert len(mine) == 1 and _iou(mine[0].polygon, truth) >= 0.9
+
+
+def test_a_page_held_by_a_hand_is_no_felt():
+    """Hard set 0, photo 6: a printed page under a hand beside a grey rocks felt. The page is grey
+    too but no rocks felt: it is not like the rocks patch (in that patch's own spread), so it is
+    neither learnt with it nor made a piece."""
+    photo = hard_photo(0, 6)
+    assert photo.hand is not None and "page" in [item.kind for item in photo.clutter]
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    truth = visible_truth(photo.truth)
+    for t in scene.terrain:
+        assert any(k == t.kind and t.polygon.intersects(p) for k, p in truth), (t.kind, t.polygon.bounds)
+    page = next(item for item in photo.clutter if item.kind == "page").footprint(photo.camera)
+    assert all(t.polygon.intersection(page).area < 0.05 * t.polygon.area for t in scene.terrain)
+    rocks = [t for t in scene.terrain if t.kind == "rocks"]
+    assert len(rocks) == 1 and _iou(rocks[0].polygon, next(p for k, p in truth if k == "rocks")) >= 0.9
+
+
+def test_rocks_a_warm_light_moved_towards_the_hill_colour_are_still_rocks():
+    """Hard set 7, photo 15 (tungsten, grass mat): the rocks felt photographs nearer the hill's
+    profile colour than the rocks'. The patches are shared out among the kinds at once: the hill
+    has its own felt elsewhere, so this one is rocks."""
+    photo = hard_photo(7, 15)
+    assert photo.conditions.cast == "tungsten"
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    truth = dict(visible_truth(photo.truth))
+    for kind in ("rocks", "hill"):
+        mine = [t for t in scene.terrain if t.kind == kind]
+        assert len(mine) == 1 and _iou(mine[0].polygon, truth[kind]) >= 0.9, kind
+
+
+def test_a_bright_felt_clipping_in_specks_under_a_lamp_is_found():
+    """Hard set 0, photo 2: a hill under a lamp's hot spot (tungsten) where the camera clipped
+    many of its grains. The clipped specks inside its seed patch are part of it; without them the
+    patch fell apart into crumbs and no hill was found. (Its edge in the hot spot still falls a
+    little short of the issue's 0.9.)"""
+    photo = hard_photo(0, 2)
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    truth = dict(visible_truth(photo.truth))
+    mine = [t for t in scene.terrain if t.kind == "hill"]
+    assert len(mine) == 1 and _iou(mine[0].polygon, truth["hill"]) >= 0.85
+
+
+def test_a_hill_the_colour_of_the_wood_grain_is_found():
+    """Hard set 7, photo 13 (daylight, wood-grain mat): the hill felt lies within the grain's
+    colour spread pixel by pixel, but it is one colour where the grain varies from place to place:
+    pooled over half an inch it stands out, and it is found whole."""
+    photo = hard_photo(7, 13)
+    assert photo.conditions.texture == "wood"
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    truth = dict(visible_truth(photo.truth))
+    mine = [t for t in scene.terrain if t.kind == "hill"]
+    assert len(mine) == 1 and _iou(mine[0].polygon, truth["hill"]) >= 0.9
+
+
+def test_a_cast_the_white_balance_leaves_on_every_felt_is_taken_out():
+    """Hard set 7, photo 45 (tungsten, gravel mat): after the anchors' white balance every felt
+    still lies off its profile colour the same way (the card's white is no felt's dye), the grey
+    rocks too far for a seed. The felts seeded surely tell the cast; moved by it, the rocks are
+    found."""
+    photo = hard_photo(7, 45)
+    assert photo.conditions.cast == "tungsten"
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    truth = dict(visible_truth(photo.truth))
+    assert sorted(t.kind for t in scene.terrain) == sorted(truth)
+    for t in scene.terrain:
+        assert _iou(t.polygon, truth[t.kind]) >= 0.9, t.kind
+
+
+def test_the_second_look_for_a_cast_keeps_a_felt_that_told_it():
+    """Hard set 3, photo 13 (tungsten, grey rocks on a gravel mat): the felts seeded surely tell
+    the cast, and the kinds' colours moved by it bring the rocks' colour near a shaded patch of the
+    mat. The rocks felt found first stands further from the mat than that patch: it keeps its seeds,
+    and the patch becomes no piece. (Its edge in the gravel still falls short of the issue's 0.9.)"""
+    photo = hard_photo(3, 13)
+    assert photo.conditions.cast == "tungsten" and photo.conditions.texture == "gravel"
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    truth = dict(visible_truth(photo.truth))
+    for t in scene.terrain:
+        assert t.polygon.intersects(truth[t.kind]), (t.kind, t.polygon.bounds)
+    rocks = [t for t in scene.terrain if t.kind == "rocks"]
+    assert len(rocks) == 1 and _iou(rocks[0].polygon, truth["rocks"]) >= 0.6

@@ -60,6 +60,35 @@ def test_a_figure_put_down_elsewhere_keeps_its_id_and_sides_do_not_swap():
     assert len(out) == 2 and not out.hidden.any()
 
 
+def _hand_over(x0, y0, x1, y1):
+    return lambda xy: (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1)
+
+
+def test_a_figure_a_hand_has_just_covered_stays_hidden_at_its_place():
+    """The frame a hand comes over a base, something of its side's colour shows at the hand's edge
+    (another figure's body peeping out): the base is hidden where it was, not moved there."""
+    tracker = Tracker()
+    first = tracker.update(_colour([[22.2, 33.3], [23.3, 35.4]], ["blue", "red"]))
+    blue_id = first.figure_id[list(first.side).index("blue")]
+    hand = _hand_over(20, 31, 24, 35.5)
+    out = tracker.update(_colour([[23.7, 35.7]], ["blue"]), hand)   # both covered; a blue look-alike 2.8 in off
+    blue = out[np.array([f == blue_id for f in out.figure_id])]
+    assert blue.hidden.tolist() == [True] and tuple(blue.xy_in[0]) == (22.2, 33.3)
+    assert out.hidden.sum() == 2 and len(out) == 3
+    # Hidden since the last frame, it is the figure when a base of its side is put down elsewhere.
+    out = tracker.update(_colour([[30.0, 30.0]], ["blue"]), hand)
+    assert tuple(out.xy_in[list(out.figure_id).index(blue_id)]) == (30.0, 30.0)
+
+
+def test_a_figure_moved_from_where_no_hand_is_keeps_its_id():
+    """The same frames with the hand elsewhere: the base that vanished was moved, and keeps its id."""
+    tracker = Tracker()
+    first = tracker.update(_colour([[22.2, 33.3], [23.3, 35.4]], ["blue", "red"]))
+    blue_id = first.figure_id[list(first.side).index("blue")]
+    out = tracker.update(_colour([[23.7, 35.7]], ["blue"]), _hand_over(0, 0, 5, 5))
+    assert tuple(out.xy_in[list(out.figure_id).index(blue_id)]) == (23.7, 35.7) and out.hidden.sum() == 1
+
+
 # ---------------------------------------------------------------- a stream through the pipeline
 
 WIDTH, DEPTH = 36.0, 24.0
@@ -188,3 +217,26 @@ def test_tracker_invariants(frames):
         for (x, y, side) in frame:
             d = np.hypot(seen.xy_in[:, 0] - x, seen.xy_in[:, 1] - y)
             assert any((d < 0.03 + 1e-9) & (seen.side == side))
+
+
+def test_a_base_beside_a_hand_is_not_reported_hidden():
+    """Photo 29 of the hard set's seed 0 (1080p, grass, tilt 28 deg): the previous picture without
+    the hand goes first, then the photo with it. Only what the hand covers is reported hidden: a
+    base 1.6 in from the hand, missed in the small window round its last place, is looked for in a
+    wider one and stays where it is, seen."""
+    from tests.vision.hard_scoring import hidden_reported
+    from vision.synthetic.hard import hard_photo
+
+    photo = hard_photo(0, 29)
+    pipeline = FramePipeline(photo.profile, track=True)
+    pipeline.process(photo.before())
+    scene = pipeline.process(photo.image).scene
+    under = [t for t in photo.truth.figures if t.hidden]
+
+    def under_hand(f):
+        return any((f.marker == t.marker) if t.marker is not None else
+                   (f.marker is None and f.side == t.side and np.hypot(f.x - t.x, f.y - t.y) <= 0.5) for t in under)
+
+    assert [f.id for f in scene.figures if f.hidden and not under_hand(f)] == []
+    n, ok, _bad = hidden_reported(scene, photo.truth)
+    assert n >= 1 and ok == n

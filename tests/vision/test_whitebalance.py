@@ -127,3 +127,30 @@ def test_the_felt_view_is_the_balanced_view_without_its_black_offset():
     assert np.allclose(wb.felt(view, PPI, (3.0, 2.0)), expected, atol=1e-3)
     # Without a ppi the plane is not applied, as for `apply`.
     assert np.allclose(wb.felt(view), view * (WHITE / wb.white_bgr), atol=1e-3)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+def test_applying_the_balance_divides_out_the_light_then_maps_each_channel_from_black_to_white(dtype):
+    wb = WhiteBalance(np.array([20.0, 24.0, 30.0]), np.array([200.0, 215.0, 190.0]), np.array([1.2, -0.01, 0.006]))
+    view = (np.random.default_rng(4).random((30, 40, 3)) * 255).astype(dtype)
+    before = view.copy()
+    ppi, origin = 4.0, (1.5, -0.5)
+    out = wb.apply(view, ppi, origin)
+    x = origin[0] + (np.arange(40) + 0.5) / ppi
+    y = origin[1] + (np.arange(30) + 0.5) / ppi
+    light = np.clip(1.2 - 0.01 * x[None, :] + 0.006 * y[:, None], 0.3, 3.0)[..., None]
+    expected = (view / light - wb.black_bgr) * (WHITE - BLACK) / (wb.white_bgr - wb.black_bgr) + BLACK
+    assert out.dtype == np.float32 and np.allclose(out, expected, atol=1e-3)
+    assert np.array_equal(view, before)                       # the caller's view is left as it was
+    assert np.allclose(wb.apply(view), (view - wb.black_bgr) * wb.gain + BLACK, atol=1e-3)
+    colours = view[0].astype(np.float32)[None]                # (1, n, 3) and (n, 3) colours too
+    assert np.allclose(wb.apply(colours[0]), wb.apply(colours)[0], atol=1e-4)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_cards_levels_split_at_numpys_quantiles(seed):
+    from vision.whitebalance import _quantiles
+    rng = np.random.default_rng(seed)
+    lum = rng.integers(0, 765, int(rng.integers(16, 2000))).astype(np.float32)
+    qs = np.array([0.15, 0.85])
+    assert np.array_equal(_quantiles(lum, qs), np.quantile(lum, qs))

@@ -7,12 +7,11 @@ uneven light, noise, blur and JPEG.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import Iterator
 
 import numpy as np
 
-from calibration.profile import Anchor, TableProfile, ColourSpec, GridSpec, standard_anchors
+from calibration.profile import TableProfile, ColourSpec, GridSpec, standard_anchors
 from vision.synthetic.camera import camera_over_table
 from vision.synthetic.render import (ColourFigure, FeltPiece, GridDrawing, MarkerFigure, PhotoSpec,
                                      SyntheticPhoto, TableSpec, render_photo)

@@ -1,0 +1,71 @@
+"""The rims' compute shortcuts change nothing: a candidate's rays sampled from its own map whatever
+the order of the candidates, and the rings kept the same whether or not every rejected candidate is
+measured in full."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from tests.vision.rim_scenes import BLUE, PPI, RED, WATER, TopScene
+from vision.rims import _reach, _sample_rays, _Slots, find_rims
+
+
+def test_rays_sampled_through_slots_are_each_maps_own_in_any_order():
+    rng = np.random.default_rng(1)
+    maps = [rng.random((40, 50), dtype=np.float32) for _ in range(3)]
+    centres = rng.uniform(5, 35, (9, 2))
+    angles = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+    units = np.column_stack([np.cos(angles), np.sin(angles)])
+    radii = np.arange(0.0, 6.0, 0.5)
+    for slot_of in (np.array([0, 0, 0, 1, 1, 2, 2, 2, 2]), np.array([2, 0, 1, 2, 0, 1, 1, 0, 2])):
+        got = _sample_rays(_Slots(maps, slot_of), centres, radii, units)
+        for i, m in enumerate(slot_of):
+            want = _sample_rays(maps[m], centres[i:i + 1], radii, units)[0]
+            np.testing.assert_array_equal(got[i], want)
+
+
+def test_a_ray_sample_is_the_bilinear_value_of_its_map():
+    img = np.zeros((20, 20), np.float32)
+    img[10, 10] = 1.0
+    got = _sample_rays(img, np.array([[10.0, 10.0]]), np.array([0.0, 0.5, 1.0]), np.array([[1.0, 0.0]]))
+    np.testing.assert_allclose(got[0, 0], [1.0, 0.5, 0.0], atol=1e-6)
+
+
+@pytest.mark.parametrize("reach_px", [0.0, 3.2, 7.5, 100.0])
+def test_radii_reach_past_the_farthest_sample_wanted(reach_px):
+    radii = np.arange(0.0, 20.0, 0.5)
+    got = _reach(radii, reach_px)
+    np.testing.assert_array_equal(got, radii[:len(got)])
+    assert got[-1] > reach_px or len(got) == len(radii)
+
+
+def test_the_rings_kept_are_the_same_when_every_candidate_is_measured():
+    """find_rims measures in full only the candidates that pass the shape tests; with_rejected
+    measures every one: the rings (and all their measures) must not differ."""
+    scene = TopScene(width_in=10, depth_in=6, mat_rgb=(80, 110, 60), texture=0.08)
+    scene.poly([(6.0, 0.8), (9.5, 1.0), (9.2, 5.0), (6.3, 4.8)], WATER)
+    scene.figure(2.0, 2.0, "red", RED, visible=0.5, lean_deg=45, cloth_rgb=BLUE)
+    scene.figure(4.2, 4.0, "blue", BLUE, visible=0.35, lean_deg=200)
+    scene.figure(7.5, 3.0, "blue", BLUE, visible=0.6, lean_deg=120)
+    scene.die(3.6, 1.6, RED)
+    img = scene.finish(seed=11, jpeg=55, blur_px=1.0)
+    sides = [RED, BLUE]
+    kept = find_rims(img, PPI, sides, 1.0, other_rgbs=[WATER])
+    every = find_rims(img, PPI, sides, 1.0, other_rgbs=[WATER], with_rejected=True)
+    rings = [h for h in every if h.reason == "ring"]
+    assert len(kept) >= 2 and len(every) > len(kept)
+
+    def fields(h):
+        return tuple((k, tuple(v) if isinstance(v, np.ndarray) else v) for k, v in dataclasses.asdict(h).items())
+    assert sorted(map(fields, kept)) == sorted(map(fields, rings))
+
+
+@pytest.mark.parametrize("j", [5, 255, 300])
+def test_samples_along_a_ray_are_counted_however_many(j):
+    from vision.rims import _count
+    mask = np.zeros((2, 3, j), bool)
+    mask[0, 1] = True
+    mask[1, 2, ::2] = True
+    np.testing.assert_array_equal(_count(mask), mask.sum(2))
