@@ -13,6 +13,16 @@ off across it (a lamp's hot spot, vignetting): a plane fitted to their brightnes
 their mean) divides the view before the per-channel map. A plane is all four corners can say; it
 leaves a hot spot's round shape alone but takes away the gradient from one side to the other.
 An anchor covered by a hand or glare disagrees with the others: its levels are left out.
+
+Under a lamp's hot spot a white card clips: a channel whose white reads 255 (about 250 after JPEG)
+says only that the card is at least that bright there. A grey card has the same channel ratios
+under one light wherever it lies, so a clipped channel's white (over its black) is the card's
+unclipped channel's times that ratio, taken from the anchors where both channels are unclipped
+(or, when every anchor clips that channel, from each card's unclipped white pixels, or from the
+pixels where ink and card blur together, which lie on the line from black to white); it is never
+set below what was seen. A card with all three channels clipped says nothing about the light's
+colour or level and is left out. While fewer than half of a card's white pixels clip, their
+median is what it would have been.
 """
 from __future__ import annotations
 
@@ -28,6 +38,9 @@ BLACK_SHARE = 0.15              # and the darkest share its black ink
 MAX_CARD_CHROMA = 0.04          # an anchor whose white differs this much (chromaticity) from the
                                 # others' median is not a clean grey card (hand, glare, shadow edge)
 MIN_CONTRAST = 40.0             # white - black (sum of channels / 3) below this: not a card
+CLIP_LEVEL = 250.0              # a white level at or above this is clipped (JPEG rings 255 down a little)
+MIN_OWN_PIXELS = 8              # unclipped pixels a card needs to give its own channel slopes
+MIN_MIX = 0.3                   # of the card's white - black: above the ink's noise
 
 
 @dataclass(frozen=True)
@@ -141,6 +154,58 @@ def _card_levels(window: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     return black, white
 
 
+def _own_slopes(window: np.ndarray, black: np.ndarray, white: np.ndarray) -> tuple[np.ndarray, bool]:
+    """One card's own slopes (3, 3) [c, u] of channel c over channel u from black to white, and
+    whether they come from its white (else from where ink and card blur together: less sure).
+
+    The window holds only ink and card, so a pixel where the two blur together lies on the line
+    from black to white: (p_c - black_c) / (p_u - black_u) is the same whatever the mix. Its median
+    over the unclipped white pixels, or with too few over the unclipped mixed ones; NaN with too
+    few of those."""
+    px = window.reshape(-1, 3).astype(np.float32)
+    lum = px.sum(axis=1)
+    lift = px - black
+    unclipped = px.max(axis=1) < CLIP_LEVEL
+    card = unclipped & (lum >= _quantiles(lum, np.array([1 - WHITE_SHARE]))[0])
+    from_white = bool(card.sum() >= MIN_OWN_PIXELS)
+    if not from_white:
+        card = unclipped & (lift.min(axis=1) > MIN_MIX * (white - black).min())
+    if card.sum() < MIN_OWN_PIXELS:
+        return np.full((3, 3), np.nan), False
+    m = lift[card]
+    return np.median(m[:, :, None] / m[:, None, :], axis=0), from_white
+
+
+def _unclip(blacks: np.ndarray, whites: np.ndarray, windows: list) -> tuple[np.ndarray, np.ndarray]:
+    """Whites (N, 3) with each clipped channel estimated from an unclipped one (see the module's
+    docstring), and which cards keep at least one unclipped channel (N,)."""
+    clipped = whites >= CLIP_LEVEL
+    if not clipped.any():
+        return whites, np.ones(len(whites), bool)
+    span = np.maximum(whites - blacks, 1.0)
+    out = whites.copy()
+    owns = None
+    for i, c in zip(*np.nonzero(clipped)):
+        estimates = []
+        for u in np.flatnonzero(~clipped[i]):
+            both = ~clipped[:, c] & ~clipped[:, u]
+            if both.any():                 # the grey card's slope where it did not clip
+                slope = np.median(span[both, c] / span[both, u])
+            else:                          # every card clips c: the cards' unclipped pixels
+                if owns is None:
+                    slopes = [_own_slopes(w, k, t) for w, k, t in zip(windows, blacks, whites)]
+                    owns = np.array([o for o, _ in slopes])
+                    from_white = np.array([f for _, f in slopes])
+                finite = np.isfinite(owns[:, c, u])
+                pool = finite & from_white if (finite & from_white).any() else finite
+                slope = np.median(owns[pool, c, u]) if pool.any() else np.nan
+            if np.isfinite(slope):
+                estimates.append(blacks[i, c] + span[i, u] * slope)
+        if estimates:
+            out[i, c] = max(whites[i, c], float(np.mean(estimates)))
+    return out, ~clipped.all(axis=1)
+
+
 def _quantiles(values: np.ndarray, qs: np.ndarray) -> np.ndarray:
     """np.quantile(values, qs) (linear, numpy's own interpolation and rounding) from one sort of a
     few values (numpy partitions for several order statistics slowly)."""
@@ -170,7 +235,7 @@ def estimate_white_balance(view_bgr: np.ndarray, ppi: float, anchors, origin_in:
     no card are skipped; with none usable the identity is returned (colours are then judged as
     they were photographed)."""
     h, w = view_bgr.shape[:2]
-    ids, blacks, whites, centres = [], [], [], []
+    ids, blacks, whites, windows, centres = [], [], [], [], []
     for a in anchors:
         # The black square and one cell of white all round (the printed quiet zone), a little less.
         half = a.size_in / 2 * 1.2
@@ -180,16 +245,22 @@ def estimate_white_balance(view_bgr: np.ndarray, ppi: float, anchors, origin_in:
         y1 = int(round((a.y_in + half - origin_in[1]) * ppi))
         if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
             continue
-        levels = _card_levels(view_bgr[y0:y1, x0:x1])
+        window = view_bgr[y0:y1, x0:x1]
+        levels = _card_levels(window)
         if levels is None:
             continue
         ids.append(int(a.id))
         blacks.append(levels[0])
         whites.append(levels[1])
+        windows.append(window)
         centres.append((a.x_in, a.y_in))
     if not ids:
         return WhiteBalance.identity()
-    blacks, whites, centres = np.array(blacks), np.array(whites), np.array(centres)
+    blacks, centres = np.array(blacks), np.array(centres)
+    whites, seen = _unclip(blacks, np.array(whites), windows)
+    if seen.any() and not seen.all():     # cards clipped in every channel: only lower bounds
+        ids = [i for i, s in zip(ids, seen) if s]
+        blacks, whites, centres = blacks[seen], whites[seen], centres[seen]
     # A grey card is grey: anchors whose white chromaticity strays from the others' are left out.
     chroma = whites / whites.sum(axis=1, keepdims=True)
     keep = np.abs(chroma - _column_medians(chroma)).max(axis=1) <= MAX_CARD_CHROMA

@@ -154,3 +154,63 @@ def test_a_cards_levels_split_at_numpys_quantiles(seed):
     lum = rng.integers(0, 765, int(rng.integers(16, 2000))).astype(np.float32)
     qs = np.array([0.15, 0.85])
     assert np.array_equal(_quantiles(lum, qs), np.quantile(lum, qs))
+
+
+def _gain_ratios(wb):
+    """The balance's colour: red and blue gain over green (its brightness is the plane's business)."""
+    g = wb.gain
+    return np.array([g[0] / g[1], g[2] / g[1]])
+
+
+def _card_white(view, anchor):
+    """The median BGR of the brightest 15% of an anchor's window, as the balance reads its white."""
+    half = anchor.size_in / 2 * 1.2
+    x0, y0 = int(round((anchor.x_in - half) * PPI)), int(round((anchor.y_in - half) * PPI))
+    px = view[y0:y0 + int(round(2 * half * PPI)), x0:x0 + int(round(2 * half * PPI))].reshape(-1, 3).astype(float)
+    lum = px.sum(axis=1)
+    return np.median(px[lum >= np.quantile(lum, 0.85)], axis=0)
+
+
+def _lamp(view, exposure, centre_in, sigma_in, peak):
+    """A warm light (B, G, R gains) with a lamp's round hot spot, photographed into uint8 (clipped)."""
+    y, x = np.mgrid[0:view.shape[0], 0:view.shape[1]]
+    d2 = ((x + 0.5) / PPI - centre_in[0]) ** 2 + ((y + 0.5) / PPI - centre_in[1]) ** 2
+    light = 1 + peak * np.exp(-d2 / (2 * sigma_in ** 2))
+    cast = np.array([0.5, 0.85, 1.0], np.float32) * exposure
+    return np.clip(view.astype(np.float32) * light[..., None] * cast, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("sigma_in, peak, exposure, red_clips", [(8.0, 0.6, 1.0, 2), (6.0, 0.45, 1.12, 4)])
+def test_a_clipped_white_card_is_estimated_from_its_unclipped_channels(clean, sigma_in, peak, exposure, red_clips):
+    """A lamp's hot spot near the right-hand anchors clips their white card's red and green at 255
+    (at the higher exposure every card's red, so that only the cards' own unclipped pixels show
+    red's share of the light): the gains keep the colour of the light measured from the same
+    scene exposed so that nothing clips, within 3%. Read as they were, the clipped levels make the
+    white card look blue and the balance boosts red by about 10%."""
+    image, H, anchors = clean
+    view = _view(image, H)
+    clipped = _lamp(view, exposure, (30.0, 10.0), sigma_in, peak)
+    unclipped = _lamp(view, 0.7, (30.0, 10.0), sigma_in, peak)
+    whites = np.array([_card_white(clipped, a) for a in anchors])
+    assert (whites[:, 2] == 255).sum() == red_clips and (whites[[1, 2], 1] == 255).all()
+    assert np.max(unclipped) < 250
+    want = _gain_ratios(estimate_white_balance(unclipped, PPI, anchors))
+    wb = estimate_white_balance(clipped, PPI, anchors)
+    assert wb.anchors_used == (0, 1, 2, 3)
+    assert _gain_ratios(wb) == pytest.approx(want, rel=0.03)
+    # The light's fall-off from the lamp is measured too, not flattened by the clipped levels.
+    ref = estimate_white_balance(unclipped, PPI, anchors).exposure_at(np.array([[28.75, 10.0], [1.25, 10.0]]))
+    rel = wb.exposure_at(np.array([[28.75, 10.0], [1.25, 10.0]]))
+    assert rel[0] / rel[1] == pytest.approx(ref[0] / ref[1], rel=0.05)
+
+
+def test_a_card_clipped_in_every_channel_is_left_out(clean):
+    """Under the lamp's centre the card is 255 in all three channels: it says nothing of the light's
+    colour and only a lower bound of its brightness."""
+    image, H, anchors = clean
+    view = _view(image, H)
+    glare = _lamp(view, 1.0, (28.75, 1.25), 2.0, 2.0)
+    wb = estimate_white_balance(glare, PPI, anchors)
+    assert wb.anchors_used == (0, 2, 3)
+    want = _gain_ratios(estimate_white_balance(_lamp(view, 0.7, (28.75, 1.25), 2.0, 0.0), PPI, anchors))
+    assert _gain_ratios(wb) == pytest.approx(want, rel=0.03)
