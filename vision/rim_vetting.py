@@ -16,8 +16,8 @@ base's top and the figure's body:
 - cloth of one side's colour on a figure of the other: a ring inside a rim of another colour
   (`other`), or with such a rim beneath it, nearer the camera by what the cloth's height above
   the base shows there (rim_beneath, from the pose's wall shift); of two sides' rings in one
-  place, the one that loses on three votes: farther from the camera, less sure, more of the
-  other's colour outside it (_cloth_over_rims);
+  place, the one farther from the camera with more of the other's colour outside it, the less
+  sure when those two disagree (_cloth_over_rims);
 - a phone's case: a hollow frame of the colour, wider than bases side by side (frame_span), or a
   ring whose middle is a large flat dark patch, the screen (or a mug's coffee: flat_middle);
 - water felt's bluer mottling round a blue side's "ring": its middle is the felt (felt_middle).
@@ -125,12 +125,11 @@ MIN_LESS_OTHER = 0.1           # a ring with this much less of the other's colou
 def _cloth_over_rims(hits: list[RimHit], r_px: float,
                      wall_shift_px: Callable[[np.ndarray], np.ndarray] | None) -> list[RimHit]:
     """Of two rings of different sides in nearly one place, only one can be a base: the other is
-    cloth on its figure's body. Three things tell which, each a vote: cloth hangs higher than the
-    rim, so from the camera it shows farther away (unless the figure leans towards the camera); the
+    cloth on its figure's body. Two things tell which, each a vote: cloth hangs higher than the rim,
+    so from the camera it shows farther away (unless the figure leans towards the camera); and the
     rim is the figure's outer edge at its foot, so less of the cloth's colour lies outside it than
-    of its own outside the cloth (`other`); and the base's rim is the more confident ring. The ring
-    with more votes stands; on a tie the one nearer the camera. (Without the camera's pose there
-    is no telling, and both stay for the other tests.)"""
+    of its own outside the cloth (`other`). When they disagree the surer ring stands; when neither
+    tells, both stay for the other tests (as without the camera's pose)."""
     if wall_shift_px is None:
         return hits
     rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
@@ -147,9 +146,11 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
             if hits[j].side_index == hits[i].side_index or np.hypot(*d) > MAX_SAME_PLACE * r_px:
                 continue
             nearer = float(d @ towards) / r_px if norm[a] > 1e-6 else 0.0
-            votes = [_vote(nearer, MIN_NEARER), _vote(hits[j].confidence - hits[i].confidence, MIN_SURER),
-                     _vote(hits[i].other - hits[j].other, MIN_LESS_OTHER)]           # for j being the base
-            if sum(votes) > 0 or (sum(votes) == 0 and votes[0] > 0):
+            # for j being the base: where it shows, and the colour round it; its confidence only
+            # when those two disagree
+            near, outer = _vote(nearer, MIN_NEARER), _vote(hits[i].other - hits[j].other, MIN_LESS_OTHER)
+            surer = _vote(hits[j].confidence - hits[i].confidence, MIN_SURER)
+            if near + outer > 0 or (near == -outer != 0 and surer > 0):
                 out[i] = dataclasses.replace(hits[i], reason=(
                     f"cloth up on a body: a ring of another colour in nearly the same place shows {nearer:.2f} "
                     f"radii nearer the camera, {hits[j].confidence:.2f} sure against {hits[i].confidence:.2f}, "

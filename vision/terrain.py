@@ -320,6 +320,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         small[0] = False
         specks = (at, comp, grown, rim, around, small)
     shift = np.zeros(3, np.float32)
+    sure: list[int] = []                   # the kinds, and their seeds, that told the cast (first look)
+    first: tuple[dict, dict] = ({}, {})
     for _ in range(2):
         kind_mu = prior_mu + shift
         extra_mu_now = extra_mu + shift

@@ -348,3 +348,13 @@ def test_a_rim_blurred_on_a_mat_of_its_sides_hue_is_no_die():
     assert _vet([base], label, _towards(90.0))[0].reason == "ring"
     die = _die_labels(0, np.array([60.0, 60.0]), 0.62 * R_PX)
     assert "die" in _vet([base], die, _towards(90.0))[0].reason
+
+
+def test_two_sides_rings_in_one_place_that_nothing_tells_apart_both_stay():
+    """Neither nearer the camera nor with less of the other's colour round it: a surer ring alone
+    does not make the other cloth (both go on to the other tests and the one-per-base choice)."""
+    label = _labels()
+    _arc(label, (60, 60), R_PX, 0, 0, 150)
+    _arc(label, (60, 60), R_PX, 1, 180, 330)
+    hits = [_hit((60, 60), 0, confidence=0.6, other=0.25), _hit((60.3, 60), 1, confidence=0.45, other=0.25)]
+    assert [h.reason for h in _vet(hits, label, _towards(90.0))] == ["ring", "ring"]
