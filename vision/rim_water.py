@@ -59,20 +59,33 @@ def water_rims(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_px: fl
         felt = strict == labels[0]
         for t in labels[1:]:
             felt |= strict == t
-        rows, cols = np.flatnonzero(felt.any(1)), np.flatnonzero(felt.any(0))
-        if len(rows) < 2 * r_px or len(cols) < 2 * r_px:
+        for x0, y0, x1, y1 in _pieces(felt, r_px):
+            lab = strict[y0:y1, x0:x1]
+            f = felt[y0:y1, x0:x1]
+            for xy, conf, cov, res in _in_window(lab, f, k, n_sides, r_px, wall_shift_px, np.array([x0, y0], float)):
+                if len(found_xy) and np.hypot(*(np.asarray(found_xy) - xy).T).min() < OVERLAP * r_px:
+                    continue
+                if _same_figure(felt, xy, found_xy, r_px):
+                    continue
+                out.append((xy, k, conf, cov, res))
+    return out
+
+
+def _pieces(felt: np.ndarray, r_px: float) -> list[tuple[int, int, int, int]]:
+    """Windows (x0, y0, x1, y1) round each piece of felt bigger than a base (stray pixels of the
+    felt's label elsewhere are none), found at a quarter of the resolution, with a base's margin."""
+    h, w = felt.shape
+    q = 4
+    if h < 2 * q or w < 2 * q:
+        return []
+    small = cv2.resize(felt.astype(np.float32), (w // q, h // q), interpolation=cv2.INTER_AREA) >= 0.5
+    n, _, stats, _ = cv2.connectedComponentsWithStats(small.astype(np.uint8), connectivity=8)
+    pad = int(2 * r_px) + q
+    out = []
+    for x, y, bw, bh, area in stats[1:]:
+        if area * q * q < 4 * r_px * r_px:
             continue
-        pad = int(2 * r_px)
-        y0, y1 = max(0, rows[0] - pad), min(strict.shape[0], rows[-1] + pad + 1)
-        x0, x1 = max(0, cols[0] - pad), min(strict.shape[1], cols[-1] + pad + 1)
-        lab = strict[y0:y1, x0:x1]
-        f = felt[y0:y1, x0:x1]
-        for xy, conf, cov, res in _in_window(lab, f, k, n_sides, r_px, wall_shift_px, np.array([x0, y0], float)):
-            if len(found_xy) and np.hypot(*(np.asarray(found_xy) - xy).T).min() < OVERLAP * r_px:
-                continue
-            if _same_figure(felt, xy, found_xy, r_px):
-                continue
-            out.append((xy, k, conf, cov, res))
+        out.append((max(0, x * q - pad), max(0, y * q - pad), min(w, (x + bw) * q + pad), min(h, (y + bh) * q + pad)))
     return out
 
 
@@ -108,14 +121,14 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin):
     radii = np.arange(0.0, 2.0 * r_px + 4, STEP_PX)
     from vision.rims import _fit_circle, _longest_arc, _outer_edges, _sample_rays
 
-    def wall_at(centres):
+    def wall_at(centres, units):
         if wall_shift_px is None:
             return np.zeros((len(centres), len(units)))
         shift = np.asarray(wall_shift_px(centres + origin), np.float64).reshape(-1, 2)
         return np.maximum(0.0, shift @ units.T)
 
-    def edges_from(centres):
-        wall = wall_at(centres)
+    def edges_from(centres, units, radii):
+        wall = wall_at(centres, units)
         rim = _sample_rays(rim_f, centres, radii, units)
         fs = _sample_rays(felt_f, centres, radii, units)
         edges = _outer_edges(rim, radii, 0.5 * r_px, 1.3 * r_px + wall)
@@ -133,11 +146,13 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin):
     # the fit starts from the blob and from points round it.
     seeds = np.vstack([np.zeros((1, 2)), SEED_OFFSET * r_px * units[::6]])
     c = (c[:, None, :] + seeds[None]).reshape(-1, 2)
-    points, valid, *_ = edges_from(c)
-    live = valid.mean(1) >= 0.5 * MIN_COVERAGE
-    c, points, valid = c[live], points[live], valid[live]
+    # a first look on half the rays, only as far out as an edge and the felt beyond it
+    reach = 1.65 * r_px + float(wall_at(c, units).max(initial=0.0)) + 3.0
+    _, valid, *_ = edges_from(c, units[::2], radii[:int(np.searchsorted(radii, reach)) + 1])
+    c = c[valid.mean(1) >= 0.5 * MIN_COVERAGE]
     if not len(c):
         return []
+    points, valid, *_ = edges_from(c, units, radii)
     w = valid.astype(np.float64)
     centre = c.copy()
     for trim in (0.45, EDGE_TRIM):
@@ -145,7 +160,7 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin):
         off = np.hypot(points[..., 0] - centre[:, None, 0], points[..., 1] - centre[:, None, 1]) - radius[:, None]
         w = (valid & (np.abs(off) <= trim * r_px)).astype(np.float64)
     # measured again from the fitted centre
-    points, valid, wall, rim, fs = edges_from(centre)
+    points, valid, wall, rim, fs = edges_from(centre, units, radii)
     off = np.hypot(points[..., 0] - centre[:, None, 0], points[..., 1] - centre[:, None, 1]) - radius[:, None]
     kept = valid & (np.abs(off) <= EDGE_TRIM * r_px)
     coverage = kept.mean(1)
