@@ -1,0 +1,48 @@
+"""A blue figure standing in blue water felt is found (issue 10): its rim's paint and the felt are
+nearly one colour, so it shows as its body in the middle, a thin ring of the rim's colour at the
+base's radius, then felt; a die of a side's colour in the water is no base."""
+from __future__ import annotations
+
+import numpy as np
+
+from tests.vision.rim_scenes import BLUE, PPI, RED, WATER, TopScene
+from vision.rim_water import water_rims
+from vision.rims import find_rims, label_view
+
+SIDES = [RED, BLUE]
+BODIES = [(110, 75, 45), (165, 168, 175), (70, 95, 50)]      # brown, metal, green
+
+
+def _water_table(paint, visible, seed, dice=()):
+    rng = np.random.default_rng(seed)
+    scene = TopScene(width_in=8, depth_in=6, texture=0.07)
+    scene.poly([(0.8, 0.8), (7.2, 1.0), (7.0, 5.2), (1.0, 5.0)], WATER)
+    for (x, y), body in zip([(2.3, 2.2), (5.4, 2.4), (3.8, 4.0)], BODIES):
+        scene.figure(x, y, "blue", paint, visible=visible, lean_deg=float(rng.uniform(0, 360)), body_rgb=body)
+    for x, y, rgb in dice:
+        scene.die(x, y, rgb, pips=0)
+    return scene
+
+
+def test_blue_figures_mostly_hidden_in_water_felt_are_all_found():
+    # the paint a little off the profile's blue (the player named it by eye), a third of each rim in view
+    scene = _water_table((55, 85, 190), 0.35, 0)
+    hits = find_rims(scene.finish(seed=3), PPI, SIDES, 1.0, other_rgbs=[WATER])
+    found = [(h.xy_view / PPI, h.side_index) for h in hits]
+    for x, y, _side in scene.truth:
+        near = [np.hypot(*(p - (x, y))) for p, k in found if k == 1]
+        assert near and min(near) <= 0.15, f"missed the blue base at ({x}, {y}); found {found}"
+    assert len(found) == len(scene.truth)
+
+
+def test_in_water_a_red_die_and_a_blue_die_are_no_bases():
+    scene = _water_table((40, 80, 200), 0.5, 1, dice=[(6.2, 4.3, RED), (1.8, 4.3, BLUE)])
+    img = scene.finish(seed=4)
+    strict, _ = label_view(img, SIDES, [WATER])
+    extra = water_rims(strict, 2, SIDES, [WATER], 0.5 * PPI, np.array([[x, y] for x, y, _ in scene.truth]) * PPI)
+    assert extra == []
+
+
+def test_no_felt_of_a_sides_hue_looks_nowhere():
+    strict = np.full((120, 160), -1, np.int32)
+    assert water_rims(strict, 2, SIDES, [(35, 70, 30)], 10.0, np.empty((0, 2))) == []
