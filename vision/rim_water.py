@@ -20,6 +20,7 @@ import math
 import cv2
 import numpy as np
 
+from vision.rim_rays import fit_circle, longest_arc, outer_edges, sample_rays
 from vision.rim_vetting import similar_felts
 
 N_RAYS = 48
@@ -119,7 +120,6 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin):
     angles = np.linspace(0, 2 * math.pi, N_RAYS, endpoint=False)
     units = np.column_stack([np.cos(angles), np.sin(angles)])
     radii = np.arange(0.0, 2.0 * r_px + 4, STEP_PX)
-    from vision.rims import _fit_circle, _longest_arc, _outer_edges, _sample_rays
 
     def wall_at(centres, units):
         if wall_shift_px is None:
@@ -129,9 +129,9 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin):
 
     def edges_from(centres, units, radii):
         wall = wall_at(centres, units)
-        rim = _sample_rays(rim_f, centres, radii, units)
-        fs = _sample_rays(felt_f, centres, radii, units)
-        edges = _outer_edges(rim, radii, 0.5 * r_px, 1.3 * r_px + wall)
+        rim = sample_rays(rim_f, centres, radii, units)
+        fs = sample_rays(felt_f, centres, radii, units)
+        edges = outer_edges(rim, radii, 0.5 * r_px, 1.3 * r_px + wall)
         # beyond a rim's edge, the felt (not the body, not more rim)
         rr = radii[None, None, :]
         e = np.nan_to_num(edges, nan=-1e9)[..., None]
@@ -156,7 +156,7 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin):
     w = valid.astype(np.float64)
     centre = c.copy()
     for trim in (0.45, EDGE_TRIM):
-        centre, radius = _fit_circle(points, w, centre, r_px)
+        centre, radius = fit_circle(points, w, centre, r_px)
         off = np.hypot(points[..., 0] - centre[:, None, 0], points[..., 1] - centre[:, None, 1]) - radius[:, None]
         w = (valid & (np.abs(off) <= trim * r_px)).astype(np.float64)
     # measured again from the fitted centre
@@ -164,20 +164,20 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin):
     off = np.hypot(points[..., 0] - centre[:, None, 0], points[..., 1] - centre[:, None, 1]) - radius[:, None]
     kept = valid & (np.abs(off) <= EDGE_TRIM * r_px)
     coverage = kept.mean(1)
-    arc = _longest_arc(kept)
+    arc = longest_arc(kept)
     residual = np.sqrt((np.where(kept, off, 0.0) ** 2).sum(1) / np.maximum(kept.sum(1), 1))
     rr = radii[None, None, :]
     middle = np.broadcast_to(rr <= 0.45 * r_px, rim.shape)
     n_mid = np.maximum(middle.sum((1, 2)), 1)
     mid_felt = (fs * middle).sum((1, 2)) / n_mid
     mid_rim = (rim * middle).sum((1, 2)) / n_mid
-    mid_other = (_sample_rays(other_f, centre, radii, units) * middle).sum((1, 2)) / n_mid
+    mid_other = (sample_rays(other_f, centre, radii, units) * middle).sum((1, 2)) / n_mid
     outside = (rr >= 1.35 * r_px + wall[..., None]) & (rr <= 1.8 * r_px + wall[..., None])
     n_out = np.maximum(outside.sum((1, 2)), 1)
     out_rim = (rim * outside).sum((1, 2)) / n_out
     out_felt = (fs * outside).sum((1, 2)) / n_out
     ring = (rr >= 0.6 * r_px) & (rr <= 1.3 * r_px + wall[..., None])
-    other = ((_sample_rays(other_f, centre, radii, units) >= 0.5) & ring).any(2).mean(1)
+    other = ((sample_rays(other_f, centre, radii, units) >= 0.5) & ring).any(2).mean(1)
     max_res = max(1.2, MAX_RESIDUAL * r_px)
     moved = np.hypot(*(centre - c).T)
     ok = (np.isfinite(centre).all(1) & (moved <= 1.1 * r_px) & (coverage >= MIN_COVERAGE) & (arc >= MIN_ARC)

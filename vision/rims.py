@@ -35,6 +35,8 @@ import cv2
 import numpy as np
 
 from vision.colour import chromaticity, classify, rgb_chroma
+from vision.rim_rays import (EDGE_BIAS_PX, Slots, count_true, fit_circle, free_radius, gained, longest_arc, max_wall,
+                             outer_edges, reach, sample_rays)
 from vision.rim_refine import INLIER, consensus_centres
 from vision.rim_search import quantised_likelihoods
 from vision.rim_vetting import MAX_OUTER, is_strong, similar_felts, vet_hits
@@ -50,8 +52,6 @@ MAX_RESIDUAL = 0.14            # RMS distance of the edge points from the circle
 EDGE_TRIM = 0.2                # an edge point farther than this (radii) from the circle is not rim
 MIN_RING_PX2 = 0.3            # candidate: colour pixels in the annulus, in radii squared
 MAX_CANDIDATES = 250
-EDGE_BIAS_PX = 0.5             # the rim's edge as found lies this far outside the base's true edge
-RADIUS_PRIOR = 8.0             # the base's known radius counts as this many edge points
 MIN_CONFIDENCE = 0.33          # of a ring passing every test: all its measures together
 OVERLAP = 1.8                  # two bases' centres are at least a diameter apart: 2 radii, less slack
 PASS_STRICT, PASS_LOOSE, PASS_SOFT = 0, 1, 2   # which labels a candidate was found on
@@ -136,191 +136,6 @@ def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -
     return pts
 
 
-def _reach(radii: np.ndarray, reach_px: float) -> np.ndarray:
-    """The samples of `radii` (ascending) out to `reach_px`, and two beyond (an edge's next sample)."""
-    return radii[:int(np.searchsorted(radii, reach_px, side="right")) + 2]
-
-
-def _max_wall(shift: np.ndarray, units: np.ndarray) -> float:
-    """The farthest the side wall moves any ray's edge out (pixels), for centres with `shift` (N, 2)."""
-    return float(np.maximum(0.0, shift @ units.T).max(initial=0.0))
-
-
-class _Slots:
-    """Each candidate's own map to sample (its side's labels, or likelihood), by slot."""
-
-    def __init__(self, maps: list[np.ndarray], slot_of: np.ndarray):
-        self.maps, self.slot_of = maps, slot_of
-
-    def __getitem__(self, keep) -> "_Slots":
-        return _Slots(self.maps, self.slot_of[keep])
-
-    def sample(self, centres: np.ndarray, radii: np.ndarray, units: np.ndarray) -> np.ndarray:
-        out = np.empty((len(centres), len(units), len(radii)), np.float32)
-        if np.all(self.slot_of[1:] >= self.slot_of[:-1]):
-            # the candidates come slot by slot: each slot's rays are sampled straight into its rows
-            ends = np.searchsorted(self.slot_of, np.arange(len(self.maps) + 1), side="left")
-            for m in range(len(self.maps)):
-                if ends[m + 1] > ends[m]:
-                    _sample_rays(self.maps[m], centres[ends[m]:ends[m + 1]], radii, units, out[ends[m]:ends[m + 1]])
-            return out
-        for m in np.unique(self.slot_of):
-            sel = self.slot_of == m
-            out[sel] = _sample_rays(self.maps[m], centres[sel], radii, units)
-        return out
-
-
-def _sample_rays(mask_f, centres: np.ndarray, radii: np.ndarray, units: np.ndarray,
-                 out: np.ndarray | None = None) -> np.ndarray:
-    """(N, K, J) mask values (bilinear) at centre + radius * unit, 0 outside the view (`mask_f`: a
-    float32 map, or _Slots), into `out` (N, K, J) float32 when given."""
-    if isinstance(mask_f, _Slots):
-        return mask_f.sample(centres, radii, units)
-    n, k, j = len(centres), len(units), len(radii)
-    if out is None:
-        out = np.empty((n, k, j), np.float32)
-    # the offsets are the same for every centre; the sums go straight into remap's float32 maps
-    x = np.empty((n, k, j), np.float32)
-    y = np.empty((n, k, j), np.float32)
-    np.add(centres[:, None, None, 0], (units[:, None, 0] * radii[None, :])[None], out=x, casting="unsafe")
-    np.add(centres[:, None, None, 1], (units[:, None, 1] * radii[None, :])[None], out=y, casting="unsafe")
-    x, y, flat = x.reshape(n * k, j), y.reshape(n * k, j), out.reshape(n * k, j)
-    rows = 32000                   # remap's maps are at most SHRT_MAX rows
-    for i in range(0, n * k, rows):
-        cv2.remap(mask_f, x[i:i + rows], y[i:i + rows], cv2.INTER_LINEAR, dst=flat[i:i + rows],
-                  borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    return out
-
-
-def _gained(samples: np.ndarray, gain: np.ndarray) -> np.ndarray:
-    """Samples (N, K, J) scaled by each candidate's `gain` (N,), clipped at 1, in float64 (so the
-    product is exact enough that no edge moves). The likelihood candidates come after the labels'
-    (gain 1, whose samples a gain of 1 leaves as they are): one block, scaled in place."""
-    out = samples.astype(np.float64)
-    rows = np.flatnonzero(gain != 1.0)
-    if len(rows):
-        block = out[rows[0]:rows[-1] + 1]
-        np.multiply(block, gain[rows[0]:rows[-1] + 1, None, None], out=block)
-        np.minimum(block, 1.0, out=block)
-    return out
-
-
-def _count(mask: np.ndarray) -> np.ndarray:
-    """(N, K) true samples of a (N, K, J) mask (summed as bytes while they cannot overflow: a bool
-    sum is slower)."""
-    return mask.view(np.uint8).sum(2, dtype=np.uint8 if mask.shape[2] < 256 else np.int64)
-
-
-def _outer_edges(samples: np.ndarray, radii: np.ndarray, lo: float, hi: np.ndarray) -> np.ndarray:
-    """(N, K) radius where the colour ends, looking inwards from `hi` (N, K) to `lo`; NaN if none."""
-    j_lo = int(np.searchsorted(radii, lo, side="left"))            # the first sample at lo or beyond
-    j_hi = np.searchsorted(radii, hi, side="right")                 # (N, K): the first beyond hi
-    on = (samples[..., j_lo:] >= 0.5) & (np.arange(j_lo, len(radii)) < j_hi[..., None])
-    j_last = len(radii) - 1 - np.argmax(on[..., ::-1], axis=2)
-    found = np.take_along_axis(on, (j_last - j_lo)[..., None], 2)[..., 0]
-    j_next = np.minimum(j_last + 1, len(radii) - 1)
-    s0 = np.take_along_axis(samples, j_last[..., None], 2)[..., 0]
-    s1 = np.take_along_axis(samples, j_next[..., None], 2)[..., 0]
-    frac = np.where(s0 - s1 > 1e-6, (s0 - 0.5) / np.maximum(s0 - s1, 1e-6), 0.0)
-    r = radii[j_last] + np.clip(frac, 0.0, 1.0) * (radii[j_next] - radii[j_last])
-    return np.where(found, r, np.nan)
-
-
-def _longest_arc(kept: np.ndarray, gap: int = 2) -> np.ndarray:
-    """(N,) share of the rays in the longest run of kept rays round the circle (gaps of up to `gap`
-    rays bridged): a rim shows as one arc where the body does not hide it; bits of a die and of a
-    neighbouring base seen from between them are two short arcs."""
-    n, k = kept.shape
-    closed = kept.copy()
-    for g in range(1, gap + 1):
-        # a gap of g rays is bridged when kept rays stand on both sides of it
-        for s in range(1, g + 1):
-            closed |= np.roll(kept, s, axis=1) & np.roll(kept, s - g - 1, axis=1)
-    if closed.all(axis=1).any():
-        full = closed.all(axis=1)
-    else:
-        full = np.zeros(n, bool)
-    twice = np.concatenate([closed, closed], axis=1).astype(np.int32)
-    run = np.zeros(n, np.int32)
-    best = np.zeros(n, np.int32)
-    for j in range(2 * k):
-        run = np.where(twice[:, j] > 0, run + 1, 0)
-        best = np.maximum(best, run)
-    return np.where(full, 1.0, np.minimum(best, k) / k)
-
-
-def _free_radius(points: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """(N,) radius of the circle best through the weighted points (Kasa's algebraic fit); NaN when
-    they do not fix one. A mug's rim or a felt's curve has the wrong one."""
-    x, y = points[..., 0], points[..., 1]
-    w = weights
-    cols = [x, y, np.ones_like(x)]
-    a = np.stack([np.stack([(w * ci * cj).sum(1) for cj in cols], -1) for ci in cols], -2)   # (N, 3, 3)
-    z = x * x + y * y
-    b = np.stack([(w * ci * z).sum(1) for ci in cols], -1)
-    ok = np.linalg.matrix_rank(a) == 3
-    sol = np.full((len(x), 3), np.nan)
-    if ok.any():
-        sol[ok] = np.linalg.solve(a[ok], b[ok][..., None])[..., 0]
-    cx, cy = sol[:, 0] / 2, sol[:, 1] / 2
-    r2 = sol[:, 2] + cx * cx + cy * cy
-    return np.sqrt(np.where(r2 > 0, r2, np.nan))
-
-
-def _solve_sym3(a00, a01, a02, a11, a12, a22, b0, b1, b2):
-    """Solutions (x0, x1, x2), each (N,), of the symmetric systems [[a00 a01 a02] [a01 a11 a12]
-    [a02 a12 a22]] x = b by their adjugates (many tiny systems: faster than a general solver); 0
-    where the system is singular."""
-    c00, c01, c02 = a11 * a22 - a12 * a12, a02 * a12 - a01 * a22, a01 * a12 - a02 * a11
-    c11, c12, c22 = a00 * a22 - a02 * a02, a01 * a02 - a00 * a12, a00 * a11 - a01 * a01
-    det = a00 * c00 + a01 * c01 + a02 * c02
-    ok = np.abs(det) > 1e-6
-    inv = np.where(ok, 1.0 / np.where(ok, det, 1.0), 0.0)
-    return ((c00 * b0 + c01 * b1 + c02 * b2) * inv, (c01 * b0 + c11 * b1 + c12 * b2) * inv,
-            (c02 * b0 + c12 * b1 + c22 * b2) * inv)
-
-
-def _fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px: float,
-                iterations: int = 6) -> tuple[np.ndarray, np.ndarray]:
-    """(N, 2) centres and (N,) radii of circles through points (N, K, 2) with weights (N, K), the
-    radius held near the base's `r_px` by a prior worth RADIUS_PRIOR points (Gauss-Newton).
-
-    The rim's outer edge shows a little outside the base (blur, a blended pixel counted as rim):
-    on a whole ring that only grows the radius, but on a short arc a fixed radius would pull the
-    centre towards the arc. A long arc finds its own radius; a short one keeps the prior's."""
-    c = start.copy()
-    r = np.full(len(c), r_px + EDGE_BIAS_PX)
-    lam = RADIUS_PRIOR
-    px, py = np.ascontiguousarray(points[..., 0]), np.ascontiguousarray(points[..., 1])
-    w = weights
-    w_sum = w.sum(1)
-    # the weighted products summed for the normal equations, all reduced in one call:
-    # w ux ux, w ux uy, w uy uy, w ux, w uy, w e ux, w e uy, w e
-    terms = np.empty((8,) + px.shape)
-    wx, wy, we = terms[3], terms[4], terms[7]
-    for _ in range(iterations):
-        dx, dy = px - c[:, None, 0], py - c[:, None, 1]
-        dist = np.hypot(dx, dy)
-        m = np.maximum(dist, 1e-6)
-        ux, uy = dx / m, dy / m
-        e = dist - r[:, None]                           # d e / d (cx, cy, r) = (-ux, -uy, -1)
-        np.multiply(w, ux, out=wx)
-        np.multiply(w, uy, out=wy)
-        np.multiply(w, e, out=we)
-        np.multiply(wx, ux, out=terms[0])
-        np.multiply(wx, uy, out=terms[1])
-        np.multiply(wy, uy, out=terms[2])
-        np.multiply(we, ux, out=terms[5])
-        np.multiply(we, uy, out=terms[6])
-        sums = terms.sum(2)
-        # J^T e with J = (-ux, -uy, -1), and the radius prior
-        b = (-sums[5], -sums[6], -sums[7] + lam * (r - (r_px + EDGE_BIAS_PX)))
-        step = _solve_sym3(sums[0], sums[1], sums[3], sums[2], sums[4], w_sum + lam, *b)
-        c = c + np.clip(-np.stack(step[:2], 1), -0.5 * r_px, 0.5 * r_px)
-        r = np.clip(r - step[2], 0.85 * r_px, 1.25 * r_px)
-    return c, r
-
-
 def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
                 units: np.ndarray, radii: np.ndarray, search_lo: float, search_hi: float, gain: np.ndarray | None = None,
                 min_valid: float = 0.0, measures: bool = True):
@@ -329,11 +144,11 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     A candidate with fewer than `min_valid` of its rays showing a rim edge keeps none (its circle is
     not fitted: the rays kept are some of those). Without `measures` only the rays kept and the
     centres are worth using (a look that only moves the centre: no free radius, residual or clean)."""
-    samples = _sample_rays(mask_f, centres, radii, units)
+    samples = sample_rays(mask_f, centres, radii, units)
     if gain is not None:
-        samples = _gained(samples, gain)
+        samples = gained(samples, gain)
     wall = np.maximum(0.0, shift @ units.T)                      # (N, K): the side wall adds this out
-    edges = _outer_edges(samples, radii, search_lo * r_px, search_hi * r_px + wall)
+    edges = outer_edges(samples, radii, search_lo * r_px, search_hi * r_px + wall)
     top = edges - wall                                           # the top's edge, wall taken away
     points = centres[:, None, :] + np.nan_to_num(top)[..., None] * units[None]
     # A rim is a band of solid colour ending at its edge, with the mat beyond: a speckle of noise
@@ -343,8 +158,8 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     on = samples >= 0.5
     band_in = (rr >= e - RIM_BAND * r_px) & (rr <= e - 0.5)
     band_out = (rr >= e + 1.0) & (rr <= e + 0.3 * r_px)
-    solid = _count(on & band_in) >= 0.75 * np.maximum(_count(band_in), 1)
-    clear = _count(~on & band_out) >= 0.75 * np.maximum(_count(band_out), 1)
+    solid = count_true(on & band_in) >= 0.75 * np.maximum(count_true(band_in), 1)
+    clear = count_true(~on & band_out) >= 0.75 * np.maximum(count_true(band_out), 1)
     valid = np.isfinite(top) & solid & clear
     # A candidate without a rim edge (or too few: `min_valid`) has no circle to fit: it keeps its
     # place, the prior's radius and no ray.
@@ -357,12 +172,12 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
         pts, ok = points[rows], valid[rows]
         w, c = ok.astype(np.float64), centre[rows]
         for trim in (0.45, EDGE_TRIM):
-            c, r = _fit_circle(pts, w, c, r_px)
+            c, r = fit_circle(pts, w, c, r_px)
             res = np.hypot(pts[..., 0] - c[:, None, 0], pts[..., 1] - c[:, None, 1]) - r[:, None]
             w = (ok & (np.abs(res) <= trim * r_px)).astype(np.float64)
         centre[rows], radius[rows], weights[rows] = c, r, w
         if measures:
-            free_r[rows] = _free_radius(pts, w)
+            free_r[rows] = free_radius(pts, w)
     kept = weights > 0
     if not measures:
         return samples, edges, kept, centre, None, None, free_r, radius
@@ -666,15 +481,15 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     kind_of = np.concatenate(kinds)
     c0 = np.concatenate(c0s)
     slot_of = np.concatenate([np.full(len(c), m) for m, c in enumerate(c0s)])
-    mask_f = _Slots(masks, slot_of)
-    other_f = _Slots(others, slot_of)
+    mask_f = Slots(masks, slot_of)
+    other_f = Slots(others, slot_of)
     # A likelihood is judged against the rim's own strength: scaled so that half its peak near
     # the candidate's ring (the brightest tenth of that band) is the edge, as 0.5 is for a label.
     gain = np.ones(len(c0))
     soft = kind_of == PASS_SOFT
     if soft.any():
         band = (radii >= 0.5 * r_px) & (radii <= 1.2 * r_px)
-        near = _sample_rays(mask_f[soft], c0[soft], radii[band], units)
+        near = sample_rays(mask_f[soft], c0[soft], radii[band], units)
         peak = np.percentile(near.reshape(int(soft.sum()), -1), 90, axis=1)
         gain[soft] = 1.0 / np.maximum(peak, SOFT_FLOOR - SOFT_NOISE)
 
@@ -684,7 +499,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     shift0 = shift_at(c0)
     # Rays are sampled only as far out as a stage's tests look (the clear band beyond the farthest
     # edge searched, the outer band of the shape measures): a quarter of the samples go.
-    radii_search = _reach(radii, (1.45 + 0.3) * r_px + _max_wall(shift0, units) + 2.0)
+    radii_search = reach(radii, (1.45 + 0.3) * r_px + max_wall(shift0, units) + 2.0)
     # First from the candidate (which may sit off-centre, towards the visible arc), on half the
     # rays and samples: what shows too little ring even so is measured no further. Then again from
     # the fitted centre with the tighter band, in full.
@@ -701,11 +516,11 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                                           measures=False)
     moved = np.hypot(*(c1 - c0).T)
     shift1 = shift_at(c1)
-    radii = _reach(radii, 1.8 * r_px + _max_wall(shift1, units) + 2.0)
+    radii = reach(radii, 1.8 * r_px + max_wall(shift1, units) + 2.0)
     samples, edges, kept, c2, residual, clean, free_r, fit_r = _ring_stats(mask_f, c1, r_px, shift1, units, radii, 0.55, 1.25, gain)
     max_res = max(1.2, MAX_RESIDUAL * r_px)
     coverage = kept.mean(1)
-    arc = _longest_arc(kept)
+    arc = longest_arc(kept)
     if not with_rejected:
         # What fails a shape test below is no ring whatever its other measures: only the rest are
         # measured further (a tenth of the candidates, or less).
@@ -717,7 +532,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         side_of, by_hue_of, kind_of = side_of[shaped], by_hue_of[shaped], kind_of[shaped]
         mask_f, other_f = mask_f[shaped], other_f[shaped]
     # The shape measures, from the final centre.
-    samples = _gained(_sample_rays(mask_f, c2, radii, units), gain)
+    samples = gained(sample_rays(mask_f, c2, radii, units), gain)
     wall = np.maximum(0.0, shift1 @ units.T)
     rr = radii[None, None, :]
     # Along the rays where the rim shows, the colour stops before the middle (the footing and the
@@ -733,7 +548,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     # Cloth of one side's colour on the body of a figure of the other: from above, a ring of
     # nearly the base's size, standing inside (a little off) the real rim of the other colour.
     around = (rr >= 0.9 * r_px) & (rr <= 1.6 * r_px + wall[..., None])
-    other_s = _sample_rays(other_f, c2, radii, units) >= 0.5
+    other_s = sample_rays(other_f, c2, radii, units) >= 0.5
     other_near = (other_s & around).any(2).mean(1)
     strong = is_strong(coverage, clean, residual, max_res)
     conf = (np.minimum(1.0, coverage / 0.6) * np.minimum(1.0, clean / 0.8)
@@ -803,9 +618,9 @@ def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii) -> np.nda
     """(N, 2) the kept rings' centres, from the circle of the base's radius most of their edge
     points lie on (vision.rim_refine): a cloak of the rim's colour hanging past the rim does not
     pull it."""
-    samples = np.minimum(_sample_rays(mask_f, centres, radii, units) * gain[:, None, None], 1.0)
+    samples = np.minimum(sample_rays(mask_f, centres, radii, units) * gain[:, None, None], 1.0)
     wall = np.maximum(0.0, shift @ units.T)
-    edges = _outer_edges(samples, radii, 0.55 * r_px, 1.45 * r_px + wall)
+    edges = outer_edges(samples, radii, 0.55 * r_px, 1.45 * r_px + wall)
     rr = radii[None, None, :]
     e = np.nan_to_num(edges, nan=-1e9)[..., None]
     on = samples >= 0.5
@@ -817,11 +632,11 @@ def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii) -> np.nda
     points = centres[:, None, :] + np.nan_to_num(edges - wall)[..., None] * units[None]
     start, agree = consensus_centres(points, valid, centres, r_px + EDGE_BIAS_PX)
     # the circle through the points that agree, its radius held near the base's as in the first fit,
-    refined, radius = _fit_circle(points, agree.astype(np.float64), start, r_px, iterations=3)
+    refined, radius = fit_circle(points, agree.astype(np.float64), start, r_px, iterations=3)
     # and once more with the points near that circle (a cloak's edge may cross the first)
     off = np.hypot(points[..., 0] - refined[:, None, 0], points[..., 1] - refined[:, None, 1]) - radius[:, None]
     agree = valid & (np.abs(off) <= INLIER * r_px)
-    refined, _ = _fit_circle(points, agree.astype(np.float64), refined, r_px, iterations=3)
+    refined, _ = fit_circle(points, agree.astype(np.float64), refined, r_px, iterations=3)
     return np.where(np.isfinite(refined) & (agree.sum(1) >= 3)[:, None], refined, centres)
 
 

@@ -14,7 +14,7 @@ from tests.vision.scoring import match_colour, terrain_ious
 
 
 def _toml(table) -> str:
-    lines = [f'name = "Synthetic"', f"width = {table.width_in}", f"depth = {table.depth_in}", "",
+    lines = ['name = "Synthetic"', f"width = {table.width_in}", f"depth = {table.depth_in}", "",
              "[markers]", 'dictionary = "DICT_4X4_50"', "figure_marker_size = 1.0", ""]
     for a in table.anchors:
         lines += ["[[anchors]]", f"id = {a.id}", f"x = {a.x_in}", f"y = {a.y_in}", f"size = {a.size_in}", ""]

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from tests.vision.rim_scenes import BLUE, PPI, RED, WATER, TopScene
-from vision.rims import _reach, _sample_rays, _Slots, find_rims
+from vision.rim_rays import Slots, reach, sample_rays
+from vision.rims import find_rims
 
 
 def test_rays_sampled_through_slots_are_each_maps_own_in_any_order():
@@ -20,23 +21,23 @@ def test_rays_sampled_through_slots_are_each_maps_own_in_any_order():
     units = np.column_stack([np.cos(angles), np.sin(angles)])
     radii = np.arange(0.0, 6.0, 0.5)
     for slot_of in (np.array([0, 0, 0, 1, 1, 2, 2, 2, 2]), np.array([2, 0, 1, 2, 0, 1, 1, 0, 2])):
-        got = _sample_rays(_Slots(maps, slot_of), centres, radii, units)
+        got = sample_rays(Slots(maps, slot_of), centres, radii, units)
         for i, m in enumerate(slot_of):
-            want = _sample_rays(maps[m], centres[i:i + 1], radii, units)[0]
+            want = sample_rays(maps[m], centres[i:i + 1], radii, units)[0]
             np.testing.assert_array_equal(got[i], want)
 
 
 def test_a_ray_sample_is_the_bilinear_value_of_its_map():
     img = np.zeros((20, 20), np.float32)
     img[10, 10] = 1.0
-    got = _sample_rays(img, np.array([[10.0, 10.0]]), np.array([0.0, 0.5, 1.0]), np.array([[1.0, 0.0]]))
+    got = sample_rays(img, np.array([[10.0, 10.0]]), np.array([0.0, 0.5, 1.0]), np.array([[1.0, 0.0]]))
     np.testing.assert_allclose(got[0, 0], [1.0, 0.5, 0.0], atol=1e-6)
 
 
 @pytest.mark.parametrize("reach_px", [0.0, 3.2, 7.5, 100.0])
 def test_radii_reach_past_the_farthest_sample_wanted(reach_px):
     radii = np.arange(0.0, 20.0, 0.5)
-    got = _reach(radii, reach_px)
+    got = reach(radii, reach_px)
     np.testing.assert_array_equal(got, radii[:len(got)])
     assert got[-1] > reach_px or len(got) == len(radii)
 
@@ -64,8 +65,8 @@ def test_the_rings_kept_are_the_same_when_every_candidate_is_measured():
 
 @pytest.mark.parametrize("j", [5, 255, 300])
 def test_samples_along_a_ray_are_counted_however_many(j):
-    from vision.rims import _count
+    from vision.rim_rays import count_true
     mask = np.zeros((2, 3, j), bool)
     mask[0, 1] = True
     mask[1, 2, ::2] = True
-    np.testing.assert_array_equal(_count(mask), mask.sum(2))
+    np.testing.assert_array_equal(count_true(mask), mask.sum(2))

@@ -1,0 +1,199 @@
+"""Rays from candidate centres and circles through their edge points: the measuring tools of the
+colour rims (vision.rims) and of bases standing in felt of their own hue (vision.rim_water).
+
+A candidate's map (a side's labels as 0/1, or its likelihood) is sampled along rays (one
+remap for all candidates); on each ray the rim's outer edge is where the colour ends; a circle of
+the base's known radius is fitted to those edges (Gauss-Newton, the radius held by a prior).
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+EDGE_BIAS_PX = 0.5             # the rim's edge as found lies this far outside the base's true edge
+RADIUS_PRIOR = 8.0             # the base's known radius counts as this many edge points
+
+
+def reach(radii: np.ndarray, reach_px: float) -> np.ndarray:
+    """The samples of `radii` (ascending) out to `reach_px`, and two beyond (an edge's next sample)."""
+    return radii[:int(np.searchsorted(radii, reach_px, side="right")) + 2]
+
+
+def max_wall(shift: np.ndarray, units: np.ndarray) -> float:
+    """The farthest the side wall moves any ray's edge out (pixels), for centres with `shift` (N, 2)."""
+    return float(np.maximum(0.0, shift @ units.T).max(initial=0.0))
+
+
+class Slots:
+    """Each candidate's own map to sample (its side's labels, or likelihood), by slot."""
+
+    def __init__(self, maps: list[np.ndarray], slot_of: np.ndarray):
+        self.maps, self.slot_of = maps, slot_of
+
+    def __getitem__(self, keep) -> "Slots":
+        return Slots(self.maps, self.slot_of[keep])
+
+    def sample(self, centres: np.ndarray, radii: np.ndarray, units: np.ndarray) -> np.ndarray:
+        out = np.empty((len(centres), len(units), len(radii)), np.float32)
+        if np.all(self.slot_of[1:] >= self.slot_of[:-1]):
+            # the candidates come slot by slot: each slot's rays are sampled straight into its rows
+            ends = np.searchsorted(self.slot_of, np.arange(len(self.maps) + 1), side="left")
+            for m in range(len(self.maps)):
+                if ends[m + 1] > ends[m]:
+                    sample_rays(self.maps[m], centres[ends[m]:ends[m + 1]], radii, units, out[ends[m]:ends[m + 1]])
+            return out
+        for m in np.unique(self.slot_of):
+            sel = self.slot_of == m
+            out[sel] = sample_rays(self.maps[m], centres[sel], radii, units)
+        return out
+
+
+def sample_rays(mask_f, centres: np.ndarray, radii: np.ndarray, units: np.ndarray,
+                 out: np.ndarray | None = None) -> np.ndarray:
+    """(N, K, J) mask values (bilinear) at centre + radius * unit, 0 outside the view (`mask_f`: a
+    float32 map, or Slots), into `out` (N, K, J) float32 when given."""
+    if isinstance(mask_f, Slots):
+        return mask_f.sample(centres, radii, units)
+    n, k, j = len(centres), len(units), len(radii)
+    if out is None:
+        out = np.empty((n, k, j), np.float32)
+    # the offsets are the same for every centre; the sums go straight into remap's float32 maps
+    x = np.empty((n, k, j), np.float32)
+    y = np.empty((n, k, j), np.float32)
+    np.add(centres[:, None, None, 0], (units[:, None, 0] * radii[None, :])[None], out=x, casting="unsafe")
+    np.add(centres[:, None, None, 1], (units[:, None, 1] * radii[None, :])[None], out=y, casting="unsafe")
+    x, y, flat = x.reshape(n * k, j), y.reshape(n * k, j), out.reshape(n * k, j)
+    rows = 32000                   # remap's maps are at most SHRT_MAX rows
+    for i in range(0, n * k, rows):
+        cv2.remap(mask_f, x[i:i + rows], y[i:i + rows], cv2.INTER_LINEAR, dst=flat[i:i + rows],
+                  borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return out
+
+
+def gained(samples: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """Samples (N, K, J) scaled by each candidate's `gain` (N,), clipped at 1, in float64 (so the
+    product is exact enough that no edge moves). The likelihood candidates come after the labels'
+    (gain 1, whose samples a gain of 1 leaves as they are): one block, scaled in place."""
+    out = samples.astype(np.float64)
+    rows = np.flatnonzero(gain != 1.0)
+    if len(rows):
+        block = out[rows[0]:rows[-1] + 1]
+        np.multiply(block, gain[rows[0]:rows[-1] + 1, None, None], out=block)
+        np.minimum(block, 1.0, out=block)
+    return out
+
+
+def count_true(mask: np.ndarray) -> np.ndarray:
+    """(N, K) true samples of a (N, K, J) mask (summed as bytes while they cannot overflow: a bool
+    sum is slower)."""
+    return mask.view(np.uint8).sum(2, dtype=np.uint8 if mask.shape[2] < 256 else np.int64)
+
+
+def outer_edges(samples: np.ndarray, radii: np.ndarray, lo: float, hi: np.ndarray) -> np.ndarray:
+    """(N, K) radius where the colour ends, looking inwards from `hi` (N, K) to `lo`; NaN if none."""
+    j_lo = int(np.searchsorted(radii, lo, side="left"))            # the first sample at lo or beyond
+    j_hi = np.searchsorted(radii, hi, side="right")                 # (N, K): the first beyond hi
+    on = (samples[..., j_lo:] >= 0.5) & (np.arange(j_lo, len(radii)) < j_hi[..., None])
+    j_last = len(radii) - 1 - np.argmax(on[..., ::-1], axis=2)
+    found = np.take_along_axis(on, (j_last - j_lo)[..., None], 2)[..., 0]
+    j_next = np.minimum(j_last + 1, len(radii) - 1)
+    s0 = np.take_along_axis(samples, j_last[..., None], 2)[..., 0]
+    s1 = np.take_along_axis(samples, j_next[..., None], 2)[..., 0]
+    frac = np.where(s0 - s1 > 1e-6, (s0 - 0.5) / np.maximum(s0 - s1, 1e-6), 0.0)
+    r = radii[j_last] + np.clip(frac, 0.0, 1.0) * (radii[j_next] - radii[j_last])
+    return np.where(found, r, np.nan)
+
+
+def longest_arc(kept: np.ndarray, gap: int = 2) -> np.ndarray:
+    """(N,) share of the rays in the longest run of kept rays round the circle (gaps of up to `gap`
+    rays bridged): a rim shows as one arc where the body does not hide it; bits of a die and of a
+    neighbouring base seen from between them are two short arcs."""
+    n, k = kept.shape
+    closed = kept.copy()
+    for g in range(1, gap + 1):
+        # a gap of g rays is bridged when kept rays stand on both sides of it
+        for s in range(1, g + 1):
+            closed |= np.roll(kept, s, axis=1) & np.roll(kept, s - g - 1, axis=1)
+    if closed.all(axis=1).any():
+        full = closed.all(axis=1)
+    else:
+        full = np.zeros(n, bool)
+    twice = np.concatenate([closed, closed], axis=1).astype(np.int32)
+    run = np.zeros(n, np.int32)
+    best = np.zeros(n, np.int32)
+    for j in range(2 * k):
+        run = np.where(twice[:, j] > 0, run + 1, 0)
+        best = np.maximum(best, run)
+    return np.where(full, 1.0, np.minimum(best, k) / k)
+
+
+def free_radius(points: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """(N,) radius of the circle best through the weighted points (Kasa's algebraic fit); NaN when
+    they do not fix one. A mug's rim or a felt's curve has the wrong one."""
+    x, y = points[..., 0], points[..., 1]
+    w = weights
+    cols = [x, y, np.ones_like(x)]
+    a = np.stack([np.stack([(w * ci * cj).sum(1) for cj in cols], -1) for ci in cols], -2)   # (N, 3, 3)
+    z = x * x + y * y
+    b = np.stack([(w * ci * z).sum(1) for ci in cols], -1)
+    ok = np.linalg.matrix_rank(a) == 3
+    sol = np.full((len(x), 3), np.nan)
+    if ok.any():
+        sol[ok] = np.linalg.solve(a[ok], b[ok][..., None])[..., 0]
+    cx, cy = sol[:, 0] / 2, sol[:, 1] / 2
+    r2 = sol[:, 2] + cx * cx + cy * cy
+    return np.sqrt(np.where(r2 > 0, r2, np.nan))
+
+
+def _solve_sym3(a00, a01, a02, a11, a12, a22, b0, b1, b2):
+    """Solutions (x0, x1, x2), each (N,), of the symmetric systems [[a00 a01 a02] [a01 a11 a12]
+    [a02 a12 a22]] x = b by their adjugates (many tiny systems: faster than a general solver); 0
+    where the system is singular."""
+    c00, c01, c02 = a11 * a22 - a12 * a12, a02 * a12 - a01 * a22, a01 * a12 - a02 * a11
+    c11, c12, c22 = a00 * a22 - a02 * a02, a01 * a02 - a00 * a12, a00 * a11 - a01 * a01
+    det = a00 * c00 + a01 * c01 + a02 * c02
+    ok = np.abs(det) > 1e-6
+    inv = np.where(ok, 1.0 / np.where(ok, det, 1.0), 0.0)
+    return ((c00 * b0 + c01 * b1 + c02 * b2) * inv, (c01 * b0 + c11 * b1 + c12 * b2) * inv,
+            (c02 * b0 + c12 * b1 + c22 * b2) * inv)
+
+
+def fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px: float,
+                iterations: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    """(N, 2) centres and (N,) radii of circles through points (N, K, 2) with weights (N, K), the
+    radius held near the base's `r_px` by a prior worth RADIUS_PRIOR points (Gauss-Newton).
+
+    The rim's outer edge shows a little outside the base (blur, a blended pixel counted as rim):
+    on a whole ring that only grows the radius, but on a short arc a fixed radius would pull the
+    centre towards the arc. A long arc finds its own radius; a short one keeps the prior's."""
+    c = start.copy()
+    r = np.full(len(c), r_px + EDGE_BIAS_PX)
+    lam = RADIUS_PRIOR
+    px, py = np.ascontiguousarray(points[..., 0]), np.ascontiguousarray(points[..., 1])
+    w = weights
+    w_sum = w.sum(1)
+    # the weighted products summed for the normal equations, all reduced in one call:
+    # w ux ux, w ux uy, w uy uy, w ux, w uy, w e ux, w e uy, w e
+    terms = np.empty((8,) + px.shape)
+    wx, wy, we = terms[3], terms[4], terms[7]
+    for _ in range(iterations):
+        dx, dy = px - c[:, None, 0], py - c[:, None, 1]
+        dist = np.hypot(dx, dy)
+        m = np.maximum(dist, 1e-6)
+        ux, uy = dx / m, dy / m
+        e = dist - r[:, None]                           # d e / d (cx, cy, r) = (-ux, -uy, -1)
+        np.multiply(w, ux, out=wx)
+        np.multiply(w, uy, out=wy)
+        np.multiply(w, e, out=we)
+        np.multiply(wx, ux, out=terms[0])
+        np.multiply(wx, uy, out=terms[1])
+        np.multiply(wy, uy, out=terms[2])
+        np.multiply(we, ux, out=terms[5])
+        np.multiply(we, uy, out=terms[6])
+        sums = terms.sum(2)
+        # J^T e with J = (-ux, -uy, -1), and the radius prior
+        b = (-sums[5], -sums[6], -sums[7] + lam * (r - (r_px + EDGE_BIAS_PX)))
+        step = _solve_sym3(sums[0], sums[1], sums[3], sums[2], sums[4], w_sum + lam, *b)
+        c = c + np.clip(-np.stack(step[:2], 1), -0.5 * r_px, 0.5 * r_px)
+        r = np.clip(r - step[2], 0.85 * r_px, 1.25 * r_px)
+    return c, r
