@@ -40,6 +40,7 @@ from vision.rim_rays import (EDGE_BIAS_PX, Slots, count_true, fit_circle, free_r
 from vision.rim_refine import INLIER, consensus_centres
 from vision.rim_search import quantised_likelihoods
 from vision.rim_vetting import MAX_OUTER, is_strong, similar_felts, vet_hits
+from vision.rim_water import water_rims
 
 N_RAYS = 48
 STEP_PX = 0.5                  # sample spacing along a ray
@@ -345,7 +346,6 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
 def _with_water_rims(hits, strict, side_rgbs, other_rgbs, r_px, wall_shift_px) -> list[RimHit]:
     """`hits` and the bases standing in felt of their own side's hue that no ring found
     (vision.rim_water: there the ring test cannot tell the rim from the felt)."""
-    from vision.rim_water import water_rims       # (it uses this module's ray sampling and fit)
     found = np.array([h.xy_view for h in hits if h.reason == "ring"], np.float64).reshape(-1, 2)
     extra = [RimHit(xy, k, round(conf, 3), round(cov, 3), round(res, 2), 0.0, 0.0, "ring")
              for xy, k, conf, cov, res in water_rims(strict, len(side_rgbs), side_rgbs, other_rgbs, r_px, found,
