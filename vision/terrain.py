@@ -16,7 +16,8 @@ the mat in shade, paper, a phone or a pencil, and not where a figure stands (a m
 white is a grey); of a kind's seed patches the one that stands out most and is most like the
 profile is the kind (the patches are shared out among the kinds at once, so that a felt a cast
 moved towards another kind's colour is still its own kind when that kind's felt is elsewhere;
-specks the camera clipped inside a patch are part of it), and the kind's Gaussian is learnt from
+specks the camera clipped inside a patch are part of it; a patch at the table's edge is a kind's
+only when it has none inside, a book or a cloth hanging over it), and the kind's Gaussian is learnt from
 the patches like it, in its own spread (as the rims relearn a side's colour). When the felts seeded
 surely all lie off their profile colours the same way (a cast the anchors' white balance left), the
 kinds' colours are moved by it and the seeds looked for again (a felt that told the cast keeps its
@@ -80,6 +81,7 @@ EDGE_BAND_IN = 1.0           # a patch mostly within this of the table's edge is
 MAX_EDGE_SHARE = 0.5
 EDGE_TOUCH_IN = 0.3          # a patch this near the view's edge touches the table's edge ...
 MAX_REACH_ASPECT = 1.8       # ... and one this elongated there reaches in from outside (an arm),
+EDGE_SEED_SCORE = 1e-3       # a seed patch touching the table's edge scores no more than this (last resort)
 MIN_EDGE_THING_FILL = 0.8    # one filling its bounding rectangle this well hangs over it (a book)
 THIN_IN = 1.5                # a piece no thicker than this (its widest disc) is thin, and then ...
 MAX_THIN_ASPECT = 3.0        # ... one this elongated (its turned rectangle) is a streak, a wood's grain
@@ -355,7 +357,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                 if fill.any():
                     mask[at] |= fill[comp]
         for k, groups in _seeds(masks, unknown, rel, d_mat, kind_mu, prior_sd, mat_sigma, open_k,
-                                SEED_MIN_SQIN * wppi * wppi).items():
+                                SEED_MIN_SQIN * wppi * wppi, max(1, int(EDGE_TOUCH_IN * wppi))).items():
             found = []
             for seed, box in groups:
                 m = open_k.shape[0]
@@ -433,7 +435,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
 
 
 def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k,
-           min_px: float) -> dict[int, list]:
+           min_px: float, edge_px: int = 1) -> dict[int, list]:
     """{kind: [((H, W) bool seed patches, their bounding box (u0, v0, u1, v1))], likeliest first}.
 
     `masks`: per kind, the pixels far from the mat whose colour is nearest that kind's. Their
@@ -504,6 +506,12 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
     off = np.sqrt((((means[:, None] - prior_mu[None]) / spread[None]) ** 2).sum(axis=2))   # (count, K)
     ok = usable[:, None] & (off <= MAX_LEARN_SIGMA)
     score = np.where(ok, np.log(np.maximum(total * strength, 1.0))[:, None] - 0.5 * off ** 2, -np.inf)
+    # A patch at the table's edge may be what hangs over it (a book, a cloth, an arm's shadow): it
+    # is a kind's only when that kind has no patch inside (it may still be tried after the first).
+    rim = edge_px
+    touches = ((stats[:, 0] + u0 < rim) | (stats[:, 1] + v0 < rim) | (stats[:, 0] + stats[:, 2] + u0 > full[1] - rim)
+               | (stats[:, 1] + stats[:, 3] + v0 > full[0] - rim))
+    score = np.where(touches[:, None] & (score > 0), np.minimum(score, EDGE_SEED_SCORE), score)
     # The likeliest sharing of patches among kinds: a patch adds its log size and strength and the
     # log likelihood of its colour under its kind's; a kind left without one adds nothing (the kinds
     # are few, and each looks at its few best patches only).

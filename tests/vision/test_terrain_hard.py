@@ -190,3 +190,33 @@ def test_the_second_look_for_a_cast_keeps_a_felt_that_told_it():
         assert t.polygon.intersects(truth[t.kind]), (t.kind, t.polygon.bounds)
     rocks = [t for t in scene.terrain if t.kind == "rocks"]
     assert len(rocks) == 1 and _iou(rocks[0].polygon, truth["rocks"]) >= 0.6
+
+
+def test_a_patch_at_the_table_edge_does_not_take_a_kind_from_its_felt():
+    """Hard set 7, photo 30 (tungsten, hot spot, gravel mat): a darker stretch of the mat along the
+    table's left edge seeds as hill, bigger than the hill felt. A seed patch at the table's edge
+    is a kind's only when it has none inside: the hill is the felt, and nothing at the edge is
+    terrain."""
+    photo = hard_photo(7, 30)
+    assert photo.conditions.cast == "tungsten" and photo.conditions.texture == "gravel"
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    truth = dict(visible_truth(photo.truth))
+    assert sorted(t.kind for t in scene.terrain) == sorted(truth)
+    for t in scene.terrain:
+        assert _iou(t.polygon, truth[t.kind]) >= 0.85, t.kind
+
+
+def test_a_book_hanging_off_the_table_is_no_felt_and_takes_no_kind():
+    """Hard set 7, photo 58 (tungsten, hot spot): a green book hanging over the table's edge
+    stands out more than the woods felt and is nearer the woods' colour. It touches the table's
+    edge, so the woods is the felt, and the book no piece."""
+    photo = hard_photo(7, 58)
+    assert "book" in [item.kind for item in photo.clutter]
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    truth = dict(visible_truth(photo.truth))
+    book = next(item for item in photo.clutter if item.kind == "book").footprint(photo.camera)
+    assert all(t.polygon.intersection(book).area < 0.05 * t.polygon.area for t in scene.terrain)
+    for t in scene.terrain:
+        assert t.polygon.intersects(truth[t.kind]), (t.kind, t.polygon.bounds)
+    woods = [t for t in scene.terrain if t.kind == "woods"]
+    assert len(woods) == 1 and _iou(woods[0].polygon, truth["woods"]) >= 0.9
