@@ -44,6 +44,25 @@ def _iou(a, b) -> float:
     return a.intersection(b).area / a.union(b).area
 
 
+def _scene_and_truth(seed: int, index: int):
+    """Hard photo `index` of `seed` as `tablesight analyze` sees it: (photo, scene, {kind: truth})."""
+    photo = hard_photo(seed, index)
+    return photo, FramePipeline(photo.profile).process(photo.image).scene, dict(visible_truth(photo.truth))
+
+
+def _assert_one_piece(scene, truth, kind: str, min_iou: float) -> None:
+    """The kind is one piece over its felt, IoU at least `min_iou`."""
+    mine = [t for t in scene.terrain if t.kind == kind]
+    assert len(mine) == 1 and _iou(mine[0].polygon, truth[kind]) >= min_iou, kind
+
+
+def _assert_every_kind_once(scene, truth, min_iou: float) -> None:
+    """Each kind in the photo found, nothing else, each piece over its felt with IoU >= `min_iou`."""
+    assert sorted(t.kind for t in scene.terrain) == sorted(truth)
+    for t in scene.terrain:
+        assert _iou(t.polygon, truth[t.kind]) >= min_iou, t.kind
+
+
 @pytest.mark.parametrize("texture", list(PHOTOS))
 def test_the_kind_like_its_mat_is_one_polygon_with_iou_over_0_9(analysed, texture):
     photo, scene = analysed[texture]
@@ -130,13 +149,10 @@ def test_rocks_a_warm_light_moved_towards_the_hill_colour_are_still_rocks():
     """Hard set 7, photo 15 (tungsten, grass mat): the rocks felt photographs nearer the hill's
     profile colour than the rocks'. The patches are shared out among the kinds at once: the hill
     has its own felt elsewhere, so this one is rocks."""
-    photo = hard_photo(7, 15)
+    photo, scene, truth = _scene_and_truth(7, 15)
     assert photo.conditions.cast == "tungsten"
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    truth = dict(visible_truth(photo.truth))
     for kind in ("rocks", "hill"):
-        mine = [t for t in scene.terrain if t.kind == kind]
-        assert len(mine) == 1 and _iou(mine[0].polygon, truth[kind]) >= 0.9, kind
+        _assert_one_piece(scene, truth, kind, 0.9)
 
 
 def test_a_bright_felt_clipping_in_specks_under_a_lamp_is_found():
@@ -144,23 +160,17 @@ def test_a_bright_felt_clipping_in_specks_under_a_lamp_is_found():
     many of its grains. The clipped specks inside its seed patch are part of it; without them the
     patch fell apart into crumbs and no hill was found. (Its edge in the hot spot still falls a
     little short of the issue's 0.9.)"""
-    photo = hard_photo(0, 2)
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    truth = dict(visible_truth(photo.truth))
-    mine = [t for t in scene.terrain if t.kind == "hill"]
-    assert len(mine) == 1 and _iou(mine[0].polygon, truth["hill"]) >= 0.85
+    _, scene, truth = _scene_and_truth(0, 2)
+    _assert_one_piece(scene, truth, "hill", 0.85)
 
 
 def test_a_hill_the_colour_of_the_wood_grain_is_found():
     """Hard set 7, photo 13 (daylight, wood-grain mat): the hill felt lies within the grain's
     colour spread pixel by pixel, but it is one colour where the grain varies from place to place:
     pooled over half an inch it stands out, and it is found whole."""
-    photo = hard_photo(7, 13)
+    photo, scene, truth = _scene_and_truth(7, 13)
     assert photo.conditions.texture == "wood"
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    truth = dict(visible_truth(photo.truth))
-    mine = [t for t in scene.terrain if t.kind == "hill"]
-    assert len(mine) == 1 and _iou(mine[0].polygon, truth["hill"]) >= 0.9
+    _assert_one_piece(scene, truth, "hill", 0.9)
 
 
 def test_a_cast_the_white_balance_leaves_on_every_felt_is_taken_out():
@@ -168,13 +178,9 @@ def test_a_cast_the_white_balance_leaves_on_every_felt_is_taken_out():
     still lies off its profile colour the same way (the card's white is no felt's dye), the grey
     rocks too far for a seed. The felts seeded surely tell the cast; moved by it, the rocks are
     found."""
-    photo = hard_photo(7, 45)
+    photo, scene, truth = _scene_and_truth(7, 45)
     assert photo.conditions.cast == "tungsten"
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    truth = dict(visible_truth(photo.truth))
-    assert sorted(t.kind for t in scene.terrain) == sorted(truth)
-    for t in scene.terrain:
-        assert _iou(t.polygon, truth[t.kind]) >= 0.9, t.kind
+    _assert_every_kind_once(scene, truth, 0.9)
 
 
 def test_the_second_look_for_a_cast_keeps_a_felt_that_told_it():
@@ -182,14 +188,11 @@ def test_the_second_look_for_a_cast_keeps_a_felt_that_told_it():
     the cast, and the kinds' colours moved by it bring the rocks' colour near a shaded patch of the
     mat. The rocks felt found first stands further from the mat than that patch: it keeps its seeds,
     and the patch becomes no piece. (Its edge in the gravel still falls short of the issue's 0.9.)"""
-    photo = hard_photo(3, 13)
+    photo, scene, truth = _scene_and_truth(3, 13)
     assert photo.conditions.cast == "tungsten" and photo.conditions.texture == "gravel"
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    truth = dict(visible_truth(photo.truth))
     for t in scene.terrain:
         assert t.polygon.intersects(truth[t.kind]), (t.kind, t.polygon.bounds)
-    rocks = [t for t in scene.terrain if t.kind == "rocks"]
-    assert len(rocks) == 1 and _iou(rocks[0].polygon, truth["rocks"]) >= 0.6
+    _assert_one_piece(scene, truth, "rocks", 0.6)
 
 
 def test_a_patch_at_the_table_edge_does_not_take_a_kind_from_its_felt():
@@ -197,26 +200,19 @@ def test_a_patch_at_the_table_edge_does_not_take_a_kind_from_its_felt():
     table's left edge seeds as hill, bigger than the hill felt. A seed patch at the table's edge
     is a kind's only when it has none inside: the hill is the felt, and nothing at the edge is
     terrain."""
-    photo = hard_photo(7, 30)
+    photo, scene, truth = _scene_and_truth(7, 30)
     assert photo.conditions.cast == "tungsten" and photo.conditions.texture == "gravel"
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    truth = dict(visible_truth(photo.truth))
-    assert sorted(t.kind for t in scene.terrain) == sorted(truth)
-    for t in scene.terrain:
-        assert _iou(t.polygon, truth[t.kind]) >= 0.85, t.kind
+    _assert_every_kind_once(scene, truth, 0.85)
 
 
 def test_a_book_hanging_off_the_table_is_no_felt_and_takes_no_kind():
     """Hard set 7, photo 58 (tungsten, hot spot): a green book hanging over the table's edge
     stands out more than the woods felt and is nearer the woods' colour. It touches the table's
     edge, so the woods is the felt, and the book no piece."""
-    photo = hard_photo(7, 58)
+    photo, scene, truth = _scene_and_truth(7, 58)
     assert "book" in [item.kind for item in photo.clutter]
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    truth = dict(visible_truth(photo.truth))
     book = next(item for item in photo.clutter if item.kind == "book").footprint(photo.camera)
     assert all(t.polygon.intersection(book).area < 0.05 * t.polygon.area for t in scene.terrain)
     for t in scene.terrain:
         assert t.polygon.intersects(truth[t.kind]), (t.kind, t.polygon.bounds)
-    woods = [t for t in scene.terrain if t.kind == "woods"]
-    assert len(woods) == 1 and _iou(woods[0].polygon, truth["woods"]) >= 0.9
+    _assert_one_piece(scene, truth, "woods", 0.9)
