@@ -524,8 +524,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     if not with_rejected:
         # What fails a shape test below is no ring whatever its other measures: only the rest are
         # measured further (a tenth of the candidates, or less).
-        shaped = (np.isfinite(c2).all(1) & (moved <= 0.9 * r_px) & (coverage >= MIN_COVERAGE) & (arc >= MIN_ARC)
-                  & (clean >= MIN_CLEAN) & (residual <= max_res))
+        shaped = _failed_shape_test(c2, moved, coverage, arc, clean, residual, r_px, max_res) == 0
         c0, c2, moved, kept, residual, clean, free_r, fit_r = (
             a[shaped] for a in (c0, c2, moved, kept, residual, clean, free_r, fit_r))
         coverage, arc, gain, shift1 = coverage[shaped], arc[shaped], gain[shaped], shift1[shaped]
@@ -554,19 +553,13 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     conf = (np.minimum(1.0, coverage / 0.6) * np.minimum(1.0, clean / 0.8)
             * np.maximum(0.0, 1 - residual / (2 * max_res))
             * (1 - np.where(strong, 0.0, filled)) * np.maximum(0.0, 1 - outer / (2 * MAX_OUTER)))
+    failed = _failed_shape_test(c2, moved, coverage, arc, clean, residual, r_px, max_res)
     candidates = []
     for i in range(len(c0)):
-        reason = "ring"
-        if not np.all(np.isfinite(c2[i])) or moved[i] > 0.9 * r_px:
-            reason = "no circle of the base's size"
-        elif coverage[i] < MIN_COVERAGE:
-            reason = f"too little ring ({coverage[i]:.2f} of it)"
-        elif arc[i] < MIN_ARC:
-            reason = f"bits of arcs, not one rim ({arc[i]:.2f} of the ring in one piece)"
-        elif clean[i] < MIN_CLEAN:
-            reason = f"cluttered, not a clean rim ({clean[i]:.2f} of the rays)"
-        elif residual[i] > max_res:
-            reason = f"not round ({residual[i]:.1f} px off a circle of the base's size)"
+        reason = ("ring", "no circle of the base's size", f"too little ring ({coverage[i]:.2f} of it)",
+                  f"bits of arcs, not one rim ({arc[i]:.2f} of the ring in one piece)",
+                  f"cluttered, not a clean rim ({clean[i]:.2f} of the rays)",
+                  f"not round ({residual[i]:.1f} px off a circle of the base's size)")[failed[i]]
         hit = RimHit(c2[i].copy(), int(side_of[i]), float(conf[i]), float(coverage[i]), float(residual[i]),
                      float(filled[i]), float(outer[i]), reason, bool(by_hue_of[i]), float(fit_r[i] / r_px),
                      float(clean[i]), float(other_near[i]), float(free_r[i] / r_px), float(inner[i]),
@@ -574,13 +567,12 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         if reason == "ring" and conf[i] < MIN_CONFIDENCE:
             hit = dataclasses.replace(hit, reason=f"too weak a ring all told (confidence {conf[i]:.2f})")
         candidates.append(hit)
+    felts = similar_felts(side_rgbs, other_rgbs, n_sides)
     vetted = vet_hits(candidates, strict=strict, loose=loose, r_px=r_px, max_residual_px=max_res,
                       n_sides=n_sides, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
-                      view_bgr=view_bgr,
-                      similar_felt=similar_felts(side_rgbs, other_rgbs, n_sides))
+                      view_bgr=view_bgr, similar_felt=felts)
     # The kept rings' centres from the circle of the base's radius most of their edge points lie on.
     rings = np.array([i for i, hh in enumerate(vetted) if hh.reason == "ring"], int)
-    felts = similar_felts(side_rgbs, other_rgbs, n_sides)
     if len(rings) and any(felts):
         # In felt of a hue near the rim's (a blue base in water) the colour's edge is as much the
         # felt's mottling as the rim: no one arc of it to trust over the fit of them all.
@@ -594,6 +586,15 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         if hit.reason == "ring" or with_rejected:
             hits.append(_rounded(hit))
     return _one_per_base(hits, r_px), strict, loose
+
+
+def _failed_shape_test(centres, moved, coverage, arc, clean, residual, r_px: float, max_res: float) -> np.ndarray:
+    """(N,) which shape test each candidate fails first (1: no circle of the base's size, 2: too
+    little ring, 3: bits of arcs, 4: cluttered, 5: not round), 0 when it passes them all: one set of
+    tests for the early cut and for the reasons reported."""
+    fails = np.stack([~np.isfinite(centres).all(1) | (moved > 0.9 * r_px), coverage < MIN_COVERAGE,
+                      arc < MIN_ARC, clean < MIN_CLEAN, residual > max_res])
+    return np.where(fails.any(0), fails.argmax(0) + 1, 0)
 
 
 FELT_AROUND = 0.5              # a ring with this share of the band round it in felt of a hue near its own is not refined
