@@ -171,13 +171,14 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin):
     n_mid = np.maximum(middle.sum((1, 2)), 1)
     mid_felt = (fs * middle).sum((1, 2)) / n_mid
     mid_rim = (rim * middle).sum((1, 2)) / n_mid
-    mid_other = (sample_rays(other_f, centre, radii, units) * middle).sum((1, 2)) / n_mid
+    other_s = sample_rays(other_f, centre, radii, units)
+    mid_other = (other_s * middle).sum((1, 2)) / n_mid
     outside = (rr >= 1.35 * r_px + wall[..., None]) & (rr <= 1.8 * r_px + wall[..., None])
     n_out = np.maximum(outside.sum((1, 2)), 1)
     out_rim = (rim * outside).sum((1, 2)) / n_out
     out_felt = (fs * outside).sum((1, 2)) / n_out
     ring = (rr >= 0.6 * r_px) & (rr <= 1.3 * r_px + wall[..., None])
-    other = ((sample_rays(other_f, centre, radii, units) >= 0.5) & ring).any(2).mean(1)
+    other = ((other_s >= 0.5) & ring).any(2).mean(1)
     max_res = max(1.2, MAX_RESIDUAL * r_px)
     moved = np.hypot(*(centre - c).T)
     ok = (np.isfinite(centre).all(1) & (moved <= 1.1 * r_px) & (coverage >= MIN_COVERAGE) & (arc >= MIN_ARC)

@@ -137,17 +137,10 @@ def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -
     return pts
 
 
-def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
-                units: np.ndarray, radii: np.ndarray, search_lo: float, search_hi: float, gain: np.ndarray | None = None,
-                min_valid: float = 0.0, measures: bool = True):
-    """Edge points, fitted centres and the shape measures for candidates at `centres` (`gain` (N,):
-    each candidate's samples scaled by it, clipped at 1: a likelihood judged against its own rim).
-    A candidate with fewer than `min_valid` of its rays showing a rim edge keeps none (its circle is
-    not fitted: the rays kept are some of those). Without `measures` only the rays kept and the
-    centres are worth using (a look that only moves the centre: no free radius, residual or clean)."""
-    samples = sample_rays(mask_f, centres, radii, units)
-    if gain is not None:
-        samples = gained(samples, gain)
+def _rim_edges(samples, centres, shift, units, radii, r_px: float, search_lo: float, search_hi: float):
+    """On each ray (samples (N, K, J)) the radius where the colour ends between `search_lo` and
+    `search_hi` radii, the side wall's shift (N, 2) added out; the top's edge points (N, K, 2), the
+    wall taken away; and which rays show a rim there: (edges, points, valid)."""
     wall = np.maximum(0.0, shift @ units.T)                      # (N, K): the side wall adds this out
     edges = outer_edges(samples, radii, search_lo * r_px, search_hi * r_px + wall)
     top = edges - wall                                           # the top's edge, wall taken away
@@ -161,7 +154,21 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     band_out = (rr >= e + 1.0) & (rr <= e + 0.3 * r_px)
     solid = count_true(on & band_in) >= 0.75 * np.maximum(count_true(band_in), 1)
     clear = count_true(~on & band_out) >= 0.75 * np.maximum(count_true(band_out), 1)
-    valid = np.isfinite(top) & solid & clear
+    return edges, points, np.isfinite(top) & solid & clear
+
+
+def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
+                units: np.ndarray, radii: np.ndarray, search_lo: float, search_hi: float, gain: np.ndarray | None = None,
+                min_valid: float = 0.0, measures: bool = True):
+    """Edge points, fitted centres and the shape measures for candidates at `centres` (`gain` (N,):
+    each candidate's samples scaled by it, clipped at 1: a likelihood judged against its own rim).
+    A candidate with fewer than `min_valid` of its rays showing a rim edge keeps none (its circle is
+    not fitted: the rays kept are some of those). Without `measures` only the rays kept and the
+    centres are worth using (a look that only moves the centre: no free radius, residual or clean)."""
+    samples = sample_rays(mask_f, centres, radii, units)
+    if gain is not None:
+        samples = gained(samples, gain)
+    edges, points, valid = _rim_edges(samples, centres, shift, units, radii, r_px, search_lo, search_hi)
     # A candidate without a rim edge (or too few: `min_valid`) has no circle to fit: it keeps its
     # place, the prior's radius and no ray.
     n = len(centres)
@@ -181,7 +188,7 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
             free_r[rows] = free_radius(pts, w)
     kept = weights > 0
     if not measures:
-        return samples, edges, kept, centre, None, None, free_r, radius
+        return kept, centre, None, None, free_r, radius
     px, py = points[..., 0], points[..., 1]
     res = np.hypot(px - centre[:, None, 0], py - centre[:, None, 1]) - radius[:, None]
     n_kept = kept.sum(1)
@@ -191,7 +198,7 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     touched = np.isfinite(edges)
     clean = n_kept / np.maximum(touched.sum(1), 1)
     residual = np.sqrt((np.where(kept, res, 0.0) ** 2).sum(1) / np.maximum(n_kept, 1))
-    return samples, edges, kept, centre, residual, clean, free_r, radius
+    return kept, centre, residual, clean, free_r, radius
 
 
 FELT_NEAR = 0.15              # a felt colour this near a side's (chromaticity) is a background to judge it on
@@ -415,6 +422,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                     wall_height_in=0.0, exclude=None, wb=None, with_rejected=False, quantised=None, only_sides=None, skip_near=None):
     """One pass of find_rims with the given side colours: (hits, strict labels, loose labels)."""
     quantised = quantised or quantise_view(view_bgr, wb)
+    if mat is None:
+        mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
     strict_of, loose_of = _label_tables(quantised, side_rgbs, other_rgbs, mat)     # by colour code
     if len(side_rgbs) + len(other_rgbs) < 127:
         # as bytes: a quarter of the memory for every full-view test of them below
@@ -431,12 +440,10 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     # Every candidate is measured on its own side's map (labels as 0/1, or the likelihood): one
     # vectorised fit for all of them.
     h, w = strict.shape
-    masks, c0s, sides, by_hues, others, kinds = [], [], [], [], [], []
+    masks, c0s, sides, others, kinds = [], [], [], [], []
     n_sides = len(side_rgbs)
     other_of: dict[int, np.ndarray] = {}
     any_strict = any_loose = None
-    if mat is None:
-        mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
     # The soft pass: each side's likelihood, for rims too thin or pale for either label.
     likelihood = quantised_likelihoods(quantised, ppi, side_rgbs, mat, other_rgbs)
     if exclude is not None:
@@ -473,11 +480,10 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
             others.append(other_of[k])
             c0s.append(c)
             sides.append(np.full(len(c), k))
-            by_hues.append(np.full(len(c), kind == PASS_LOOSE))
             kinds.append(np.full(len(c), kind))
     if not masks:
         return [], strict, loose
-    side_of, by_hue_of = np.concatenate(sides), np.concatenate(by_hues)
+    side_of = np.concatenate(sides)
     kind_of = np.concatenate(kinds)
     c0 = np.concatenate(c0s)
     slot_of = np.concatenate([np.full(len(c), m) for m, c in enumerate(c0s)])
@@ -503,21 +509,21 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     # First from the candidate (which may sit off-centre, towards the visible arc), on half the
     # rays and samples: what shows too little ring even so is measured no further. Then again from
     # the fitted centre with the tighter band, in full.
-    _, _, kept0, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units[::2], radii_search[::2], 0.3, 1.45, gain,
+    kept0, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units[::2], radii_search[::2], 0.3, 1.45, gain,
                                               min_valid=COARSE_COVERAGE * MIN_COVERAGE, measures=False)
     moved = np.hypot(*(c1 - c0).T)
     live = (kept0.mean(1) >= COARSE_COVERAGE * MIN_COVERAGE) & (moved <= 0.9 * r_px) & np.isfinite(c1).all(1)
     c0, gain, shift0 = c0[live], gain[live], shift0[live]
-    side_of, by_hue_of, kind_of = side_of[live], by_hue_of[live], kind_of[live]
+    side_of, kind_of = side_of[live], kind_of[live]
     mask_f, other_f = mask_f[live], other_f[live]
     if not len(c0):
         return [], strict, loose
-    _, _, _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii_search, 0.3, 1.45, gain,
+    _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii_search, 0.3, 1.45, gain,
                                           measures=False)
     moved = np.hypot(*(c1 - c0).T)
     shift1 = shift_at(c1)
     radii = reach(radii, 1.8 * r_px + max_wall(shift1, units) + 2.0)
-    samples, edges, kept, c2, residual, clean, free_r, fit_r = _ring_stats(mask_f, c1, r_px, shift1, units, radii, 0.55, 1.25, gain)
+    kept, c2, residual, clean, free_r, fit_r = _ring_stats(mask_f, c1, r_px, shift1, units, radii, 0.55, 1.25, gain)
     max_res = max(1.2, MAX_RESIDUAL * r_px)
     coverage = kept.mean(1)
     arc = longest_arc(kept)
@@ -528,7 +534,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         c0, c2, moved, kept, residual, clean, free_r, fit_r = (
             a[shaped] for a in (c0, c2, moved, kept, residual, clean, free_r, fit_r))
         coverage, arc, gain, shift1 = coverage[shaped], arc[shaped], gain[shaped], shift1[shaped]
-        side_of, by_hue_of, kind_of = side_of[shaped], by_hue_of[shaped], kind_of[shaped]
+        side_of, kind_of = side_of[shaped], kind_of[shaped]
         mask_f, other_f = mask_f[shaped], other_f[shaped]
     # The shape measures, from the final centre.
     samples = gained(sample_rays(mask_f, c2, radii, units), gain)
@@ -561,7 +567,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                   f"cluttered, not a clean rim ({clean[i]:.2f} of the rays)",
                   f"not round ({residual[i]:.1f} px off a circle of the base's size)")[failed[i]]
         hit = RimHit(c2[i].copy(), int(side_of[i]), float(conf[i]), float(coverage[i]), float(residual[i]),
-                     float(filled[i]), float(outer[i]), reason, bool(by_hue_of[i]), float(fit_r[i] / r_px),
+                     float(filled[i]), float(outer[i]), reason, bool(kind_of[i] == PASS_LOOSE), float(fit_r[i] / r_px),
                      float(clean[i]), float(other_near[i]), float(free_r[i] / r_px), float(inner[i]),
                      float(hollow[i]), bool(kind_of[i] == PASS_SOFT))
         if reason == "ring" and conf[i] < MIN_CONFIDENCE:
@@ -619,18 +625,8 @@ def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii) -> np.nda
     """(N, 2) the kept rings' centres, from the circle of the base's radius most of their edge
     points lie on (vision.rim_refine): a cloak of the rim's colour hanging past the rim does not
     pull it."""
-    samples = np.minimum(sample_rays(mask_f, centres, radii, units) * gain[:, None, None], 1.0)
-    wall = np.maximum(0.0, shift @ units.T)
-    edges = outer_edges(samples, radii, 0.55 * r_px, 1.45 * r_px + wall)
-    rr = radii[None, None, :]
-    e = np.nan_to_num(edges, nan=-1e9)[..., None]
-    on = samples >= 0.5
-    band_in = (rr >= e - RIM_BAND * r_px) & (rr <= e - 0.5)
-    band_out = (rr >= e + 1.0) & (rr <= e + 0.3 * r_px)
-    solid = (on & band_in).sum(2) >= 0.75 * np.maximum(band_in.sum(2), 1)
-    clear = (~on & band_out).sum(2) >= 0.75 * np.maximum(band_out.sum(2), 1)
-    valid = np.isfinite(edges) & solid & clear
-    points = centres[:, None, :] + np.nan_to_num(edges - wall)[..., None] * units[None]
+    samples = gained(sample_rays(mask_f, centres, radii, units), gain)
+    _, points, valid = _rim_edges(samples, centres, shift, units, radii, r_px, 0.55, 1.45)
     start, agree = consensus_centres(points, valid, centres, r_px + EDGE_BIAS_PX)
     # the circle through the points that agree, its radius held near the base's as in the first fit,
     refined, radius = fit_circle(points, agree.astype(np.float64), start, r_px, iterations=3)
