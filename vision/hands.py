@@ -247,12 +247,10 @@ def _sleeve_of(hand: np.ndarray, sleeves: tuple[np.ndarray, np.ndarray]) -> np.n
 
 
 def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] = (0.0, 0.0), *, wb=None,
-               mat: np.ndarray | None = None, other_rgbs: Sequence[Sequence[int]] = (),
-               normalised: np.ndarray | None = None) -> Hands:
+               other_rgbs: Sequence[Sequence[int]] = (), normalised: np.ndarray | None = None) -> Hands:
     """Hands in a top view of the table (BGR, `ppi`, table point of pixel (0, 0) `origin_in`), after
     the white balance `wb`; `normalised`: the same view already white-balanced (float BGR), e.g. the
-    one the frame's other colour stages share. `mat` is unused: the mat is measured around each
-    pixel here."""
+    one the frame's other colour stages share. (The mat is measured around each pixel here.)"""
     if normalised is not None:
         img = np.asarray(normalised, np.float32)
     elif wb is not None:

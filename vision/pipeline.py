@@ -299,16 +299,13 @@ class FramePipeline:
         return found
 
     def _hands(self, view: FrameView, held: _Held) -> Hands | None:
-        """Hands over the table in this frame (vision.hands), after the anchors' white balance."""
+        """Hands over the table in this frame (vision.hands), after the anchors' white balance: the
+        frame's white-balanced layer at HAND_PPI, shared with the mat's colour (`view` carries
+        held.wb: _hold and _hand_cover set it)."""
         if held.wb is None:
             return None
-        if view.white_balance is held.wb:   # the frame's white-balanced layer at HAND_PPI (the mat's too)
-            coarse = view.at(HAND_PPI)
-            return find_hands(coarse.image, coarse.ppi, coarse.origin_in,
-                              normalised=view.balanced_at(HAND_PPI).image,
-                              other_rgbs=[t.rgb for t in self.profile.terrain])
         coarse = view.at(HAND_PPI)
-        return find_hands(coarse.image, coarse.ppi, coarse.origin_in, wb=held.wb, mat=held.mat,
+        return find_hands(coarse.image, coarse.ppi, coarse.origin_in, normalised=view.balanced_at(HAND_PPI).image,
                           other_rgbs=[t.rgb for t in self.profile.terrain])
 
     def _look_wider(self, view, pose: CameraPose, held: _Held, detections: Detections, carried: list) -> Detections:

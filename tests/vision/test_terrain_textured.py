@@ -12,7 +12,6 @@ from shapely.geometry import Point
 
 from measure.scene import Scene, Table, scene_to_json
 from vision.terrain import find_terrain
-from vision.colour import chromaticity, mat_chroma
 from vision.hands import find_hands
 from vision.topview import TopView
 from vision.whitebalance import estimate_white_balance
@@ -34,8 +33,7 @@ def _find(scene, footprints=True):
     wb = estimate_white_balance(scene.view_bgr, PPI, scene.anchors)
     view = TopView(scene.view_bgr, PPI, (0.0, 0.0))
     image = wb.felt(view.image, view.ppi, view.origin_in)
-    mat = mat_chroma(chromaticity(np.clip(wb.apply(scene.view_bgr, PPI), 0, None))[0])
-    hands = find_hands(scene.view_bgr, PPI, wb=wb, mat=mat, other_rgbs=list(scene.kinds.values()))
+    hands = find_hands(scene.view_bgr, PPI, wb=wb, other_rgbs=list(scene.kinds.values()))
     reference = [(a.x_in, a.y_in) for a in scene.anchors if a.id in wb.anchors_used]
     anchors = [(a.x_in - a.size_in * 0.7, a.y_in - a.size_in * 0.7, a.x_in + a.size_in * 0.7,
                 a.y_in + a.size_in * 0.7) for a in scene.anchors]
