@@ -38,6 +38,9 @@ def _remember_fights(state, call, result, ctx):
     return replace(state, carry={**state.carry, "engaged": [list(p) for p in engaged_pairs(state.scene)]})
 
 
+_missile_calls = shooting_calls(_shot)     # each archer at its closest enemy (chosen again if it falls)
+
+
 def _allowance(system, scene, fig):
     return float(system.figure_type(fig.type)["move"])
 
@@ -47,8 +50,8 @@ TURN = TurnSpec(
     phases=(
         Phase("initiative", "dice", "Who moves first?", initiative_calls, order_from_winner),
         Phase("move", "move", "Move"),
-        Phase("missile", "dice", "Shooting", shooting_calls(_shot), none_words="Nobody can shoot.",
-              again=aim_again(shooting_calls(_shot), ("missile",))),
+        Phase("missile", "dice", "Shooting", _missile_calls, none_words="Nobody can shoot.",
+              again=aim_again(_missile_calls, ("missile",))),
         Phase("melee", "dice", "Hand-to-hand", _melee_calls, _remember_fights, none_words="Nobody is fighting."),
     ),
     allowance_in=_allowance,

@@ -146,9 +146,10 @@ def game_in_progress(games: Games) -> str | None:
             records = log.records()
             if not records or _ended(log, records):
                 return None
-            if system_of(log, records) == "kimmiria":
+            system = system_of(log, records)
+            if system == "kimmiria":
                 return None if KimmiriaGame(log).state().phase == "over" else "kimmiria"
-            return None if _guided(log).state.over else system_of(log)
+            return None if _guided(log).state.over else system
         except ValueError:
             return None
         finally:
