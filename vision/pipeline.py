@@ -18,6 +18,7 @@ A stream (`FramePipeline(profile, track=True)`): what a frame did not change is 
 """
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field, replace
 
@@ -120,8 +121,13 @@ class FramePipeline:
         found = self.markers.scan(gray)
         self._scan = (gray, found)
         anchors = dict(found.anchors)
+        # The anchors OpenCV's own settings find over the whole frame: slow, so only on the frames
+        # that need it, and once.
+        thorough = functools.cache(lambda: self.markers.find_anchors_thoroughly(gray))
+
         if len(anchors) < 2:
-            anchors = self._look_harder(gray, anchors)
+            # One anchor cannot check itself and places the others badly: look harder.
+            anchors = {**anchors, **thorough()}
         if not anchors:
             names = ", ".join(str(a.id) for a in self.profile.anchors)
             raise RegistrationError(f"no anchor in view: none of the anchor markers {names} "
@@ -129,7 +135,7 @@ class FramePipeline:
         size = (gray.shape[1], gray.shape[0])
         registration = register(anchors, self.profile, size)
         if len(registration.anchors_seen) < 2 and len(self.profile.anchors) >= 2:
-            anchors = self._look_harder(gray, anchors)
+            anchors = {**anchors, **thorough()}
             registration = register(anchors, self.profile, size)
         missing = self.profile.anchor_ids - set(registration.anchors_seen)
         if missing:
@@ -149,7 +155,7 @@ class FramePipeline:
         if self._unsure(registration):
             # About to refuse the photo: the whole frame with OpenCV's own settings first (an anchor
             # in a lamp's hot spot), then windows where the better registration puts the rest.
-            anchors = {**self.markers.find_anchors_thoroughly(gray), **anchors}
+            anchors = {**thorough(), **anchors}
             registration = register(anchors, self.profile, size)
             missing = self.profile.anchor_ids - set(registration.anchors_seen)
             more = self.anchor_windows.find(gray, registration.H_px_to_in, missing, SEARCH_TRIES) if missing else {}
@@ -177,11 +183,6 @@ class FramePipeline:
                 f"{registration.table_error_in:.2f} in off, more than {limit_in:g} in, so nothing was "
                 f"measured; make sure every anchor is in view and uncovered (missing: "
                 f"{', '.join(str(i) for i in missing)})", registration)
-
-    def _look_harder(self, gray: np.ndarray, anchors: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
-        """One anchor cannot check itself and places the others badly: the whole frame is searched
-        again with OpenCV's own settings (small, far, steeply seen anchors), on such frames only."""
-        return {**anchors, **self.markers.find_anchors_thoroughly(gray)}
 
     def _check_registration(self, gray: np.ndarray) -> tuple[Registration | None, str]:
         """("ok" | "anchors-hidden", held registration) or (None, "bumped")."""
@@ -543,8 +544,12 @@ class FramePipeline:
     def _snapshot_tiles(self, registration: Registration) -> None:
         # This frame searches the whole table: each tile is known as it is now, and its first turn
         # in the tracked frames need not search all of it again.
-        for k, (x0, y0, x1, y1) in enumerate(self._tiles):
-            self.watch.snapshot(("tile", k), registration.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
+        for k in range(len(self._tiles)):
+            self._snapshot_tile(registration, k)
+
+    def _snapshot_tile(self, registration: Registration, k: int) -> None:
+        x0, y0, x1, y1 = self._tiles[k]
+        self.watch.snapshot(("tile", k), registration.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
 
     def _figure_box_px(self, registration: Registration, xy) -> np.ndarray:
         x, y = xy
@@ -574,8 +579,7 @@ class FramePipeline:
             else:
                 colour_rects.append(rect)
         k = self._frame % len(self._tiles)
-        key = ("tile", k)
-        box_px = self.watch.changed_box_px(key)
+        box_px = self.watch.changed_box_px(("tile", k))
         if box_px is not None:
             # New figures appear where a tile changed: search that part of it (with a figure's
             # reach around it), then remember the tile as it is now.
@@ -589,8 +593,7 @@ class FramePipeline:
                 marker_rects.append(part)
                 expected.append(frozenset())
                 colour_rects.append(part)
-            x0, y0, x1, y1 = tile
-            self.watch.snapshot(key, registration.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
+            self._snapshot_tile(registration, k)
         return carried, marker_rects, _merged(colour_rects), expected
 
 def _tiles(width_in: float, depth_in: float, n: int) -> list[tuple[float, float, float, float]]:
