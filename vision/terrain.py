@@ -46,6 +46,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from measure.scene import Terrain
+from vision.colour import median_rows
 
 TERRAIN_PPI = 10.0           # the layer the white balance is measured on (vision.pipeline)
 WORK_PPI = 5.0               # felt is inches wide: it is classified this coarse
@@ -154,20 +155,10 @@ def _sq_dist(planes: np.ndarray, mu, sigma) -> np.ndarray:
     return out
 
 
-def _median(rows: np.ndarray) -> np.ndarray:
-    """The median of each row of a (C, N) array, as np.median(rows, axis=1) (which costs far more)."""
-    rows = np.asarray(rows)
-    n = rows.shape[1]
-    if n % 2:
-        return np.partition(rows, n // 2, axis=1)[:, n // 2]
-    part = np.partition(rows, (n // 2 - 1, n // 2), axis=1)
-    return (part[:, n // 2 - 1] + part[:, n // 2]) / 2
-
-
 def _robust(values: np.ndarray, floor: np.ndarray = FLOOR) -> tuple[np.ndarray, np.ndarray]:
     values = np.ascontiguousarray(np.asarray(values).T)
-    centre = _median(values)
-    spread = 1.4826 * _median(np.abs(values - centre[:, None]))
+    centre = median_rows(values)
+    spread = 1.4826 * median_rows(np.abs(values - centre[:, None]))
     return centre.astype(np.float32), np.maximum(spread, floor[: values.shape[0]]).astype(np.float32)
 
 
@@ -252,7 +243,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     mat_like = ((_sq_dist(planes[:3], centre, spread) < 3 * MAT_LIKE_SIGMA ** 2) & ~unknown).astype(np.float32)
     like_s = mat_like[::step, ::step] > 0
     local = _local_mat(planes, mat_like, wppi,
-                       _median(planes[:, ::step, ::step][:, like_s]) if like_s.any() else _median(sample.T))
+                       median_rows(planes[:, ::step, ::step][:, like_s]) if like_s.any() else median_rows(sample.T))
     rel = planes[:4] - local[:4]
     # Colour as a share of the local mat's: a pixel half felt, half mat lies half way.
     ratio = planes[4:] / np.maximum(local[4:], 1.0) - 1.0
@@ -266,7 +257,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         v = np.clip(np.round((ref[:, 1] - oy) * wppi).astype(int), 0, h - 1)
         mat_ref = local[:3, v, u].mean(axis=1)
     else:
-        mat_ref = _median(local[:3, ::step, ::step].reshape(3, -1))
+        mat_ref = median_rows(local[:3, ::step, ::step].reshape(3, -1))
     kind_abs = colour_features([rgb for _, rgb in kinds])
     prior_mu = kind_abs - mat_ref
     prior_sd = np.array([_prior_sigma(rgb)[:3] for _, rgb in kinds], np.float32)
@@ -392,7 +383,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                                             np.hypot(prior_sd[k][:2], mat_sigma[:2])) <= CAST_SURE_SIGMA]
         if len(sure) < 2:
             break
-        cast = _median(np.asarray([learnt[k][2][:2] - kind_mu[k][:2] for k in sure], np.float32).T)
+        cast = median_rows(np.asarray([learnt[k][2][:2] - kind_mu[k][:2] for k in sure], np.float32).T)
         if _mahal(cast, np.hypot(prior_sd[:, :2], mat_sigma[:2]).mean(axis=0)) < 1.0:
             break
         shift = np.array([cast[0], cast[1], 0.0], np.float32)
@@ -450,8 +441,8 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
     # Each label's patches, numbered one after another in one image, read only in the box round
     # them all (with a margin the opening cannot see across).
     full = masks[0].shape
-    boxes = [cv2.boundingRect(mask.astype(np.uint8)) for mask in masks]
-    boxes = [b for b in boxes if b[2] > 0]
+    rects = [cv2.boundingRect(mask.astype(np.uint8)) for mask in masks]
+    boxes = [b for b in rects if b[2] > 0]
     if not boxes:
         return {}
     m = open_k.shape[0] + 1
@@ -462,8 +453,7 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
     sure = np.zeros((v1 - v0, u1 - u0), np.uint8)
     stats = [np.zeros((1, 5), np.int32)]
     count = 1
-    for mask in masks:
-        x0, y0, bw, bh = cv2.boundingRect(mask.astype(np.uint8))
+    for mask, (x0, y0, bw, bh) in zip(masks, rects):
         if bw == 0:
             continue
         a0, b0 = max(0, x0 - m), max(0, y0 - m)
@@ -608,7 +598,7 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
     # The mat just around the piece (the local mean reaches further and a photographed mat varies).
     grown = cv2.dilate(wins.astype(np.uint8), _kernel(RING_IN[1], ppi)) > 0
     ring = grown & ~(cv2.dilate(wins.astype(np.uint8), _kernel(RING_IN[0], ppi)) > 0) & ~excluded & ~theirs
-    b = _median(ratio[:, ring][:, ::max(1, int(ring.sum()) // 400)]) if ring.sum() >= 10 else np.zeros(3, np.float32)
+    b = median_rows(ratio[:, ring][:, ::max(1, int(ring.sum()) // 400)]) if ring.sum() >= 10 else np.zeros(3, np.float32)
     d = (ratio[:, inside].mean(axis=1) if inside.any() else ratio[:, seed].mean(axis=1)) - b
     wd = q_w @ d
     coef = (wd / max(float(d @ wd), 1e-6)).astype(np.float32)
@@ -762,7 +752,7 @@ def _add_footprints(mask: np.ndarray, ppi: float, footprints_in, origin_in) -> n
     b = np.round(y[:, None] + 1.3 * radius[:, None] * np.sin(angles)).astype(int)
     ok = (a >= 0) & (a < w) & (b >= 0) & (b < h)
     felt = np.where(ok, mask[np.clip(b, 0, h - 1), np.clip(a, 0, w - 1)], 0).sum(axis=1)
-    for cu, cv, r in zip(iu[(near[iv, iu] > 0) | (felt >= 6)], iv[(near[iv, iu] > 0) | (felt >= 6)],
-                         radius[(near[iv, iu] > 0) | (felt >= 6)]):
+    on = (near[iv, iu] > 0) | (felt >= 6)
+    for cu, cv, r in zip(iu[on], iv[on], radius[on]):
         cv2.circle(out, (int(cu), int(cv)), int(math.ceil(r + 0.1 * ppi)), 1, thickness=cv2.FILLED)
     return out

@@ -299,7 +299,6 @@ class TopViewMaker:
     def __init__(self, H_in_to_px: np.ndarray, ppi: float, rect_in: Rect, *, keep_maps: bool = False):
         self.ppi = float(ppi)
         self.rect_in = rect_in
-        self._H = np.asarray(H_in_to_px, np.float64)
         self.size, self._m = _geometry(H_in_to_px, self.ppi, rect_in)
         self._keep_maps = keep_maps
         self._maps = None

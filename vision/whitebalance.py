@@ -32,6 +32,8 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from vision.colour import median_rows
+
 WHITE, BLACK = 230.0, 25.0      # where the anchors' white card and black ink land after normalising
 WHITE_SHARE = 0.15              # of an anchor's window: the brightest share is its white card
 BLACK_SHARE = 0.15              # and the darkest share its black ink
@@ -147,8 +149,8 @@ def _card_levels(window: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     lum = px.sum(axis=1)
     lo, hi = _quantiles(lum, np.array([BLACK_SHARE, 1 - WHITE_SHARE]))
-    black = _column_medians(px[lum <= lo])
-    white = _column_medians(px[lum >= hi])
+    black = median_rows(px[lum <= lo].T)
+    white = median_rows(px[lum >= hi].T)
     if (white - black).mean() < MIN_CONTRAST:
         return None
     return black, white
@@ -219,14 +221,6 @@ def _quantiles(values: np.ndarray, qs: np.ndarray) -> np.ndarray:
     return np.where(t >= 0.5, b - diff * (1 - t), a + diff * t)
 
 
-def _column_medians(rows: np.ndarray) -> np.ndarray:
-    """np.median(rows, axis=0) of a few (N, 3) float rows, the same numbers, from one small sort
-    (np.median's own overhead is most of its cost at this size)."""
-    s = np.sort(rows, axis=0)
-    m = len(s)
-    return s[m // 2] if m % 2 else (s[m // 2 - 1] + s[m // 2]) / np.float32(2)
-
-
 def estimate_white_balance(view_bgr: np.ndarray, ppi: float, anchors, origin_in: tuple[float, float] = (0.0, 0.0),
                            *, spatial: bool = True) -> WhiteBalance:
     """The grey card of the anchors in a top view (table plane) -> a WhiteBalance.
@@ -263,7 +257,7 @@ def estimate_white_balance(view_bgr: np.ndarray, ppi: float, anchors, origin_in:
         blacks, whites, centres = blacks[seen], whites[seen], centres[seen]
     # A grey card is grey: anchors whose white chromaticity strays from the others' are left out.
     chroma = whites / whites.sum(axis=1, keepdims=True)
-    keep = np.abs(chroma - _column_medians(chroma)).max(axis=1) <= MAX_CARD_CHROMA
+    keep = np.abs(chroma - median_rows(chroma.T)).max(axis=1) <= MAX_CARD_CHROMA
     if keep.sum() == 0:
         keep[:] = True
     blacks, whites, centres = blacks[keep], whites[keep], centres[keep]
@@ -275,7 +269,7 @@ def estimate_white_balance(view_bgr: np.ndarray, ppi: float, anchors, origin_in:
             rel = np.clip(plane[0] + centres @ plane[1:], 0.3, 3.0)
             whites = whites / rel[:, None]
             blacks = blacks / rel[:, None]
-    return WhiteBalance(_column_medians(blacks), _column_medians(whites), plane, used)
+    return WhiteBalance(median_rows(blacks.T), median_rows(whites.T), plane, used)
 
 
 def _exposure_plane(centres_in: np.ndarray, brightness: np.ndarray) -> np.ndarray | None:
