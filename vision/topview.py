@@ -92,10 +92,6 @@ class _Layers:
         self.wb = None
         self.wb_relabels: tuple = ()
 
-    def wb_labels(self, view: TopView) -> TopView:
-        """A maker-frame layer labelled in the table frame the white balance was measured in."""
-        return _relabelled(view, self.wb_relabels)
-
     def get_base(self) -> TopView:
         if self.base is None:
             self.base = self.make_base()
@@ -112,8 +108,8 @@ class FrameView:
       a finer layer (an integer factor is an area average), never by warping again;
     - after `white_balance` is set (the anchors' grey card, vision.whitebalance):
       `balanced_at(ppi)` float32 BGR as `WhiteBalance.apply` (exposure plane divided out; the
-      mat's colour and the hands read the one at 5 px/in), `felt_at(ppi)` for felt
-      (`WhiteBalance.felt`), and `mat_chroma()` the mat's chromaticity.
+      mat's colour and the hands read the one at 5 px/in), and `mat_chroma()` the mat's
+      chromaticity.
 
     The ppi a stage asks for is a nominal one: after a grid correction (`rescaled`) the same
     pixels come back relabelled (their `ppi` and `origin_in` corrected), so no layer is resampled
@@ -180,35 +176,9 @@ class FrameView:
             shared.wb, shared.wb_relabels = wb, self._relabels    # its plane is in this view's table frame
             shared.layers = {k: v for k, v in shared.layers.items() if k[0] in ("bgr", "gray")}
 
-    def _balanced(self, kind: str, ppi: float, make) -> TopView:
-        """A layer of kind `kind` at nominal `ppi`, computed from the colour layer there by `make`."""
-        ppi = min(ppi, self.base_ppi)
-
-        def build():
-            v = self._raw_at(ppi)
-            return TopView(make(v), v.ppi, v.origin_in)
-        return _relabelled(self._layer((kind, ppi), build), self._relabels)
-
     def balanced_at(self, ppi: float) -> TopView:
         """float32 BGR under the anchors' white balance (identity when none is set), not clipped."""
-        return self._white_balanced("balanced", ppi, lambda wb, *a: wb.apply(*a))
-
-    def _white_balanced(self, kind: str, ppi: float, judge) -> TopView:
-        """The colour layer at `ppi` through `judge(wb, image, ppi, origin_in)` (a WhiteBalance method),
-        with the plane measured in the frame the white balance was; float32 as it is without one."""
-        shared = self._shared
-        wb = shared.wb
-
-        def make(v):
-            if wb is None:
-                return v.image.astype(np.float32)
-            labelled = shared.wb_labels(v)
-            return judge(wb, v.image, labelled.ppi, labelled.origin_in)
-        return self._balanced(kind, ppi, make)
-
-    def felt_at(self, ppi: float) -> TopView:
-        """float32 BGR for judging felt (`WhiteBalance.felt`: no black offset, not clipped at 255)."""
-        return self._white_balanced("felt", ppi, lambda wb, *a: wb.felt(*a))
+        return _relabelled(self._raw_balanced(ppi), self._relabels)
 
     def mat_chroma(self, ppi: float = 10.0) -> np.ndarray:
         """The mat's chromaticity: the median over the white-balanced layer at `ppi` (`balanced_at`,
@@ -223,8 +193,18 @@ class FrameView:
         return self._layer(("mat", min(ppi, self.base_ppi)), make)
 
     def _raw_balanced(self, ppi: float) -> TopView:
-        self.balanced_at(ppi)
-        return self._shared.layers[("balanced", min(ppi, self.base_ppi))]
+        """The balanced layer at nominal `ppi`, in the maker's frame; its light plane is divided out
+        in the frame the white balance was measured in."""
+        shared = self._shared
+        ppi = min(ppi, self.base_ppi)
+
+        def build():
+            v = self._raw_at(ppi)
+            if shared.wb is None:
+                return TopView(v.image.astype(np.float32), v.ppi, v.origin_in)
+            labelled = _relabelled(v, shared.wb_relabels)
+            return TopView(shared.wb.apply(v.image, labelled.ppi, labelled.origin_in), v.ppi, v.origin_in)
+        return self._layer(("balanced", ppi), build)
 
     # ---------------------------------------------------------------- labels
 

@@ -119,8 +119,8 @@ def test_the_warp_waits_for_the_first_layer_and_every_layer_is_made_once(monkeyp
     assert warps.calls == 1
     from vision.whitebalance import estimate_white_balance
     view.white_balance = estimate_white_balance(coarse.image, coarse.ppi, profile.anchors, coarse.origin_in)
-    layers = [view.gray_at(20.0), view.at(5.0), view.balanced_at(10.0), view.balanced_at(5.0), view.felt_at(10.0)]
-    again = [view.gray_at(20.0), view.at(5.0), view.balanced_at(10.0), view.balanced_at(5.0), view.felt_at(10.0)]
+    layers = [view.gray_at(20.0), view.at(5.0), view.balanced_at(10.0), view.balanced_at(5.0)]
+    again = [view.gray_at(20.0), view.at(5.0), view.balanced_at(10.0), view.balanced_at(5.0)]
     assert all(a.image is b.image for a, b in zip(layers, again))
     assert view.mat_chroma(5.0) is view.mat_chroma(5.0)
     assert warps.calls == 1                           # every layer came from the one warp
@@ -128,7 +128,6 @@ def test_the_warp_waits_for_the_first_layer_and_every_layer_is_made_once(monkeyp
     wb = view.white_balance
     balanced = wb.apply(coarse.image, coarse.ppi, coarse.origin_in)
     assert np.allclose(view.balanced_at(10.0).image, balanced, atol=1e-3)
-    assert np.allclose(view.felt_at(10.0).image, wb.felt(coarse.image, coarse.ppi, coarse.origin_in), atol=1e-3)
     # The mat's colour is the median chromaticity of the balanced layer it was asked at.
     from vision.colour import chromaticity, mat_chroma
     five = view.at(5.0)
@@ -157,7 +156,6 @@ def test_the_light_plane_is_divided_out_in_the_frame_the_white_balance_was_measu
     coarse = corrected.at(10.0)
     assert np.allclose(corrected.balanced_at(10.0).image, wb.apply(coarse.image, coarse.ppi, coarse.origin_in),
                        atol=1e-3)
-    assert np.allclose(corrected.felt_at(10.0).image, wb.felt(coarse.image, coarse.ppi, coarse.origin_in), atol=1e-3)
 
 
 @pytest.mark.parametrize("shape", [(9, 14), (10, 15, 3), (11, 13, 3), (2, 3, 3), (7, 2)])
