@@ -10,6 +10,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+N_RAYS = 48
+STEP_PX = 0.5                  # sample spacing along a ray
+EDGE_TRIM = 0.2                # an edge point farther than this (radii) from the circle is not rim
 EDGE_BIAS_PX = 0.5             # the rim's edge as found lies this far outside the base's true edge
 RADIUS_PRIOR = 8.0             # the base's known radius counts as this many edge points
 
@@ -197,3 +200,32 @@ def fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px:
         c = c + np.clip(-np.stack(step[:2], 1), -0.5 * r_px, 0.5 * r_px)
         r = np.clip(r - step[2], 0.85 * r_px, 1.25 * r_px)
     return c, r
+
+
+def ray_units(n: int = N_RAYS) -> np.ndarray:
+    """(n, 2) unit vectors of n rays evenly round the circle, the first along +x."""
+    angles = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    return np.column_stack([np.cos(angles), np.sin(angles)])
+
+
+def fit_trimmed(points: np.ndarray, valid: np.ndarray, start: np.ndarray, r_px: float):
+    """A circle of about the base's radius through the valid edge points (N, K, 2), fitted twice,
+    the points off the first fit (0.45 radii) and then off the second (EDGE_TRIM) left out:
+    (centres (N, 2), radii (N,), the weights of the points kept (N, K))."""
+    w, c = valid.astype(np.float64), start
+    for trim in (0.45, EDGE_TRIM):
+        c, r = fit_circle(points, w, c, r_px)
+        res = np.hypot(points[..., 0] - c[:, None, 0], points[..., 1] - c[:, None, 1]) - r[:, None]
+        w = (valid & (np.abs(res) <= trim * r_px)).astype(np.float64)
+    return c, r, w
+
+
+def best_per_cell(pts: np.ndarray, score: np.ndarray, r_px: float) -> np.ndarray:
+    """Of candidate points (N, 2), the best scored in each cell of 0.7 radii (a plateau gives
+    several equal peaks), best first."""
+    if len(pts) <= 1:
+        return pts
+    pts = pts[np.argsort(-score, kind="stable")]
+    cell = np.floor(pts / max(1.0, 0.7 * r_px)).astype(np.int64)
+    _, first = np.unique(cell[:, 0] * 1_000_003 + cell[:, 1], return_index=True)
+    return pts[np.sort(first)]

@@ -15,21 +15,17 @@ filled), and no other side's colour on the ring (a red figure in water is found 
 """
 from __future__ import annotations
 
-import math
-
 import cv2
 import numpy as np
 
-from vision.rim_rays import fit_circle, longest_arc, outer_edges, sample_rays
+from vision.rim_rays import (EDGE_TRIM, STEP_PX, best_per_cell, fit_trimmed, longest_arc, outer_edges, ray_units,
+                             sample_rays)
 from vision.rim_vetting import similar_felts
 
-N_RAYS = 48
-STEP_PX = 0.5
 MIN_BODY = 0.45                # candidate: share of a square of 1.2 radii in the middle that is not felt
 MIN_FELT_AROUND = 0.35         # and of the square of 3 radii round it, felt (it stands in the felt)
 MIN_COVERAGE = 0.35            # share of the circle whose rays end the rim's colour on it, in felt
 MIN_ARC = 0.2                  # the longest unbroken stretch of it, as a share of the circle
-EDGE_TRIM = 0.2                # edge points farther than this (radii) from the circle are not rim
 MAX_RESIDUAL = 0.12            # RMS distance of the kept edge points from the circle, in radii
 MAX_MIDDLE_FELT = 0.35         # the middle (within 0.45 radii) is the body, not felt
 MAX_MIDDLE_RIM = 0.6           # nor the rim's colour throughout (a die of it)
@@ -117,8 +113,7 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin):
     c = _candidates(body_f, felt_f, r_px)
     if not len(c):
         return []
-    angles = np.linspace(0, 2 * math.pi, N_RAYS, endpoint=False)
-    units = np.column_stack([np.cos(angles), np.sin(angles)])
+    units = ray_units()
     radii = np.arange(0.0, 2.0 * r_px + 4, STEP_PX)
 
     def wall_at(centres, units):
@@ -153,12 +148,7 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin):
     if not len(c):
         return []
     points, valid, *_ = edges_from(c, units, radii)
-    w = valid.astype(np.float64)
-    centre = c.copy()
-    for trim in (0.45, EDGE_TRIM):
-        centre, radius = fit_circle(points, w, centre, r_px)
-        off = np.hypot(points[..., 0] - centre[:, None, 0], points[..., 1] - centre[:, None, 1]) - radius[:, None]
-        w = (valid & (np.abs(off) <= trim * r_px)).astype(np.float64)
+    centre, radius, _ = fit_trimmed(points, valid, c.copy(), r_px)
     # measured again from the fitted centre
     points, valid, wall, rim, fs = edges_from(centre, units, radii)
     off = np.hypot(points[..., 0] - centre[:, None, 0], points[..., 1] - centre[:, None, 1]) - radius[:, None]
@@ -211,10 +201,4 @@ def _candidates(body_f: np.ndarray, felt_f: np.ndarray, r_px: float) -> np.ndarr
     ys, xs = np.nonzero(peak)
     if not len(xs):
         return np.empty((0, 2))
-    pts = np.column_stack([xs, ys]).astype(np.float64)
-    sc = score[ys, xs]
-    order = np.argsort(-sc, kind="stable")
-    pts = pts[order]
-    cell = np.floor(pts / max(1.0, 0.7 * r_px)).astype(np.int64)
-    _, first = np.unique(cell[:, 0] * 1_000_003 + cell[:, 1], return_index=True)
-    return pts[np.sort(first)][:200]
+    return best_per_cell(np.column_stack([xs, ys]).astype(np.float64), score[ys, xs], r_px)[:200]

@@ -27,7 +27,6 @@ are of shape, not of colour.
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -35,22 +34,19 @@ import cv2
 import numpy as np
 
 from vision.colour import chromaticity, classify, rgb_chroma
-from vision.rim_rays import (EDGE_BIAS_PX, Slots, count_true, fit_circle, free_radius, gained, longest_arc, max_wall,
-                             outer_edges, reach, sample_rays)
+from vision.rim_rays import (EDGE_BIAS_PX, STEP_PX, Slots, best_per_cell, count_true, fit_circle, fit_trimmed,
+                             free_radius, gained, longest_arc, max_wall, outer_edges, ray_units, reach, sample_rays)
 from vision.rim_refine import INLIER, consensus_centres
 from vision.rim_search import quantised_likelihoods
 from vision.rim_vetting import MAX_OUTER, is_strong, similar_felts, vet_hits
 from vision.rim_water import water_rims
 
-N_RAYS = 48
-STEP_PX = 0.5                  # sample spacing along a ray
 MIN_COVERAGE = 0.2             # share of the ring that must show (a leaning body hides up to 70%,
                                # and the rays at the ends of the arc the body's edge spoils)
 MIN_ARC = 0.18                 # the longest unbroken stretch of ring, as a share of it
 MIN_CLEAN = 0.75               # of the rays meeting the colour, the share with a rim edge on the circle
 RIM_BAND = 0.2                 # a rim's band of colour is at least this wide, in radii
 MAX_RESIDUAL = 0.14            # RMS distance of the edge points from the circle, in radii (>= 1.2 px)
-EDGE_TRIM = 0.2                # an edge point farther than this (radii) from the circle is not rim
 MIN_RING_PX2 = 0.3            # candidate: colour pixels in the annulus, in radii squared
 MAX_CANDIDATES = 250
 MIN_CONFIDENCE = 0.33          # of a ring passing every test: all its measures together
@@ -123,18 +119,7 @@ def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -
         good &= in_at / (s_in * s_in) <= ring_at / (s_out * s_out - s_in * s_in)
     ys, xs = ys[good], xs[good]
     pts = np.column_stack([xs, ys]).astype(np.float64)
-    sc = score[ys, xs]
-    # A plateau gives several equal peaks: keep the best one per base-sized cell.
-    if len(pts) > 1:
-        order = np.argsort(-sc, kind="stable")
-        pts, sc = pts[order], sc[order]
-        cell = np.floor(pts / max(1.0, 0.7 * r_px)).astype(np.int64)
-        _, first = np.unique(cell[:, 0] * 1_000_003 + cell[:, 1], return_index=True)
-        first = np.sort(first)
-        pts, sc = pts[first], sc[first]
-    if len(pts) > MAX_CANDIDATES:
-        pts = pts[:MAX_CANDIDATES]
-    return pts
+    return best_per_cell(pts, score[ys, xs], r_px)[:MAX_CANDIDATES]
 
 
 def _rim_edges(samples, centres, shift, units, radii, r_px: float, search_lo: float, search_hi: float):
@@ -177,12 +162,8 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     free_r = np.full(n, np.nan)
     rows = np.flatnonzero(valid.any(1) & (valid.mean(1) >= min_valid))
     if len(rows):
-        pts, ok = points[rows], valid[rows]
-        w, c = ok.astype(np.float64), centre[rows]
-        for trim in (0.45, EDGE_TRIM):
-            c, r = fit_circle(pts, w, c, r_px)
-            res = np.hypot(pts[..., 0] - c[:, None, 0], pts[..., 1] - c[:, None, 1]) - r[:, None]
-            w = (ok & (np.abs(res) <= trim * r_px)).astype(np.float64)
+        pts = points[rows]
+        c, r, w = fit_trimmed(pts, valid[rows], centre[rows], r_px)
         centre[rows], radius[rows], weights[rows] = c, r, w
         if measures:
             free_r[rows] = free_radius(pts, w)
@@ -433,8 +414,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         strict[exclude] = -1
         loose[exclude] = -1
     r_px = base_in / 2 * ppi
-    angles = np.linspace(0, 2 * math.pi, N_RAYS, endpoint=False)
-    units = np.column_stack([np.cos(angles), np.sin(angles)])
+    units = ray_units()
     radii = np.arange(0.0, 2.0 * r_px + 6, STEP_PX)
     hits: list[RimHit] = []
     # Every candidate is measured on its own side's map (labels as 0/1, or the likelihood): one

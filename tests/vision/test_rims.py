@@ -175,7 +175,8 @@ def test_of_two_overlapping_rings_the_more_confident_stands_whatever_labels_foun
 def test_the_felt_round_a_ring_is_measured_in_felt_of_a_hue_near_its_sides():
     # Strict labels: 0 red, 1 blue, 2 water (a hue near blue). A ring standing in water has the
     # felt all round; one on the mat has none; a red ring in water is in no felt near its own hue.
-    from vision.rims import N_RAYS, _felt_around
+    from vision.rim_rays import N_RAYS
+    from vision.rims import _felt_around
     strict = np.full((100, 200), -1, np.int32)
     strict[:, 100:] = 2
     angles = np.linspace(0, 2 * np.pi, N_RAYS, endpoint=False)
