@@ -89,7 +89,6 @@ class Hands:
 @dataclass(frozen=True)
 class _Layers:
     """Per-pixel evidence at HAND_PPI."""
-    log_brightness: np.ndarray
     skin: np.ndarray              # bool: skin-coloured, bright enough
     smooth: np.ndarray            # bool
     not_mat: np.ndarray           # bool: far from the mat around it, or smooth on a rough mat
@@ -165,7 +164,7 @@ def _layers(img: np.ndarray, ppi: float) -> _Layers:
     smooth_on_rough = cv2.morphologyEx((smooth & (sd_mat > ROUGH_MAT)).astype(np.uint8), cv2.MORPH_OPEN,
                                        np.ones((3, 3), np.uint8)) > 0
     not_mat = (dist2 > MIN_FROM_MAT ** 2) | smooth_on_rough
-    return _Layers(lum, skin, smooth, not_mat, dist2, sd / cv2.max(sd_mat, 1e-4))
+    return _Layers(skin, smooth, not_mat, dist2, sd / cv2.max(sd_mat, 1e-4))
 
 
 def _is_felt(chroma_mean: np.ndarray, other_rgbs) -> bool:
