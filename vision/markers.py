@@ -207,12 +207,7 @@ class MarkerFinder:
                 sides_in = np.linalg.norm(quad_in - np.roll(quad_in, 1, axis=0), axis=1)
                 if np.max(np.abs(sides_in / anchor.size_in - 1)) > 2 * SIZE_TOLERANCE:
                     continue
-                if not self._pattern_reader.framed(self._pattern_reader.sample(gray, quad)):
-                    continue
-                outline = quad.astype(np.float32).reshape(-1, 1, 2)
-                cv2.cornerSubPix(gray, outline, (2, 2), (-1, -1),
-                                 (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01))
-                read = self._pattern_reader.read(gray, outline.reshape(4, 2), frozenset({anchor_id}))
+                read = self._read_outline(gray, quad, frozenset({anchor_id}))
                 if read is not None:
                     out[anchor_id] = read.corners
                     break
@@ -317,15 +312,20 @@ class MarkerFinder:
         reader = self._pattern_reader
         allowed = self._roster_ids if allowed is None else allowed
         for candidate in reader.outlines(quad):
-            if not reader.framed(reader.sample(gray, candidate)):
-                continue
-            outline = candidate.astype(np.float32).reshape(-1, 1, 2)
-            cv2.cornerSubPix(gray, outline, (2, 2), (-1, -1),
-                             (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01))
-            found = reader.read(gray, outline.reshape(4, 2), allowed)
+            found = self._read_outline(gray, candidate, allowed)
             if found is not None and found.marker_id not in self.profile.anchor_ids:
                 return found
         return None
+
+    def _read_outline(self, gray: np.ndarray, quad: np.ndarray, allowed):
+        """The id one of `allowed` whose pattern a framed outline's cells show (its corners refined
+        first), or None."""
+        reader = self._pattern_reader
+        if not reader.framed(reader.sample(gray, quad)):
+            return None
+        outline = quad.astype(np.float32).reshape(-1, 1, 2)
+        cv2.cornerSubPix(gray, outline, (2, 2), (-1, -1), (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01))
+        return reader.read(gray, outline.reshape(4, 2), allowed)
 
     def find_figures(self, view: TopView, registration: Registration,
                      rects_in: list[tuple[float, float, float, float]] | None = None,
