@@ -186,12 +186,10 @@ def _prior_sigma(rgb: Sequence[int]) -> np.ndarray:
     return np.array([e * math.hypot(1 / r, 1 / g), e * math.hypot(1 / b, 1 / g), PRIOR_L, PRIOR_TEXTURE], np.float32)
 
 
-def _local_mat(planes: np.ndarray, mat_like: np.ndarray, ppi: float, fallback: np.ndarray,
-               layers: Sequence[tuple[int, tuple[int, int]]]) -> list[np.ndarray]:
-    """[(C, H, W)]: the mean of the mat-like pixels within MAT_REACH_IN of each pixel, on each of
-    `layers` (factor, (H, W)): the planes' own layer is (1, its shape), one f times finer (f, its)."""
+def _local_mat(planes: np.ndarray, mat_like: np.ndarray, ppi: float, fallback: np.ndarray) -> tuple[np.ndarray, int]:
+    """(C, H', W'): the mean of the mat-like pixels within MAT_REACH_IN of each block of s x s pixels,
+    and s (`_enlarged` brings a plane of it back to the planes' layer, or a finer one)."""
     small = max(1, int(ppi))          # the light changes slowly: an inch a pixel is enough
-    c = planes.shape[0]
     k = max(3, int(round(2 * MAT_REACH_IN * ppi / small)) | 1)
 
     wsum = cv2.blur(_shrink(mat_like, small), (k, k), borderType=cv2.BORDER_REFLECT)
@@ -199,21 +197,16 @@ def _local_mat(planes: np.ndarray, mat_like: np.ndarray, ppi: float, fallback: n
                     borderType=cv2.BORDER_REFLECT)
     have = (wsum > 0.05)[..., None]
     mean = np.where(have, sums / np.maximum(wsum, 1e-6)[..., None], np.asarray(fallback, np.float32)).astype(np.float32)
-    mean = np.ascontiguousarray(mean.transpose(2, 0, 1))
-    # Back to a layer: coarse pixel j covers pixels s * j ... s * j + s - 1 of a layer s times finer,
-    # which is how an exact enlargement by s places it; the last partial blocks repeat.
-    outs = []
-    for factor, (h, w) in layers:
-        s = small * factor
-        out = np.empty((c, h, w), np.float32)
-        for i in range(c):
-            big = cv2.resize(mean[i], None, fx=s, fy=s, interpolation=cv2.INTER_LINEAR)
-            bh, bw = big.shape
-            out[i, :bh, :bw] = big
-            out[i, bh:, :bw] = big[-1]
-            out[i, :, bw:] = out[i, :, bw - 1:bw]
-        outs.append(out)
-    return outs
+    return np.ascontiguousarray(mean.transpose(2, 0, 1)), small
+
+
+def _enlarged(plane: np.ndarray, s: int, shape: tuple[int, int]) -> np.ndarray:
+    """A plane of s x s blocks on the layer of `shape`: block j covers pixels s * j ... s * j + s - 1,
+    which is how an exact enlargement by s places it; the last partial blocks repeat."""
+    big = cv2.resize(plane, None, fx=s, fy=s, interpolation=cv2.INTER_LINEAR)
+    if big.shape != shape:
+        big = cv2.copyMakeBorder(big, 0, shape[0] - big.shape[0], 0, shape[1] - big.shape[1], cv2.BORDER_REPLICATE)
+    return big
 
 
 def _shrink_planes(planes: np.ndarray, f: int) -> np.ndarray:
@@ -301,16 +294,24 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     centre, spread = _robust(sample[:, :3])
     mat_like = ((_sq_dist(cplanes[:3], centre, spread) < 3 * MAT_LIKE_SIGMA ** 2) & ~cunknown).astype(np.float32)
     like_s = mat_like[::step, ::step] > 0
-    clocal, local = _local_mat(
+    blocks, block = _local_mat(
         cplanes, mat_like, cppi,
-        median_rows(cplanes[:, ::step, ::step][:, like_s]) if like_s.any() else median_rows(sample.T),
-        ((1, (hc, wc)), (f, (h, w))))
+        median_rows(cplanes[:, ::step, ::step][:, like_s]) if like_s.any() else median_rows(sample.T))
+    clocal = np.stack([_enlarged(plane, block, (hc, wc)) for plane in blocks])
     rel_c = cplanes[:4] - clocal[:4]
     # (The seeds are judged in the work layer's mat spread, read below: a block's mean varies less than
     # its pixels, and a felt no more surely stands out for being looked at coarser.)
-    rel = planes[:4] - local[:4]
-    # Colour as a share of the local mat's: a pixel half felt, half mat lies half way.
-    ratio = planes[4:] / np.maximum(local[4:], 1.0) - 1.0
+    rel = np.empty((4, h, w), np.float32)
+    ratio = np.empty((3, h, w), np.float32)
+    for i in range(7):
+        local = _enlarged(blocks[i], block * f, (h, w))
+        if i < 4:
+            np.subtract(planes[i], local, out=rel[i])
+        else:
+            # Colour as a share of the local mat's: a pixel half felt, half mat lies half way.
+            np.maximum(local, np.float32(1.0), out=local)
+            np.divide(planes[i], local, out=ratio[i - 4])
+            ratio[i - 4] -= np.float32(1.0)
     # (The work layer's mat spread, read where the coarse layer's mat-like samples lie.)
     fs = (slice(0, like_s.shape[0] * step * f, step * f), slice(0, like_s.shape[1] * step * f, step * f))
     like_f = like_s[: rel[0][fs].shape[0], : rel[0][fs].shape[1]]
@@ -665,7 +666,7 @@ def _sure(xs: np.ndarray, table: np.ndarray, classes: int | None = None) -> np.n
     ll = table[:classes] @ terms                 # (M, N) log likelihoods
     rest = ll[1:]
     rest -= ll[0]
-    np.minimum(rest, np.float32(60.0), out=rest)
+    np.clip(rest, np.float32(-60.0), np.float32(60.0), out=rest)      # (no overflow, no denormals)
     rest = cv2.exp(rest).sum(axis=0)
     rest += 1.0
     return (1.0 / rest).reshape(xs.shape[1:])
