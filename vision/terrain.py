@@ -827,26 +827,19 @@ MITRE_LIMIT = 5.0                # as shapely's buffer: a corner reaches out at 
 def _mitred(ring: np.ndarray, distance: float) -> np.ndarray | None:
     """A closed ring (N, 2) moved `distance` outwards, each corner mitred (shapely's mitre buffer of
     a simple ring without its bevels); None when it has a repeated point."""
-    ahead = np.empty_like(ring)
-    ahead[:-1], ahead[-1] = ring[1:], ring[0]
-    forward = ahead - ring                                     # edge i: ring[i] -> ring[i + 1]
-    length = np.hypot(forward[:, 0], forward[:, 1])
+    z = ring[:, 0] + 1j * ring[:, 1]
+    forward = np.concatenate([z[1:], z[:1]]) - z                  # edge i: ring[i] -> ring[i + 1]
+    length = np.abs(forward)
     if not (length > 0).all():
         return None
-    forward /= length[:, None]
-    area2 = float(np.dot(ring[:, 0], ahead[:, 1]) - np.dot(ahead[:, 0], ring[:, 1]))
-    side = 1.0 if area2 > 0 else -1.0                        # outwards: right of the edges when anticlockwise
-    normal = np.empty_like(forward)
-    normal[:, 0], normal[:, 1] = side * forward[:, 1], -side * forward[:, 0]
-    before = np.empty_like(normal)                             # the edge into each corner
-    before[1:], before[0] = normal[:-1], normal[-1]
-    cos_ = 1.0 + (before * normal).sum(axis=1)               # 2 cos^2 of half the turn
-    shift = (before + normal) / np.maximum(cos_, 1e-9)[:, None]
-    reach = np.hypot(shift[:, 0], shift[:, 1])
-    shift *= (np.minimum(reach, MITRE_LIMIT) / np.maximum(reach, 1e-12))[:, None]
-    shift *= distance
-    shift += ring
-    return shift
+    # Outwards is right of the edges when the ring runs anticlockwise (twice its area > 0).
+    normal = forward / length * (-1j if float(np.dot(z.real, forward.imag) - np.dot(z.imag, forward.real)) > 0 else 1j)
+    before = np.concatenate([normal[-1:], normal[:-1]])            # the edge into each corner
+    shift = (before + normal) / np.maximum(1.0 + (before * normal.conj()).real, 1e-9)   # 2 cos^2 of half the turn
+    reach = np.abs(shift)
+    shift *= distance * np.minimum(reach, MITRE_LIMIT) / np.maximum(reach, 1e-12)
+    shift += z
+    return np.column_stack([shift.real, shift.imag])
 
 
 def _fill_holes(mask: np.ndarray, max_px: float) -> np.ndarray:
