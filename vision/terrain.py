@@ -686,7 +686,7 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
     mat's, weighted by how the mat's colour varies (a texture's brightness counts little), so a
     soft ragged edge falls where the felt covers half."""
     x = np.ascontiguousarray(rel[:3])
-    p = cv2.GaussianBlur(_sure(x, table, classes).astype(np.float32), (0, 0), 0.2 * ppi)
+    p = cv2.GaussianBlur(_sure(x, table, classes), (0, 0), 0.2 * ppi)
     wins = ((p > 0.5) & ~excluded).view(np.uint8)
     inside = (cv2.erode(wins, open_k) > 0) & seed
     # The mat just around the piece (the local mean reaches further and a photographed mat varies).
@@ -728,7 +728,7 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
             continue
         # (Every other pixel each way: the colour is read over 3 x 3 pixels.)
         sv, su = np.nonzero(inner[::2, ::2])
-        blurred = cv2.blur(cv2.merge([np.ascontiguousarray(plane[cut]) for plane in x]), (3, 3))
+        blurred = cv2.blur(cv2.merge([plane[cut] for plane in x]), (3, 3))
         out.append((polygon, float(_sure(blurred[2 * sv, 2 * su].T, table).mean())))
     return out
 
