@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from vision.colour import chromaticity, classify, rgb_chroma
-from vision.rim_rays import (EDGE_BIAS_PX, STEP_PX, Slots, best_per_cell, count_true, fit_circle, fit_trimmed,
+from vision.rim_rays import (EDGE_BIAS_PX, STEP_PX, Bands, Slots, best_per_cell, fit_circle, fit_trimmed,
                              free_radius, gained, longest_arc, max_wall, outer_edges, ray_units, reach, sample_rays)
 from vision.rim_refine import INLIER, consensus_centres
 from vision.rim_search import quantised_likelihoods
@@ -132,13 +132,12 @@ def _rim_edges(samples, centres, shift, units, radii, r_px: float, search_lo: fl
     points = centres[:, None, :] + np.nan_to_num(top)[..., None] * units[None]
     # A rim is a band of solid colour ending at its edge, with the mat beyond: a speckle of noise
     # or one thread of a pattern is not.
-    rr = radii[None, None, :]
-    e = np.nan_to_num(edges, nan=-1e9)[..., None]
-    on = samples >= 0.5
-    band_in = (rr >= e - RIM_BAND * r_px) & (rr <= e - 0.5)
-    band_out = (rr >= e + 1.0) & (rr <= e + 0.3 * r_px)
-    solid = count_true(on & band_in) >= 0.75 * np.maximum(count_true(band_in), 1)
-    clear = count_true(~on & band_out) >= 0.75 * np.maximum(count_true(band_out), 1)
+    e = np.nan_to_num(edges, nan=-1e9)
+    bands = Bands(samples, radii)
+    n_in, on_in = bands.count(e - RIM_BAND * r_px, e - 0.5)
+    n_out, on_out = bands.count(e + 1.0, e + 0.3 * r_px)
+    solid = on_in >= 0.75 * np.maximum(n_in, 1)
+    clear = n_out - on_out >= 0.75 * np.maximum(n_out, 1)
     return edges, points, np.isfinite(top) & solid & clear
 
 
@@ -192,9 +191,12 @@ def quantise_view(view_bgr: np.ndarray, wb=None):
     white-balanced BGR (1, n, 3), chromaticity and brightness), shared by label_view's passes."""
     img = np.ascontiguousarray(view_bgr, np.uint8)
     bits = 8 - QUANT_SHIFT
-    # B, G, R levels packed into one index (exact in float32: 18 bits), by OpenCV's SIMD transform.
-    weights = np.array([[1 << (2 * bits), 1 << bits, 1]], np.float32)
-    index = cv2.transform((img >> QUANT_SHIFT).astype(np.float32), weights).astype(np.int32)
+    # B, G, R levels packed into one index, shifted and or-ed in place (no float copy of the view)
+    b, g, r = cv2.split(img >> QUANT_SHIFT)
+    index = b.astype(np.int32)
+    for level in (g, r):
+        index <<= bits
+        index |= level
     counts = np.bincount(index.ravel(), minlength=1 << (3 * bits))
     present = np.flatnonzero(counts)
     levels = ((np.stack([present >> (2 * bits), (present >> bits) & ((1 << bits) - 1),
