@@ -141,6 +141,15 @@ def _rim_edges(samples, centres, shift, units, radii, r_px: float, search_lo: fl
     return edges, points, np.isfinite(top) & solid & clear
 
 
+def _edge_radii(radii: np.ndarray, r_px: float, search_lo: float, search_hi: float, wall_px: float) -> np.ndarray:
+    """The samples of `radii` that _rim_edges reads for edges searched from `search_lo` to
+    `search_hi` radii (the side wall adding up to `wall_px`): from the inner end of a rim band
+    at the nearest edge to the outer end of the clear band beyond the farthest (and the sample
+    after it), not from the centre out to the shape measures' outer band."""
+    j0 = int(np.searchsorted(radii, (search_lo - RIM_BAND) * r_px, side="left"))
+    return reach(radii, search_hi * r_px + wall_px + STEP_PX + 0.3 * r_px)[j0:]
+
+
 def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
                 units: np.ndarray, radii: np.ndarray, search_lo: float, search_hi: float, gain: np.ndarray | None = None,
                 min_valid: float = 0.0, measures: bool = True):
@@ -149,6 +158,7 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     A candidate with fewer than `min_valid` of its rays showing a rim edge keeps none (its circle is
     not fitted: the rays kept are some of those). Without `measures` only the rays kept and the
     centres are worth using (a look that only moves the centre: no free radius, residual or clean)."""
+    radii = _edge_radii(radii, r_px, search_lo, search_hi, max_wall(shift, units))
     samples = sample_rays(mask_f, centres, radii, units)
     if gain is not None:
         samples = gained(samples, gain)
@@ -422,10 +432,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     # Every candidate is measured on its own side's map (labels as 0/1, or the likelihood): one
     # vectorised fit for all of them.
     h, w = strict.shape
-    masks, c0s, sides, others, kinds = [], [], [], [], []
+    masks, c0s, sides, kinds = [], [], [], []
     n_sides = len(side_rgbs)
-    other_of: dict[int, np.ndarray] = {}
-    any_strict = any_loose = None
     # The soft pass: each side's likelihood, for rims too thin or pale for either label.
     likelihood = quantised_likelihoods(quantised, ppi, side_rgbs, mat, other_rgbs)
     if exclude is not None:
@@ -454,12 +462,6 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
             if not len(c):
                 continue
             masks.append(mask)
-            if k not in other_of:
-                if any_strict is None:          # where either label is some side, found once for every side
-                    any_strict = (strict >= 0) & (strict < n_sides)
-                    any_loose = (loose >= 0) & (loose < n_sides)
-                other_of[k] = ((any_strict & (strict != k)) | (any_loose & (loose != k))).astype(np.float32)
-            others.append(other_of[k])
             c0s.append(c)
             sides.append(np.full(len(c), k))
             kinds.append(np.full(len(c), kind))
@@ -470,7 +472,6 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     c0 = np.concatenate(c0s)
     slot_of = np.concatenate([np.full(len(c), m) for m, c in enumerate(c0s)])
     mask_f = Slots(masks, slot_of)
-    other_f = Slots(others, slot_of)
     # A likelihood is judged against the rim's own strength: scaled so that half its peak near
     # the candidate's ring (the brightest tenth of that band) is the edge, as 0.5 is for a label.
     gain = np.ones(len(c0))
@@ -497,7 +498,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     live = (kept0.mean(1) >= COARSE_COVERAGE * MIN_COVERAGE) & (moved <= 0.9 * r_px) & np.isfinite(c1).all(1)
     c0, gain, shift0 = c0[live], gain[live], shift0[live]
     side_of, kind_of = side_of[live], kind_of[live]
-    mask_f, other_f = mask_f[live], other_f[live]
+    mask_f = mask_f[live]
     if not len(c0):
         return [], strict, loose
     _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii_search, 0.3, 1.45, gain,
@@ -517,7 +518,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
             a[shaped] for a in (c0, c2, moved, kept, residual, clean, free_r, fit_r))
         coverage, arc, gain, shift1 = coverage[shaped], arc[shaped], gain[shaped], shift1[shaped]
         side_of, kind_of = side_of[shaped], kind_of[shaped]
-        mask_f, other_f = mask_f[shaped], other_f[shaped]
+        mask_f = mask_f[shaped]
     # The shape measures, from the final centre.
     samples = gained(sample_rays(mask_f, c2, radii, units), gain)
     wall = np.maximum(0.0, shift1 @ units.T)
@@ -535,7 +536,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     # Cloth of one side's colour on the body of a figure of the other: from above, a ring of
     # nearly the base's size, standing inside (a little off) the real rim of the other colour.
     around = (rr >= 0.9 * r_px) & (rr <= 1.6 * r_px + wall[..., None])
-    other_s = sample_rays(other_f, c2, radii, units) >= 0.5
+    other_s = sample_rays(_other_colour(strict, loose, c2, side_of, n_sides, radii[-1]), c2, radii, units) >= 0.5
     other_near = (other_s & around).any(2).mean(1)
     strong = is_strong(coverage, clean, residual, max_res)
     conf = (np.minimum(1.0, coverage / 0.6) * np.minimum(1.0, clean / 0.8)
@@ -576,6 +577,26 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     return _one_per_base(hits, r_px), strict, loose
 
 
+def _other_colour(strict, loose, centres, sides, n_sides: int, reach_px: float) -> Slots:
+    """Each candidate's map of another side's colour (either label some side but its own), as 0/1,
+    made only in windows round the candidates (`reach_px` out, and the pixel a bilinear sample
+    reads beyond): the rays of the few candidates measured so far are all that read it."""
+    h, w = strict.shape
+    maps, slot_of = [], np.zeros(len(centres), int)
+    for k in np.unique(sides):
+        other = np.zeros((h, w), np.float32)
+        for i in np.flatnonzero(sides == k):
+            if not np.isfinite(centres[i]).all():
+                continue
+            x0, y0 = (max(0, int(np.floor(v - reach_px)) - 1) for v in centres[i])
+            x1, y1 = min(w, int(np.ceil(centres[i][0] + reach_px)) + 2), min(h, int(np.ceil(centres[i][1] + reach_px)) + 2)
+            s, lo = strict[y0:y1, x0:x1], loose[y0:y1, x0:x1]
+            other[y0:y1, x0:x1] = ((s >= 0) & (s < n_sides) & (s != k)) | ((lo >= 0) & (lo < n_sides) & (lo != k))
+        slot_of[sides == k] = len(maps)
+        maps.append(other)
+    return Slots(maps, slot_of)
+
+
 def _failed_shape_test(centres, moved, coverage, arc, clean, residual, r_px: float, max_res: float) -> np.ndarray:
     """(N,) which shape test each candidate fails first (1: no circle of the base's size, 2: too
     little ring, 3: bits of arcs, 4: cluttered, 5: not round), 0 when it passes them all: one set of
@@ -607,6 +628,7 @@ def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii) -> np.nda
     """(N, 2) the kept rings' centres, from the circle of the base's radius most of their edge
     points lie on (vision.rim_refine): a cloak of the rim's colour hanging past the rim does not
     pull it."""
+    radii = _edge_radii(radii, r_px, 0.55, 1.45, max_wall(shift, units))
     samples = gained(sample_rays(mask_f, centres, radii, units), gain)
     _, points, valid = _rim_edges(samples, centres, shift, units, radii, r_px, 0.55, 1.45)
     start, agree = consensus_centres(points, valid, centres, r_px + EDGE_BIAS_PX)
