@@ -88,6 +88,8 @@ def side_likelihoods(bal_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequen
     def to_view(lut, at=None, out=None):
         if at is not None:
             return lut.reshape(-1)[at]
+        if out is None:
+            return lut
         out[...] = lut
         return out
 
@@ -95,9 +97,11 @@ def side_likelihoods(bal_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequen
 
 
 def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[float]], mat: np.ndarray,
-                          felt_rgbs: Sequence[Sequence[float]] = ()) -> np.ndarray:
+                          felt_rgbs: Sequence[Sequence[float]] = (), noise: float = 0.0) -> np.ndarray:
     """side_likelihoods of a view quantised by vision.rims.quantise_view: judged once per colour
-    present (tens of thousands, against a million pixels), then looked up."""
+    present (tens of thousands, against a million pixels), then looked up; less `noise`, floored
+    at 0 (a pixel at or below the noise is then 0 whatever a felt would have made of it, so only
+    the few pixels above it are judged against the felt)."""
     index, present, _counts, _colours, chroma, brightness = quantised
     slot = np.zeros(int(present[-1]) + 1 if len(present) else 1, np.int32)
     slot[present] = np.arange(len(present), dtype=np.int32)
@@ -112,22 +116,25 @@ def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[fl
         return np.take(table, index if at is None else index.reshape(-1)[at], out=out, mode="clip")
 
     return _likelihoods(chroma[0], brightness[0], to_view, coarse, ppi / step, side_rgbs, mat, felt_rgbs,
-                        index.shape)
+                        index.shape, noise)
 
 
-def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat, felt_rgbs, shape=None):
+def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat, felt_rgbs, shape=None,
+                 noise: float = 0.0):
     """The likelihoods of colours (chroma (..., 3), brightness (...)), put in the view by
-    `to_view`; `coarse`: the view's chromaticity at `coarse_ppi` for the felts' neighbourhoods."""
+    `to_view`, less `noise` and floored at 0; `coarse`: the view's chromaticity at `coarse_ppi` for
+    the felts' neighbourhoods."""
     shape = chroma.shape[:2] if shape is None else shape
     mat = np.asarray(mat, np.float32)
     lit = np.clip((brightness - DARK) / (LIT - DARK), 0.0, 1.0).astype(np.float32)
     out = np.empty((len(side_rgbs),) + tuple(shape), np.float32)
     local = None
-    zones: dict[int, tuple] = {}           # each felt's zone: the pixels it touches (flat) and its weights
+    zones: dict[int, np.ndarray] = {}      # each felt's zone: its weight at every pixel (flat)
     for k, rgb in enumerate(side_rgbs):
         t = rgb_chroma(rgb).astype(np.float32)
         like_mat = _along(chroma, mat, t) * lit
-        to_view(like_mat, out=out[k])
+        to_view(np.maximum(like_mat - noise, 0.0) if noise else like_mat, out=out[k])
+        strong = raw = None
         for j, felt in enumerate(felt_rgbs):
             f = rgb_chroma(felt).astype(np.float32)
             if np.linalg.norm(f - t) >= np.linalg.norm(mat - t):
@@ -135,13 +142,17 @@ def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat
             if local is None:
                 local = _median(coarse, coarse_ppi)
             if j not in zones:
-                inside = _felt_zone(local, f, mat, tuple(shape)).reshape(-1)
-                at = np.flatnonzero(inside > 0)
-                zones[j] = (at, inside[at])
-            at, inside = zones[j]
-            # outside the zone (a few tenths of the view, scattered) the blend leaves the mat's
-            # likelihood as it is: only the zone's own pixels are blended
-            beyond = to_view(np.minimum(like_mat, _along(chroma, f, t) * lit), at)
-            flat = out[k].reshape(-1)
-            flat[at] = flat[at] * (1 - inside) + beyond * inside
+                zones[j] = _felt_zone(local, f, mat, tuple(shape)).reshape(-1)
+            if strong is None:
+                # The blend with the felt's likelihood only lowers a pixel's: one at or below the
+                # noise stays at 0, so only the pixels above it (a few hundredths of the view,
+                # scattered) are blended, from their likelihood before the noise is taken off.
+                strong = np.flatnonzero((out[k] if noise else to_view(like_mat)) > 0)
+                raw = to_view(like_mat, strong)
+            sel = np.flatnonzero(zones[j][strong] > 0)
+            inside = zones[j][strong[sel]]
+            beyond = to_view(np.minimum(like_mat, _along(chroma, f, t) * lit), strong[sel])
+            raw[sel] = raw[sel] * (1 - inside) + beyond * inside
+        if strong is not None:
+            out[k].reshape(-1)[strong] = np.maximum(raw - noise, 0.0) if noise else raw
     return out

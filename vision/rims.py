@@ -435,11 +435,10 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     masks, c0s, sides, kinds = [], [], [], []
     n_sides = len(side_rgbs)
     # The soft pass: each side's likelihood, for rims too thin or pale for either label.
-    likelihood = quantised_likelihoods(quantised, ppi, side_rgbs, mat, other_rgbs)
+    # (the noise taken off: a body's brown is a little red)
+    likelihood = quantised_likelihoods(quantised, ppi, side_rgbs, mat, other_rgbs, noise=SOFT_NOISE)
     if exclude is not None:
         np.copyto(likelihood, 0.0, where=exclude)      # (a boolean index over both sides is slow)
-    # the noise taken off once, in place (a body's brown is a little red)
-    np.maximum(np.subtract(likelihood, SOFT_NOISE, out=likelihood), 0.0, out=likelihood)
     passes = [(PASS_STRICT, strict), (PASS_LOOSE, loose), (PASS_SOFT, likelihood)]
     for kind, label in passes:
         for k in range(len(side_rgbs)):
