@@ -187,9 +187,7 @@ def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], pp
     area_px = int(stats_row[cv2.CC_STAT_AREA])
     x, y, bw, bh = (int(stats_row[c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
                                                cv2.CC_STAT_HEIGHT))
-    h, w = shape
-    at_edge = x <= 0 or y <= 0 or x + bw >= w or y + bh >= h
-    if not at_edge and area_px < MIN_FREE_AREA_IN2 * ppi * ppi:
+    if not _touches_edge(x, y, bw, bh, shape) and area_px < MIN_FREE_AREA_IN2 * ppi * ppi:
         return None
     box = (slice(y, y + bh), slice(x, x + bw))
     # Skin is smooth beside the mat, or clearly not the mat's colour.
@@ -213,6 +211,13 @@ def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], pp
     return FELT_COLOURED if _is_felt(mean_bgr / max(float(mean_bgr.sum()), 1.0), other_rgbs) else HAND
 
 
+def _touches_edge(x, y, bw, bh, shape: tuple[int, int]):
+    """Whether a bounding box (left, top, width, height: numbers or arrays of them) reaches the
+    edge of a view of `shape`: a hand reaches in from beyond the table."""
+    h, w = shape
+    return (x <= 0) | (y <= 0) | (x + bw >= w) | (y + bh >= h)
+
+
 def _components(mask: np.ndarray):
     """cv2.connectedComponentsWithStats (8-connected) of a small mask, the same labels and stats:
     16-bit labels (room for every blob such a mask can hold) take OpenCV's serial labelling, which
@@ -230,8 +235,8 @@ def _sleeves(layers: _Layers) -> tuple[np.ndarray, np.ndarray]:
     arm = cv2.morphologyEx(arm, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))   # not the smooth streaks of wood grain
     n, labels, stats, _ = _components(arm)
     h, w = arm.shape
-    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
-    at_edge = (x <= 0) | (y <= 0) | (x + stats[:, cv2.CC_STAT_WIDTH] >= w) | (y + stats[:, cv2.CC_STAT_HEIGHT] >= h)
+    at_edge = _touches_edge(stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP], stats[:, cv2.CC_STAT_WIDTH],
+                            stats[:, cv2.CC_STAT_HEIGHT], arm.shape)
     is_sleeve = at_edge & (stats[:, cv2.CC_STAT_AREA] <= MAX_ARM_SHARE * h * w)
     is_sleeve[0] = False
     return labels, is_sleeve
@@ -287,8 +292,7 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
     for x, y, bw, bh, inside in felt_coloured:
         blob = np.zeros((h, w), np.uint8)
         blob[y:y + bh, x:x + bw] = inside
-        at_edge = x <= 0 or y <= 0 or x + bw >= w or y + bh >= h
-        if at_edge or _sleeve_of(cv2.dilate(blob, grow), sleeves).any():
+        if _touches_edge(x, y, bw, bh, (h, w)) or _sleeve_of(cv2.dilate(blob, grow), sleeves).any():
             found |= blob
     if not found.any():
         return empty
