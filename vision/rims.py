@@ -102,16 +102,19 @@ def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -
     s_out = int(round(2.2 * r_px)) | 1            # the whole base and a little more
     a_in = cv2.boxFilter(m, -1, (s_in, s_in), normalize=False, borderType=cv2.BORDER_CONSTANT)
     a_out = cv2.boxFilter(m, -1, (s_out, s_out), normalize=False, borderType=cv2.BORDER_CONSTANT)
-    ring = a_out - a_in
+    ring = np.subtract(a_out, a_in, out=a_out)
     # Ranked by the colour in the annulus less that in the middle; a middle almost all colour (the
     # inside of a felt or a book cover) is no candidate at all, so that a large patch's plateau of
     # equal peaks cannot crowd out the bases.
     score = ring - a_in
     size = int(round(r_px)) | 1
-    peak = score >= cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
-    # the local peaks with colour enough in the annulus are few: the other tests are made at them alone
-    # (numpy's nonzero over a 2-D map is three times slower than over the flat one)
-    ys, xs = np.divmod(np.flatnonzero(peak & (ring >= min_ring * r_px * r_px)), m.shape[1])
+    top = cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+    # the places with colour enough in the annulus are a few tenths of the view, their local peaks
+    # fewer: the other tests are made at them alone (numpy's nonzero over a 2-D map is three times
+    # slower than over the flat one)
+    at = np.flatnonzero(ring >= min_ring * r_px * r_px)
+    at = at[score.reshape(-1)[at] >= top.reshape(-1)[at]]
+    ys, xs = np.divmod(at, m.shape[1])
     ring_at, in_at = ring[ys, xs], a_in[ys, xs]
     good = in_at <= 0.85 * s_in * s_in
     if min_ring != MIN_RING_PX2:
