@@ -19,7 +19,8 @@ base's top and the figure's body:
   place, the one farther from the camera with more of the other's colour outside it, the less
   sure when those two disagree (_cloth_over_rims);
 - a phone's case: a hollow frame of the colour, wider than bases side by side (frame_span), or a
-  ring whose middle is a large flat dark patch, the screen (or a mug's coffee: flat_middle);
+  ring whose middle is a large flat dark patch, the screen (or a mug's coffee: flat_middle), or
+  whose disc the screen's straight edge crosses (flat_beside);
 - water felt's bluer mottling round a blue side's "ring": its middle is the felt (felt_middle).
 
 One entry, `vet_hits`: each candidate comes back with reason "ring" when it is a base, else with
@@ -102,6 +103,11 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
                 if area > MAX_FLAT_MIDDLE:
                     reason = (f"the edge of something large and dark ({area:.1f} bases of one flat colour in its middle): "
                               f"a phone's screen, a mug's inside")
+                else:
+                    area, solid = flat_beside(view_bgr, hit.xy_view, r_px, bright)
+                    if area > MAX_FLAT_MIDDLE and solid >= MIN_SCREEN_SOLIDITY:
+                        reason = (f"beside something large, dark and straight-edged ({area:.1f} bases of one flat "
+                                  f"colour, {solid:.2f} of its hull, through its disc): a phone's screen")
             if not reason and hit.side_index < len(similar_felt) and len(similar_felt[hit.side_index]):
                 felt = felt_middle(strict, hit.xy_view, r_px, similar_felt[hit.side_index])
                 if felt >= MIN_FELT_MIDDLE:
@@ -401,6 +407,44 @@ def flat_middle(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, bright: f
     tol = (FLAT_TOL,) * 3
     area, *_ = cv2.floodFill(win, mask, seed, 0, tol, tol, 4 | cv2.FLOODFILL_FIXED_RANGE | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
     return float(area / (math.pi * r_px * r_px)), dark
+
+
+SCREEN_REACH = 0.7             # in radii: a ring's disc, where the darkest pixel is looked for
+MIN_SCREEN_SOLIDITY = 0.75     # a flat dark patch this convex (of its hull) is straight-edged: a screen
+
+
+def flat_beside(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, bright: float) -> tuple[float, float]:
+    """(area in bases, solidity) of the flat dark patch the darkest pixel of the ring's disc (within
+    SCREEN_REACH radii of `centre`) is part of, looked at within three radii: a ring drawn beside a
+    phone's screen, its middle half on the screen and half on the mat, has the screen's straight
+    edge through its disc. Solidity: the patch's area over its convex hull's (a screen's corner,
+    however the window cuts it, is convex; a shadowed felt's dark texture is ragged). (0, 0) when
+    that pixel is not dark (MAX_DARK of `bright`)."""
+    h, w = view_bgr.shape[:2]
+    cx, cy = centre
+    m = max(1, int(SCREEN_REACH * r_px))
+    ix, iy = int(round(cx)), int(round(cy))
+    dx0, dy0 = max(0, ix - m), max(0, iy - m)
+    disc = view_bgr[dy0:min(h, iy + m + 1), dx0:min(w, ix + m + 1)]
+    if not disc.size:
+        return 0.0, 0.0
+    yy, xx = np.mgrid[dy0:dy0 + disc.shape[0], dx0:dx0 + disc.shape[1]]
+    gray = np.where((xx - cx) ** 2 + (yy - cy) ** 2 <= (SCREEN_REACH * r_px) ** 2,
+                    disc.sum(axis=2, dtype=np.int32), np.iinfo(np.int32).max)
+    sy, sx = np.unravel_index(int(np.argmin(gray)), gray.shape)
+    if gray[sy, sx] >= MAX_DARK * bright:
+        return 0.0, 0.0
+    half = 3.0 * r_px
+    x0, x1 = max(0, int(cx - half)), min(w, int(cx + half) + 1)
+    y0, y1 = max(0, int(cy - half)), min(h, int(cy + half) + 1)
+    win = np.ascontiguousarray(view_bgr[y0:y1, x0:x1])
+    mask = np.zeros((y1 - y0 + 2, x1 - x0 + 2), np.uint8)
+    tol = (FLAT_TOL,) * 3
+    area, *_ = cv2.floodFill(win, mask, (int(dx0 + sx - x0), int(dy0 + sy - y0)), 0, tol, tol,
+                             4 | cv2.FLOODFILL_FIXED_RANGE | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
+    pts = cv2.findNonZero(mask[1:-1, 1:-1])
+    hull = cv2.contourArea(cv2.convexHull(pts)) if pts is not None and len(pts) >= 3 else 0.0
+    return float(area / (math.pi * r_px * r_px)), float(min(1.0, area / hull)) if hull > 0 else 0.0
 
 
 FELT_HUE_DEG = 30.0            # a felt whose hue is this near a side's is one its rims may be lost in

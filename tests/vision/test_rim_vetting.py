@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.rim_vetting import (MAX_DARK, MAX_FLAT_MIDDLE, brightest_tenth, flat_middle, frame_span,
+from vision.rim_vetting import (MAX_DARK, MAX_FLAT_MIDDLE, MIN_SCREEN_SOLIDITY, brightest_tenth, flat_beside,
+                                 flat_middle, frame_span,
                                  rim_beneath, similar_felts, vet_hits)
 from vision.rims import RimHit
 
@@ -155,6 +156,46 @@ def test_a_bases_dark_top_and_body_are_no_screen(top_bgr, body_bgr):
         out = vet_hits([_hit((60, 60), 0)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4,
                        view_bgr=img)
         assert out[0].reason == "ring", out[0].reason
+
+
+def test_a_ring_beside_a_phones_screen_has_the_screens_straight_edge_through_its_disc():
+    """A blue case's edge along a dark screen makes an arc of a ring whose middle is half on the mat:
+    its middle is no dark patch, but its disc holds the screen's edge, a large, flat, convex patch."""
+    img = _view()
+    cv2.rectangle(img, (64, 20), (119, 119), (36, 30, 28), -1)         # the screen, its edge at x = 64
+    label = _labels()
+    label[30:90, 62:64] = 1                                             # the case's blue edge
+    centre = np.array([60.0, 60.0])
+    assert flat_middle(img, centre, R_PX, brightest_tenth(img))[0] == 0.0
+    area, solid = flat_beside(img, centre, R_PX, brightest_tenth(img))
+    assert area > MAX_FLAT_MIDDLE and solid >= MIN_SCREEN_SOLIDITY
+    out = vet_hits([_hit(centre, 1, coverage=0.3)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4,
+                   view_bgr=img)
+    assert "straight-edged" in out[0].reason, out[0].reason
+
+
+def test_a_base_in_dark_ragged_felt_is_a_base():
+    """A figure standing in dark woods felt under a dim light: its dark body runs on into the felt
+    where the body hides the rim, one flat dark patch larger than a base; but its outline is the
+    felt's ragged one, not a screen's straight edge."""
+    rng = np.random.default_rng(3)
+    img = _view()
+    felt = np.zeros(img.shape[:2], np.uint8)
+    for _ in range(60):                                                 # a felt piece with a ragged edge
+        x, y = int(rng.integers(35, 110)), int(rng.integers(25, 95))
+        cv2.circle(felt, (x, y), int(rng.integers(4, 12)), 1, -1)
+    fibres = np.clip(np.array([34, 44, 30]) + rng.normal(0, 12, img.shape), 0, 255).astype(np.uint8)
+    img[felt > 0] = fibres[felt > 0]                                    # and its fibres' texture
+    cv2.circle(img, (60, 60), 9, (120, 115, 105), -1)                  # the base's top
+    cv2.ellipse(img, (60, 60), (10, 10), 0, -60, 200, (180, 60, 45), 2)   # the rim, the body hiding the rest
+    cv2.ellipse(img, (69, 47), (5, 11), 30, 0, 360, (36, 44, 32), -1)   # the dark body, leaning out over it
+    label = _labels()
+    _arc(label, (60, 60), R_PX, 1, -60, 200)
+    area, solid = flat_beside(img, np.array([60.0, 60.0]), R_PX, brightest_tenth(img))
+    assert area > MAX_FLAT_MIDDLE and solid < MIN_SCREEN_SOLIDITY, (area, solid)
+    out = vet_hits([_hit((60, 60), 1, coverage=0.3)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4,
+                   view_bgr=img)
+    assert out[0].reason == "ring", out[0].reason
 
 
 def test_a_ring_with_no_other_colour_round_it_is_not_looked_at_for_cloth():
