@@ -21,7 +21,9 @@ base's top and the figure's body:
 - a phone's case: a hollow frame of the colour, wider than bases side by side (frame_span), or a
   ring whose middle is a large flat dark patch, the screen (or a mug's coffee: flat_middle), or
   whose disc the screen's straight edge crosses (flat_beside);
-- water felt's bluer mottling round a blue side's "ring": its middle is the felt (felt_middle).
+- water felt's bluer mottling round a blue side's "ring", or the edge of a cloak of its hue up on a
+  body standing in it: its middle is the felt (felt_middle), joined to the felt round it through the
+  gaps of its arc (felt_through).
 
 One entry, `vet_hits`: each candidate comes back with reason "ring" when it is a base, else with
 why it is not. The tests look at small windows round each candidate only.
@@ -112,6 +114,12 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
                 felt = felt_middle(strict, hit.xy_view, r_px, similar_felt[hit.side_index])
                 if felt >= MIN_FELT_MIDDLE:
                     reason = f"felt of a similar hue, not a body, fills its middle ({felt:.2f} of it)"
+                else:
+                    felt, like = felt_through(strict, hit.xy_view, r_px, similar_felt[hit.side_index], view_bgr)
+                    if felt > MAX_FELT_THROUGH and like >= 0.5:
+                        reason = (f"felt of a similar hue runs on from round it into its middle ({felt:.2f} of it, "
+                                  f"{like:.2f} of that the felt's colour): the felt seen through it, not a base's "
+                                  f"top and feet")
             if not reason:
                 reason = _up_on_a_body(hit, strict, loose, r_px, n_sides, wall_shift_px, wall_height_in)
             if reason:
@@ -476,3 +484,47 @@ def felt_middle(strict: np.ndarray, centre: np.ndarray, r_px: float, labels: Seq
     ix, iy = int(round(centre[0])), int(round(centre[1]))
     mid = strict[max(0, iy - m):min(h, iy + m + 1), max(0, ix - m):min(w, ix + m + 1)]
     return float(np.isin(mid, labels).mean()) if mid.size else 0.0
+
+
+FELT_BEYOND = 1.6              # in radii: felt this far out lies past a base's rim and its blur
+MAX_FELT_THROUGH = 0.5         # a base's feet cover about half its middle (MAX_FOOTED): felt round the
+                               # ring running on into more of it than that, and looking like that
+                               # felt in most of it, is seen through it
+FELT_SPREAD = 90               # percentile: the felt's own colours lie this near its median colour
+
+
+def felt_through(strict: np.ndarray, centre: np.ndarray, r_px: float, labels: Sequence[int],
+                 view_bgr: np.ndarray | None = None) -> tuple[float, float]:
+    """(share of the middle, within 0.45 radii, of the ring at `centre`; of that, the share of the
+    felt's own colour) of felt of `labels` (strict) joined, side by side (4-connected) within three
+    radii, to that felt beyond FELT_BEYOND radii: the felt round the ring running on into its middle
+    through the gaps of its arc. A base's middle is its top and the body's feet, walled in by its
+    rim where the body does not hide it; a ring of the felt's mottling, or the edge of a cloak of the
+    felt's hue up on a body standing in it, has the felt itself in its middle. The labels alone may
+    call a pale body next to the felt felt too: what is the felt looks like it (in `view_bgr`, the
+    same pixels: within the felt's own spread of colours round its median, Lab); without the view
+    the second share is 1."""
+    h, w = strict.shape
+    half = int(math.ceil(3.0 * r_px))
+    ix, iy = int(round(centre[0])), int(round(centre[1]))
+    x0, x1, y0, y1 = max(0, ix - half), min(w, ix + half + 1), max(0, iy - half), min(h, iy + half + 1)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0, 0.0
+    felt = np.isin(strict[y0:y1, x0:x1], labels)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    d2 = ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (r_px * r_px)
+    middle = d2 <= MIDDLE_IN ** 2
+    if not middle.any() or not felt[middle].any():
+        return 0.0, 0.0
+    _, lab = cv2.connectedComponents(felt.astype(np.uint8), connectivity=4)
+    far = felt & (d2 >= FELT_BEYOND ** 2)
+    beyond = np.unique(lab[far])
+    joined = middle & np.isin(lab, beyond[beyond > 0])
+    through = float(joined.sum() / middle.sum())
+    if view_bgr is None or not joined.any():
+        return through, 1.0 if joined.any() else 0.0
+    colours = cv2.cvtColor(np.ascontiguousarray(view_bgr[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB).astype(np.float32)
+    ref = np.median(colours[far], axis=0)
+    spread = np.percentile(np.linalg.norm(colours[far] - ref, axis=1), FELT_SPREAD)
+    like = float((np.linalg.norm(colours[joined] - ref, axis=1) <= spread).mean())
+    return through, like

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.rim_vetting import (MAX_DARK, MAX_FLAT_MIDDLE, MIN_SCREEN_SOLIDITY, brightest_tenth, flat_beside,
-                                 flat_middle, frame_span,
+from vision.rim_vetting import (MAX_DARK, MAX_FELT_THROUGH, MAX_FLAT_MIDDLE, MIN_SCREEN_SOLIDITY, brightest_tenth,
+                                 felt_middle, felt_through, flat_beside, flat_middle, frame_span,
                                  rim_beneath, similar_felts, vet_hits)
 from vision.rims import RimHit
 
@@ -229,6 +229,43 @@ def test_a_ring_whose_middle_is_felt_of_its_hue_is_the_felts_mottling(felt_middl
     middle[:rows] = 5                                    # water, the terrain labelled 2 + 3
     out = vet_hits([_hit((60, 60), 1)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4,
                    similar_felt=[[], [5]])
+    assert (out[0].reason == "ring") == kept, out[0].reason
+
+
+@pytest.mark.parametrize("walled_in", [False, True])
+def test_felt_running_on_from_round_a_ring_into_its_middle_is_seen_through_it(walled_in):
+    """In blue water, the edge of a blue cloak up on a body (or the felt's mottling) makes an arc
+    with the water round it running on into its middle through the arc's gap: more than the half of
+    the middle the feet leave. A blue base's top painted blue reads as water too, but its rim and
+    the body hiding the rest of it wall it in."""
+    label = np.full((120, 120), 5, np.int32)              # water, the terrain labelled 2 + 3, all round
+    _arc(label, (60, 60), R_PX, 1, -40, 200)              # the arc, its gap from 200 to 320 degrees
+    label[52:69, 58:61] = -1                              # the body's legs across the middle
+    if walled_in:                                         # the body hiding the rim's gap
+        _arc(label, (60, 60), R_PX, -1, 195, 325, thick=5)
+    assert felt_middle(label, np.array([60.0, 60.0]), R_PX, [5]) < 0.75    # too little for the older test
+    through, like = felt_through(label, np.array([60.0, 60.0]), R_PX, [5])
+    assert (through > MAX_FELT_THROUGH) != walled_in, through
+    out = vet_hits([_hit((60, 60), 1)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4,
+                   similar_felt=[[], [5]])
+    assert out[0].reason == "ring" if walled_in else "runs on from round it" in out[0].reason, out[0].reason
+
+
+@pytest.mark.parametrize("middle_bgr, kept", [((150, 110, 60), False), ((150, 190, 225), True)])
+def test_what_the_labels_call_felt_in_a_rings_middle_is_felt_only_if_it_looks_like_it(middle_bgr, kept):
+    """Nearest colours may call a pale body standing in blue water water too, joined to the water
+    round it where the body hides the rim; the felt seen through a ring looks like the felt round it."""
+    rng = np.random.default_rng(5)
+    img = np.clip(np.array([150, 110, 60]) + rng.normal(0, 6, (120, 120, 3)), 0, 255).astype(np.uint8)   # water
+    label = np.full((120, 120), 5, np.int32)
+    _arc(label, (60, 60), R_PX, 1, -40, 200)
+    cv2.circle(img, (60, 60), 7, middle_bgr, -1)          # what fills the middle: the felt or a pale body
+    label[52:69, 58:61] = -1
+    through, like = felt_through(label, np.array([60.0, 60.0]), R_PX, [5], img)
+    assert through > MAX_FELT_THROUGH
+    assert (like >= 0.5) != kept, like
+    out = vet_hits([_hit((60, 60), 1)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4,
+                   similar_felt=[[], [5]], view_bgr=img)
     assert (out[0].reason == "ring") == kept, out[0].reason
 
 
