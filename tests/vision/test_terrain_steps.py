@@ -37,8 +37,13 @@ def _corner_ratios(ring: np.ndarray) -> np.ndarray:
     return 1.0 / np.sqrt(np.maximum((1.0 + cos_turn) / 2.0, 1e-12))
 
 
+# outlines are traced on pixels: corners on a quarter-pixel lattice (no denormal or near-repeated
+# corner, whose turn is undefined)
+_coord = st.integers(0, 80).map(lambda v: v / 4)
+
+
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.floats(0, 20), st.floats(0, 20)), min_size=3, max_size=25),
+@given(st.lists(st.tuples(_coord, _coord), min_size=3, max_size=25),
        st.floats(0.005, 0.2), st.booleans())
 def test_a_ring_grown_by_mitred_corners_is_shapelys_mitre_buffer(points, distance, reverse):
     hull = shapely.convex_hull(shapely.multipoints(points))
