@@ -10,7 +10,9 @@ base's top and the figure's body:
 - a die, or cloth on a body: colour filling the middle, not a ring round a body (`middle`, `hollow`);
   however clean and round the ring, a die's colour fills the middle where a figure's feet stand
   and runs on unbroken out to its edge, with the mat clear round it (label_fill);
-- felt or a book cover of a similar hue: the colour goes on outside the ring (`outer`);
+- felt or a book cover of a similar hue: the colour goes on outside the ring (`outer`), or, on the
+  labels, fills its middle and the band round it alike (a ring the likelihood alone shows in felt
+  the labels call the side's colour);
 - a mug or a book across the table's edge: its colour runs off the view, whose edge then makes
   part of the ring's outline (runs_off_view);
 - cloth of one side's colour on a figure of the other: a ring inside a rim of another colour
@@ -213,10 +215,15 @@ def _look_alike(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float,
         return "its colour runs off the view's edge: the outline there is the view's, not a rim's (a mug, a book)"
     middle, band = label_fill(strict, loose, hit.side_index, hit.xy_view, r_px)
     footed = max(hit.middle, middle)
-    if (footed > MAX_FOOTED and band > MAX_SOLID
-            and label_fill(strict, loose, hit.side_index, hit.xy_view, r_px, around=True)[0] < MAX_AROUND):
+    around = (label_fill(strict, loose, hit.side_index, hit.xy_view, r_px, around=True)[0]
+              if footed > MAX_FOOTED and band > MAX_SOLID else 0.0)
+    if footed > MAX_FOOTED and band > MAX_SOLID and around < MAX_AROUND:
         return (f"solid, no figure's feet in it ({footed:.2f} of the middle, {band:.2f} of the way out to the rim): "
                 f"a die or a blob")
+    if middle > MAX_FOOTED and band > MAX_SOLID and around > MAX_OUTER and not strong:
+        # (a ring only the likelihood shows, in felt the labels call the side's: its middle is the felt)
+        return (f"in a field of its colour, no figure's feet in its middle ({middle:.2f} of it, {around:.2f} of the "
+                f"band round it on the labels): felt or a mat of the side's hue")
     if (hit.middle > MAX_INNER or hit.hollow < MIN_HOLLOW) and not strong:
         return f"filled, not a ring ({hit.inner:.2f} of the middle)"
     if hit.outer > MAX_OUTER:
