@@ -443,7 +443,7 @@ def flat_beside(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, bright: f
     disc = view_bgr[dy0:min(h, iy + m + 1), dx0:min(w, ix + m + 1)]
     if not disc.size:
         return 0.0, 0.0
-    yy, xx = np.mgrid[dy0:dy0 + disc.shape[0], dx0:dx0 + disc.shape[1]]
+    yy, xx = np.ogrid[dy0:dy0 + disc.shape[0], dx0:dx0 + disc.shape[1]]
     gray = np.where((xx - cx) ** 2 + (yy - cy) ** 2 <= (SCREEN_REACH * r_px) ** 2,
                     disc.sum(axis=2, dtype=np.int32), np.iinfo(np.int32).max)
     sy, sx = np.unravel_index(int(np.argmin(gray)), gray.shape)
@@ -510,27 +510,34 @@ def felt_through(strict: np.ndarray, centre: np.ndarray, r_px: float, labels: Se
     felt's hue up on a body standing in it, has the felt itself in its middle. The labels alone may
     call a pale body next to the felt felt too: what is the felt looks like it (in `view_bgr`, the
     same pixels: within the felt's own spread of colours round its median, Lab); without the view
-    the second share is 1."""
+    the second share is 1. (0, 0) when no more than MAX_FELT_THROUGH of the middle is felt at all:
+    no more of it can be joined to the felt round it."""
     h, w = strict.shape
-    half = int(math.ceil(3.0 * r_px))
     ix, iy = int(round(centre[0])), int(round(centre[1]))
-    x0, x1, y0, y1 = max(0, ix - half), min(w, ix + half + 1), max(0, iy - half), min(h, iy + half + 1)
-    if x1 <= x0 or y1 <= y0:
-        return 0.0, 0.0
-    felt = np.isin(strict[y0:y1, x0:x1], labels)
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    d2 = ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (r_px * r_px)
+
+    def window(reach: float):
+        half = int(math.ceil(reach * r_px))
+        x0, x1, y0, y1 = max(0, ix - half), min(w, ix + half + 1), max(0, iy - half), min(h, iy + half + 1)
+        yy, xx = np.ogrid[y0:y1, x0:x1]
+        return (slice(y0, y1), slice(x0, x1)), ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (r_px * r_px)
+
+    # (no more of the middle can be felt joined to the felt round it than is felt at all: looked at first)
+    win, d2 = window(MIDDLE_IN)
     middle = d2 <= MIDDLE_IN ** 2
-    if not middle.any() or not felt[middle].any():
+    n_middle = int(middle.sum())
+    if not n_middle or np.count_nonzero(np.isin(strict[win], labels) & middle) <= MAX_FELT_THROUGH * n_middle:
         return 0.0, 0.0
+    win, d2 = window(3.0)
+    felt = np.isin(strict[win], labels)
+    middle = d2 <= MIDDLE_IN ** 2
     _, lab = cv2.connectedComponents(felt.astype(np.uint8), connectivity=4)
     far = felt & (d2 >= FELT_BEYOND ** 2)
     beyond = np.unique(lab[far])
     joined = middle & np.isin(lab, beyond[beyond > 0])
-    through = float(joined.sum() / middle.sum())
+    through = float(joined.sum() / n_middle)
     if view_bgr is None or not joined.any():
         return through, 1.0 if joined.any() else 0.0
-    colours = cv2.cvtColor(np.ascontiguousarray(view_bgr[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB).astype(np.float32)
+    colours = cv2.cvtColor(np.ascontiguousarray(view_bgr[win]), cv2.COLOR_BGR2LAB).astype(np.float32)
     ref = np.median(colours[far], axis=0)
     spread = np.percentile(np.linalg.norm(colours[far] - ref, axis=1), FELT_SPREAD)
     like = float((np.linalg.norm(colours[joined] - ref, axis=1) <= spread).mean())
