@@ -425,8 +425,7 @@ class FramePipeline:
                             origin_in=view.origin_in, exclude_in=exclude, table_in=self._table_rect(),
                             reference_in=reference,
                             exclude_mask=hands.mask_in(view) if hands is not None else None,
-                            clipped_mask=cv2.reduce(view.image.reshape(-1, 3), 1, cv2.REDUCE_MAX).reshape(
-                                view.image.shape[:2]) >= CLIPPED)
+                            clipped_mask=_clipped(view.image))
 
     # ------------------------------------------------------------ the frame
 
@@ -670,3 +669,10 @@ def _merge_carried(found: Detections, carried: list) -> Detections:
 def analyze_image(frame_bgr: np.ndarray, profile: TableProfile, camera=None) -> FrameResult:
     """One photo, start to finish."""
     return FramePipeline(profile, camera).process(frame_bgr)
+
+
+def _clipped(image: np.ndarray) -> np.ndarray:
+    """(H, W) bool: where a channel of a uint8 BGR image reads CLIPPED or more (every channel under
+    it is one range test)."""
+    below = CLIPPED - 1
+    return cv2.inRange(image, (0, 0, 0), (below, below, below)) == 0

@@ -86,10 +86,23 @@ def gained(samples: np.ndarray, gain: np.ndarray) -> np.ndarray:
     return out
 
 
-def count_true(mask: np.ndarray) -> np.ndarray:
-    """(N, K) true samples of a (N, K, J) mask (summed as bytes while they cannot overflow: a bool
-    sum is slower)."""
-    return mask.view(np.uint8).sum(2, dtype=np.uint8 if mask.shape[2] < 256 else np.int64)
+class Bands:
+    """Counts of the samples (N, K, J) at or above 0.5 in runs along each ray, from their running
+    count (one cumulative sum, then two look-ups a band instead of a mask over every sample)."""
+
+    def __init__(self, samples: np.ndarray, radii: np.ndarray):
+        self.radii = radii
+        self.on_before = np.zeros(samples.shape[:2] + (samples.shape[2] + 1,), np.int16)
+        np.cumsum(samples >= 0.5, axis=2, dtype=np.int16, out=self.on_before[..., 1:])
+
+    def count(self, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(samples with lo <= radius <= hi, of them at or above 0.5), each (N, K), for bands
+        (N, K) on each ray."""
+        j0 = np.searchsorted(self.radii, lo, side="left")          # the first sample at lo or beyond
+        j1 = np.maximum(np.searchsorted(self.radii, hi, side="right"), j0)   # the first beyond hi
+        on = (np.take_along_axis(self.on_before, j1[..., None], 2)[..., 0]
+              - np.take_along_axis(self.on_before, j0[..., None], 2)[..., 0])
+        return j1 - j0, on
 
 
 def outer_edges(samples: np.ndarray, radii: np.ndarray, lo: float, hi: np.ndarray) -> np.ndarray:

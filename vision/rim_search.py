@@ -10,7 +10,8 @@ chromaticity to the side's (0..1), weighted down by how far off that line the pi
 background is judged twice, and the smaller likelihood kept: against the mat's colour (so a brown
 body in a pond is not "red": it is mat-like), and against the local background, the median colour
 of the neighbourhood (so blue water felt is not blue rim everywhere: only what is bluer than the
-water around it).
+water around it). A pixel near grey shows no side at all: from a beige or wooden mat a grey (a
+metal body, a grey footing) lies part of the way to blue, almost on the line.
 """
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ BACKGROUND_IN = 1.8           # ...over a window this wide: twice a base, so a f
 OFF_LINE = 0.12              # chromaticity: how far off the background-to-side line a blend may lie (a
                              # rim blends with the body and the felt as well as with the mat)
 FELT_REACH_IN = 0.5          # a known felt's zone reaches this far beyond where its colour rules
+GREY = np.full(3, 1 / 3, np.float32)   # no colour at all
+GREY_TOL = 0.03              # chromaticity: a pixel this near grey is mostly grey, whatever lines up with it
 DARK, LIT = 60.0, 180.0      # B + G + R: below DARK no colour to judge (ink, shadow), trusted fully from LIT
 
 
@@ -88,6 +91,8 @@ def side_likelihoods(bal_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequen
     def to_view(lut, at=None, out=None):
         if at is not None:
             return lut.reshape(-1)[at]
+        if out is None:
+            return lut
         out[...] = lut
         return out
 
@@ -95,9 +100,11 @@ def side_likelihoods(bal_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequen
 
 
 def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[float]], mat: np.ndarray,
-                          felt_rgbs: Sequence[Sequence[float]] = ()) -> np.ndarray:
+                          felt_rgbs: Sequence[Sequence[float]] = (), noise: float = 0.0) -> np.ndarray:
     """side_likelihoods of a view quantised by vision.rims.quantise_view: judged once per colour
-    present (tens of thousands, against a million pixels), then looked up."""
+    present (tens of thousands, against a million pixels), then looked up; less `noise`, floored
+    at 0 (a pixel at or below the noise is then 0 whatever a felt would have made of it, so only
+    the few pixels above it are judged against the felt)."""
     index, present, _counts, _colours, chroma, brightness = quantised
     slot = np.zeros(int(present[-1]) + 1 if len(present) else 1, np.int32)
     slot[present] = np.arange(len(present), dtype=np.int32)
@@ -112,22 +119,28 @@ def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[fl
         return np.take(table, index if at is None else index.reshape(-1)[at], out=out, mode="clip")
 
     return _likelihoods(chroma[0], brightness[0], to_view, coarse, ppi / step, side_rgbs, mat, felt_rgbs,
-                        index.shape)
+                        index.shape, noise)
 
 
-def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat, felt_rgbs, shape=None):
+def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat, felt_rgbs, shape=None,
+                 noise: float = 0.0):
     """The likelihoods of colours (chroma (..., 3), brightness (...)), put in the view by
-    `to_view`; `coarse`: the view's chromaticity at `coarse_ppi` for the felts' neighbourhoods."""
+    `to_view`, less `noise` and floored at 0; `coarse`: the view's chromaticity at `coarse_ppi` for
+    the felts' neighbourhoods."""
     shape = chroma.shape[:2] if shape is None else shape
     mat = np.asarray(mat, np.float32)
     lit = np.clip((brightness - DARK) / (LIT - DARK), 0.0, 1.0).astype(np.float32)
     out = np.empty((len(side_rgbs),) + tuple(shape), np.float32)
+    # A grey (a metal body, a grey footing) lies part of the way from many mats to a side's colour:
+    # it is no rim, however it lines up. Only what lies clear of grey shows a side.
+    no_grey = 1.0 - np.exp(-_norm2(chroma - GREY) / (2 * GREY_TOL * GREY_TOL))
     local = None
-    zones: dict[int, tuple] = {}           # each felt's zone: the pixels it touches (flat) and its weights
+    zones: dict[int, np.ndarray] = {}      # each felt's zone: its weight at every pixel (flat)
     for k, rgb in enumerate(side_rgbs):
         t = rgb_chroma(rgb).astype(np.float32)
-        like_mat = _along(chroma, mat, t) * lit
-        to_view(like_mat, out=out[k])
+        like_mat = _along(chroma, mat, t) * lit * no_grey
+        to_view(np.maximum(like_mat - noise, 0.0) if noise else like_mat, out=out[k])
+        strong = raw = None
         for j, felt in enumerate(felt_rgbs):
             f = rgb_chroma(felt).astype(np.float32)
             if np.linalg.norm(f - t) >= np.linalg.norm(mat - t):
@@ -135,13 +148,17 @@ def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat
             if local is None:
                 local = _median(coarse, coarse_ppi)
             if j not in zones:
-                inside = _felt_zone(local, f, mat, tuple(shape)).reshape(-1)
-                at = np.flatnonzero(inside > 0)
-                zones[j] = (at, inside[at])
-            at, inside = zones[j]
-            # outside the zone (a few tenths of the view, scattered) the blend leaves the mat's
-            # likelihood as it is: only the zone's own pixels are blended
-            beyond = to_view(np.minimum(like_mat, _along(chroma, f, t) * lit), at)
-            flat = out[k].reshape(-1)
-            flat[at] = flat[at] * (1 - inside) + beyond * inside
+                zones[j] = _felt_zone(local, f, mat, tuple(shape)).reshape(-1)
+            if strong is None:
+                # The blend with the felt's likelihood only lowers a pixel's: one at or below the
+                # noise stays at 0, so only the pixels above it (a few hundredths of the view,
+                # scattered) are blended, from their likelihood before the noise is taken off.
+                strong = np.flatnonzero((out[k] if noise else to_view(like_mat)) > 0)
+                raw = to_view(like_mat, strong)
+            sel = np.flatnonzero(zones[j][strong] > 0)
+            inside = zones[j][strong[sel]]
+            beyond = to_view(np.minimum(like_mat, _along(chroma, f, t) * lit), strong[sel])
+            raw[sel] = raw[sel] * (1 - inside) + beyond * inside
+        if strong is not None:
+            out[k].reshape(-1)[strong] = np.maximum(raw - noise, 0.0) if noise else raw
     return out

@@ -19,8 +19,11 @@ base's top and the figure's body:
   place, the one farther from the camera with more of the other's colour outside it, the less
   sure when those two disagree (_cloth_over_rims);
 - a phone's case: a hollow frame of the colour, wider than bases side by side (frame_span), or a
-  ring whose middle is a large flat dark patch, the screen (or a mug's coffee: flat_middle);
-- water felt's bluer mottling round a blue side's "ring": its middle is the felt (felt_middle).
+  ring whose middle is a large flat dark patch, the screen (or a mug's coffee: flat_middle), or
+  whose disc the screen's straight edge crosses (flat_beside);
+- water felt's bluer mottling round a blue side's "ring", or the edge of a cloak of its hue up on a
+  body standing in it: its middle is the felt (felt_middle), joined to the felt round it through the
+  gaps of its arc (felt_through).
 
 One entry, `vet_hits`: each candidate comes back with reason "ring" when it is a base, else with
 why it is not. The tests look at small windows round each candidate only.
@@ -102,10 +105,21 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
                 if area > MAX_FLAT_MIDDLE:
                     reason = (f"the edge of something large and dark ({area:.1f} bases of one flat colour in its middle): "
                               f"a phone's screen, a mug's inside")
+                else:
+                    area, solid = flat_beside(view_bgr, hit.xy_view, r_px, bright)
+                    if area > MAX_FLAT_MIDDLE and solid >= MIN_SCREEN_SOLIDITY:
+                        reason = (f"beside something large, dark and straight-edged ({area:.1f} bases of one flat "
+                                  f"colour, {solid:.2f} of its hull, through its disc): a phone's screen")
             if not reason and hit.side_index < len(similar_felt) and len(similar_felt[hit.side_index]):
                 felt = felt_middle(strict, hit.xy_view, r_px, similar_felt[hit.side_index])
                 if felt >= MIN_FELT_MIDDLE:
                     reason = f"felt of a similar hue, not a body, fills its middle ({felt:.2f} of it)"
+                else:
+                    felt, like = felt_through(strict, hit.xy_view, r_px, similar_felt[hit.side_index], view_bgr)
+                    if felt > MAX_FELT_THROUGH and like >= 0.5:
+                        reason = (f"felt of a similar hue runs on from round it into its middle ({felt:.2f} of it, "
+                                  f"{like:.2f} of that the felt's colour): the felt seen through it, not a base's "
+                                  f"top and feet")
             if not reason:
                 reason = _up_on_a_body(hit, strict, loose, r_px, n_sides, wall_shift_px, wall_height_in)
             if reason:
@@ -403,6 +417,44 @@ def flat_middle(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, bright: f
     return float(area / (math.pi * r_px * r_px)), dark
 
 
+SCREEN_REACH = 0.7             # in radii: a ring's disc, where the darkest pixel is looked for
+MIN_SCREEN_SOLIDITY = 0.75     # a flat dark patch this convex (of its hull) is straight-edged: a screen
+
+
+def flat_beside(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, bright: float) -> tuple[float, float]:
+    """(area in bases, solidity) of the flat dark patch the darkest pixel of the ring's disc (within
+    SCREEN_REACH radii of `centre`) is part of, looked at within three radii: a ring drawn beside a
+    phone's screen, its middle half on the screen and half on the mat, has the screen's straight
+    edge through its disc. Solidity: the patch's area over its convex hull's (a screen's corner,
+    however the window cuts it, is convex; a shadowed felt's dark texture is ragged). (0, 0) when
+    that pixel is not dark (MAX_DARK of `bright`)."""
+    h, w = view_bgr.shape[:2]
+    cx, cy = centre
+    m = max(1, int(SCREEN_REACH * r_px))
+    ix, iy = int(round(cx)), int(round(cy))
+    dx0, dy0 = max(0, ix - m), max(0, iy - m)
+    disc = view_bgr[dy0:min(h, iy + m + 1), dx0:min(w, ix + m + 1)]
+    if not disc.size:
+        return 0.0, 0.0
+    yy, xx = np.mgrid[dy0:dy0 + disc.shape[0], dx0:dx0 + disc.shape[1]]
+    gray = np.where((xx - cx) ** 2 + (yy - cy) ** 2 <= (SCREEN_REACH * r_px) ** 2,
+                    disc.sum(axis=2, dtype=np.int32), np.iinfo(np.int32).max)
+    sy, sx = np.unravel_index(int(np.argmin(gray)), gray.shape)
+    if gray[sy, sx] >= MAX_DARK * bright:
+        return 0.0, 0.0
+    half = 3.0 * r_px
+    x0, x1 = max(0, int(cx - half)), min(w, int(cx + half) + 1)
+    y0, y1 = max(0, int(cy - half)), min(h, int(cy + half) + 1)
+    win = np.ascontiguousarray(view_bgr[y0:y1, x0:x1])
+    mask = np.zeros((y1 - y0 + 2, x1 - x0 + 2), np.uint8)
+    tol = (FLAT_TOL,) * 3
+    area, *_ = cv2.floodFill(win, mask, (int(dx0 + sx - x0), int(dy0 + sy - y0)), 0, tol, tol,
+                             4 | cv2.FLOODFILL_FIXED_RANGE | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
+    pts = cv2.findNonZero(mask[1:-1, 1:-1])
+    hull = cv2.contourArea(cv2.convexHull(pts)) if pts is not None and len(pts) >= 3 else 0.0
+    return float(area / (math.pi * r_px * r_px)), float(min(1.0, area / hull)) if hull > 0 else 0.0
+
+
 FELT_HUE_DEG = 30.0            # a felt whose hue is this near a side's is one its rims may be lost in
 MIN_FELT_SATURATION = 0.25    # (HSV) below this a felt is grey, of no hue
 MIN_FELT_MIDDLE = 0.75         # a ring's middle this much such felt is the felt's own mottling
@@ -432,3 +484,47 @@ def felt_middle(strict: np.ndarray, centre: np.ndarray, r_px: float, labels: Seq
     ix, iy = int(round(centre[0])), int(round(centre[1]))
     mid = strict[max(0, iy - m):min(h, iy + m + 1), max(0, ix - m):min(w, ix + m + 1)]
     return float(np.isin(mid, labels).mean()) if mid.size else 0.0
+
+
+FELT_BEYOND = 1.6              # in radii: felt this far out lies past a base's rim and its blur
+MAX_FELT_THROUGH = 0.5         # a base's feet cover about half its middle (MAX_FOOTED): felt round the
+                               # ring running on into more of it than that, and looking like that
+                               # felt in most of it, is seen through it
+FELT_SPREAD = 90               # percentile: the felt's own colours lie this near its median colour
+
+
+def felt_through(strict: np.ndarray, centre: np.ndarray, r_px: float, labels: Sequence[int],
+                 view_bgr: np.ndarray | None = None) -> tuple[float, float]:
+    """(share of the middle, within 0.45 radii, of the ring at `centre`; of that, the share of the
+    felt's own colour) of felt of `labels` (strict) joined, side by side (4-connected) within three
+    radii, to that felt beyond FELT_BEYOND radii: the felt round the ring running on into its middle
+    through the gaps of its arc. A base's middle is its top and the body's feet, walled in by its
+    rim where the body does not hide it; a ring of the felt's mottling, or the edge of a cloak of the
+    felt's hue up on a body standing in it, has the felt itself in its middle. The labels alone may
+    call a pale body next to the felt felt too: what is the felt looks like it (in `view_bgr`, the
+    same pixels: within the felt's own spread of colours round its median, Lab); without the view
+    the second share is 1."""
+    h, w = strict.shape
+    half = int(math.ceil(3.0 * r_px))
+    ix, iy = int(round(centre[0])), int(round(centre[1]))
+    x0, x1, y0, y1 = max(0, ix - half), min(w, ix + half + 1), max(0, iy - half), min(h, iy + half + 1)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0, 0.0
+    felt = np.isin(strict[y0:y1, x0:x1], labels)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    d2 = ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (r_px * r_px)
+    middle = d2 <= MIDDLE_IN ** 2
+    if not middle.any() or not felt[middle].any():
+        return 0.0, 0.0
+    _, lab = cv2.connectedComponents(felt.astype(np.uint8), connectivity=4)
+    far = felt & (d2 >= FELT_BEYOND ** 2)
+    beyond = np.unique(lab[far])
+    joined = middle & np.isin(lab, beyond[beyond > 0])
+    through = float(joined.sum() / middle.sum())
+    if view_bgr is None or not joined.any():
+        return through, 1.0 if joined.any() else 0.0
+    colours = cv2.cvtColor(np.ascontiguousarray(view_bgr[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB).astype(np.float32)
+    ref = np.median(colours[far], axis=0)
+    spread = np.percentile(np.linalg.norm(colours[far] - ref, axis=1), FELT_SPREAD)
+    like = float((np.linalg.norm(colours[joined] - ref, axis=1) <= spread).mean())
+    return through, like

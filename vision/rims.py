@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from vision.colour import chromaticity, classify, rgb_chroma
-from vision.rim_rays import (EDGE_BIAS_PX, STEP_PX, Slots, best_per_cell, count_true, fit_circle, fit_trimmed,
+from vision.rim_rays import (EDGE_BIAS_PX, STEP_PX, Bands, Slots, best_per_cell, fit_circle, fit_trimmed,
                              free_radius, gained, longest_arc, max_wall, outer_edges, ray_units, reach, sample_rays)
 from vision.rim_refine import FINE_SCALE, INLIER, consensus_centres, frame_scale_at, held_radius_centres
 from vision.rim_search import quantised_likelihoods
@@ -102,16 +102,19 @@ def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -
     s_out = int(round(2.2 * r_px)) | 1            # the whole base and a little more
     a_in = cv2.boxFilter(m, -1, (s_in, s_in), normalize=False, borderType=cv2.BORDER_CONSTANT)
     a_out = cv2.boxFilter(m, -1, (s_out, s_out), normalize=False, borderType=cv2.BORDER_CONSTANT)
-    ring = a_out - a_in
+    ring = np.subtract(a_out, a_in, out=a_out)
     # Ranked by the colour in the annulus less that in the middle; a middle almost all colour (the
     # inside of a felt or a book cover) is no candidate at all, so that a large patch's plateau of
     # equal peaks cannot crowd out the bases.
     score = ring - a_in
     size = int(round(r_px)) | 1
-    peak = score >= cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
-    # the local peaks with colour enough in the annulus are few: the other tests are made at them alone
-    # (numpy's nonzero over a 2-D map is three times slower than over the flat one)
-    ys, xs = np.divmod(np.flatnonzero(peak & (ring >= min_ring * r_px * r_px)), m.shape[1])
+    top = cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+    # the places with colour enough in the annulus are a few tenths of the view, their local peaks
+    # fewer: the other tests are made at them alone (numpy's nonzero over a 2-D map is three times
+    # slower than over the flat one)
+    at = np.flatnonzero(ring >= min_ring * r_px * r_px)
+    at = at[score.reshape(-1)[at] >= top.reshape(-1)[at]]
+    ys, xs = np.divmod(at, m.shape[1])
     ring_at, in_at = ring[ys, xs], a_in[ys, xs]
     good = in_at <= 0.85 * s_in * s_in
     if min_ring != MIN_RING_PX2:
@@ -132,14 +135,22 @@ def _rim_edges(samples, centres, shift, units, radii, r_px: float, search_lo: fl
     points = centres[:, None, :] + np.nan_to_num(top)[..., None] * units[None]
     # A rim is a band of solid colour ending at its edge, with the mat beyond: a speckle of noise
     # or one thread of a pattern is not.
-    rr = radii[None, None, :]
-    e = np.nan_to_num(edges, nan=-1e9)[..., None]
-    on = samples >= 0.5
-    band_in = (rr >= e - RIM_BAND * r_px) & (rr <= e - 0.5)
-    band_out = (rr >= e + 1.0) & (rr <= e + 0.3 * r_px)
-    solid = count_true(on & band_in) >= 0.75 * np.maximum(count_true(band_in), 1)
-    clear = count_true(~on & band_out) >= 0.75 * np.maximum(count_true(band_out), 1)
+    e = np.nan_to_num(edges, nan=-1e9)
+    bands = Bands(samples, radii)
+    n_in, on_in = bands.count(e - RIM_BAND * r_px, e - 0.5)
+    n_out, on_out = bands.count(e + 1.0, e + 0.3 * r_px)
+    solid = on_in >= 0.75 * np.maximum(n_in, 1)
+    clear = n_out - on_out >= 0.75 * np.maximum(n_out, 1)
     return edges, points, np.isfinite(top) & solid & clear
+
+
+def _edge_radii(radii: np.ndarray, r_px: float, search_lo: float, search_hi: float, wall_px: float) -> np.ndarray:
+    """The samples of `radii` that _rim_edges reads for edges searched from `search_lo` to
+    `search_hi` radii (the side wall adding up to `wall_px`): from the inner end of a rim band
+    at the nearest edge to the outer end of the clear band beyond the farthest (and the sample
+    after it), not from the centre out to the shape measures' outer band."""
+    j0 = int(np.searchsorted(radii, (search_lo - RIM_BAND) * r_px, side="left"))
+    return reach(radii, search_hi * r_px + wall_px + STEP_PX + 0.3 * r_px)[j0:]
 
 
 def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
@@ -150,6 +161,7 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     A candidate with fewer than `min_valid` of its rays showing a rim edge keeps none (its circle is
     not fitted: the rays kept are some of those). Without `measures` only the rays kept and the
     centres are worth using (a look that only moves the centre: no free radius, residual or clean)."""
+    radii = _edge_radii(radii, r_px, search_lo, search_hi, max_wall(shift, units))
     samples = sample_rays(mask_f, centres, radii, units)
     if gain is not None:
         samples = gained(samples, gain)
@@ -192,9 +204,12 @@ def quantise_view(view_bgr: np.ndarray, wb=None):
     white-balanced BGR (1, n, 3), chromaticity and brightness), shared by label_view's passes."""
     img = np.ascontiguousarray(view_bgr, np.uint8)
     bits = 8 - QUANT_SHIFT
-    # B, G, R levels packed into one index (exact in float32: 18 bits), by OpenCV's SIMD transform.
-    weights = np.array([[1 << (2 * bits), 1 << bits, 1]], np.float32)
-    index = cv2.transform((img >> QUANT_SHIFT).astype(np.float32), weights).astype(np.int32)
+    # B, G, R levels packed into one index, shifted and or-ed in place (no float copy of the view)
+    b, g, r = cv2.split(img >> QUANT_SHIFT)
+    index = b.astype(np.int32)
+    for level in (g, r):
+        index <<= bits
+        index |= level
     counts = np.bincount(index.ravel(), minlength=1 << (3 * bits))
     present = np.flatnonzero(counts)
     levels = ((np.stack([present >> (2 * bits), (present >> bits) & ((1 << bits) - 1),
@@ -422,16 +437,13 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     # Every candidate is measured on its own side's map (labels as 0/1, or the likelihood): one
     # vectorised fit for all of them.
     h, w = strict.shape
-    masks, c0s, sides, others, kinds = [], [], [], [], []
+    masks, c0s, sides, kinds = [], [], [], []
     n_sides = len(side_rgbs)
-    other_of: dict[int, np.ndarray] = {}
-    any_strict = any_loose = None
     # The soft pass: each side's likelihood, for rims too thin or pale for either label.
-    likelihood = quantised_likelihoods(quantised, ppi, side_rgbs, mat, other_rgbs)
+    # (the noise taken off: a body's brown is a little red)
+    likelihood = quantised_likelihoods(quantised, ppi, side_rgbs, mat, other_rgbs, noise=SOFT_NOISE)
     if exclude is not None:
         np.copyto(likelihood, 0.0, where=exclude)      # (a boolean index over both sides is slow)
-    # the noise taken off once, in place (a body's brown is a little red)
-    np.maximum(np.subtract(likelihood, SOFT_NOISE, out=likelihood), 0.0, out=likelihood)
     passes = [(PASS_STRICT, strict), (PASS_LOOSE, loose), (PASS_SOFT, likelihood)]
     for kind, label in passes:
         for k in range(len(side_rgbs)):
@@ -454,12 +466,6 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
             if not len(c):
                 continue
             masks.append(mask)
-            if k not in other_of:
-                if any_strict is None:          # where either label is some side, found once for every side
-                    any_strict = (strict >= 0) & (strict < n_sides)
-                    any_loose = (loose >= 0) & (loose < n_sides)
-                other_of[k] = ((any_strict & (strict != k)) | (any_loose & (loose != k))).astype(np.float32)
-            others.append(other_of[k])
             c0s.append(c)
             sides.append(np.full(len(c), k))
             kinds.append(np.full(len(c), kind))
@@ -470,7 +476,6 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     c0 = np.concatenate(c0s)
     slot_of = np.concatenate([np.full(len(c), m) for m, c in enumerate(c0s)])
     mask_f = Slots(masks, slot_of)
-    other_f = Slots(others, slot_of)
     # A likelihood is judged against the rim's own strength: scaled so that half its peak near
     # the candidate's ring (the brightest tenth of that band) is the edge, as 0.5 is for a label.
     gain = np.ones(len(c0))
@@ -497,7 +502,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     live = (kept0.mean(1) >= COARSE_COVERAGE * MIN_COVERAGE) & (moved <= 0.9 * r_px) & np.isfinite(c1).all(1)
     c0, gain, shift0 = c0[live], gain[live], shift0[live]
     side_of, kind_of = side_of[live], kind_of[live]
-    mask_f, other_f = mask_f[live], other_f[live]
+    mask_f = mask_f[live]
     if not len(c0):
         return [], strict, loose
     _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii_search, 0.3, 1.45, gain,
@@ -517,7 +522,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
             a[shaped] for a in (c0, c2, moved, kept, residual, clean, free_r, fit_r))
         coverage, arc, gain, shift1 = coverage[shaped], arc[shaped], gain[shaped], shift1[shaped]
         side_of, kind_of = side_of[shaped], kind_of[shaped]
-        mask_f, other_f = mask_f[shaped], other_f[shaped]
+        mask_f = mask_f[shaped]
     # The shape measures, from the final centre.
     samples = gained(sample_rays(mask_f, c2, radii, units), gain)
     wall = np.maximum(0.0, shift1 @ units.T)
@@ -535,7 +540,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     # Cloth of one side's colour on the body of a figure of the other: from above, a ring of
     # nearly the base's size, standing inside (a little off) the real rim of the other colour.
     around = (rr >= 0.9 * r_px) & (rr <= 1.6 * r_px + wall[..., None])
-    other_s = sample_rays(other_f, c2, radii, units) >= 0.5
+    other_s = sample_rays(_other_colour(strict, loose, c2, side_of, n_sides, radii[-1]), c2, radii, units) >= 0.5
     other_near = (other_s & around).any(2).mean(1)
     strong = is_strong(coverage, clean, residual, max_res)
     conf = (np.minimum(1.0, coverage / 0.6) * np.minimum(1.0, clean / 0.8)
@@ -578,6 +583,26 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     return _one_per_base(hits, r_px), strict, loose
 
 
+def _other_colour(strict, loose, centres, sides, n_sides: int, reach_px: float) -> Slots:
+    """Each candidate's map of another side's colour (either label some side but its own), as 0/1,
+    made only in windows round the candidates (`reach_px` out, and the pixel a bilinear sample
+    reads beyond): the rays of the few candidates measured so far are all that read it."""
+    h, w = strict.shape
+    maps, slot_of = [], np.zeros(len(centres), int)
+    for k in np.unique(sides):
+        other = np.zeros((h, w), np.float32)
+        for i in np.flatnonzero(sides == k):
+            if not np.isfinite(centres[i]).all():
+                continue
+            x0, y0 = (max(0, int(np.floor(v - reach_px)) - 1) for v in centres[i])
+            x1, y1 = min(w, int(np.ceil(centres[i][0] + reach_px)) + 2), min(h, int(np.ceil(centres[i][1] + reach_px)) + 2)
+            s, lo = strict[y0:y1, x0:x1], loose[y0:y1, x0:x1]
+            other[y0:y1, x0:x1] = ((s >= 0) & (s < n_sides) & (s != k)) | ((lo >= 0) & (lo < n_sides) & (lo != k))
+        slot_of[sides == k] = len(maps)
+        maps.append(other)
+    return Slots(maps, slot_of)
+
+
 def _failed_shape_test(centres, moved, coverage, arc, clean, residual, r_px: float, max_res: float) -> np.ndarray:
     """(N,) which shape test each candidate fails first (1: no circle of the base's size, 2: too
     little ring, 3: bits of arcs, 4: cluttered, 5: not round), 0 when it passes them all: one set of
@@ -610,6 +635,7 @@ def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fi
     points lie on (vision.rim_refine): a cloak of the rim's colour hanging past the rim does not
     pull it. Where the frame is `fine` (N,), rings of one kind (N,) are fitted with the radius their
     long arcs show (rim_refine.held_radius_centres)."""
+    radii = _edge_radii(radii, r_px, 0.55, 1.45, max_wall(shift, units))
     samples = gained(sample_rays(mask_f, centres, radii, units), gain)
     _, points, valid = _rim_edges(samples, centres, shift, units, radii, r_px, 0.55, 1.45)
     start, agree = consensus_centres(points, valid, centres, r_px + EDGE_BIAS_PX)

@@ -8,7 +8,9 @@ alike): its two log chromaticities, log(R/G) and log(B/G) (a photographed textur
 brightness, so these are free of it), its log brightness, and the log of its brightness's spread
 over ~0.6" (gravel felt is rougher than a gravel mat, water felt smoother than grass). The mat's
 local value of each is the mean of the mat-like pixels within `MAT_REACH_IN`, and its spread is
-learnt from the whole mat.
+learnt from the whole mat. The seeds are looked for on a layer `SEED_FACTOR` times coarser (each
+pixel the mean of a block's four numbers, judged in the work layer's spreads), the pieces outlined
+on the work layer.
 
 Each kind starts as a Gaussian around the profile's colour, as wide as a felt's colour is
 uncertain. Seeds are pixels far from the mat (in its own spread) and nearer a kind's colour than to
@@ -49,7 +51,9 @@ from measure.scene import Terrain
 from vision.colour import median_rows
 
 TERRAIN_PPI = 10.0           # the layer the white balance is measured on (vision.pipeline)
-WORK_PPI = 5.0               # felt is inches wide: it is classified this coarse
+WORK_PPI = 5.0               # felt is inches wide: it is outlined this coarse ...
+SEED_FACTOR = 2              # ... and its seeds are looked for on a layer this many times coarser
+UNKNOWN_SHARE = 0.5          # a block of it with this share of its pixels unknown (clipped, a hand) is unknown
 SMOOTH_IN = 0.2              # colour is averaged over about this (felt fibres, sensor noise, JPEG)
 MAT_REACH_IN = 8.0           # the local mat is the mean of mat-like pixels this far around
 MAT_LIKE_SIGMA = 3.0         # a pixel within this many of the mat's spreads counts as mat-like
@@ -127,6 +131,15 @@ def _shrink(image: np.ndarray, n: int) -> np.ndarray:
     return cv2.resize(image, (w // n, h // n), interpolation=cv2.INTER_AREA)
 
 
+def _smooth(image: np.ndarray, sigma_px: float) -> np.ndarray:
+    """A Gaussian blur of about `sigma_px` (at least 2) for a slowly varying field: blurred at half
+    resolution between a pyramid step down and up (each adds a spread of about one pixel), which is
+    several times cheaper than the full kernel."""
+    half = cv2.pyrDown(image)
+    half = cv2.GaussianBlur(half, (0, 0), math.sqrt(max(sigma_px ** 2 - 2.0, 0.25)) / 2)
+    return cv2.pyrUp(half, dstsize=(image.shape[1], image.shape[0]))
+
+
 def _features(small: np.ndarray, ppi: float) -> np.ndarray:
     """(7, H, W) float32 planes: log(R/G), log(B/G), log brightness (smoothed at felt scale), log
     spread of the brightness over 3 x 3 pixels, and the smoothed B, G, R themselves."""
@@ -173,10 +186,10 @@ def _prior_sigma(rgb: Sequence[int]) -> np.ndarray:
     return np.array([e * math.hypot(1 / r, 1 / g), e * math.hypot(1 / b, 1 / g), PRIOR_L, PRIOR_TEXTURE], np.float32)
 
 
-def _local_mat(planes: np.ndarray, mat_like: np.ndarray, ppi: float, fallback: np.ndarray) -> np.ndarray:
-    """(C, H, W): the mean of the mat-like pixels within MAT_REACH_IN of each pixel."""
+def _local_mat(planes: np.ndarray, mat_like: np.ndarray, ppi: float, fallback: np.ndarray) -> tuple[np.ndarray, int]:
+    """(C, H', W'): the mean of the mat-like pixels within MAT_REACH_IN of each block of s x s pixels,
+    and s (`_enlarged` brings a plane of it back to the planes' layer, or a finer one)."""
     small = max(1, int(ppi))          # the light changes slowly: an inch a pixel is enough
-    c, h, w = planes.shape
     k = max(3, int(round(2 * MAT_REACH_IN * ppi / small)) | 1)
 
     wsum = cv2.blur(_shrink(mat_like, small), (k, k), borderType=cv2.BORDER_REFLECT)
@@ -184,15 +197,41 @@ def _local_mat(planes: np.ndarray, mat_like: np.ndarray, ppi: float, fallback: n
                     borderType=cv2.BORDER_REFLECT)
     have = (wsum > 0.05)[..., None]
     mean = np.where(have, sums / np.maximum(wsum, 1e-6)[..., None], np.asarray(fallback, np.float32)).astype(np.float32)
-    # Back to the work grid: coarse pixel j covers work pixels small * j ... small * j + small - 1,
-    # which is how an exact enlargement by `small` places it; the last partial blocks repeat.
-    out = np.empty(planes.shape, np.float32)
-    for i, plane in enumerate(cv2.split(mean)):
-        big = cv2.resize(plane, None, fx=small, fy=small, interpolation=cv2.INTER_LINEAR)
-        out[i, : big.shape[0], : big.shape[1]] = big
-        out[i, big.shape[0]:, : big.shape[1]] = big[-1]
-        out[i, :, big.shape[1]:] = out[i, :, big.shape[1] - 1: big.shape[1]]
+    return np.ascontiguousarray(mean.transpose(2, 0, 1)), small
+
+
+def _enlarged(plane: np.ndarray, s: int, shape: tuple[int, int]) -> np.ndarray:
+    """A plane of s x s blocks on the layer of `shape`: block j covers pixels s * j ... s * j + s - 1,
+    which is how an exact enlargement by s places it; the last partial blocks repeat."""
+    big = cv2.resize(plane, None, fx=s, fy=s, interpolation=cv2.INTER_LINEAR)
+    if big.shape != shape:
+        big = cv2.copyMakeBorder(big, 0, shape[0] - big.shape[0], 0, shape[1] - big.shape[1], cv2.BORDER_REPLICATE)
+    return big
+
+
+def _shrink_planes(planes: np.ndarray, f: int) -> np.ndarray:
+    """(C, H // f, W // f): each plane's means of f x f blocks (a last partial row and column of
+    blocks dropped)."""
+    if f == 1:
+        return planes
+    c, h, w = planes.shape
+    out = np.empty((c, h // f, w // f), np.float32)
+    for i in range(c):
+        out[i] = cv2.resize(planes[i, : h // f * f, : w // f * f], (w // f, h // f), interpolation=cv2.INTER_AREA)
     return out
+
+
+def _finer(seed: np.ndarray, box, f: int, shape: tuple[int, int]):
+    """A seed mask and its box (u0, v0, u1, v1) on a layer f times coarser, on the work layer."""
+    if f == 1:
+        return seed, box
+    h, w = shape
+    fine = np.zeros(shape, bool)
+    u0, v0, u1, v1 = (int(b) for b in box)
+    block = seed[v0:v1, u0:u1].view(np.uint8)
+    big = cv2.resize(block, ((u1 - u0) * f, (v1 - v0) * f), interpolation=cv2.INTER_NEAREST)
+    fine[v0 * f:v1 * f, u0 * f:u1 * f] = big > 0
+    return fine, (u0 * f, v0 * f, min(w, u1 * f), min(h, v1 * f))
 
 
 def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Sequence[int]]],
@@ -236,28 +275,61 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         table_in = (origin_in[0], origin_in[1], origin_in[0] + view_bgr.shape[1] / ppi,
                     origin_in[1] + view_bgr.shape[0] / ppi)
 
+    # The seeds are looked for on a layer SEED_FACTOR times coarser (each pixel the mean of a block's
+    # features: a felt is inches wide); the pieces are outlined on the work layer.
+    f = SEED_FACTOR
+    # (A block is unknown, or never terrain, when half its pixels are.)
+    cplanes = _shrink_planes(planes, f)
+    hc, wc = cplanes.shape[1:]
+    cppi = wppi / f
+    cox, coy = ox + (f - 1) / (2 * wppi), oy + (f - 1) / (2 * wppi)
+    cexcluded, cunknown = excluded, unknown
+    if f > 1:
+        cexcluded = _shrink(excluded.astype(np.float32), f) >= UNKNOWN_SHARE
+        cunknown = _shrink(unknown.astype(np.float32), f) >= UNKNOWN_SHARE
+
     # The mat: its centre and spread over the whole view, then its local mean around each pixel.
-    step = max(1, int(math.sqrt(h * w / 2500)))
-    sample = planes[:, ::step, ::step][:, ~unknown[::step, ::step]].T
+    step = max(1, int(math.sqrt(hc * wc / 2500)))
+    sample = cplanes[:, ::step, ::step][:, ~cunknown[::step, ::step]].T
     centre, spread = _robust(sample[:, :3])
-    mat_like = ((_sq_dist(planes[:3], centre, spread) < 3 * MAT_LIKE_SIGMA ** 2) & ~unknown).astype(np.float32)
+    mat_like = ((_sq_dist(cplanes[:3], centre, spread) < 3 * MAT_LIKE_SIGMA ** 2) & ~cunknown).astype(np.float32)
     like_s = mat_like[::step, ::step] > 0
-    local = _local_mat(planes, mat_like, wppi,
-                       median_rows(planes[:, ::step, ::step][:, like_s]) if like_s.any() else median_rows(sample.T))
-    rel = planes[:4] - local[:4]
-    # Colour as a share of the local mat's: a pixel half felt, half mat lies half way.
-    ratio = planes[4:] / np.maximum(local[4:], 1.0) - 1.0
-    mat_sigma = _robust(rel[:, ::step, ::step][:, like_s].T)[1]
-    q_mat = ratio[:, ::step, ::step][:, like_s].T
-    q_w = np.linalg.inv(np.cov(q_mat.T) + np.eye(3) * 1e-4 if len(q_mat) > 10 else np.eye(3)).astype(np.float32)
+    blocks, block = _local_mat(
+        cplanes, mat_like, cppi,
+        median_rows(cplanes[:, ::step, ::step][:, like_s]) if like_s.any() else median_rows(sample.T))
+    clocal = np.stack([_enlarged(plane, block, (hc, wc)) for plane in blocks])
+    rel_c = cplanes[:4] - clocal[:4]
+    # (The seeds are judged in the work layer's mat spread, read below: a block's mean varies less than
+    # its pixels, and a felt no more surely stands out for being looked at coarser.)
+    rel = np.empty((4, h, w), np.float32)
+    ratio = np.empty((3, h, w), np.float32)
+    for i in range(7):
+        local = _enlarged(blocks[i], block * f, (h, w))
+        if i < 4:
+            np.subtract(planes[i], local, out=rel[i])
+        else:
+            # Colour as a share of the local mat's: a pixel half felt, half mat lies half way.
+            np.maximum(local, np.float32(1.0), out=local)
+            np.divide(planes[i], local, out=ratio[i - 4])
+            ratio[i - 4] -= np.float32(1.0)
+    # (The work layer's mat spread, read where the coarse layer's mat-like samples lie.)
+    fs = (slice(0, like_s.shape[0] * step * f, step * f), slice(0, like_s.shape[1] * step * f, step * f))
+    like_f = like_s[: rel[0][fs].shape[0], : rel[0][fs].shape[1]]
+    mat_sigma = seed_sigma = _robust(rel[:, fs[0], fs[1]][:, like_f].T)[1]
+    q_mat = ratio[:, fs[0], fs[1]][:, like_f].T
+    if len(q_mat) > 10:
+        q_dev = q_mat - q_mat.mean(axis=0, dtype=np.float64)      # (np.cov's numbers, without its checks)
+        q_w = np.linalg.inv(q_dev.T @ q_dev / (len(q_mat) - 1) + np.eye(3) * 1e-4).astype(np.float32)
+    else:
+        q_w = np.eye(3, dtype=np.float32)
 
     if len(reference_in):
         ref = np.asarray(reference_in, np.float64).reshape(-1, 2)
-        u = np.clip(np.round((ref[:, 0] - ox) * wppi).astype(int), 0, w - 1)
-        v = np.clip(np.round((ref[:, 1] - oy) * wppi).astype(int), 0, h - 1)
-        mat_ref = local[:3, v, u].mean(axis=1)
+        u = np.clip(np.round((ref[:, 0] - cox) * cppi).astype(int), 0, wc - 1)
+        v = np.clip(np.round((ref[:, 1] - coy) * cppi).astype(int), 0, hc - 1)
+        mat_ref = clocal[:3, v, u].mean(axis=1)
     else:
-        mat_ref = median_rows(local[:3, ::step, ::step].reshape(3, -1))
+        mat_ref = median_rows(clocal[:3, ::step, ::step].reshape(3, -1))
     kind_abs = colour_features([rgb for _, rgb in kinds])
     prior_mu = kind_abs - mat_ref
     prior_sd = np.array([_prior_sigma(rgb)[:3] for _, rgb in kinds], np.float32)
@@ -276,23 +348,25 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # mat's texture (wood grain) varies from place to place, so a patch's mean tells a felt the
     # colour of the grain from the mat. (What stands out pixel by pixel, the clipped and the hands
     # carry no weight in the pool: a strong felt does not smear into the mat around it.)
-    d_mat = _sq_dist(rel, np.zeros(4), mat_sigma)
-    seen = ((d_mat <= ANOMALY_SIGMA ** 2) & ~unknown).astype(np.float32)
-    sums = cv2.GaussianBlur(cv2.merge([seen, *(rel * seen)]), (0, 0), POOL_IN * wppi)
-    weight, *parts = cv2.split(sums)
+    d_mat = _sq_dist(rel_c, np.zeros(4), seed_sigma)
+    seen = ((d_mat <= ANOMALY_SIGMA ** 2) & ~cunknown).astype(np.float32)
+    weight = _smooth(seen, POOL_IN * cppi)
+    sums = _smooth(cv2.merge(list(rel_c * seen)), POOL_IN * cppi)
     inv = 1.0 / np.maximum(weight, np.float32(1e-3))
-    pooled = np.empty((len(parts), h, w), np.float32)
-    for i, part in enumerate(parts):
+    pooled = np.empty((4, hc, wc), np.float32)
+    for i, part in enumerate(cv2.split(sums)):
         np.multiply(part, inv, out=pooled[i])
     pool_centre, pool_sigma = _robust(pooled[:, ::step, ::step][:, like_s].T, FLOOR / POOL_FLOOR)
     pooled -= pool_centre[:, None, None]     # (the pool leaves out what stands out: its mat is off nought)
     weak = (d_mat <= ANOMALY_SIGMA ** 2) & (weight > 0.5)
     d_mat = np.where(weak, np.maximum(d_mat, _sq_dist(pooled, np.zeros(4), pool_sigma)), d_mat)
+    cstanding = _discs((hc, wc), cppi, footprints_in, (cox, coy))
+    idx = np.flatnonzero((d_mat > ANOMALY_SIGMA ** 2) & ~cunknown & ~cstanding)
+    x3 = np.where(weak, pooled[:3], rel_c[:3]).reshape(3, -1)[:, idx]
     standing = _discs((h, w), wppi, footprints_in, (ox, oy))
-    idx = np.flatnonzero((d_mat > ANOMALY_SIGMA ** 2) & ~unknown & ~standing)
-    x3 = np.where(weak, pooled[:3], rel[:3]).reshape(3, -1)[:, idx]
     edge = _edge_band((h, w), wppi, (ox, oy), table_in)
     open_k = _kernel(0.3, wppi)
+    copen_k = _kernel(0.3, cppi)
     pad = int(round(ROI_PAD_IN * wppi))
     pieces: list[tuple[str, Polygon, float]] = []
     # The white balance leaves a cast common to every felt (the anchors' card is no felt's dye): when
@@ -301,7 +375,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # Clipped specks, each with the pixels round its rim: a speck is a gap in a patch when the patch
     # holds most of its rim.
     specks = None
-    gaps = (unknown & ~excluded).astype(np.uint8)
+    gaps = (cunknown & ~cexcluded).astype(np.uint8)
     if gaps.any():
         x0, y0, bw, bh = cv2.boundingRect(gaps)
         at = (slice(max(0, y0 - 2), y0 + bh + 2), slice(max(0, x0 - 2), x0 + bw + 2))
@@ -309,9 +383,13 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         grown = cv2.dilate(comp.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
         rim = (gaps[at] == 0) & (grown > 0)
         around = np.maximum(np.bincount(grown[rim], minlength=count), 1)
-        small = stats[:, cv2.CC_STAT_AREA] <= CLIP_GAP_SQIN * wppi * wppi
+        small = stats[:, cv2.CC_STAT_AREA] <= CLIP_GAP_SQIN * cppi * cppi
         small[0] = False
         specks = (at, comp, grown, rim, around, small)
+    # Candidate colours' squared distances, expanded (two small matrix products for all pixels and
+    # colours): the squares of the pixels do not move with the cast.
+    x3t = np.ascontiguousarray(x3.T)
+    x3sq = x3t * x3t
     shift = np.zeros(3, np.float32)
     sure: list[int] = []                   # the kinds, and their seeds, that told the cast (first look)
     first: tuple[dict, dict] = ({}, {})
@@ -319,22 +397,21 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         kind_mu = prior_mu + shift
         extra_mu_now = extra_mu + shift
         cand_mu = [*kind_mu, *extra_mu_now[others], [0.0, 0.0, SHADE_L[0]]]
-        cand_sd = [*np.hypot(prior_sd, mat_sigma[:3]), *np.hypot(extra_sd[others], mat_sigma[:3]),
-                   [mat_sigma[0], mat_sigma[1], SHADE_L[1]]]
+        cand_sd = [*np.hypot(prior_sd, seed_sigma[:3]), *np.hypot(extra_sd[others], seed_sigma[:3]),
+                   [seed_sigma[0], seed_sigma[1], SHADE_L[1]]]
         cand_bias = [0.0] * (len(cand_mu) - 1) + [-2 * LOG_PRIOR_SHADE]
         # How sure a piece is: its inside against the mat, the mat in shade and every other colour
         # looked for (the sides' rims and the distractors too).
         rivals = [(extra_mu_now[i], np.hypot(extra_sd[i], mat_sigma[:3]), LOG_PRIOR_OTHER)
                   for i in range(len(extra)) if not near_felt[i]]
 
-        # (Each squared distance expanded: two small matrix products for all pixels and colours.)
         iv = 1.0 / np.asarray(cand_sd, np.float64) ** 2                    # (K, 3)
         mu = np.asarray(cand_mu, np.float64)
-        dist = (x3.T * x3.T) @ iv.T.astype(np.float32) - 2 * x3.T @ (mu * iv).T.astype(np.float32) \
+        dist = x3sq @ iv.T.astype(np.float32) - 2 * x3t @ (mu * iv).T.astype(np.float32) \
             + ((mu * mu * iv).sum(axis=1) + np.asarray(cand_bias)).astype(np.float32)
-        label = np.full(h * w, -1, np.int16)
+        label = np.full(hc * wc, -1, np.int16)
         label[idx] = np.where(dist.min(axis=1) < SEED_SIGMA ** 2, dist.argmin(axis=1), -1)
-        label = label.reshape(h, w)
+        label = label.reshape(hc, wc)
 
         learnt, alternatives = {}, {}
         # A seed patch is a patch of pixels nearest some kind (whichever: a cast moves a felt towards
@@ -347,17 +424,19 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                 fill = small & (np.bincount(grown[rim & mask[at]], minlength=len(small)) >= 0.5 * around)
                 if fill.any():
                     mask[at] |= fill[comp]
-        for k, groups in _seeds(masks, unknown, rel, d_mat, kind_mu, prior_sd, mat_sigma, open_k,
-                                SEED_MIN_SQIN * wppi * wppi, max(1, int(EDGE_TOUCH_IN * wppi))).items():
+        for k, groups in _seeds(masks, cunknown, rel_c, d_mat, kind_mu, prior_sd, seed_sigma, copen_k,
+                                SEED_MIN_SQIN * cppi * cppi, max(1, int(EDGE_TOUCH_IN * cppi))).items():
             found = []
-            for seed, box in groups:
+            for cseed, cbox in groups:
+                # The patch's colour and spread, read on the work layer (the pieces' classes).
+                seed, box = _finer(cseed, cbox, f, (h, w))
                 m = open_k.shape[0]
                 cut = (slice(max(0, box[1] - m), box[3] + m), slice(max(0, box[0] - m), box[2] + m))
                 part = seed[cut]
                 seen = part & ~unknown[cut]
-                core = seen & (cv2.erode(part.astype(np.uint8), open_k) > 0)
+                core = seen & (cv2.erode(part.view(np.uint8), open_k) > 0)
                 xs = (rel[:, cut[0], cut[1]][:, core if core.sum() >= 8 else seen]).T
-                found.append((seed, box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR)))
+                found.append(((cseed, seed), box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR)))
             learnt[k] = found[0]
             alternatives[k] = found[1:]
         if shift.any():
@@ -365,15 +444,15 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             # stands further from the mat: a patch of the mat a kind's moved colour now comes near is
             # not taken over a felt.
             def evidence(group):
-                return float(np.sqrt(d_mat[group[0]]).mean())
+                return float(np.sqrt(d_mat[group[0][0]]).mean())
             sure = [k for k in sure if k not in learnt or evidence(first[0][k]) >= evidence(learnt[k])]
             for k in sure:
                 learnt[k], alternatives[k] = first[0][k], first[1][k]
-            held = np.zeros((h, w), bool)
+            held = np.zeros((hc, wc), bool)
             for k in sure:
-                held |= learnt[k][0]
+                held |= learnt[k][0][0]
             for k in [k for k in learnt if k not in sure]:
-                free = [g for g in [learnt[k], *alternatives[k]] if not (g[0] & held).any()]
+                free = [g for g in [learnt[k], *alternatives[k]] if not (g[0][0] & held).any()]
                 if free:
                     learnt[k], alternatives[k] = free[0], free[1:]
                 else:
@@ -388,33 +467,46 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             break
         shift = np.array([cast[0], cast[1], 0.0], np.float32)
         first = (dict(learnt), dict(alternatives))
+    learnt = {k: (g[0][1], *g[1:]) for k, g in learnt.items()}
+    alternatives = {k: [(g[0][1], *g[1:]) for g in gs] for k, gs in alternatives.items()}
     prior_mu = kind_mu
     # Each kind is told from the mat, the mat in shade, the other kinds as learnt (or as named,
-    # when not seen) and the other colours looked for.
-    models = {k: (learnt[k][2][:3], np.hypot(learnt[k][3][:3], mat_sigma[:3])) if k in learnt
-              else (prior_mu[k], np.hypot(prior_sd[k], mat_sigma[:3])) for k in range(len(kinds))}
-    base = [(np.zeros(3, np.float32), mat_sigma[:3], 0.0),
-            (np.array([0.0, 0.0, SHADE_L[0]], np.float32), np.array([mat_sigma[0], mat_sigma[1], SHADE_L[1]]), LOG_PRIOR_SHADE)]
+    # when not seen) and the other colours looked for: one table of those classes, the kind's own
+    # first (each try puts its own there).
+    model_mu = np.array([learnt[k][2][:3] if k in learnt else prior_mu[k] for k in range(len(kinds))], np.float32)
+    model_sd = np.array([np.hypot(learnt[k][3][:3], mat_sigma[:3]) if k in learnt
+                         else np.hypot(prior_sd[k], mat_sigma[:3]) for k in range(len(kinds))], np.float64)
+    base_mu = np.array([[0.0, 0.0, 0.0], [0.0, 0.0, SHADE_L[0]]], np.float32)
+    base_sd = np.array([mat_sigma[:3], [mat_sigma[0], mat_sigma[1], SHADE_L[1]]], np.float64)
+    rival_mu = np.array([mu for mu, _, _ in rivals], np.float32).reshape(-1, 3)
+    rival_sd = np.array([sd for _, sd, _ in rivals], np.float64).reshape(-1, 3)
+    feet = np.asarray(footprints_in, np.float64).reshape(-1, 3)
+    feet_px = np.column_stack([(feet[:, 0] - ox) * wppi, (feet[:, 1] - oy) * wppi, feet[:, 2] * wppi])
     for k in learnt:
-        kind = kinds[k][0]
-        against = base + [(*models[j], 0.0) for j in models if j != k]
+        other_kinds = [j for j in range(len(kinds)) if j != k]
         # The patch group that stands out most may be no felt (a book of the kind's colour hanging
         # over the edge): then the next group of the kind's patches is tried.
         for seed, box, mu, sd in [learnt[k], *alternatives[k]]:
-            model = (mu[:3], np.hypot(sd[:3], mat_sigma[:3]))
+            own_sd = np.hypot(sd[:3], mat_sigma[:3])
+            mus = np.concatenate([mu[None, :3].astype(np.float32), base_mu, model_mu[other_kinds], rival_mu])
+            sds = np.concatenate([own_sd[None], base_sd, model_sd[other_kinds], rival_sd])
+            priors = np.zeros(len(mus), np.float64)
+            priors[2] = LOG_PRIOR_SHADE
+            priors[3 + len(other_kinds):] = LOG_PRIOR_OTHER
+            table_all = _gauss_table(mus, sds, priors)
             u0, v0 = max(0, box[0] - pad), max(0, box[1] - pad)
             u1, v1 = min(w, box[2] + pad), min(h, box[3] + pad)
             win = (slice(v0, v1), slice(u0, u1))
             cube = (slice(None), slice(v0, v1), slice(u0, u1))
-            theirs = np.zeros((v1 - v0, u1 - u0), bool)     # other kinds' seeds: their felt, not this one's
+            free = ~excluded[win]           # nor other kinds' seeds: their felt, not this one's
             for j in learnt:
                 if j != k:
-                    theirs |= learnt[j][0][win]
-            found = _pieces(rel[cube], ratio[cube], seed[win], theirs, excluded[win], model, against, rivals, q_w,
-                            wppi, footprints_in, (ox + u0 / wppi, oy + v0 / wppi), edge[win], (u0, v0, w, h), open_k,
-                            standing[win])
-            separation = _mahal(mu[:3], np.hypot(sd[:3], mat_sigma[:3]) / math.sqrt(2))
-            kept = [(kind, polygon, round(min(1.0, sure / 0.9) * min(1.0, separation / SEPARATION_FULL), 3))
+                    free &= ~learnt[j][0][win]
+            found = _pieces(rel[cube], ratio[cube], seed[win], free, excluded[win], table_all,
+                            3 + len(other_kinds), q_w, wppi, feet_px - (u0, v0, 0), (ox + u0 / wppi, oy + v0 / wppi),
+                            edge[win], (u0, v0, w, h), open_k, standing[win])
+            separation = _mahal(mu[:3], own_sd / math.sqrt(2))
+            kept = [(kinds[k][0], polygon, round(min(1.0, sure / 0.9) * min(1.0, separation / SEPARATION_FULL), 3))
                     for polygon, sure in found]
             kept = [q for q in kept if q[2] >= MIN_CONFIDENCE]
             if kept:
@@ -554,32 +646,39 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
     return out
 
 
-def _gauss_table(entries) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(mean, spread, log prior) of classes as arrays `_sure` reads: (M, 3, 1) means and inverse
-    spreads, (M, 1) log normalisers less the priors."""
-    mus = np.array([m[:3] for m, _, _ in entries], np.float32)
-    sds = np.array([sd[:3] for _, sd, _ in entries], np.float64)
-    norm = np.log(sds).sum(axis=1) - np.array([prior for _, _, prior in entries], np.float64)
-    return mus[:, :, None], (1.0 / sds).astype(np.float32)[:, :, None], norm.astype(np.float32)[:, None]
+def _gauss_table(mus: np.ndarray, sds: np.ndarray, priors: np.ndarray) -> np.ndarray:
+    """Gaussians of M classes, means and spreads (M, 3) and log priors (M,), as `_sure` reads them:
+    (M, 7) the terms of each class's log likelihood as a quadratic in the features (x, x ** 2, 1)."""
+    a = 1.0 / np.asarray(sds, np.float64) ** 2
+    mus = np.asarray(mus, np.float64)
+    const = -0.5 * (mus * mus * a).sum(axis=1) - np.log(np.asarray(sds, np.float64)).sum(axis=1) + priors
+    return np.column_stack([mus * a, -0.5 * a, const]).astype(np.float32)
 
 
-def _sure(xs: np.ndarray, table) -> np.ndarray:
-    """How likely the first class of `table` is at each of the (3, ...) feature vectors `xs`,
-    against the rest (Gaussians with their priors)."""
-    mus, inv, norm = table
-    z = (xs.reshape(3, -1)[None] - mus) * inv
-    z *= z
-    ll = -0.5 * z.sum(axis=1) - norm
-    rest = np.exp(np.clip(ll[1:] - ll[0], -60, 60)).sum(axis=0) + 1.0
+def _sure(xs: np.ndarray, table: np.ndarray, classes: int | None = None) -> np.ndarray:
+    """How likely the first class of `table` (of its first `classes`) is at each of the (3, ...)
+    feature vectors `xs`, against the rest (Gaussians with their priors)."""
+    x = xs.reshape(3, -1)
+    terms = np.empty((7, x.shape[1]), np.float32)
+    terms[:3] = x
+    np.multiply(x, x, out=terms[3:6])
+    terms[6] = 1.0
+    ll = table[:classes] @ terms                 # (M, N) log likelihoods
+    rest = ll[1:]
+    rest -= ll[0]
+    np.clip(rest, np.float32(-60.0), np.float32(60.0), out=rest)      # (no overflow, no denormals)
+    rest = cv2.exp(rest).sum(axis=0)
+    rest += 1.0
     return (1.0 / rest).reshape(xs.shape[1:])
 
 
-def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi, footprints_in, origin_in, edge,
-            place, open_k, unseen):
-    """[(polygon, sureness)] of one kind in a window around its seeds. `model`: the kind's (mean,
-    spread) of the first three features; `against`: (mean, spread, log prior) of the mat and the
-    other kinds; `rivals`: the same of the other colours looked for (how sure a piece is only: a
-    blue rim's colour must not eat blue water felt); `unseen`: where figures stand (the felt there
+def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px, origin_in, edge, place, open_k,
+            unseen):
+    """[(polygon, sureness)] of one kind in a window around its seeds. `table`: `_gauss_table` of the
+    kind's (first), the mat, the mat in shade and the other kinds (the first `classes`: where it
+    wins), then the other colours looked for (how sure a piece is only: a blue rim's colour must
+    not eat blue water felt); `free`: where neither hands, cards nor other kinds' seeds are;
+    `feet_px`: (F, 3) footprints in window pixels; `unseen`: where figures stand (the felt there
     is hidden: it does not count for or against how sure a piece is).
 
     Where the kind wins is found from the learnt colours; the outline near there is where the
@@ -587,30 +686,27 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
     mat's, weighted by how the mat's colour varies (a texture's brightness counts little), so a
     soft ragged edge falls where the felt covers half."""
     x = np.ascontiguousarray(rel[:3])
-    table_all = None
-    table = _gauss_table([(*model, 0.0), *against])
-
-    p = _sure(x, table)
-    p = cv2.GaussianBlur(p.astype(np.float32), (0, 0), 0.2 * ppi)
-    p[excluded] = 0
-    wins = p > 0.5
-    inside = (cv2.erode(wins.astype(np.uint8), open_k) > 0) & seed
+    p = cv2.GaussianBlur(_sure(x, table, classes).astype(np.float32), (0, 0), 0.2 * ppi)
+    wins = ((p > 0.5) & ~excluded).view(np.uint8)
+    inside = (cv2.erode(wins, open_k) > 0) & seed
     # The mat just around the piece (the local mean reaches further and a photographed mat varies).
-    grown = cv2.dilate(wins.astype(np.uint8), _kernel(RING_IN[1], ppi)) > 0
-    ring = grown & ~(cv2.dilate(wins.astype(np.uint8), _kernel(RING_IN[0], ppi)) > 0) & ~excluded & ~theirs
-    b = median_rows(ratio[:, ring][:, ::max(1, int(ring.sum()) // 400)]) if ring.sum() >= 10 else np.zeros(3, np.float32)
-    d = (ratio[:, inside].mean(axis=1) if inside.any() else ratio[:, seed].mean(axis=1)) - b
+    ring = (cv2.dilate(wins, _kernel(RING_IN[1], ppi)) > cv2.dilate(wins, _kernel(RING_IN[0], ppi))) & free
+    rv, ru = np.nonzero(ring)
+    b = median_rows(ratio[:, rv[::max(1, len(rv) // 400)], ru[::max(1, len(rv) // 400)]]) if len(rv) >= 10 \
+        else np.zeros(3, np.float32)
+    iv, iu = np.nonzero(inside if inside.any() else seed)
+    d = ratio[:, iv, iu].mean(axis=1) - b
     wd = q_w @ d
     coef = (wd / max(float(d @ wd), 1e-6)).astype(np.float32)
     alpha = ratio[0] * coef[0] + ratio[1] * coef[1] + ratio[2] * coef[2] - np.float32(coef @ b)
     alpha = cv2.GaussianBlur(alpha.astype(np.float32), (0, 0), 0.05 * ppi)
-    near = cv2.dilate(wins.astype(np.uint8), _kernel(EDGE_SLACK_IN, ppi)) > 0
-    cover = np.where(near & ~excluded & ~theirs, alpha, 0.0).astype(np.float32)
-    mask = (cover > 0.5).astype(np.uint8)
+    near = (cv2.dilate(wins, _kernel(EDGE_SLACK_IN, ppi)) > 0) & free
+    cover = np.where(near, alpha, np.float32(0.0))
+    mask = (cover > 0.5).view(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _kernel(0.4, ppi))
     mask = _fill_holes(mask, MAX_HOLE_SQIN * ppi * ppi)
-    if len(footprints_in):
-        mask = _add_footprints(mask, ppi, footprints_in, origin_in)
+    if len(feet_px):
+        mask = _add_footprints(mask, ppi, feet_px)
     count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     out = []
     for c in np.flatnonzero(np.bincount(comp[seed], minlength=count)):
@@ -618,7 +714,7 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
             continue
         bx, by, bw, bh = stats[c, :4]
         cut = (slice(max(0, by - 2), by + bh + 2), slice(max(0, bx - 2), bx + bw + 2))
-        part = (comp[cut] == c).astype(np.uint8)
+        part = (comp[cut] == c).view(np.uint8)
         at = (place[0] + cut[1].start, place[1] + cut[0].start)
         if not _plausible(part, ppi, edge[cut], at, place[2:]):
             continue
@@ -630,10 +726,10 @@ def _pieces(rel, ratio, seed, theirs, excluded, model, against, rivals, q_w, ppi
         inner = (cv2.erode(part, _kernel(0.3, ppi)) > 0) & ~unseen[cut]
         if not inner.any():
             continue
-        if table_all is None:
-            table_all = _gauss_table([(*model, 0.0), *against, *rivals])
-        xs = np.stack([cv2.blur(np.ascontiguousarray(plane[cut]), (3, 3))[inner] for plane in x])
-        out.append((polygon, float(_sure(xs, table_all).mean())))
+        # (Every other pixel each way: the colour is read over 3 x 3 pixels.)
+        sv, su = np.nonzero(inner[::2, ::2])
+        blurred = cv2.blur(cv2.merge([np.ascontiguousarray(plane[cut]) for plane in x]), (3, 3))
+        out.append((polygon, float(_sure(blurred[2 * sv, 2 * su].T, table).mean())))
     return out
 
 
@@ -665,8 +761,8 @@ def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray, at=(0, 0), view_s
     thick = cv2.distanceTransform(part, cv2.DIST_L2, 3).max() * 2 / ppi
     if thick < MIN_THICK_IN:
         return False
-    area = float(part.sum())
-    if float(part[edge].sum()) > MAX_EDGE_SHARE * area:
+    area = float(cv2.countNonZero(part))
+    if float(np.count_nonzero(part[edge])) > MAX_EDGE_SHARE * area:
         return False
     contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     contour = max(contours, key=cv2.contourArea)
@@ -680,9 +776,9 @@ def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray, at=(0, 0), view_s
         return False
     rim = max(1, int(EDGE_TOUCH_IN * ppi))
     vw, vh = view_size if view_size is not None else (part.shape[1], part.shape[0])
-    ys, xs = np.nonzero(part)
-    touches = bool(at[0] + xs.min() < rim or at[1] + ys.min() < rim or at[0] + xs.max() >= vw - rim
-                   or at[1] + ys.max() >= vh - rim)
+    x0, y0, bw, bh = cv2.boundingRect(part)
+    touches = bool(at[0] + x0 < rim or at[1] + y0 < rim or at[0] + x0 + bw - 1 >= vw - rim
+                   or at[1] + y0 + bh - 1 >= vh - rim)
     if touches and max(rw, rh) > MAX_REACH_ASPECT * max(1.0, min(rw, rh)):
         return False                  # long and in from the edge: an arm reaching in, a cloth
     if touches and area / max(1.0, (rw + 1) * (rh + 1)) >= MIN_EDGE_THING_FILL:
@@ -693,12 +789,12 @@ def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray, at=(0, 0), view_s
 def _polygon(part: np.ndarray, cover: np.ndarray, ppi: float, origin_in) -> Polygon | None:
     """The piece's outline where its unmixed cover crosses one half, traced on the cover enlarged
     SUBPIXEL times; inside the piece (filled holes, figures standing on it) it counts as whole."""
-    inner = cv2.erode(part, np.ones((3, 3), np.uint8))
-    near = cv2.dilate(part, np.ones((3, 3), np.uint8))
-    field = np.where(inner > 0, 1.0, np.where(near > 0, cover, 0.0)).astype(np.float32)
-    field = np.where(part > 0, np.maximum(field, 0.5), field)     # the part's own edge pixels stay in
+    inner = cv2.erode(part, _SQUARE3)
+    near = cv2.dilate(part, _SQUARE3)
+    field = np.where(inner > 0, np.float32(1.0), cover * near)
+    np.maximum(field, part * np.float32(0.5), out=field)        # the part's own edge pixels stay in
     big = cv2.resize(field, None, fx=SUBPIXEL, fy=SUBPIXEL, interpolation=cv2.INTER_LINEAR)
-    contours, _ = cv2.findContours((big >= 0.5).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contours, _ = cv2.findContours((big >= 0.5).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return None
     contour = max(contours, key=cv2.contourArea)
@@ -707,16 +803,43 @@ def _polygon(part: np.ndarray, cover: np.ndarray, ppi: float, origin_in) -> Poly
         return None
     # Enlarged pixel U sits at work pixel (U + 0.5) / SUBPIXEL - 0.5.
     ring = ((contour.reshape(-1, 2).astype(np.float64) + 0.5) / SUBPIXEL - 0.5) / ppi + origin_in
-    polygon = shapely.polygons(ring)
+    # Contour points are the centres of the edge pixels: the edge is half an (enlarged) pixel out.
+    grown = _mitred(ring, 0.5 / (SUBPIXEL * ppi))
+    if grown is not None:
+        polygon = shapely.polygons(grown)
+        if shapely.is_valid(polygon):
+            return polygon
+    polygon = shapely.polygons(ring)           # a ring that touches itself: shapely mends it
     if not shapely.is_valid(polygon):
         polygon = shapely.make_valid(polygon)
-    # Contour points are the centres of the edge pixels: the edge is half an (enlarged) pixel out.
     polygon = shapely.buffer(polygon, 0.5 / (SUBPIXEL * ppi), join_style="mitre")
     if polygon.geom_type != "Polygon":
         polygon = max(getattr(polygon, "geoms", [polygon]), key=lambda g: g.area)
     if polygon.is_empty or polygon.geom_type != "Polygon":
         return None
     return shapely.polygons(shapely.get_exterior_ring(polygon))
+
+
+_SQUARE3 = np.ones((3, 3), np.uint8)
+MITRE_LIMIT = 5.0                # as shapely's buffer: a corner reaches out at most this many distances
+
+
+def _mitred(ring: np.ndarray, distance: float) -> np.ndarray | None:
+    """A closed ring (N, 2) moved `distance` outwards, each corner mitred (shapely's mitre buffer of
+    a simple ring without its bevels); None when it has a repeated point."""
+    z = ring[:, 0] + 1j * ring[:, 1]
+    forward = np.concatenate([z[1:], z[:1]]) - z                  # edge i: ring[i] -> ring[i + 1]
+    length = np.abs(forward)
+    if not (length > 0).all():
+        return None
+    # Outwards is right of the edges when the ring runs anticlockwise (twice its area > 0).
+    normal = forward / length * (-1j if float(np.dot(z.real, forward.imag) - np.dot(z.imag, forward.real)) > 0 else 1j)
+    before = np.concatenate([normal[-1:], normal[:-1]])            # the edge into each corner
+    shift = (before + normal) / np.maximum(1.0 + (before * normal.conj()).real, 1e-9)   # 2 cos^2 of half the turn
+    reach = np.abs(shift)
+    shift *= distance * np.minimum(reach, MITRE_LIMIT) / np.maximum(reach, 1e-12)
+    shift += z
+    return np.column_stack([shift.real, shift.imag])
 
 
 def _fill_holes(mask: np.ndarray, max_px: float) -> np.ndarray:
@@ -732,27 +855,29 @@ def _fill_holes(mask: np.ndarray, max_px: float) -> np.ndarray:
     return out
 
 
-def _add_footprints(mask: np.ndarray, ppi: float, footprints_in, origin_in) -> np.ndarray:
-    """Discs of figures whose centre stands on (or within their radius of) a piece, added to it."""
+def _add_footprints(mask: np.ndarray, ppi: float, feet_px: np.ndarray) -> np.ndarray:
+    """Discs of figures (u, v, radius in pixels) whose centre stands on (or within their radius of)
+    a piece, added to it."""
     out = mask.copy()
     h, w = mask.shape
-    feet = np.asarray(footprints_in, np.float64).reshape(-1, 3)
-    u = (feet[:, 0] - origin_in[0]) * ppi
-    v = (feet[:, 1] - origin_in[1]) * ppi
+    u, v = feet_px[:, 0], feet_px[:, 1]
     inside = (u >= 0) & (u < w - 0.5) & (v >= 0) & (v < h - 0.5)
     if not inside.any():
         return out
     near = cv2.dilate(mask, _kernel(0.15, ppi))
-    x, y, radius = u[inside], v[inside], feet[inside, 2] * ppi
+    x, y, radius = u[inside], v[inside], feet_px[inside, 2]
     iu, iv = np.round(x).astype(int), np.round(y).astype(int)
     # The figure stands on the piece when its centre is on it, or when the felt shows all round a
     # good part of it (just outside its footprint, where the figure does not hide the felt).
-    angles = np.linspace(0, 2 * math.pi, 16, endpoint=False)
-    a = np.round(x[:, None] + 1.3 * radius[:, None] * np.cos(angles)).astype(int)
-    b = np.round(y[:, None] + 1.3 * radius[:, None] * np.sin(angles)).astype(int)
+    a = np.round(x[:, None] + 1.3 * radius[:, None] * _RING_COS).astype(int)
+    b = np.round(y[:, None] + 1.3 * radius[:, None] * _RING_SIN).astype(int)
     ok = (a >= 0) & (a < w) & (b >= 0) & (b < h)
     felt = np.where(ok, mask[np.clip(b, 0, h - 1), np.clip(a, 0, w - 1)], 0).sum(axis=1)
     on = (near[iv, iu] > 0) | (felt >= 6)
     for cu, cv, r in zip(iu[on], iv[on], radius[on]):
         cv2.circle(out, (int(cu), int(cv)), int(math.ceil(r + 0.1 * ppi)), 1, thickness=cv2.FILLED)
     return out
+
+
+_RING_ANGLES = np.linspace(0, 2 * math.pi, 16, endpoint=False)
+_RING_COS, _RING_SIN = np.cos(_RING_ANGLES), np.sin(_RING_ANGLES)

@@ -147,7 +147,7 @@ def _card_levels(window: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     px = window.reshape(-1, 3).astype(np.float32)
     if len(px) < 16:
         return None
-    lum = px.sum(axis=1)
+    lum = px[:, 0] + px[:, 1] + px[:, 2]          # (sum(axis=1)'s numbers, for less)
     lo, hi = _quantiles(lum, np.array([BLACK_SHARE, 1 - WHITE_SHARE]))
     black = median_rows(px[lum <= lo].T)
     white = median_rows(px[lum >= hi].T)
@@ -275,8 +275,6 @@ def estimate_white_balance(view_bgr: np.ndarray, ppi: float, anchors, origin_in:
 def _exposure_plane(centres_in: np.ndarray, brightness: np.ndarray) -> np.ndarray | None:
     """a, b, c with a + b x + c y = brightness / its mean (least squares), when the anchors span an area."""
     a = np.column_stack([np.ones(len(centres_in)), centres_in])
-    if np.linalg.matrix_rank(a) < 3:
-        return None
     rel = brightness / brightness.mean()
-    sol, *_ = np.linalg.lstsq(a, rel, rcond=None)
-    return sol
+    sol, _, rank, _ = np.linalg.lstsq(a, rel, rcond=None)      # (its rank: matrix_rank's tolerance)
+    return sol if rank >= 3 else None

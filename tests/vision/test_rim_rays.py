@@ -63,10 +63,16 @@ def test_the_rings_kept_are_the_same_when_every_candidate_is_measured():
     assert sorted(map(fields, kept)) == sorted(map(fields, rings))
 
 
-@pytest.mark.parametrize("j", [5, 255, 300])
-def test_samples_along_a_ray_are_counted_however_many(j):
-    from vision.rim_rays import count_true
-    mask = np.zeros((2, 3, j), bool)
-    mask[0, 1] = True
-    mask[1, 2, ::2] = True
-    np.testing.assert_array_equal(count_true(mask), mask.sum(2))
+@pytest.mark.parametrize("j", [5, 60, 300])
+def test_samples_counted_in_bands_along_a_ray_are_those_a_mask_of_the_band_counts(j):
+    from vision.rim_rays import Bands
+    rng = np.random.default_rng(j)
+    samples = rng.random((4, 6, j)).astype(np.float32)
+    radii = np.arange(j) * 0.5
+    lo = rng.uniform(-5, 0.5 * j + 5, (4, 6))
+    lo[0, 0] = -1e9                                      # a ray without an edge: an empty band
+    hi = lo + rng.uniform(-2, 0.3 * j, (4, 6))
+    n, on = Bands(samples, radii).count(lo, hi)
+    band = (radii >= lo[..., None]) & (radii <= hi[..., None])
+    np.testing.assert_array_equal(n, band.sum(2))
+    np.testing.assert_array_equal(on, ((samples >= 0.5) & band).sum(2))

@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.rim_vetting import (MAX_DARK, MAX_FLAT_MIDDLE, brightest_tenth, flat_middle, frame_span,
+from vision.rim_vetting import (MAX_DARK, MAX_FELT_THROUGH, MAX_FLAT_MIDDLE, MIN_SCREEN_SOLIDITY, brightest_tenth,
+                                 felt_middle, felt_through, flat_beside, flat_middle, frame_span,
                                  rim_beneath, similar_felts, vet_hits)
 from vision.rims import RimHit
 
@@ -157,6 +158,46 @@ def test_a_bases_dark_top_and_body_are_no_screen(top_bgr, body_bgr):
         assert out[0].reason == "ring", out[0].reason
 
 
+def test_a_ring_beside_a_phones_screen_has_the_screens_straight_edge_through_its_disc():
+    """A blue case's edge along a dark screen makes an arc of a ring whose middle is half on the mat:
+    its middle is no dark patch, but its disc holds the screen's edge, a large, flat, convex patch."""
+    img = _view()
+    cv2.rectangle(img, (64, 20), (119, 119), (36, 30, 28), -1)         # the screen, its edge at x = 64
+    label = _labels()
+    label[30:90, 62:64] = 1                                             # the case's blue edge
+    centre = np.array([60.0, 60.0])
+    assert flat_middle(img, centre, R_PX, brightest_tenth(img))[0] == 0.0
+    area, solid = flat_beside(img, centre, R_PX, brightest_tenth(img))
+    assert area > MAX_FLAT_MIDDLE and solid >= MIN_SCREEN_SOLIDITY
+    out = vet_hits([_hit(centre, 1, coverage=0.3)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4,
+                   view_bgr=img)
+    assert "straight-edged" in out[0].reason, out[0].reason
+
+
+def test_a_base_in_dark_ragged_felt_is_a_base():
+    """A figure standing in dark woods felt under a dim light: its dark body runs on into the felt
+    where the body hides the rim, one flat dark patch larger than a base; but its outline is the
+    felt's ragged one, not a screen's straight edge."""
+    rng = np.random.default_rng(3)
+    img = _view()
+    felt = np.zeros(img.shape[:2], np.uint8)
+    for _ in range(60):                                                 # a felt piece with a ragged edge
+        x, y = int(rng.integers(35, 110)), int(rng.integers(25, 95))
+        cv2.circle(felt, (x, y), int(rng.integers(4, 12)), 1, -1)
+    fibres = np.clip(np.array([34, 44, 30]) + rng.normal(0, 12, img.shape), 0, 255).astype(np.uint8)
+    img[felt > 0] = fibres[felt > 0]                                    # and its fibres' texture
+    cv2.circle(img, (60, 60), 9, (120, 115, 105), -1)                  # the base's top
+    cv2.ellipse(img, (60, 60), (10, 10), 0, -60, 200, (180, 60, 45), 2)   # the rim, the body hiding the rest
+    cv2.ellipse(img, (69, 47), (5, 11), 30, 0, 360, (36, 44, 32), -1)   # the dark body, leaning out over it
+    label = _labels()
+    _arc(label, (60, 60), R_PX, 1, -60, 200)
+    area, solid = flat_beside(img, np.array([60.0, 60.0]), R_PX, brightest_tenth(img))
+    assert area > MAX_FLAT_MIDDLE and solid < MIN_SCREEN_SOLIDITY, (area, solid)
+    out = vet_hits([_hit((60, 60), 1, coverage=0.3)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4,
+                   view_bgr=img)
+    assert out[0].reason == "ring", out[0].reason
+
+
 def test_a_ring_with_no_other_colour_round_it_is_not_looked_at_for_cloth():
     """The rim beneath cloth shows within 1.6 radii of it (RimHit.other > 0); none there, no cloth."""
     u = np.array([0.0, 1.0])
@@ -188,6 +229,43 @@ def test_a_ring_whose_middle_is_felt_of_its_hue_is_the_felts_mottling(felt_middl
     middle[:rows] = 5                                    # water, the terrain labelled 2 + 3
     out = vet_hits([_hit((60, 60), 1)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4,
                    similar_felt=[[], [5]])
+    assert (out[0].reason == "ring") == kept, out[0].reason
+
+
+@pytest.mark.parametrize("walled_in", [False, True])
+def test_felt_running_on_from_round_a_ring_into_its_middle_is_seen_through_it(walled_in):
+    """In blue water, the edge of a blue cloak up on a body (or the felt's mottling) makes an arc
+    with the water round it running on into its middle through the arc's gap: more than the half of
+    the middle the feet leave. A blue base's top painted blue reads as water too, but its rim and
+    the body hiding the rest of it wall it in."""
+    label = np.full((120, 120), 5, np.int32)              # water, the terrain labelled 2 + 3, all round
+    _arc(label, (60, 60), R_PX, 1, -40, 200)              # the arc, its gap from 200 to 320 degrees
+    label[52:69, 58:61] = -1                              # the body's legs across the middle
+    if walled_in:                                         # the body hiding the rim's gap
+        _arc(label, (60, 60), R_PX, -1, 195, 325, thick=5)
+    assert felt_middle(label, np.array([60.0, 60.0]), R_PX, [5]) < 0.75    # too little for the older test
+    through, like = felt_through(label, np.array([60.0, 60.0]), R_PX, [5])
+    assert (through > MAX_FELT_THROUGH) != walled_in, through
+    out = vet_hits([_hit((60, 60), 1)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4,
+                   similar_felt=[[], [5]])
+    assert out[0].reason == "ring" if walled_in else "runs on from round it" in out[0].reason, out[0].reason
+
+
+@pytest.mark.parametrize("middle_bgr, kept", [((150, 110, 60), False), ((150, 190, 225), True)])
+def test_what_the_labels_call_felt_in_a_rings_middle_is_felt_only_if_it_looks_like_it(middle_bgr, kept):
+    """Nearest colours may call a pale body standing in blue water water too, joined to the water
+    round it where the body hides the rim; the felt seen through a ring looks like the felt round it."""
+    rng = np.random.default_rng(5)
+    img = np.clip(np.array([150, 110, 60]) + rng.normal(0, 6, (120, 120, 3)), 0, 255).astype(np.uint8)   # water
+    label = np.full((120, 120), 5, np.int32)
+    _arc(label, (60, 60), R_PX, 1, -40, 200)
+    cv2.circle(img, (60, 60), 7, middle_bgr, -1)          # what fills the middle: the felt or a pale body
+    label[52:69, 58:61] = -1
+    through, like = felt_through(label, np.array([60.0, 60.0]), R_PX, [5], img)
+    assert through > MAX_FELT_THROUGH
+    assert (like >= 0.5) != kept, like
+    out = vet_hits([_hit((60, 60), 1)], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4,
+                   similar_felt=[[], [5]], view_bgr=img)
     assert (out[0].reason == "ring") == kept, out[0].reason
 
 
