@@ -38,7 +38,7 @@ from vision.rim_rays import (EDGE_BIAS_PX, EDGE_TRIM, STEP_PX, Bands, Slots, bes
                              free_radius, gained, gained_threshold, longest_arc, max_wall, outer_edges, ray_units, reach, sample_rays)
 from vision.rim_refine import FINE_SCALE, INLIER, consensus_centres, frame_scale_at, held_radius_centres
 from vision.rim_search import quantised_likelihoods
-from vision.rim_vetting import MAX_OUTER, is_strong, similar_felts, vet_hits
+from vision.rim_vetting import MAX_OUTER, is_strong, shows_more_ring, similar_felts, vet_hits
 from vision.rim_water import water_rims
 
 MIN_COVERAGE = 0.2             # share of the ring that must show (a leaning body hides up to 70%,
@@ -672,7 +672,9 @@ def _rounded(hit: RimHit) -> RimHit:
 
 def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
     """Bases do not overlap: of kept candidates closer than a base's diameter (less a little for the
-    fit), the most confident stands. (An arc seen from its mirror side fits a circle as well.)"""
+    fit), the most confident stands, or, of two rings of one side as sure as each other, the one
+    showing more of its circle (rim_vetting.shows_more_ring). (An arc seen from its mirror side fits
+    a circle as well.)"""
     # The most confident ring stands (the labels it was found on only break ties): a faint rim
     # found on the likelihood may be the base, and a strict ring beside it cloth on its body.
     order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", -hits[i].confidence,
@@ -680,7 +682,11 @@ def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
     out: list[RimHit] = []
     for i in order:
         h = hits[i]
-        if any(np.hypot(*(h.xy_view - o.xy_view)) < OVERLAP * r_px for o in out if o.reason == "ring"):
+        clash = [j for j, o in enumerate(out) if o.reason == "ring" and np.hypot(*(h.xy_view - o.xy_view)) < OVERLAP * r_px]
+        if h.reason == "ring" and len(clash) == 1 and shows_more_ring(h, out[clash[0]], r_px):
+            out[clash[0]] = h
+            continue
+        if clash:
             continue
         out.append(h)
     # The same ring found on several passes (strict, loose, likelihood) is fitted to different
