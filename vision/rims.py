@@ -47,6 +47,7 @@ MIN_ARC = 0.18                 # the longest unbroken stretch of ring, as a shar
 MIN_CLEAN = 0.75               # of the rays meeting the colour, the share with a rim edge on the circle
 RIM_BAND = 0.2                 # a rim's band of colour is at least this wide, in radii
 MAX_RESIDUAL = 0.14            # RMS distance of the edge points from the circle, in radii (>= 1.2 px)
+HIDDEN_RUN = 3                 # rays past either end of the visible arc the body's edge may cut the rim short on
 MIN_RING_PX2 = 0.3            # candidate: colour pixels in the annulus, in radii squared
 MAX_CANDIDATES = 250
 MIN_CONFIDENCE = 0.33          # of a ring passing every test: all its measures together
@@ -190,13 +191,17 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     # Of the rays that meet the colour near the ring, the share that show a clean rim edge on the
     # circle: a partial rim is clean where it shows (the body hides the rest); clutter is not.
     # (a ray meets the colour in the band searched exactly when an outer edge was found there)
-    # A ray beside the visible arc whose colour ends well inside the circle meets the body leaning
-    # over the rim (the arc's ends): hidden, as the rest under the body is, not clutter.
-    # (on labels only: a likelihood's colour fades out, a body's faint likeness with it, with no end)
-    beside = np.roll(kept, 1, axis=1) | np.roll(kept, -1, axis=1)
-    hidden = ~kept & beside & (res < -EDGE_TRIM * r_px)
+    # The rays just past the visible arc whose colour ends well inside the circle meet the body
+    # leaning over the rim (its edge crosses the rim's band at a slant): hidden, as the rest under
+    # the body is, not clutter. (On labels only: a likelihood's colour fades out, a body's faint
+    # likeness with it, with no clear end.)
+    short = ~kept & (res < -EDGE_TRIM * r_px)
     if labelled is not None:
-        hidden &= np.asarray(labelled, bool)[:, None]
+        short &= np.asarray(labelled, bool)[:, None]
+    hidden = np.zeros_like(short)
+    for _ in range(HIDDEN_RUN):                  # a run of them from either end of the arc
+        seen = kept | hidden
+        hidden |= short & (np.roll(seen, 1, axis=1) | np.roll(seen, -1, axis=1))
     touched = np.isfinite(edges) & ~hidden
     clean = n_kept / np.maximum(touched.sum(1), 1)
     residual = np.sqrt((np.where(kept, res, 0.0) ** 2).sum(1) / np.maximum(n_kept, 1))
