@@ -18,8 +18,8 @@ base's top and the figure's body:
 - cloth of one side's colour on a figure of the other: a ring inside a rim of another colour
   (`other`), or with such a rim beneath it, nearer the camera by what the cloth's height above
   the base shows there (rim_beneath, from the pose's wall shift); of two sides' rings in one
-  place, the one farther from the camera with more of the other's colour outside it, the less
-  sure when those two disagree (_cloth_over_rims);
+  place, or overlapping one behind the other, the one farther from the camera with more of the
+  other's colour outside it, the less sure when those two disagree (_cloth_over_rims);
 - a phone's case: a hollow frame of the colour, wider than bases side by side (frame_span), or a
   ring whose middle is a large flat dark patch, the screen (or a mug's coffee: flat_middle), or
   whose disc the screen's straight edge crosses (flat_beside);
@@ -132,6 +132,9 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
 
 MAX_SAME_PLACE = 1.0           # in radii: rings of two sides whose centres are this near are one base's
                                # (two bases stand at least 2 apart)
+MAX_OVERLAP = 1.8              # in radii: ... and of two this near (their circles overlap: rims.OVERLAP)
+                               # only one is a base, when the other shows off it along the camera's
+                               # direction (cloth up on a body shows farther from the camera, not aside)
 MIN_NEARER = 0.1               # in radii: a ring this much nearer the camera shows lower down
 MIN_SURER = 0.02               # confidence: a ring this much more confident is the better evidence
 MIN_LESS_OTHER = 0.1           # a ring with this much less of the other's colour outside it (5 of 48 rays)
@@ -140,12 +143,14 @@ MIN_LESS_OTHER = 0.1           # a ring with this much less of the other's colou
 
 def _cloth_over_rims(hits: list[RimHit], r_px: float,
                      wall_shift_px: Callable[[np.ndarray], np.ndarray] | None) -> list[RimHit]:
-    """Of two rings of different sides in nearly one place, only one can be a base: the other is
-    cloth on its figure's body. Two things tell which, each a vote: cloth hangs higher than the rim,
-    so from the camera it shows farther away (unless the figure leans towards the camera); and the
-    rim is the figure's outer edge at its foot, so less of the cloth's colour lies outside it than
-    of its own outside the cloth (`other`). When they disagree the surer ring stands; when neither
-    tells, both stay for the other tests (as without the camera's pose)."""
+    """Of two rings of different sides in nearly one place, or whose circles overlap with one off
+    the other along the camera's direction (cloth hanging high shows well behind the rim), only
+    one can be a base: the other is cloth on its figure's body. Two things tell which, each a vote:
+    cloth hangs higher than the rim, so from the camera it shows farther away (unless the figure
+    leans towards the camera); and the rim is the figure's outer edge at its foot, so less of the
+    cloth's colour lies outside it than of its own outside the cloth (`other`). When they disagree
+    the surer ring stands; when neither tells, both stay for the other tests (as without the
+    camera's pose)."""
     if wall_shift_px is None:
         return hits
     rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
@@ -159,9 +164,13 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
         towards = shift[a] / max(norm[a], 1e-9)
         for b, j in enumerate(rings):
             d = centres[b] - centres[a]
-            if hits[j].side_index == hits[i].side_index or np.hypot(*d) > MAX_SAME_PLACE * r_px:
+            apart = float(np.hypot(*d)) / r_px
+            if hits[j].side_index == hits[i].side_index or apart > MAX_OVERLAP:
                 continue
             nearer = float(d @ towards) / r_px if norm[a] > 1e-6 else 0.0
+            if apart > MAX_SAME_PLACE and abs(nearer) < math.sqrt(max(0.0, apart * apart - nearer * nearer)):
+                continue            # farther apart than one base's rings, and more across the camera's
+                                    # direction than along it: no sign of height
             # for j being the base: where it shows, and the colour round it; its confidence only
             # when those two disagree
             near, outer = _vote(nearer, MIN_NEARER), _vote(hits[i].other - hits[j].other, MIN_LESS_OTHER)

@@ -474,3 +474,30 @@ def test_of_two_overlapping_rings_of_one_side_as_sure_as_each_other_the_fuller_c
         assert len(kept) == 2 and any(h is far or np.allclose(h.xy_view, far.xy_view) for h in kept)
         stood = next(h for h in kept if not np.allclose(h.xy_view, far.xy_view))
         assert np.allclose(stood.xy_view, (b if fuller_stands else a).xy_view), (hits, stood)
+
+
+@pytest.mark.parametrize("camera_deg", [90.0, 0.0, 215.0])
+@pytest.mark.parametrize("along_r, across_r, cloth", [
+    (1.6, 0.0, True),       # cloth high on a tall body: past what a rim beneath is looked for at
+    (1.2, 0.6, True),       # ... on a body leaning a little aside
+    (0.2, 1.6, False),      # a ring beside the rim, not behind it: no sign of height
+    (2.1, 0.0, False),      # two bases touching, one behind the other
+])
+def test_a_ring_of_another_colour_overlapping_a_rim_behind_it_is_cloth_up_on_the_body(camera_deg, along_r, across_r,
+                                                                                       cloth):
+    """Two rings whose circles overlap (centres less than 1.8 radii apart) cannot both be bases:
+    when the one of another colour shows off the rim along the camera's direction, farther from
+    it, with more of the rim's colour round it, it is cloth up on the figure's body even when it is
+    the surer ring. Aside from the rim, or a diameter or more away, nothing says so."""
+    u = np.array([math.cos(math.radians(camera_deg)), math.sin(math.radians(camera_deg))])
+    aside = np.array([-u[1], u[0]])
+    base = np.array([60.0, 60.0])
+    ring = base - u * along_r * R_PX + aside * across_r * R_PX
+    label = _labels()
+    _arc(label, base, R_PX, 1, camera_deg - 80, camera_deg + 80)
+    _arc(label, ring, 0.95 * R_PX, 0, camera_deg + 110, camera_deg + 250)
+    hits = [_hit(ring, 0, confidence=0.6, other=0.3), _hit(base, 1, confidence=0.45, other=0.05)]
+    for order in (hits, hits[::-1]):
+        out = {h.side_index: h.reason for h in _vet(order, label, _towards(camera_deg))}
+        assert out[1] == "ring", out
+        assert out[0].startswith("cloth up on a body") if cloth else out[0] == "ring", out
