@@ -10,8 +10,7 @@ chromaticity to the side's (0..1), weighted down by how far off that line the pi
 background is judged twice, and the smaller likelihood kept: against the mat's colour (so a brown
 body in a pond is not "red": it is mat-like), and against the local background, the median colour
 of the neighbourhood (so blue water felt is not blue rim everywhere: only what is bluer than the
-water around it). A pixel near grey shows no side at all: from a beige or wooden mat a grey (a
-metal body, a grey footing) lies part of the way to blue, almost on the line.
+water around it).
 """
 from __future__ import annotations
 
@@ -27,8 +26,6 @@ BACKGROUND_IN = 1.8           # ...over a window this wide: twice a base, so a f
 OFF_LINE = 0.12              # chromaticity: how far off the background-to-side line a blend may lie (a
                              # rim blends with the body and the felt as well as with the mat)
 FELT_REACH_IN = 0.5          # a known felt's zone reaches this far beyond where its colour rules
-GREY = np.full(3, 1 / 3, np.float32)   # no colour at all
-GREY_TOL = 0.03              # chromaticity: a pixel this near grey is mostly grey, whatever lines up with it
 DARK, LIT = 60.0, 180.0      # B + G + R: below DARK no colour to judge (ink, shadow), trusted fully from LIT
 
 
@@ -131,14 +128,11 @@ def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat
     mat = np.asarray(mat, np.float32)
     lit = np.clip((brightness - DARK) / (LIT - DARK), 0.0, 1.0).astype(np.float32)
     out = np.empty((len(side_rgbs),) + tuple(shape), np.float32)
-    # A grey (a metal body, a grey footing) lies part of the way from many mats to a side's colour:
-    # it is no rim, however it lines up. Only what lies clear of grey shows a side.
-    no_grey = 1.0 - np.exp(-_norm2(chroma - GREY) / (2 * GREY_TOL * GREY_TOL))
     local = None
     zones: dict[int, np.ndarray] = {}      # each felt's zone: its weight at every pixel (flat)
     for k, rgb in enumerate(side_rgbs):
         t = rgb_chroma(rgb).astype(np.float32)
-        like_mat = _along(chroma, mat, t) * lit * no_grey
+        like_mat = _along(chroma, mat, t) * lit
         to_view(np.maximum(like_mat - noise, 0.0) if noise else like_mat, out=out[k])
         strong = raw = None
         for j, felt in enumerate(felt_rgbs):
