@@ -46,6 +46,15 @@ def water_rims(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_px: fl
 
     `strict`: vision.rims' strict labels (side k, felt n_sides + t, -1 none; pixels excluded already
     -1). `found_xy` (M, 2): the rings already found (any side)."""
+    return [c[:5] for c in water_candidates(strict, n_sides, side_rgbs, other_rgbs, r_px, found_xy,
+                                            wall_shift_px=wall_shift_px) if c[5] == "ring"]
+
+
+def water_candidates(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_px: float, found_xy: np.ndarray,
+                     *, wall_shift_px=None, with_rejected: bool = False) -> list[tuple]:
+    """water_rims' candidates, [(centre (2,), side, confidence, coverage, residual_px, reason)]:
+    "ring" for a base, else the first test it failed (with `with_rejected`; only the bases
+    without)."""
     felts = similar_felts(side_rgbs, other_rgbs, n_sides)
     out = []
     if r_px < 3 or not any(felts):
@@ -59,12 +68,15 @@ def water_rims(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_px: fl
         for x0, y0, x1, y1 in _pieces(felt, r_px):
             lab = strict[y0:y1, x0:x1]
             f = felt[y0:y1, x0:x1]
-            for xy, conf, cov, res in _in_window(lab, f, k, n_sides, r_px, wall_shift_px, np.array([x0, y0], float)):
-                if len(found_xy) and np.hypot(*(np.asarray(found_xy) - xy).T).min() < OVERLAP * r_px:
-                    continue
-                if _same_figure(felt, xy, found_xy, r_px):
-                    continue
-                out.append((xy, k, conf, cov, res))
+            origin = np.array([x0, y0], float)
+            found = _in_window(lab, f, k, n_sides, r_px, wall_shift_px, origin, with_rejected)
+            for xy, conf, cov, res, why in found:
+                if why == "ring" and len(found_xy) and np.hypot(*(np.asarray(found_xy) - xy).T).min() < OVERLAP * r_px:
+                    why = "a ring found there"
+                elif why == "ring" and _same_figure(felt, xy, found_xy, r_px):
+                    why = "same figure"
+                if why == "ring" or with_rejected:
+                    out.append((xy, k, conf, cov, res, why))
     return out
 
 
@@ -105,7 +117,7 @@ def _same_figure(felt: np.ndarray, xy: np.ndarray, found_xy: np.ndarray, r_px: f
     return False
 
 
-def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin):
+def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected=False):
     felt_f = felt.astype(np.float32)
     rim_f = (lab == k).astype(np.float32)
     other_f = ((lab >= 0) & (lab < n_sides) & (lab != k)).astype(np.float32)
@@ -144,9 +156,11 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin):
     # a first look on half the rays, only as far out as an edge and the felt beyond it
     reach = 1.65 * r_px + float(wall_at(c, units).max(initial=0.0)) + 3.0
     _, valid, *_ = edges_from(c, units[::2], radii[:int(np.searchsorted(radii, reach)) + 1])
-    c = c[valid.mean(1) >= 0.5 * MIN_COVERAGE]
+    first_look = valid.mean(1) >= 0.5 * MIN_COVERAGE
+    dropped = [(p + origin, 0.0, 0.0, 0.0, "first look") for p in c[~first_look]] if with_rejected else []
+    c = c[first_look]
     if not len(c):
-        return []
+        return dropped
     points, valid, *_ = edges_from(c, units, radii)
     centre, radius, _ = fit_trimmed(points, valid, c.copy(), r_px)
     # measured again from the fitted centre
@@ -171,22 +185,28 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin):
     other = ((other_s >= 0.5) & ring).any(2).mean(1)
     max_res = max(1.2, MAX_RESIDUAL * r_px)
     moved = np.hypot(*(centre - c).T)
-    ok = (np.isfinite(centre).all(1) & (moved <= 1.1 * r_px) & (coverage >= MIN_COVERAGE) & (arc >= MIN_ARC)
-          & (residual <= max_res) & (mid_felt <= MAX_MIDDLE_FELT) & (mid_rim <= MAX_MIDDLE_RIM) & (mid_other <= MAX_MIDDLE_OTHER)
-          & (out_rim <= MAX_OUTSIDE_RIM) & (out_felt >= MIN_OUTSIDE_FELT) & (other <= MAX_OTHER))
+    tests = [("fit", ~np.isfinite(centre).all(1) | (moved > 1.1 * r_px)), ("coverage", coverage < MIN_COVERAGE),
+             ("arc", arc < MIN_ARC), ("residual", residual > max_res), ("middle felt", mid_felt > MAX_MIDDLE_FELT),
+             ("middle rim", mid_rim > MAX_MIDDLE_RIM), ("middle other", mid_other > MAX_MIDDLE_OTHER),
+             ("outside rim", out_rim > MAX_OUTSIDE_RIM), ("outside felt", out_felt < MIN_OUTSIDE_FELT),
+             ("other side", other > MAX_OTHER)]
+    reason = np.full(len(centre), "ring", object)
+    for name, failed in reversed(tests):           # the first test failed names the candidate
+        reason[failed] = name
     conf = (np.minimum(1.0, coverage / 0.6) * np.maximum(0.0, 1 - residual / (2 * max_res))
             * np.maximum(0.0, 1 - out_rim / (2 * MAX_OUTSIDE_RIM)))
     res = []
     order = np.argsort(-conf)
     taken: list[np.ndarray] = []
     for i in order:
-        if not ok[i]:
-            continue
-        if any(np.hypot(*(centre[i] - t)) < OVERLAP * r_px for t in taken):
-            continue
-        taken.append(centre[i])
-        res.append((centre[i] + origin, float(conf[i]), float(coverage[i]), float(residual[i])))
-    return res
+        why = reason[i]
+        if why == "ring" and any(np.hypot(*(centre[i] - t)) < OVERLAP * r_px for t in taken):
+            why = "overlap"
+        if why == "ring":
+            taken.append(centre[i])
+        if why == "ring" or with_rejected:
+            res.append((centre[i] + origin, float(conf[i]), float(coverage[i]), float(residual[i]), why))
+    return dropped + res
 
 
 def _candidates(body_f: np.ndarray, felt_f: np.ndarray, r_px: float) -> np.ndarray:
