@@ -86,14 +86,34 @@ def gained(samples: np.ndarray, gain: np.ndarray) -> np.ndarray:
     return out
 
 
+def gained_threshold(gain: np.ndarray) -> np.ndarray:
+    """(N,) float32: the least sample that `gained` by each candidate's gain takes to 0.5 or more,
+    so that the samples may be tested as they are, in float32, and only the few read as values
+    (an edge's two) be gained: the test is the same to the bit (the product's rounding only ever
+    rises with the sample, so the samples that reach 0.5 are those at or above one value)."""
+    g = np.asarray(gain, np.float64)
+
+    def reaches(v):
+        return np.minimum(v.astype(np.float64) * g, 1.0) >= 0.5
+
+    t = (0.5 / g).astype(np.float32)                  # within an ulp or two of it
+    while True:
+        below = np.nextafter(t, np.float32(-np.inf))
+        up = ~reaches(t)
+        down = ~up & reaches(below)
+        if not (up.any() or down.any()):
+            return t
+        t = np.where(up, np.nextafter(t, np.float32(np.inf)), np.where(down, below, t))
+
+
 class Bands:
     """Counts of the samples (N, K, J) at or above 0.5 in runs along each ray, from their running
     count (one cumulative sum, then two look-ups a band instead of a mask over every sample)."""
 
-    def __init__(self, samples: np.ndarray, radii: np.ndarray):
+    def __init__(self, samples: np.ndarray, radii: np.ndarray, on: np.ndarray | None = None):
         self.radii = radii
         self.on_before = np.zeros(samples.shape[:2] + (samples.shape[2] + 1,), np.int16)
-        np.cumsum(samples >= 0.5, axis=2, dtype=np.int16, out=self.on_before[..., 1:])
+        np.cumsum(samples >= 0.5 if on is None else on, axis=2, dtype=np.int16, out=self.on_before[..., 1:])
 
     def count(self, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(samples with lo <= radius <= hi, of them at or above 0.5), each (N, K), for bands
@@ -105,16 +125,21 @@ class Bands:
         return j1 - j0, on
 
 
-def outer_edges(samples: np.ndarray, radii: np.ndarray, lo: float, hi: np.ndarray) -> np.ndarray:
-    """(N, K) radius where the colour ends, looking inwards from `hi` (N, K) to `lo`; NaN if none."""
+def outer_edges(samples: np.ndarray, radii: np.ndarray, lo: float, hi: np.ndarray,
+                on: np.ndarray | None = None, gain: np.ndarray | None = None) -> np.ndarray:
+    """(N, K) radius where the colour ends, looking inwards from `hi` (N, K) to `lo`; NaN if none.
+    With `gain` (N,), the samples as `gained` by it, `on` (N, K, J) telling which reach 0.5."""
     j_lo = int(np.searchsorted(radii, lo, side="left"))            # the first sample at lo or beyond
     j_hi = np.searchsorted(radii, hi, side="right")                 # (N, K): the first beyond hi
-    on = (samples[..., j_lo:] >= 0.5) & (np.arange(j_lo, len(radii)) < j_hi[..., None])
+    on = (samples[..., j_lo:] >= 0.5 if on is None else on[..., j_lo:]) & (np.arange(j_lo, len(radii)) < j_hi[..., None])
     j_last = len(radii) - 1 - np.argmax(on[..., ::-1], axis=2)
     found = np.take_along_axis(on, (j_last - j_lo)[..., None], 2)[..., 0]
     j_next = np.minimum(j_last + 1, len(radii) - 1)
-    s0 = np.take_along_axis(samples, j_last[..., None], 2)[..., 0]
-    s1 = np.take_along_axis(samples, j_next[..., None], 2)[..., 0]
+    s0 = np.take_along_axis(samples, j_last[..., None], 2)
+    s1 = np.take_along_axis(samples, j_next[..., None], 2)
+    if gain is not None:
+        s0, s1 = gained(s0, gain), gained(s1, gain)
+    s0, s1 = s0[..., 0], s1[..., 0]
     frac = np.where(s0 - s1 > 1e-6, (s0 - 0.5) / np.maximum(s0 - s1, 1e-6), 0.0)
     r = radii[j_last] + np.clip(frac, 0.0, 1.0) * (radii[j_next] - radii[j_last])
     return np.where(found, r, np.nan)

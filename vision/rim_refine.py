@@ -7,9 +7,15 @@ settles between them and the centre drifts towards the cloak or the visible arc.
 known (the base's size, plus the blur's small outward bias): the centre that the most edge points
 lie a radius from is the rim's, for the rim's arc is one circle of that radius and a cloak's edge
 is not. The centre is then fitted to those points alone. Run on the few kept rings only.
+
+That known radius is the top's, plus how far outside it the edge shows in the labels: the photo's
+blur and JPEG's colour at half resolution decide that, not the base. Rings of one side found on one
+kind of labels share it: measured on those of them showing a long arc, it is held for all of them
+(`held_radius_centres`), where the frame is at least as fine as the view.
 """
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 INLIER = 0.12                  # radii: an edge point this near the circle agrees with it
@@ -40,3 +46,114 @@ def consensus_centres(points: np.ndarray, valid: np.ndarray, centres: np.ndarray
     rows = np.arange(len(centres))
     best = np.where(votes[rows, best] > votes[:, here], best, here)
     return cand[rows, best], on[rows, best]
+
+
+# The rim's edge as the labels show it lies a little outside the top's edge, by how much the photo
+# decides (its blur, JPEG keeping the colour at half resolution, the side's colour and the labels
+# the ring was found on): the first fit guesses it (rim_rays.EDGE_BIAS_PX) and lets a ring's radius
+# drift from the guess, which on a short arc moves the centre towards or away from the arc. Rings
+# of one side found on one kind of labels share that bias: it is measured on those of them showing
+# a long arc (the median of their own radii), and each of them is fitted with it held.
+HELD_ARC = 0.45                # a ring with this share of its rays on its circle measures its kind's radius
+MIN_MEASURING = 2              # rings of a kind that must measure it before it is held for them
+FINE_SCALE = 1.0               # frame pixels per view pixel: where the frame is coarser, its blur spans
+                               # more view pixels the farther a ring is, and no one radius holds
+
+
+def free_circles(points: np.ndarray, weights: np.ndarray, start: np.ndarray,
+                 iterations: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """(centres (N, 2), radii (N,)): the circles through the weighted points (N, K, 2), radius free
+    (Gauss-Newton from `start`, each step's 3 x 3 normal equations solved in closed form)."""
+    c = np.array(start, np.float64)
+    px, py, w = points[..., 0], points[..., 1], weights
+    sw = np.maximum(w.sum(1), 1e-9)
+    r = (np.hypot(px - c[:, None, 0], py - c[:, None, 1]) * w).sum(1) / sw
+    for _ in range(iterations):
+        dx, dy = px - c[:, None, 0], py - c[:, None, 1]
+        dist = np.maximum(np.hypot(dx, dy), 1e-9)
+        ux, uy = dx / dist, dy / dist
+        e = dist - r[:, None]
+        wx, wy = w * ux, w * uy
+        # J = -(ux, uy, 1): (J^T W J) step = -J^T W e
+        a00, a01, a11 = (wx * ux).sum(1), (wx * uy).sum(1), (wy * uy).sum(1)
+        a02, a12, a22 = wx.sum(1), wy.sum(1), sw
+        b0, b1, b2 = (wx * e).sum(1), (wy * e).sum(1), (w * e).sum(1)
+        c00, c01, c02 = a11 * a22 - a12 * a12, a02 * a12 - a01 * a22, a01 * a12 - a02 * a11
+        c11, c12, c22 = a00 * a22 - a02 * a02, a01 * a02 - a00 * a12, a00 * a11 - a01 * a01
+        det = a00 * c00 + a01 * c01 + a02 * c02
+        inv = 1.0 / np.where(np.abs(det) > 1e-12, det, np.inf)
+        c = c + np.stack([(c00 * b0 + c01 * b1 + c02 * b2) * inv, (c01 * b0 + c11 * b1 + c12 * b2) * inv], 1)
+        r = r + (c02 * b0 + c12 * b1 + c22 * b2) * inv
+    return c, r
+
+
+def circle_centres(points: np.ndarray, weights: np.ndarray, start: np.ndarray, radius: np.ndarray,
+                   iterations: int = 3) -> np.ndarray:
+    """(N, 2) centres of the circles of the given radii (N,) through the weighted points (N, K, 2)."""
+    c = np.array(start, np.float64)
+    px, py, w = points[..., 0], points[..., 1], weights
+    for _ in range(iterations):
+        dx, dy = px - c[:, None, 0], py - c[:, None, 1]
+        dist = np.maximum(np.hypot(dx, dy), 1e-9)
+        ux, uy = dx / dist, dy / dist
+        e = dist - radius[:, None]
+        wx, wy = w * ux, w * uy
+        a00, a01, a11 = (wx * ux).sum(1), (wx * uy).sum(1), (wy * uy).sum(1)
+        b0, b1 = (wx * e).sum(1), (wy * e).sum(1)
+        det = a00 * a11 - a01 * a01
+        inv = 1.0 / np.where(det > 1e-12, det, np.inf)
+        c = c + np.stack([(a11 * b0 - a01 * b1) * inv, (a00 * b1 - a01 * b0) * inv], 1)
+    return c
+
+
+def held_radius_centres(points: np.ndarray, valid: np.ndarray, agree: np.ndarray, start: np.ndarray,
+                        r_px: float, kinds: np.ndarray, fine: np.ndarray):
+    """Rings' centres with the radius of their kind held: (centres (N, 2), the points agreeing
+    (N, K), which rings were so fitted (N,)).
+
+    `points`, `valid` (N, K): the rings' edge points; `agree`: those on the circle about `start`
+    (consensus_centres); `kinds` (N,): rings of one kind share a radius (a side, the labels found
+    on); `fine` (N,): the frame is at least as fine as the view there (only those measure and are
+    fitted). A kind with fewer than MIN_MEASURING rings showing a long arc keeps the first fit."""
+    held = np.zeros(len(start), bool)
+    radius = np.full(len(start), np.nan)
+    weights = agree.astype(np.float64)
+    measuring = fine & (agree.mean(1) >= HELD_ARC)
+    if np.count_nonzero(measuring) >= MIN_MEASURING:
+        _, own = free_circles(points[measuring], weights[measuring], start[measuring])
+        for k in np.unique(kinds[measuring]):
+            of_kind = kinds[measuring] == k
+            if np.count_nonzero(of_kind) >= MIN_MEASURING:
+                these = fine & (kinds == k)
+                radius[these] = np.clip(np.median(own[of_kind]), 0.95 * r_px, 1.15 * r_px)
+                held |= these
+    centres = np.array(start, np.float64)
+    if not held.any():
+        return centres, agree, held
+    pts, ok, c = points[held], valid[held], start[held]
+    on = agree[held]
+    for _ in range(2):
+        # the circle through the points that agree, then again through those near it
+        c = circle_centres(pts, on.astype(np.float64), c, radius[held])
+        off = np.hypot(pts[..., 0] - c[:, None, 0], pts[..., 1] - c[:, None, 1]) - radius[held][:, None]
+        on = ok & (np.abs(off) <= INLIER * r_px)
+    centres[held] = c
+    agree = agree.copy()
+    agree[held] = on
+    return centres, agree, held
+
+
+def frame_scale_at(pose, view, height_in: float):
+    """For a top view of the table plane: frame pixels per view pixel at view points (N, 2) where
+    a base's top shows (`pose`: vision.height.CameraPose; the top `height_in` up)."""
+    H = pose.plane_homography(height_in)
+
+    def scale(c_view: np.ndarray) -> np.ndarray:
+        xy = np.asarray(view.to_table(np.asarray(c_view, np.float64).reshape(-1, 2)), np.float64)
+        xy = pose.lift(xy, height_in)
+        d = 1.0 / view.ppi
+        px = cv2.perspectiveTransform(np.concatenate([xy, xy + (d, 0), xy + (0, d)]).reshape(-1, 1, 2), H)
+        px = px.reshape(3, -1, 2)
+        a, b = px[1] - px[0], px[2] - px[0]
+        return np.sqrt(np.abs(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]))
+    return scale

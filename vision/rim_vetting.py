@@ -10,7 +10,9 @@ base's top and the figure's body:
 - a die, or cloth on a body: colour filling the middle, not a ring round a body (`middle`, `hollow`);
   however clean and round the ring, a die's colour fills the middle where a figure's feet stand
   and runs on unbroken out to its edge, with the mat clear round it (label_fill);
-- felt or a book cover of a similar hue: the colour goes on outside the ring (`outer`);
+- felt or a book cover of a similar hue: the colour goes on outside the ring (`outer`), or, on the
+  labels, fills its middle and the band round it alike (a ring the likelihood alone shows in felt
+  the labels call the side's colour);
 - a mug or a book across the table's edge: its colour runs off the view, whose edge then makes
   part of the ring's outline (runs_off_view);
 - cloth of one side's colour on a figure of the other: a ring inside a rim of another colour
@@ -213,10 +215,15 @@ def _look_alike(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float,
         return "its colour runs off the view's edge: the outline there is the view's, not a rim's (a mug, a book)"
     middle, band = label_fill(strict, loose, hit.side_index, hit.xy_view, r_px)
     footed = max(hit.middle, middle)
-    if (footed > MAX_FOOTED and band > MAX_SOLID
-            and label_fill(strict, loose, hit.side_index, hit.xy_view, r_px, around=True)[0] < MAX_AROUND):
+    around = (label_fill(strict, loose, hit.side_index, hit.xy_view, r_px, around=True)[0]
+              if footed > MAX_FOOTED and band > MAX_SOLID else 0.0)
+    if footed > MAX_FOOTED and band > MAX_SOLID and around < MAX_AROUND:
         return (f"solid, no figure's feet in it ({footed:.2f} of the middle, {band:.2f} of the way out to the rim): "
                 f"a die or a blob")
+    if middle > MAX_FOOTED and band > MAX_SOLID and around > MAX_OUTER and not strong:
+        # (a ring only the likelihood shows, in felt the labels call the side's: its middle is the felt)
+        return (f"in a field of its colour, no figure's feet in its middle ({middle:.2f} of it, {around:.2f} of the "
+                f"band round it on the labels): felt or a mat of the side's hue")
     if (hit.middle > MAX_INNER or hit.hollow < MIN_HOLLOW) and not strong:
         return f"filled, not a ring ({hit.inner:.2f} of the middle)"
     if hit.outer > MAX_OUTER:
@@ -436,7 +443,7 @@ def flat_beside(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, bright: f
     disc = view_bgr[dy0:min(h, iy + m + 1), dx0:min(w, ix + m + 1)]
     if not disc.size:
         return 0.0, 0.0
-    yy, xx = np.mgrid[dy0:dy0 + disc.shape[0], dx0:dx0 + disc.shape[1]]
+    yy, xx = np.ogrid[dy0:dy0 + disc.shape[0], dx0:dx0 + disc.shape[1]]
     gray = np.where((xx - cx) ** 2 + (yy - cy) ** 2 <= (SCREEN_REACH * r_px) ** 2,
                     disc.sum(axis=2, dtype=np.int32), np.iinfo(np.int32).max)
     sy, sx = np.unravel_index(int(np.argmin(gray)), gray.shape)
@@ -503,27 +510,34 @@ def felt_through(strict: np.ndarray, centre: np.ndarray, r_px: float, labels: Se
     felt's hue up on a body standing in it, has the felt itself in its middle. The labels alone may
     call a pale body next to the felt felt too: what is the felt looks like it (in `view_bgr`, the
     same pixels: within the felt's own spread of colours round its median, Lab); without the view
-    the second share is 1."""
+    the second share is 1. (0, 0) when no more than MAX_FELT_THROUGH of the middle is felt at all:
+    no more of it can be joined to the felt round it."""
     h, w = strict.shape
-    half = int(math.ceil(3.0 * r_px))
     ix, iy = int(round(centre[0])), int(round(centre[1]))
-    x0, x1, y0, y1 = max(0, ix - half), min(w, ix + half + 1), max(0, iy - half), min(h, iy + half + 1)
-    if x1 <= x0 or y1 <= y0:
-        return 0.0, 0.0
-    felt = np.isin(strict[y0:y1, x0:x1], labels)
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    d2 = ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (r_px * r_px)
+
+    def window(reach: float):
+        half = int(math.ceil(reach * r_px))
+        x0, x1, y0, y1 = max(0, ix - half), min(w, ix + half + 1), max(0, iy - half), min(h, iy + half + 1)
+        yy, xx = np.ogrid[y0:y1, x0:x1]
+        return (slice(y0, y1), slice(x0, x1)), ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (r_px * r_px)
+
+    # (no more of the middle can be felt joined to the felt round it than is felt at all: looked at first)
+    win, d2 = window(MIDDLE_IN)
     middle = d2 <= MIDDLE_IN ** 2
-    if not middle.any() or not felt[middle].any():
+    n_middle = int(middle.sum())
+    if not n_middle or np.count_nonzero(np.isin(strict[win], labels) & middle) <= MAX_FELT_THROUGH * n_middle:
         return 0.0, 0.0
+    win, d2 = window(3.0)
+    felt = np.isin(strict[win], labels)
+    middle = d2 <= MIDDLE_IN ** 2
     _, lab = cv2.connectedComponents(felt.astype(np.uint8), connectivity=4)
     far = felt & (d2 >= FELT_BEYOND ** 2)
     beyond = np.unique(lab[far])
     joined = middle & np.isin(lab, beyond[beyond > 0])
-    through = float(joined.sum() / middle.sum())
+    through = float(joined.sum() / n_middle)
     if view_bgr is None or not joined.any():
         return through, 1.0 if joined.any() else 0.0
-    colours = cv2.cvtColor(np.ascontiguousarray(view_bgr[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB).astype(np.float32)
+    colours = cv2.cvtColor(np.ascontiguousarray(view_bgr[win]), cv2.COLOR_BGR2LAB).astype(np.float32)
     ref = np.median(colours[far], axis=0)
     spread = np.percentile(np.linalg.norm(colours[far] - ref, axis=1), FELT_SPREAD)
     like = float((np.linalg.norm(colours[joined] - ref, axis=1) <= spread).mean())

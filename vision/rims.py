@@ -35,8 +35,8 @@ import numpy as np
 
 from vision.colour import chromaticity, classify, rgb_chroma
 from vision.rim_rays import (EDGE_BIAS_PX, STEP_PX, Bands, Slots, best_per_cell, fit_circle, fit_trimmed,
-                             free_radius, gained, longest_arc, max_wall, outer_edges, ray_units, reach, sample_rays)
-from vision.rim_refine import INLIER, consensus_centres
+                             free_radius, gained, gained_threshold, longest_arc, max_wall, outer_edges, ray_units, reach, sample_rays)
+from vision.rim_refine import FINE_SCALE, INLIER, consensus_centres, frame_scale_at, held_radius_centres
 from vision.rim_search import quantised_likelihoods
 from vision.rim_vetting import MAX_OUTER, is_strong, similar_felts, vet_hits
 from vision.rim_water import water_rims
@@ -125,18 +125,20 @@ def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -
     return best_per_cell(pts, score[ys, xs], r_px)[:MAX_CANDIDATES]
 
 
-def _rim_edges(samples, centres, shift, units, radii, r_px: float, search_lo: float, search_hi: float):
-    """On each ray (samples (N, K, J)) the radius where the colour ends between `search_lo` and
-    `search_hi` radii, the side wall's shift (N, 2) added out; the top's edge points (N, K, 2), the
-    wall taken away; and which rays show a rim there: (edges, points, valid)."""
+def _rim_edges(samples, centres, shift, units, radii, r_px: float, search_lo: float, search_hi: float, gain):
+    """On each ray (samples (N, K, J), each candidate's `gained` by its `gain`) the radius where the
+    colour ends between `search_lo` and `search_hi` radii, the side wall's shift (N, 2) added out;
+    the top's edge points (N, K, 2), the wall taken away; and which rays show a rim there: (edges,
+    points, valid)."""
     wall = np.maximum(0.0, shift @ units.T)                      # (N, K): the side wall adds this out
-    edges = outer_edges(samples, radii, search_lo * r_px, search_hi * r_px + wall)
+    on = samples >= gained_threshold(gain)[:, None, None]        # the samples gained to 0.5 or more
+    edges = outer_edges(samples, radii, search_lo * r_px, search_hi * r_px + wall, on, gain)
     top = edges - wall                                           # the top's edge, wall taken away
     points = centres[:, None, :] + np.nan_to_num(top)[..., None] * units[None]
     # A rim is a band of solid colour ending at its edge, with the mat beyond: a speckle of noise
     # or one thread of a pattern is not.
     e = np.nan_to_num(edges, nan=-1e9)
-    bands = Bands(samples, radii)
+    bands = Bands(samples, radii, on)
     n_in, on_in = bands.count(e - RIM_BAND * r_px, e - 0.5)
     n_out, on_out = bands.count(e + 1.0, e + 0.3 * r_px)
     solid = on_in >= 0.75 * np.maximum(n_in, 1)
@@ -163,9 +165,8 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     centres are worth using (a look that only moves the centre: no free radius, residual or clean)."""
     radii = _edge_radii(radii, r_px, search_lo, search_hi, max_wall(shift, units))
     samples = sample_rays(mask_f, centres, radii, units)
-    if gain is not None:
-        samples = gained(samples, gain)
-    edges, points, valid = _rim_edges(samples, centres, shift, units, radii, r_px, search_lo, search_hi)
+    gain = np.ones(len(centres)) if gain is None else gain
+    edges, points, valid = _rim_edges(samples, centres, shift, units, radii, r_px, search_lo, search_hi, gain)
     # A candidate without a rim edge (or too few: `min_valid`) has no circle to fit: it keeps its
     # place, the prior's radius and no ray.
     n = len(centres)
@@ -205,13 +206,13 @@ def quantise_view(view_bgr: np.ndarray, wb=None):
     img = np.ascontiguousarray(view_bgr, np.uint8)
     bits = 8 - QUANT_SHIFT
     # B, G, R levels packed into one index, shifted and or-ed in place (no float copy of the view)
-    b, g, r = cv2.split(img >> QUANT_SHIFT)
-    index = b.astype(np.int32)
+    b, g, r = cv2.split(img)
+    index = (b >> QUANT_SHIFT).astype(np.int32)
     for level in (g, r):
         index <<= bits
-        index |= level
+        index |= level >> QUANT_SHIFT
     counts = np.bincount(index.ravel(), minlength=1 << (3 * bits))
-    present = np.flatnonzero(counts)
+    present = np.flatnonzero(counts > 0)          # (nonzero over a bool map is three times faster)
     levels = ((np.stack([present >> (2 * bits), (present >> bits) & ((1 << bits) - 1),
                          present & ((1 << bits) - 1)], axis=1) << QUANT_SHIFT) + (1 << QUANT_SHIFT) / 2)
     colours = levels.astype(np.float32)[None]                       # (1, n, 3) BGR
@@ -312,7 +313,7 @@ def _weighted_median(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
 def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[float]], base_in: float = 1.0, *,
               other_rgbs: Sequence[Sequence[float]] = (), mat: np.ndarray | None = None,
               wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None, wall_height_in: float = 0.0,
-              exclude: np.ndarray | None = None, wb=None,
+              exclude: np.ndarray | None = None, wb=None, frame_scale: Callable[[np.ndarray], np.ndarray] | None = None,
               with_rejected: bool = False) -> list[RimHit]:
     """Bases in a top view of the plane of the bases' tops.
 
@@ -322,12 +323,13 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     terrain colours, so that felt is not taken for a rim. `wall_shift_px(centres (N, 2))` -> (N, 2):
     where the bottom of a base centred there shows, relative to its top `wall_height_in` up (towards
     the camera).
-    `exclude`: (H, W) bool, pixels that are no base (a hand). Returns the kept bases (and, with
+    `exclude`: (H, W) bool, pixels that are no base (a hand). `frame_scale(centres (N, 2))` -> (N,):
+    frame pixels per view pixel there (vision.rim_refine.held_radius_centres). Returns the kept bases (and, with
     `with_rejected`, every candidate with the reason it was left out)."""
     if not side_rgbs:
         return []
     args = dict(other_rgbs=other_rgbs, mat=mat, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
-                exclude=exclude, wb=wb,
+                exclude=exclude, wb=wb, frame_scale=frame_scale,
                 quantised=quantise_view(view_bgr, wb))
     first, strict, loose = _find_rims_once(view_bgr, ppi, side_rgbs, base_in, with_rejected=with_rejected, **args)
     # The paint on the rims is near the profile's colour, not at it: what the confident rims of
@@ -415,7 +417,8 @@ def learn_side_colours(view_bgr, ppi, base_in, side_rgbs, hits, strict, loose, *
 
 
 def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=None, wall_shift_px=None,
-                    wall_height_in=0.0, exclude=None, wb=None, with_rejected=False, quantised=None, only_sides=None, skip_near=None):
+                    wall_height_in=0.0, exclude=None, wb=None, with_rejected=False, quantised=None, only_sides=None, skip_near=None,
+                    frame_scale=None):
     """One pass of find_rims with the given side colours: (hits, strict labels, loose labels)."""
     quantised = quantised or quantise_view(view_bgr, wb)
     if mat is None:
@@ -570,7 +573,9 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         around = _felt_around(strict, c2[rings], side_of[rings], felts, r_px, units)
         rings = rings[around < FELT_AROUND]
     if len(rings):
-        refined = _refined_centres(mask_f[rings], gain[rings], c2[rings], shift_at(c2[rings]), r_px, units, radii)
+        fine = frame_scale(c2[rings]) >= FINE_SCALE if frame_scale is not None else np.zeros(len(rings), bool)
+        refined = _refined_centres(mask_f[rings], gain[rings], c2[rings], shift_at(c2[rings]), r_px, units, radii,
+                                   side_of[rings] * (PASS_SOFT + 1) + kind_of[rings], fine)
         for j, i in enumerate(rings):
             vetted[i] = dataclasses.replace(vetted[i], xy_view=refined[j])
     for hit in vetted:
@@ -626,20 +631,24 @@ def _felt_around(strict, centres, sides, felts, r_px, units) -> np.ndarray:
     return out
 
 
-def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii) -> np.ndarray:
+def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fine) -> np.ndarray:
     """(N, 2) the kept rings' centres, from the circle of the base's radius most of their edge
     points lie on (vision.rim_refine): a cloak of the rim's colour hanging past the rim does not
-    pull it."""
+    pull it. Where the frame is `fine` (N,), rings of one kind (N,) are fitted with the radius their
+    long arcs show (rim_refine.held_radius_centres)."""
     radii = _edge_radii(radii, r_px, 0.55, 1.45, max_wall(shift, units))
-    samples = gained(sample_rays(mask_f, centres, radii, units), gain)
-    _, points, valid = _rim_edges(samples, centres, shift, units, radii, r_px, 0.55, 1.45)
+    samples = sample_rays(mask_f, centres, radii, units)
+    _, points, valid = _rim_edges(samples, centres, shift, units, radii, r_px, 0.55, 1.45, gain)
     start, agree = consensus_centres(points, valid, centres, r_px + EDGE_BIAS_PX)
+    held_at, held_agree, held = held_radius_centres(points, valid, agree, start, r_px, kinds, fine)
     # the circle through the points that agree, its radius held near the base's as in the first fit,
     refined, radius = fit_circle(points, agree.astype(np.float64), start, r_px, iterations=3)
     # and once more with the points near that circle (a cloak's edge may cross the first)
     off = np.hypot(points[..., 0] - refined[:, None, 0], points[..., 1] - refined[:, None, 1]) - radius[:, None]
     agree = valid & (np.abs(off) <= INLIER * r_px)
     refined, _ = fit_circle(points, agree.astype(np.float64), refined, r_px, iterations=3)
+    refined = np.where(held[:, None], held_at, refined)
+    agree = np.where(held[:, None], held_agree, agree)
     return np.where(np.isfinite(refined) & (agree.sum(1) >= 3)[:, None], refined, centres)
 
 
@@ -703,7 +712,8 @@ def rims_in_view(view, side_rgbs, base_in: float, *, pose=None, height_in: float
     least most of a radius in from the edge, and not on an anchor (`keep_out_in`: x0, y0, x1, y1)."""
     shift = table_view_wall_shift(pose, view, height_in) if pose is not None and height_in > 0 else None
     hits = find_rims(view.image, view.ppi, side_rgbs, base_in, other_rgbs=other_rgbs, mat=mat,
-                     wall_shift_px=shift, wall_height_in=height_in, exclude=exclude, wb=wb)
+                     wall_shift_px=shift, wall_height_in=height_in, exclude=exclude, wb=wb,
+                     frame_scale=frame_scale_at(pose, view, height_in) if pose is not None else None)
     out = []
     for hit in hits:
         xy = view.to_table(hit.xy_view[None])

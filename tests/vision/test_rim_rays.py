@@ -76,3 +76,14 @@ def test_samples_counted_in_bands_along_a_ray_are_those_a_mask_of_the_band_count
     band = (radii >= lo[..., None]) & (radii <= hi[..., None])
     np.testing.assert_array_equal(n, band.sum(2))
     np.testing.assert_array_equal(on, ((samples >= 0.5) & band).sum(2))
+
+
+def test_samples_at_or_above_the_gained_threshold_are_those_gained_to_half_or_more():
+    from vision.rim_rays import gained, gained_threshold
+    rng = np.random.default_rng(3)
+    gain = np.concatenate([[1.0, 1.0], rng.uniform(1.0, 7.0, 40), [1 / 0.15, 2.0, 4.0]])
+    threshold = gained_threshold(gain)
+    # random samples, and the threshold itself with its neighbours a few ulps either side
+    near = threshold[:, None] + np.arange(-3, 4)[None] * np.spacing(threshold)[:, None]
+    samples = np.concatenate([rng.random((len(gain), 200)), near], 1).astype(np.float32)[:, None, :]
+    np.testing.assert_array_equal(samples >= threshold[:, None, None], gained(samples, gain) >= 0.5)

@@ -132,3 +132,20 @@ def test_a_rim_seen_at_a_35_degree_tilt_is_put_where_its_top_is():
     near = _near(hits, x, y, 0)
     assert near and len(hits) == 1
     assert _error_in(near[0], x, y) <= 0.06
+
+
+def test_the_likelihood_less_its_noise_is_the_whole_likelihood_less_the_noise_in_felt_too():
+    """Only the pixels above the noise are blended with a felt's likelihood: the rest are 0 either way."""
+    from vision.rim_search import quantised_likelihoods
+    from vision.rims import quantise_view
+    scene = TopScene(width_in=9, depth_in=6)
+    scene.poly([(0.8, 0.8), (8.2, 1.0), (8.0, 5.2), (1.0, 5.0)], WATER)
+    _thin_rim(scene, 3.0, 3.0, BLUE, visible=0.6, lean_deg=70)
+    _thin_rim(scene, 6.0, 3.2, _mix(BLUE, WATER, 0.7), visible=0.6, lean_deg=250)
+    _thin_rim(scene, 7.4, 5.4, _mix(RED, MAT, PAINT), visible=0.7, lean_deg=0)
+    quantised = quantise_view(scene.finish(seed=12))
+    whole = quantised_likelihoods(quantised, PPI, SIDES, rgb_chroma(MAT), [WATER])
+    noise = 0.1
+    less = quantised_likelihoods(quantised, PPI, SIDES, rgb_chroma(MAT), [WATER], noise=noise)
+    assert (less > 0).any(axis=(1, 2)).all()                     # both sides show above the noise
+    np.testing.assert_array_equal(less, np.maximum(whole - np.float32(noise), 0.0))

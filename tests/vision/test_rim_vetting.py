@@ -428,6 +428,20 @@ def test_a_rim_blurred_on_a_mat_of_its_sides_hue_is_no_die():
     assert "die" in _vet([base], die, _towards(90.0))[0].reason
 
 
+@pytest.mark.parametrize("body_in_middle", [False, True])
+def test_a_ring_in_a_field_of_its_colour_is_no_base_unless_a_body_stands_in_it(body_in_middle):
+    """Water whose blue the labels call the blue side's: a ring the likelihood shows between two
+    figures has the water in its middle and all round it; a base there has its body in its middle."""
+    label = np.zeros((120, 120), np.int32) + 1                          # the blue side's colour everywhere
+    cv2.circle(label, (30, 60), 8, -1, -1)                              # two figures' bodies either side
+    cv2.circle(label, (90, 60), 8, -1, -1)
+    if body_in_middle:
+        cv2.ellipse(label, (60, 58), (5, 7), 0, 0, 360, -1, -1)
+    ring = _hit((60, 60), 1, coverage=0.42, clean=0.87, other=0.0)     # not a strong rim
+    out = _vet([ring], label, None)
+    assert out[0].reason == "ring" if body_in_middle else "field of its colour" in out[0].reason, out[0].reason
+
+
 def test_two_sides_rings_in_one_place_that_nothing_tells_apart_both_stay():
     """Neither nearer the camera nor with less of the other's colour round it: a surer ring alone
     does not make the other cloth (both go on to the other tests and the one-per-base choice)."""

@@ -1,0 +1,89 @@
+"""Terrain's inner steps against the plain computation each stands in for: a piece's likelihoods
+as one matrix product, its outline grown by mitred corners, the pool's cheap blur, the clipped
+mask as one range test."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import shapely
+from hypothesis import given, settings, strategies as st
+
+from vision.pipeline import CLIPPED, _clipped
+from vision.terrain import MITRE_LIMIT, _gauss_table, _mitred, _smooth, _sure
+
+
+def test_likelihoods_as_one_product_are_the_gaussians_posterior():
+    rng = np.random.default_rng(3)
+    mus = rng.normal(0, 0.3, (6, 3))
+    sds = rng.uniform(0.02, 0.3, (6, 3))
+    priors = np.array([0.0, 0.0, -2.0, 0.0, -2.0, -2.0])
+    xs = rng.normal(0, 0.3, (3, 40, 50)).astype(np.float32)
+    for classes in (4, 6):
+        x = xs.reshape(3, -1).T.astype(np.float64)
+        ll = np.stack([-0.5 * (((x - m) / s) ** 2).sum(axis=1) - np.log(s).sum() + p
+                       for m, s, p in zip(mus[:classes], sds[:classes], priors[:classes])])
+        posterior = np.exp(ll[0] - ll.max(axis=0)) / np.exp(ll - ll.max(axis=0)).sum(axis=0)
+        got = _sure(xs, _gauss_table(mus, sds, priors), classes)
+        assert got.shape == (40, 50)
+        assert np.abs(got.ravel() - posterior).max() < 1e-3
+
+
+def _corner_ratios(ring: np.ndarray) -> np.ndarray:
+    """How far each corner of a mitre buffer reaches, in buffer distances."""
+    ahead = np.roll(ring, -1, axis=0) - ring
+    behind = ring - np.roll(ring, 1, axis=0)
+    cos_turn = (ahead * behind).sum(axis=1) / (np.linalg.norm(ahead, axis=1) * np.linalg.norm(behind, axis=1))
+    return 1.0 / np.sqrt(np.maximum((1.0 + cos_turn) / 2.0, 1e-12))
+
+
+# outlines are traced on pixels: corners on a quarter-pixel lattice (no denormal or near-repeated
+# corner, whose turn is undefined)
+_coord = st.integers(0, 80).map(lambda v: v / 4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(_coord, _coord), min_size=3, max_size=25),
+       st.floats(0.005, 0.2), st.booleans())
+def test_a_ring_grown_by_mitred_corners_is_shapelys_mitre_buffer(points, distance, reverse):
+    hull = shapely.convex_hull(shapely.multipoints(points))
+    if hull.geom_type != "Polygon" or hull.area < 1.0:
+        return
+    ring = np.asarray(hull.exterior.coords)[:-1]
+    ring = ring[::-1] if reverse else ring               # either way round
+    if _corner_ratios(ring).max() > MITRE_LIMIT:        # shapely bevels those corners
+        return
+    grown = shapely.polygons(_mitred(ring, distance))
+    expected = shapely.buffer(hull, distance, join_style="mitre")
+    assert shapely.is_valid(grown)
+    # (by distance, not by the area of their difference: GEOS's overlay of two triangles equal to
+    # the last bit can return both whole)
+    assert shapely.hausdorff_distance(grown, expected) < 1e-9 * (1 + distance)
+
+
+def test_a_ring_with_a_repeated_point_is_left_to_shapely():
+    ring = np.array([[0.0, 0.0], [4.0, 0.0], [4.0, 0.0], [0.0, 3.0]])
+    assert _mitred(ring, 0.1) is None
+
+
+def _spread(image: np.ndarray) -> float:
+    ys, xs = np.mgrid[: image.shape[0], : image.shape[1]]
+    mean = (image * xs).sum() / image.sum()
+    return float(np.sqrt((image * (xs - mean) ** 2).sum() / image.sum()))
+
+
+def test_the_pools_blur_is_as_wide_as_asked_and_never_under_sqrt_2_pixels():
+    for sigma in (1.0, 1.25, 2.0, 2.5, 3.5):
+        impulse = np.zeros((81, 81), np.float32)
+        impulse[40, 41] = 1.0
+        out = _smooth(impulse, sigma)
+        assert abs(float(out.sum()) - 1.0) < 1e-4
+        assert abs(_spread(out) - max(sigma, math.sqrt(2))) < 0.02 * max(sigma, math.sqrt(2))
+
+
+def test_the_clipped_mask_is_where_any_channel_reads_clipped():
+    rng = np.random.default_rng(5)
+    image = rng.integers(CLIPPED - 6, 256, (60, 80, 3), dtype=np.uint8)
+    expected = image.max(axis=2) >= CLIPPED
+    assert expected.any() and not expected.all()
+    assert np.array_equal(_clipped(image), expected)
