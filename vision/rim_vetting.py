@@ -542,3 +542,17 @@ def felt_through(strict: np.ndarray, centre: np.ndarray, r_px: float, labels: Se
     spread = np.percentile(np.linalg.norm(colours[far] - ref, axis=1), FELT_SPREAD)
     like = float((np.linalg.norm(colours[joined] - ref, axis=1) <= spread).mean())
     return through, like
+
+
+TIE_CONFIDENCE = 0.02          # two rings this near in confidence are as sure as each other ...
+MORE_RING = 0.1                # ... and the one showing this much more of its circle (5 of 48 rays) is the base
+
+
+def shows_more_ring(ring: RimHit, kept: RimHit, r_px: float) -> bool:
+    """Of two overlapping rings of one side (bases never overlap: only one is a base), whether
+    `ring`, the less confident, is the base rather than `kept`: the two are different circles
+    (centres a radius or more apart: a short arc fitted from its mirror side as well as from its
+    own, or a cloak of the rim's colour up on the body), as sure as each other, and `ring` shows
+    clearly more of its circle. The same rim found on two passes (centres nearer) keeps the surer."""
+    return (ring.side_index == kept.side_index and math.hypot(*(ring.xy_view - kept.xy_view)) >= r_px
+            and kept.confidence - ring.confidence < TIE_CONFIDENCE and ring.coverage >= kept.coverage + MORE_RING)

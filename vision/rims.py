@@ -34,11 +34,11 @@ import cv2
 import numpy as np
 
 from vision.colour import chromaticity, classify, rgb_chroma
-from vision.rim_rays import (EDGE_BIAS_PX, STEP_PX, Bands, Slots, best_per_cell, fit_circle, fit_trimmed,
+from vision.rim_rays import (EDGE_BIAS_PX, EDGE_TRIM, STEP_PX, Bands, Slots, best_per_cell, fit_circle, fit_trimmed,
                              free_radius, gained, gained_threshold, longest_arc, max_wall, outer_edges, ray_units, reach, sample_rays)
 from vision.rim_refine import FINE_SCALE, INLIER, consensus_centres, frame_scale_at, held_radius_centres
 from vision.rim_search import quantised_likelihoods
-from vision.rim_vetting import MAX_OUTER, is_strong, similar_felts, vet_hits
+from vision.rim_vetting import MAX_OUTER, is_strong, shows_more_ring, similar_felts, vet_hits
 from vision.rim_water import water_rims
 
 MIN_COVERAGE = 0.2             # share of the ring that must show (a leaning body hides up to 70%,
@@ -157,12 +157,13 @@ def _edge_radii(radii: np.ndarray, r_px: float, search_lo: float, search_hi: flo
 
 def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
                 units: np.ndarray, radii: np.ndarray, search_lo: float, search_hi: float, gain: np.ndarray | None = None,
-                min_valid: float = 0.0, measures: bool = True):
+                min_valid: float = 0.0, measures: bool = True, labelled: np.ndarray | None = None):
     """Edge points, fitted centres and the shape measures for candidates at `centres` (`gain` (N,):
     each candidate's samples scaled by it, clipped at 1: a likelihood judged against its own rim).
     A candidate with fewer than `min_valid` of its rays showing a rim edge keeps none (its circle is
     not fitted: the rays kept are some of those). Without `measures` only the rays kept and the
-    centres are worth using (a look that only moves the centre: no free radius, residual or clean)."""
+    centres are worth using (a look that only moves the centre: no free radius, residual or clean).
+    `labelled` (N,): which candidates were found on labels, not on a likelihood (None: all)."""
     radii = _edge_radii(radii, r_px, search_lo, search_hi, max_wall(shift, units))
     samples = sample_rays(mask_f, centres, radii, units)
     gain = np.ones(len(centres)) if gain is None else gain
@@ -189,7 +190,14 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
     # Of the rays that meet the colour near the ring, the share that show a clean rim edge on the
     # circle: a partial rim is clean where it shows (the body hides the rest); clutter is not.
     # (a ray meets the colour in the band searched exactly when an outer edge was found there)
-    touched = np.isfinite(edges)
+    # A ray beside the visible arc whose colour ends well inside the circle meets the body leaning
+    # over the rim (the arc's ends): hidden, as the rest under the body is, not clutter.
+    # (on labels only: a likelihood's colour fades out, a body's faint likeness with it, with no end)
+    beside = np.roll(kept, 1, axis=1) | np.roll(kept, -1, axis=1)
+    hidden = ~kept & beside & (res < -EDGE_TRIM * r_px)
+    if labelled is not None:
+        hidden &= np.asarray(labelled, bool)[:, None]
+    touched = np.isfinite(edges) & ~hidden
     clean = n_kept / np.maximum(touched.sum(1), 1)
     residual = np.sqrt((np.where(kept, res, 0.0) ** 2).sum(1) / np.maximum(n_kept, 1))
     return kept, centre, residual, clean, free_r, radius
@@ -513,7 +521,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     moved = np.hypot(*(c1 - c0).T)
     shift1 = shift_at(c1)
     radii = reach(radii, 1.8 * r_px + max_wall(shift1, units) + 2.0)
-    kept, c2, residual, clean, free_r, fit_r = _ring_stats(mask_f, c1, r_px, shift1, units, radii, 0.55, 1.25, gain)
+    kept, c2, residual, clean, free_r, fit_r = _ring_stats(mask_f, c1, r_px, shift1, units, radii, 0.55, 1.25, gain,
+                                                           labelled=kind_of != PASS_SOFT)
     max_res = max(1.2, MAX_RESIDUAL * r_px)
     coverage = kept.mean(1)
     arc = longest_arc(kept)
@@ -665,7 +674,9 @@ def _rounded(hit: RimHit) -> RimHit:
 
 def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
     """Bases do not overlap: of kept candidates closer than a base's diameter (less a little for the
-    fit), the most confident stands. (An arc seen from its mirror side fits a circle as well.)"""
+    fit), the most confident stands, or, of two rings of one side as sure as each other, the one
+    showing more of its circle (rim_vetting.shows_more_ring). (An arc seen from its mirror side fits
+    a circle as well.)"""
     # The most confident ring stands (the labels it was found on only break ties): a faint rim
     # found on the likelihood may be the base, and a strict ring beside it cloth on its body.
     order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", -hits[i].confidence,
@@ -673,7 +684,11 @@ def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
     out: list[RimHit] = []
     for i in order:
         h = hits[i]
-        if any(np.hypot(*(h.xy_view - o.xy_view)) < OVERLAP * r_px for o in out if o.reason == "ring"):
+        clash = [j for j, o in enumerate(out) if o.reason == "ring" and np.hypot(*(h.xy_view - o.xy_view)) < OVERLAP * r_px]
+        if h.reason == "ring" and len(clash) == 1 and shows_more_ring(h, out[clash[0]], r_px):
+            out[clash[0]] = h
+            continue
+        if clash:
             continue
         out.append(h)
     # The same ring found on several passes (strict, loose, likelihood) is fitted to different

@@ -450,3 +450,27 @@ def test_two_sides_rings_in_one_place_that_nothing_tells_apart_both_stay():
     _arc(label, (60, 60), R_PX, 1, 180, 330)
     hits = [_hit((60, 60), 0, confidence=0.6, other=0.25), _hit((60.3, 60), 1, confidence=0.45, other=0.25)]
     assert [h.reason for h in _vet(hits, label, _towards(90.0))] == ["ring", "ring"]
+
+
+@pytest.mark.parametrize("apart_r, sides, surer, fuller, fuller_stands", [
+    (1.4, (1, 1), (0.35, 0.27), (0.34, 0.44), True),    # a short arc fitted from its mirror side too
+    (1.7, (1, 1), (0.36, 0.30), (0.35, 0.42), True),    # a cloak of the rim's colour up on the body
+    (1.4, (1, 1), (0.47, 0.30), (0.39, 0.44), False),   # clearly surer: it stands
+    (1.4, (1, 1), (0.35, 0.38), (0.34, 0.42), False),   # hardly more ring (2 of 48 rays)
+    (0.4, (1, 1), (0.35, 0.27), (0.34, 0.44), False),   # one rim found on two passes: the surer
+    (1.4, (0, 1), (0.35, 0.27), (0.34, 0.44), False),   # two sides': the cloth tests' and the surer's
+])
+def test_of_two_overlapping_rings_of_one_side_as_sure_as_each_other_the_fuller_circle_stands(
+        apart_r, sides, surer, fuller, fuller_stands):
+    """Bases never overlap, so of two rings of one side closer than a diameter one is no base. A
+    short arc fits a base's circle from either side; when the two fits are as sure as each other,
+    the one showing clearly more of its circle is the base."""
+    from vision.rims import _one_per_base
+    a = RimHit(np.array([60.0, 60.0]), sides[0], surer[0], surer[1], 0.6, 0.0, 0.0, "ring")
+    b = RimHit(np.array([60.0 + apart_r * R_PX, 60.0]), sides[1], fuller[0], fuller[1], 0.6, 0.0, 0.0, "ring")
+    far = RimHit(np.array([200.0, 60.0]), 1, 0.3, 0.5, 0.6, 0.0, 0.0, "ring")     # a base elsewhere stays
+    for hits in ([a, b, far], [b, a, far], [far, b, a]):
+        kept = [h for h in _one_per_base(hits, R_PX) if h.reason == "ring"]
+        assert len(kept) == 2 and any(h is far or np.allclose(h.xy_view, far.xy_view) for h in kept)
+        stood = next(h for h in kept if not np.allclose(h.xy_view, far.xy_view))
+        assert np.allclose(stood.xy_view, (b if fuller_stands else a).xy_view), (hits, stood)

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from tests.vision.rim_scenes import BLUE, PPI, RED, WATER, TopScene
-from vision.rims import RimHit, _one_per_base, find_rims
+from vision.rim_rays import STEP_PX, ray_units
+from vision.rims import MIN_CLEAN, RimHit, _one_per_base, _ring_stats, find_rims
 
 SIDES = [RED, BLUE]
 NAMES = ["red", "blue"]
@@ -184,3 +185,38 @@ def test_the_felt_round_a_ring_is_measured_in_felt_of_a_hue_near_its_sides():
     centres = np.array([[150.0, 50.0], [40.0, 50.0], [150.0, 50.0]])
     share = _felt_around(strict, centres, np.array([1, 1, 0]), [[], [2]], 10.0, units)
     assert share[0] == 1.0 and share[1] == 0.0 and share[2] == 0.0
+
+
+
+def _arc_cut_by_a_body(r_px=10.0, size=64):
+    """A 0/1 label map: a rim's band (0.7-1.0 radii) over half the ring (24 of the 48 rays); on
+    the ray just past each end of that arc the body leaning over the rim covers the band's outer
+    part (the colour ends at 0.75 radii); and on 7 rays of the far side, where the body hides the
+    rim, a fringe of a cloak of the colour lies just outside the ring (1.15-1.25 radii)."""
+    c = size / 2
+    yy, xx = np.mgrid[0:size, 0:size]
+    d = np.hypot(xx - c, yy - c) / r_px
+    a = np.degrees(np.arctan2(yy - c, xx - c)) % 360          # rays every 7.5 degrees from 0
+    arc = (a >= 356.25) | (a < 176.25)
+    ends = ((a >= 176.25) & (a < 183.75)) | ((a >= 348.75) & (a < 356.25))
+    spill = (a >= 243.75) & (a < 296.25)
+    mask = ((d >= 0.7) & (((d <= 1.0) & arc) | ((d <= 0.75) & ends))) | ((d >= 1.15) & (d <= 1.25) & spill)
+    return mask.astype(np.float32), np.array([[c, c]]), r_px
+
+
+def test_a_ray_whose_colour_the_body_cuts_short_at_the_arcs_end_is_hidden_not_clutter():
+    """On labels, the colour ending well inside the circle just past the visible arc is the body
+    leaning over the rim (hidden, as the rest under it is), not clutter; on a likelihood, whose
+    colour fades with no clear end, it still counts against the ring."""
+    mask, centre, r_px = _arc_cut_by_a_body()
+    units = ray_units()
+    radii = np.arange(0.0, 2.0 * r_px + 6, STEP_PX)
+    clean = {}
+    for labelled in (True, False):
+        kept, _c, _res, cl, _fr, _r = _ring_stats(mask, centre, r_px, np.zeros((1, 2)), units, radii, 0.55, 1.25,
+                                                  labelled=np.array([labelled]))
+        assert kept.sum() == 24                      # the visible arc, every ray of it
+        clean[labelled] = cl[0]
+    assert clean[True] == pytest.approx(24 / (24 + 7))           # only the cloak's fringe is clutter
+    assert clean[False] == pytest.approx(24 / (24 + 2 + 7))
+    assert clean[False] < MIN_CLEAN <= clean[True]
