@@ -12,6 +12,11 @@ the base's side wall where it shows, as in vision.rims) is fitted by a circle of
 radius; a candidate is a base when enough of that circle shows the rim, in one arc, with felt just
 beyond it, its middle neither felt nor the rim's colour throughout (a die of that colour is
 filled), and no other side's colour on the ring (a red figure in water is found by its red rim).
+
+The labels judge a pixel by the profile's colours; a rim painted nearer the felt's colour than
+the profile's is water to them. So the search is made again with the rim's pixels told by the
+paint as this photo shows it (the side's rims found outside the felt) against the felt's colours
+round them (a Gaussian each: paint_model, paint_map).
 """
 from __future__ import annotations
 
@@ -37,15 +42,32 @@ SAME_FIGURE = 3.5              # radii: a ring found this near with no felt betw
 MAX_FELT_BETWEEN = 0.1         # share of the line between them on felt, at most, for that
 MAX_MIDDLE_OTHER = 0.25        # the middle is no other side's colour (a red die in the water)
 SEED_OFFSET = 0.7              # radii: the fit also starts this far from a candidate, 8 ways
+MIN_PAINT_SAMPLES = 40         # pixels of a side's rims found outside the felt, to learn its paint from
+FELT_BOX = 6.0                 # radii: the side of the box the local felt's colours are learnt in
+COLOUR_NOISE = 3.0             # added to each channel's spread (of 255): JPEG's noise on a flat colour
 
 
 def water_rims(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_px: float, found_xy: np.ndarray,
-               *, wall_shift_px=None) -> list[tuple[np.ndarray, int, float, float, float]]:
+               *, wall_shift_px=None, view_bgr: np.ndarray | None = None,
+               found_sides: np.ndarray | None = None) -> list[tuple[np.ndarray, int, float, float, float]]:
     """Bases in felt of their side's hue that no ring already found stands on: [(centre of the base's
     top (2,) view pixels, side, confidence, coverage, residual_px)].
 
     `strict`: vision.rims' strict labels (side k, felt n_sides + t, -1 none; pixels excluded already
-    -1). `found_xy` (M, 2): the rings already found (any side)."""
+    -1). `found_xy` (M, 2): the rings already found (`found_sides` (M,): whose). With the view
+    (`view_bgr`, uint8 BGR), the paint of a side's rims found outside the felt is learnt and the
+    rims in the felt looked for by it too (paint_map)."""
+    return [c[:5] for c in water_candidates(strict, n_sides, side_rgbs, other_rgbs, r_px, found_xy,
+                                            wall_shift_px=wall_shift_px, view_bgr=view_bgr,
+                                            found_sides=found_sides) if c[5] == "ring"]
+
+
+def water_candidates(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_px: float, found_xy: np.ndarray,
+                     *, wall_shift_px=None, view_bgr: np.ndarray | None = None,
+                     found_sides: np.ndarray | None = None, with_rejected: bool = False) -> list[tuple]:
+    """water_rims' candidates, [(centre (2,), side, confidence, coverage, residual_px, reason)]:
+    "ring" for a base, else the first test it failed (with `with_rejected`; only the bases
+    without)."""
     felts = similar_felts(side_rgbs, other_rgbs, n_sides)
     out = []
     if r_px < 3 or not any(felts):
@@ -56,15 +78,29 @@ def water_rims(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_px: fl
         felt = strict == labels[0]
         for t in labels[1:]:
             felt |= strict == t
+        paint = None
+        if view_bgr is not None and found_sides is not None and len(found_xy):
+            paint = paint_model(view_bgr, strict, np.asarray(found_xy)[np.asarray(found_sides) == k], k, felt, r_px)
         for x0, y0, x1, y1 in _pieces(felt, r_px):
             lab = strict[y0:y1, x0:x1]
             f = felt[y0:y1, x0:x1]
-            for xy, conf, cov, res in _in_window(lab, f, k, n_sides, r_px, wall_shift_px, np.array([x0, y0], float)):
-                if len(found_xy) and np.hypot(*(np.asarray(found_xy) - xy).T).min() < OVERLAP * r_px:
-                    continue
-                if _same_figure(felt, xy, found_xy, r_px):
-                    continue
-                out.append((xy, k, conf, cov, res))
+            origin = np.array([x0, y0], float)
+            found = _in_window(lab, f, k, n_sides, r_px, wall_shift_px, origin, with_rejected)
+            if paint is not None:
+                # the rim by its paint as this photo shows it, against the felt round it
+                rim = paint_map(view_bgr[y0:y1, x0:x1], f | (lab == k), paint, r_px)
+                rings = [c[0] for c in found if c[4] == "ring"]
+                for c in _in_window(lab, f, k, n_sides, r_px, wall_shift_px, origin, with_rejected, rim=rim):
+                    if c[4] == "ring" and any(np.hypot(*(c[0] - q)) < OVERLAP * r_px for q in rings):
+                        c = c[:4] + ("a ring found there",)
+                    found.append(c)
+            for xy, conf, cov, res, why in found:
+                if why == "ring" and len(found_xy) and np.hypot(*(np.asarray(found_xy) - xy).T).min() < OVERLAP * r_px:
+                    why = "a ring found there"
+                elif why == "ring" and _same_figure(felt, xy, found_xy, r_px):
+                    why = "same figure"
+                if why == "ring" or with_rejected:
+                    out.append((xy, k, conf, cov, res, why))
     return out
 
 
@@ -105,9 +141,15 @@ def _same_figure(felt: np.ndarray, xy: np.ndarray, found_xy: np.ndarray, r_px: f
     return False
 
 
-def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin):
-    felt_f = felt.astype(np.float32)
-    rim_f = (lab == k).astype(np.float32)
+def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected=False, rim=None):
+    """Bases in one piece's window, the rim's colour by its labels or by `rim` (a 0/1 map)."""
+    if rim is None:
+        rim_f = (lab == k).astype(np.float32)
+        felt_f = felt.astype(np.float32)
+    else:
+        # the felt's mottling the labels call the rim's colour is felt, unless it is the paint
+        rim_f = rim
+        felt_f = ((felt | (lab == k)) & (rim < 0.5)).astype(np.float32)
     other_f = ((lab >= 0) & (lab < n_sides) & (lab != k)).astype(np.float32)
     body_f = 1.0 - np.maximum(np.maximum(felt_f, rim_f), other_f)
     c = _candidates(body_f, felt_f, r_px)
@@ -144,9 +186,11 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin):
     # a first look on half the rays, only as far out as an edge and the felt beyond it
     reach = 1.65 * r_px + float(wall_at(c, units).max(initial=0.0)) + 3.0
     _, valid, *_ = edges_from(c, units[::2], radii[:int(np.searchsorted(radii, reach)) + 1])
-    c = c[valid.mean(1) >= 0.5 * MIN_COVERAGE]
+    first_look = valid.mean(1) >= 0.5 * MIN_COVERAGE
+    dropped = [(p + origin, 0.0, 0.0, 0.0, "first look") for p in c[~first_look]] if with_rejected else []
+    c = c[first_look]
     if not len(c):
-        return []
+        return dropped
     points, valid, *_ = edges_from(c, units, radii)
     centre, radius, _ = fit_trimmed(points, valid, c.copy(), r_px)
     # measured again from the fitted centre
@@ -171,22 +215,83 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin):
     other = ((other_s >= 0.5) & ring).any(2).mean(1)
     max_res = max(1.2, MAX_RESIDUAL * r_px)
     moved = np.hypot(*(centre - c).T)
-    ok = (np.isfinite(centre).all(1) & (moved <= 1.1 * r_px) & (coverage >= MIN_COVERAGE) & (arc >= MIN_ARC)
-          & (residual <= max_res) & (mid_felt <= MAX_MIDDLE_FELT) & (mid_rim <= MAX_MIDDLE_RIM) & (mid_other <= MAX_MIDDLE_OTHER)
-          & (out_rim <= MAX_OUTSIDE_RIM) & (out_felt >= MIN_OUTSIDE_FELT) & (other <= MAX_OTHER))
+    tests = [("fit", ~np.isfinite(centre).all(1) | (moved > 1.1 * r_px)), ("coverage", coverage < MIN_COVERAGE),
+             ("arc", arc < MIN_ARC), ("residual", residual > max_res), ("middle felt", mid_felt > MAX_MIDDLE_FELT),
+             ("middle rim", mid_rim > MAX_MIDDLE_RIM), ("middle other", mid_other > MAX_MIDDLE_OTHER),
+             ("outside rim", out_rim > MAX_OUTSIDE_RIM), ("outside felt", out_felt < MIN_OUTSIDE_FELT),
+             ("other side", other > MAX_OTHER)]
+    reason = np.full(len(centre), "ring", object)
+    for name, failed in reversed(tests):           # the first test failed names the candidate
+        reason[failed] = name
     conf = (np.minimum(1.0, coverage / 0.6) * np.maximum(0.0, 1 - residual / (2 * max_res))
             * np.maximum(0.0, 1 - out_rim / (2 * MAX_OUTSIDE_RIM)))
     res = []
     order = np.argsort(-conf)
     taken: list[np.ndarray] = []
     for i in order:
-        if not ok[i]:
-            continue
-        if any(np.hypot(*(centre[i] - t)) < OVERLAP * r_px for t in taken):
-            continue
-        taken.append(centre[i])
-        res.append((centre[i] + origin, float(conf[i]), float(coverage[i]), float(residual[i])))
-    return res
+        why = reason[i]
+        if why == "ring" and any(np.hypot(*(centre[i] - t)) < OVERLAP * r_px for t in taken):
+            why = "overlap"
+        if why == "ring":
+            taken.append(centre[i])
+        if why == "ring" or with_rejected:
+            res.append((centre[i] + origin, float(conf[i]), float(coverage[i]), float(residual[i]), why))
+    return dropped + res
+
+
+def paint_model(view_bgr: np.ndarray, strict: np.ndarray, rings_xy: np.ndarray, k: int, felt: np.ndarray,
+                r_px: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """(mean, covariance) of side k's paint (BGR) as this photo shows it: the pixels labelled k in
+    the rim band (0.7-1 radii) of its rings found outside the felt; None with too few."""
+    h, w = strict.shape
+    units = ray_units()
+    radii = np.arange(0.7 * r_px, r_px + 1e-6, STEP_PX)
+    pts = (np.asarray(rings_xy, np.float64).reshape(-1, 1, 1, 2)
+           + radii[None, None, :, None] * units[None, :, None, :]).reshape(-1, 2)
+    ix, iy = np.rint(pts[:, 0]).astype(int), np.rint(pts[:, 1]).astype(int)
+    inside = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
+    ix, iy = ix[inside], iy[inside]
+    keep = (strict[iy, ix] == k) & ~felt[iy, ix]
+    if keep.sum() < MIN_PAINT_SAMPLES:
+        return None
+    px = view_bgr[iy[keep], ix[keep]].astype(np.float64)
+    return px.mean(0), np.cov(px.T) + np.eye(3) * COLOUR_NOISE ** 2
+
+
+def paint_map(view_bgr: np.ndarray, feltish: np.ndarray, paint, r_px: float) -> np.ndarray:
+    """(H, W) float32 0/1: the pixels of a window of the view (uint8 BGR) likelier the side's paint
+    (`paint`: paint_model's Gaussian) than the felt round them: a Gaussian of the colours of
+    `feltish` (the pixels labelled the felt or the rim's colour, most of them felt) in a box a few
+    bases wide, whatever the light across the table."""
+    img = view_bgr.astype(np.float32)
+    w = feltish.astype(np.float32)
+    if w.sum() < 4:
+        return np.zeros(feltish.shape, np.float32)
+    centre = img[feltish].mean(0)
+    img -= centre                            # centred: the box's moments cancel little
+    size = int(round(FELT_BOX * r_px)) | 1
+
+    def box(a):
+        return cv2.boxFilter(a, -1, (size, size), normalize=False, borderType=cv2.BORDER_CONSTANT)
+
+    n = np.maximum(box(w), 1.0)
+    m = [box(w * img[..., i]) / n for i in range(3)]
+    c = {}
+    for i in range(3):
+        for j in range(i, 3):
+            c[i, j] = box(w * img[..., i] * img[..., j]) / n - m[i] * m[j] + (COLOUR_NOISE ** 2 if i == j else 0.0)
+    # the 3x3 inverse pixel by pixel, by its cofactors
+    a00, a01, a02, a11, a12, a22 = c[0, 0], c[0, 1], c[0, 2], c[1, 1], c[1, 2], c[2, 2]
+    i00, i01, i02 = a11 * a22 - a12 * a12, a02 * a12 - a01 * a22, a01 * a12 - a02 * a11
+    i11, i12, i22 = a00 * a22 - a02 * a02, a01 * a02 - a00 * a12, a00 * a11 - a01 * a01
+    det = np.maximum(a00 * i00 + a01 * i01 + a02 * i02, 1e-6)
+    d0, d1, d2 = img[..., 0] - m[0], img[..., 1] - m[1], img[..., 2] - m[2]
+    maha = (i00 * d0 * d0 + i11 * d1 * d1 + i22 * d2 * d2 + 2 * (i01 * d0 * d1 + i02 * d0 * d2 + i12 * d1 * d2)) / det
+    felt_ll = -0.5 * (maha + np.log(det))
+    p_mean, p_cov = paint
+    dp = img.reshape(-1, 3).astype(np.float64) - (p_mean - centre)
+    paint_ll = -0.5 * (np.einsum("ni,ij,nj->n", dp, np.linalg.inv(p_cov), dp) + np.log(np.linalg.det(p_cov)))
+    return (paint_ll.reshape(feltish.shape) > felt_ll).astype(np.float32)
 
 
 def _candidates(body_f: np.ndarray, felt_f: np.ndarray, r_px: float) -> np.ndarray:

@@ -350,7 +350,7 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     learned = learn_side_colours(view_bgr, ppi, base_in, side_rgbs, first, strict, loose, wb=wb, mat=mat,
                                  other_rgbs=other_rgbs)
     if learned is None:
-        return _with_water_rims(first, strict, side_rgbs, other_rgbs, base_in / 2 * ppi, wall_shift_px)
+        return _with_water_rims(first, strict, side_rgbs, other_rgbs, base_in / 2 * ppi, wall_shift_px, view_bgr)
     # Only the sides whose colour moved are looked at again, and not where a sure rim stands.
     changed = {k for k in range(len(side_rgbs)) if tuple(learned[k]) != tuple(side_rgbs[k])}
     sure = [h for h in first if h.reason == "ring" and h.confidence >= TEACH_CONFIDENCE]
@@ -358,16 +358,18 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
                                    skip_near=np.array([h.xy_view for h in sure]).reshape(-1, 2), **args)
     unchanged = [h for h in first if h.side_index not in changed]
     hits = _one_per_base(sure + unchanged + second, base_in / 2 * ppi)
-    return _with_water_rims(hits, strict, learned, other_rgbs, base_in / 2 * ppi, wall_shift_px)
+    return _with_water_rims(hits, strict, learned, other_rgbs, base_in / 2 * ppi, wall_shift_px, view_bgr)
 
 
-def _with_water_rims(hits, strict, side_rgbs, other_rgbs, r_px, wall_shift_px) -> list[RimHit]:
+def _with_water_rims(hits, strict, side_rgbs, other_rgbs, r_px, wall_shift_px, view_bgr=None) -> list[RimHit]:
     """`hits` and the bases standing in felt of their own side's hue that no ring found
     (vision.rim_water: there the ring test cannot tell the rim from the felt)."""
-    found = np.array([h.xy_view for h in hits if h.reason == "ring"], np.float64).reshape(-1, 2)
+    rings = [h for h in hits if h.reason == "ring"]
+    found = np.array([h.xy_view for h in rings], np.float64).reshape(-1, 2)
     extra = [RimHit(xy, k, round(conf, 3), round(cov, 3), round(res, 2), 0.0, 0.0, "ring")
              for xy, k, conf, cov, res in water_rims(strict, len(side_rgbs), side_rgbs, other_rgbs, r_px, found,
-                                                     wall_shift_px=wall_shift_px)]
+                                                     wall_shift_px=wall_shift_px, view_bgr=view_bgr,
+                                                     found_sides=np.array([h.side_index for h in rings], int))]
     return hits + extra
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.vision.rim_scenes import BLUE, PPI, RED, WATER, TopScene
-from vision.rim_water import water_rims
+from vision.rim_water import water_candidates, water_rims
 from vision.rims import find_rims, label_view
 
 SIDES = [RED, BLUE]
@@ -46,3 +46,48 @@ def test_in_water_a_red_die_and_a_blue_die_are_no_bases():
 def test_no_felt_of_a_sides_hue_looks_nowhere():
     strict = np.full((120, 160), -1, np.int32)
     assert water_rims(strict, 2, SIDES, [(35, 70, 30)], 10.0, np.empty((0, 2))) == []
+
+
+def test_every_candidate_in_water_comes_with_why_it_was_left_out():
+    # the bases found by the rings already, and two dice: what the water search saw there is named
+    scene = _water_table((40, 80, 200), 0.5, 1, dice=[(6.2, 4.3, RED), (1.8, 4.3, BLUE)])
+    strict, _ = label_view(scene.finish(seed=4), SIDES, [WATER])
+    found = np.array([[x, y] for x, y, _ in scene.truth]) * PPI
+    seen = water_candidates(strict, 2, SIDES, [WATER], 0.5 * PPI, found, with_rejected=True)
+    assert not [c for c in seen if c[5] == "ring"]
+    assert {c[5] for c in seen} <= {"first look", "fit", "coverage", "arc", "residual", "middle felt", "middle rim",
+                                    "middle other", "outside rim", "outside felt", "other side", "overlap",
+                                    "a ring found there", "same figure"}
+    for x, y, _side in scene.truth:       # each base is seen, and left to the ring already found there
+        near = [c[5] for c in seen if np.hypot(*(c[0] / PPI - (x, y))) <= 0.2]
+        assert "a ring found there" in near, f"({x}, {y}): {near}"
+    # with no ring found yet, the same search keeps them (and only them)
+    kept = water_candidates(strict, 2, SIDES, [WATER], 0.5 * PPI, np.empty((0, 2)))
+    assert all(c[5] == "ring" for c in kept)
+    assert sorted(np.round(c[0] / PPI, 0).tolist() for c in kept) == sorted(
+        np.round([x, y], 0).tolist() for x, y, _ in scene.truth)
+
+
+def test_blue_paint_the_labels_call_water_is_found_by_the_paint_of_the_dry_rims():
+    # paint nearer the water's colour than the profile's blue: in the felt every label calls it
+    # water; the two figures standing on the mat show what the paint looks like in this photo
+    paint, found, by_labels = (45, 92, 160), 0, 0
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        scene = TopScene(width_in=10, depth_in=6, texture=0.07)
+        scene.poly([(0.8, 0.8), (6.2, 1.0), (6.0, 5.2), (1.0, 5.0)], WATER)
+        for (x, y), body in zip([(2.3, 2.2), (4.6, 2.4), (3.4, 4.0)], BODIES):
+            scene.figure(x, y, "blue", paint, visible=0.45, lean_deg=float(rng.uniform(0, 360)), body_rgb=body)
+        for (x, y), body in zip([(8.2, 1.6), (8.4, 4.2)], BODIES):
+            scene.figure(x, y, "blue", paint, visible=0.6, lean_deg=float(rng.uniform(0, 360)), body_rgb=body)
+        img = scene.finish(seed=seed + 3)
+        strict, _ = label_view(img, SIDES, [WATER])
+        dry = np.array([[8.2, 1.6], [8.4, 4.2]]) * PPI
+        by_labels += len(water_rims(strict, 2, SIDES, [WATER], 0.5 * PPI, dry))
+        hits = find_rims(img, PPI, SIDES, 1.0, other_rgbs=[WATER])
+        for h in hits:
+            near = min(np.hypot(*(h.xy_view / PPI - (x, y))) for x, y, _ in scene.truth)
+            assert h.side_index == 1 and near <= 0.2, f"seed {seed}: a base at {h.xy_view / PPI} that is none"
+        found += sum(h.xy_view[0] < 7 * PPI for h in hits)
+    assert by_labels == 0
+    assert found >= 4, f"{found} of the 9 in the water"
