@@ -186,7 +186,7 @@ def free_radius(points: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return np.sqrt(np.where(r2 > 0, r2, np.nan))
 
 
-def _solve_sym3(a00, a01, a02, a11, a12, a22, b0, b1, b2):
+def solve_sym3(a00, a01, a02, a11, a12, a22, b0, b1, b2):
     """Solutions (x0, x1, x2), each (N,), of the symmetric systems [[a00 a01 a02] [a01 a11 a12]
     [a02 a12 a22]] x = b by their adjugates (many tiny systems: faster than a general solver); 0
     where the system is singular."""
@@ -234,7 +234,7 @@ def fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px:
         sums = terms.sum(2)
         # J^T e with J = (-ux, -uy, -1), and the radius prior
         b = (-sums[5], -sums[6], -sums[7] + lam * (r - (r_px + EDGE_BIAS_PX)))
-        step = _solve_sym3(sums[0], sums[1], sums[3], sums[2], sums[4], w_sum + lam, *b)
+        step = solve_sym3(sums[0], sums[1], sums[3], sums[2], sums[4], w_sum + lam, *b)
         c = c + np.clip(-np.stack(step[:2], 1), -0.5 * r_px, 0.5 * r_px)
         r = np.clip(r - step[2], 0.85 * r_px, 1.25 * r_px)
     return c, r

@@ -18,6 +18,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.rim_rays import solve_sym3
+
 INLIER = 0.12                  # radii: an edge point this near the circle agrees with it
 MAX_MOVE = 0.5                 # radii: a refinement never moves a centre farther than this
 GRID = 0.1                     # radii: the spacing of the centres tried (the fit after finds the centre)
@@ -69,22 +71,22 @@ def free_circles(points: np.ndarray, weights: np.ndarray, start: np.ndarray,
     sw = np.maximum(w.sum(1), 1e-9)
     r = (np.hypot(px - c[:, None, 0], py - c[:, None, 1]) * w).sum(1) / sw
     for _ in range(iterations):
-        dx, dy = px - c[:, None, 0], py - c[:, None, 1]
-        dist = np.maximum(np.hypot(dx, dy), 1e-9)
-        ux, uy = dx / dist, dy / dist
-        e = dist - r[:, None]
-        wx, wy = w * ux, w * uy
+        ux, uy, e, wx, wy = _linearised(px, py, w, c, r)
         # J = -(ux, uy, 1): (J^T W J) step = -J^T W e
-        a00, a01, a11 = (wx * ux).sum(1), (wx * uy).sum(1), (wy * uy).sum(1)
-        a02, a12, a22 = wx.sum(1), wy.sum(1), sw
-        b0, b1, b2 = (wx * e).sum(1), (wy * e).sum(1), (w * e).sum(1)
-        c00, c01, c02 = a11 * a22 - a12 * a12, a02 * a12 - a01 * a22, a01 * a12 - a02 * a11
-        c11, c12, c22 = a00 * a22 - a02 * a02, a01 * a02 - a00 * a12, a00 * a11 - a01 * a01
-        det = a00 * c00 + a01 * c01 + a02 * c02
-        inv = 1.0 / np.where(np.abs(det) > 1e-12, det, np.inf)
-        c = c + np.stack([(c00 * b0 + c01 * b1 + c02 * b2) * inv, (c01 * b0 + c11 * b1 + c12 * b2) * inv], 1)
-        r = r + (c02 * b0 + c12 * b1 + c22 * b2) * inv
+        step = solve_sym3((wx * ux).sum(1), (wx * uy).sum(1), wx.sum(1), (wy * uy).sum(1), wy.sum(1), sw,
+                          (wx * e).sum(1), (wy * e).sum(1), (w * e).sum(1))
+        c = c + np.stack(step[:2], 1)
+        r = r + step[2]
     return c, r
+
+
+def _linearised(px, py, w, c, radius):
+    """The fit's terms about centres `c` (N, 2) and radii (N,): each point's unit vector from the
+    centre (ux, uy), its distance off the circle `e`, and the weighted unit vectors (wx, wy)."""
+    dx, dy = px - c[:, None, 0], py - c[:, None, 1]
+    dist = np.maximum(np.hypot(dx, dy), 1e-9)
+    ux, uy = dx / dist, dy / dist
+    return ux, uy, dist - radius[:, None], w * ux, w * uy
 
 
 def circle_centres(points: np.ndarray, weights: np.ndarray, start: np.ndarray, radius: np.ndarray,
@@ -93,11 +95,7 @@ def circle_centres(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r
     c = np.array(start, np.float64)
     px, py, w = points[..., 0], points[..., 1], weights
     for _ in range(iterations):
-        dx, dy = px - c[:, None, 0], py - c[:, None, 1]
-        dist = np.maximum(np.hypot(dx, dy), 1e-9)
-        ux, uy = dx / dist, dy / dist
-        e = dist - radius[:, None]
-        wx, wy = w * ux, w * uy
+        ux, uy, e, wx, wy = _linearised(px, py, w, c, radius)
         a00, a01, a11 = (wx * ux).sum(1), (wx * uy).sum(1), (wy * uy).sum(1)
         b0, b1 = (wx * e).sum(1), (wy * e).sum(1)
         det = a00 * a11 - a01 * a01
