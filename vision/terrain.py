@@ -211,15 +211,8 @@ def _enlarged(plane: np.ndarray, s: int, shape: tuple[int, int]) -> np.ndarray:
 
 
 def _shrink_planes(planes: np.ndarray, f: int) -> np.ndarray:
-    """(C, H // f, W // f): each plane's means of f x f blocks (a last partial row and column of
-    blocks dropped)."""
-    if f == 1:
-        return planes
-    c, h, w = planes.shape
-    out = np.empty((c, h // f, w // f), np.float32)
-    for i in range(c):
-        out[i] = cv2.resize(planes[i, : h // f * f, : w // f * f], (w // f, h // f), interpolation=cv2.INTER_AREA)
-    return out
+    """(C, H // f, W // f): `_shrink` of each plane."""
+    return planes if f == 1 else np.stack([_shrink(p, f) for p in planes])
 
 
 def _finer(seed: np.ndarray, box, f: int, shape: tuple[int, int]):
@@ -297,7 +290,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     blocks, block = _local_mat(
         cplanes, mat_like, cppi,
         median_rows(cplanes[:, ::step, ::step][:, like_s]) if like_s.any() else median_rows(sample.T))
-    clocal = np.stack([_enlarged(plane, block, (hc, wc)) for plane in blocks])
+    # (only the log chromaticity and brightness planes are read at the seeds' layer)
+    clocal = np.stack([_enlarged(plane, block, (hc, wc)) for plane in blocks[:4]])
     rel_c = cplanes[:4] - clocal[:4]
     # (The seeds are judged in the work layer's mat spread, read below: a block's mean varies less than
     # its pixels, and a felt no more surely stands out for being looked at coarser.)
@@ -390,6 +384,16 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # colours): the squares of the pixels do not move with the cast.
     x3t = np.ascontiguousarray(x3.T)
     x3sq = x3t * x3t
+    # (nor do the candidates' spreads)
+    cand_sd = [*np.hypot(prior_sd, seed_sigma[:3]), *np.hypot(extra_sd[others], seed_sigma[:3]),
+               [seed_sigma[0], seed_sigma[1], SHADE_L[1]]]
+    iv = 1.0 / np.asarray(cand_sd, np.float64) ** 2                        # (K, 3)
+    sq_term = x3sq @ iv.T.astype(np.float32)
+    cand_bias = [0.0] * (len(cand_sd) - 1) + [-2 * LOG_PRIOR_SHADE]
+    # How sure a piece is: its inside against the mat, the mat in shade and every other colour
+    # looked for (the sides' rims and the distractors too), as the last look moved them.
+    rivals = ~np.asarray(near_felt, bool).reshape(-1)
+    rival_sd = np.asarray(np.hypot(extra_sd[rivals], mat_sigma[:3]), np.float64).reshape(-1, 3)
     shift = np.zeros(3, np.float32)
     sure: list[int] = []                   # the kinds, and their seeds, that told the cast (first look)
     first: tuple[dict, dict] = ({}, {})
@@ -397,17 +401,9 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         kind_mu = prior_mu + shift
         extra_mu_now = extra_mu + shift
         cand_mu = [*kind_mu, *extra_mu_now[others], [0.0, 0.0, SHADE_L[0]]]
-        cand_sd = [*np.hypot(prior_sd, seed_sigma[:3]), *np.hypot(extra_sd[others], seed_sigma[:3]),
-                   [seed_sigma[0], seed_sigma[1], SHADE_L[1]]]
-        cand_bias = [0.0] * (len(cand_mu) - 1) + [-2 * LOG_PRIOR_SHADE]
-        # How sure a piece is: its inside against the mat, the mat in shade and every other colour
-        # looked for (the sides' rims and the distractors too).
-        rivals = [(extra_mu_now[i], np.hypot(extra_sd[i], mat_sigma[:3]), LOG_PRIOR_OTHER)
-                  for i in range(len(extra)) if not near_felt[i]]
-
-        iv = 1.0 / np.asarray(cand_sd, np.float64) ** 2                    # (K, 3)
+        rival_mu = np.asarray(extra_mu_now[rivals], np.float32).reshape(-1, 3)
         mu = np.asarray(cand_mu, np.float64)
-        dist = x3sq @ iv.T.astype(np.float32) - 2 * x3t @ (mu * iv).T.astype(np.float32) \
+        dist = sq_term - 2 * x3t @ (mu * iv).T.astype(np.float32) \
             + ((mu * mu * iv).sum(axis=1) + np.asarray(cand_bias)).astype(np.float32)
         label = np.full(hc * wc, -1, np.int16)
         label[idx] = np.where(dist.min(axis=1) < SEED_SIGMA ** 2, dist.argmin(axis=1), -1)
@@ -478,8 +474,6 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                          else np.hypot(prior_sd[k], mat_sigma[:3]) for k in range(len(kinds))], np.float64)
     base_mu = np.array([[0.0, 0.0, 0.0], [0.0, 0.0, SHADE_L[0]]], np.float32)
     base_sd = np.array([mat_sigma[:3], [mat_sigma[0], mat_sigma[1], SHADE_L[1]]], np.float64)
-    rival_mu = np.array([mu for mu, _, _ in rivals], np.float32).reshape(-1, 3)
-    rival_sd = np.array([sd for _, sd, _ in rivals], np.float64).reshape(-1, 3)
     feet = np.asarray(footprints_in, np.float64).reshape(-1, 3)
     feet_px = np.column_stack([(feet[:, 0] - ox) * wppi, (feet[:, 1] - oy) * wppi, feet[:, 2] * wppi])
     for k in learnt:
