@@ -147,7 +147,7 @@ def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat
                 # The blend with the felt's likelihood only lowers a pixel's: one at or below the
                 # noise stays at 0, so only the pixels above it (a few hundredths of the view,
                 # scattered) are blended, from their likelihood before the noise is taken off.
-                strong = np.flatnonzero((out[k] if noise else to_view(like_mat)) > 0)
+                strong = np.flatnonzero(out[k] > 0)
                 raw = to_view(like_mat, strong)
             sel = np.flatnonzero(zones[j][strong] > 0)
             inside = zones[j][strong[sel]]

@@ -250,7 +250,10 @@ def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other
     and only the colours present are white-balanced and classified: a table holds a few tens of
     thousands of distinct colours against a million pixels."""
     quantised = quantised or quantise_view(view_bgr, wb)
-    strict, loose = _label_tables(quantised, side_rgbs, other_rgbs, mat)
+    strict, loose = _label_tables(quantised, side_rgbs, other_rgbs, mat)       # by colour code
+    if len(side_rgbs) + len(other_rgbs) < 127:
+        # as bytes: a quarter of the memory for every full-view test of them
+        strict, loose = strict.astype(np.int8), loose.astype(np.int8)
     return np.take(strict, quantised[0]), np.take(loose, quantised[0])
 
 
@@ -438,11 +441,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     quantised = quantised or quantise_view(view_bgr, wb)
     if mat is None:
         mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
-    strict_of, loose_of = _label_tables(quantised, side_rgbs, other_rgbs, mat)     # by colour code
-    if len(side_rgbs) + len(other_rgbs) < 127:
-        # as bytes: a quarter of the memory for every full-view test of them below
-        strict_of, loose_of = strict_of.astype(np.int8), loose_of.astype(np.int8)
-    strict, loose = np.take(strict_of, quantised[0]), np.take(loose_of, quantised[0])
+    strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat, quantised=quantised)
     if exclude is not None:
         strict[exclude] = -1
         loose[exclude] = -1
@@ -506,13 +505,11 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         return np.zeros_like(c) if wall_shift_px is None else np.asarray(wall_shift_px(c), np.float64)
 
     shift0 = shift_at(c0)
-    # Rays are sampled only as far out as a stage's tests look (the clear band beyond the farthest
-    # edge searched, the outer band of the shape measures): a quarter of the samples go.
-    radii_search = reach(radii, (1.45 + 0.3) * r_px + max_wall(shift0, units) + 2.0)
+    # (_ring_stats samples the rays only over the radii its tests read)
     # First from the candidate (which may sit off-centre, towards the visible arc), on half the
     # rays and samples: what shows too little ring even so is measured no further. Then again from
     # the fitted centre with the tighter band, in full.
-    kept0, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units[::2], radii_search[::2], 0.3, 1.45, gain,
+    kept0, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units[::2], radii[::2], 0.3, 1.45, gain,
                                               min_valid=COARSE_COVERAGE * MIN_COVERAGE, measures=False)
     moved = np.hypot(*(c1 - c0).T)
     live = (kept0.mean(1) >= COARSE_COVERAGE * MIN_COVERAGE) & (moved <= 0.9 * r_px) & np.isfinite(c1).all(1)
@@ -521,7 +518,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     mask_f = mask_f[live]
     if not len(c0):
         return [], strict, loose
-    _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii_search, 0.3, 1.45, gain,
+    _, c1, _, _, _, _ = _ring_stats(mask_f, c0, r_px, shift0, units, radii, 0.3, 1.45, gain,
                                           measures=False)
     moved = np.hypot(*(c1 - c0).T)
     shift1 = shift_at(c1)
@@ -531,12 +528,13 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     max_res = max(1.2, MAX_RESIDUAL * r_px)
     coverage = kept.mean(1)
     arc = longest_arc(kept)
+    failed = _failed_shape_test(c2, moved, coverage, arc, clean, residual, r_px, max_res)
     if not with_rejected:
-        # What fails a shape test below is no ring whatever its other measures: only the rest are
+        # What fails a shape test is no ring whatever its other measures: only the rest are
         # measured further (a tenth of the candidates, or less).
-        shaped = _failed_shape_test(c2, moved, coverage, arc, clean, residual, r_px, max_res) == 0
-        c0, c2, moved, kept, residual, clean, free_r, fit_r = (
-            a[shaped] for a in (c0, c2, moved, kept, residual, clean, free_r, fit_r))
+        shaped = failed == 0
+        c0, c2, moved, kept, residual, clean, free_r, fit_r, failed = (
+            a[shaped] for a in (c0, c2, moved, kept, residual, clean, free_r, fit_r, failed))
         coverage, arc, gain, shift1 = coverage[shaped], arc[shaped], gain[shaped], shift1[shaped]
         side_of, kind_of = side_of[shaped], kind_of[shaped]
         mask_f = mask_f[shaped]
@@ -563,7 +561,6 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     conf = (np.minimum(1.0, coverage / 0.6) * np.minimum(1.0, clean / 0.8)
             * np.maximum(0.0, 1 - residual / (2 * max_res))
             * (1 - np.where(strong, 0.0, filled)) * np.maximum(0.0, 1 - outer / (2 * MAX_OUTER)))
-    failed = _failed_shape_test(c2, moved, coverage, arc, clean, residual, r_px, max_res)
     candidates = []
     for i in range(len(c0)):
         reason = ("ring", "no circle of the base's size", f"too little ring ({coverage[i]:.2f} of it)",
