@@ -186,13 +186,19 @@ def free_radius(points: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return np.sqrt(np.where(r2 > 0, r2, np.nan))
 
 
+def adjugate_sym3(a00, a01, a02, a11, a12, a22):
+    """(c00, c01, c02, c11, c12, c22, det): the adjugate's entries and the determinant of the
+    symmetric matrices [[a00 a01 a02] [a01 a11 a12] [a02 a12 a22]] (each entry (N,) or an array)."""
+    c00, c01, c02 = a11 * a22 - a12 * a12, a02 * a12 - a01 * a22, a01 * a12 - a02 * a11
+    c11, c12, c22 = a00 * a22 - a02 * a02, a01 * a02 - a00 * a12, a00 * a11 - a01 * a01
+    return c00, c01, c02, c11, c12, c22, a00 * c00 + a01 * c01 + a02 * c02
+
+
 def solve_sym3(a00, a01, a02, a11, a12, a22, b0, b1, b2):
     """Solutions (x0, x1, x2), each (N,), of the symmetric systems [[a00 a01 a02] [a01 a11 a12]
     [a02 a12 a22]] x = b by their adjugates (many tiny systems: faster than a general solver); 0
     where the system is singular."""
-    c00, c01, c02 = a11 * a22 - a12 * a12, a02 * a12 - a01 * a22, a01 * a12 - a02 * a11
-    c11, c12, c22 = a00 * a22 - a02 * a02, a01 * a02 - a00 * a12, a00 * a11 - a01 * a01
-    det = a00 * c00 + a01 * c01 + a02 * c02
+    c00, c01, c02, c11, c12, c22, det = adjugate_sym3(a00, a01, a02, a11, a12, a22)
     ok = np.abs(det) > 1e-6
     inv = np.where(ok, 1.0 / np.where(ok, det, 1.0), 0.0)
     return ((c00 * b0 + c01 * b1 + c02 * b2) * inv, (c01 * b0 + c11 * b1 + c12 * b2) * inv,

@@ -96,10 +96,10 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
     bright = None
     for hit in hits:
         if hit.reason == "ring":
-            reason = _look_alike(hit, strict, loose, r_px, max_residual_px)
             # a clean, round rim round most of the ring is a base whatever lies in its middle (a
             # dark body near the table's dark edge)
             strong = bool(is_strong(hit.coverage, hit.clean, hit.residual_px, max_residual_px))
+            reason = _look_alike(hit, strict, loose, r_px, strong)
             if not reason and view_bgr is not None and not strong:
                 if bright is None:
                     bright = brightest_tenth(view_bgr)
@@ -213,26 +213,25 @@ def _up_on_a_body(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: floa
     return ""
 
 
-def _look_alike(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float, max_residual_px: float) -> str:
-    """Why the ring is not a base, or "" when it is."""
+def _look_alike(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float, strong: bool) -> str:
+    """Why the ring is not a base, or "" when it is (`strong`: is_strong's verdict on it)."""
     if not MIN_FREE_R <= hit.free_radius <= MAX_FREE_R:
         return f"a curve of another size (radius {hit.free_radius:.2f} of the base's)"
     if hit.radius < MIN_RADIUS:
         return f"smaller than a base (a circle of {hit.radius:.2f} of its radius): a die or a blob"
-    strong = is_strong(hit.coverage, hit.clean, hit.residual_px, max_residual_px)
     if not strong and runs_off_view(strict, loose, hit.side_index, hit.xy_view, r_px):
         return "its colour runs off the view's edge: the outline there is the view's, not a rim's (a mug, a book)"
     middle, band = label_fill(strict, loose, hit.side_index, hit.xy_view, r_px)
     footed = max(hit.middle, middle)
-    around = (label_fill(strict, loose, hit.side_index, hit.xy_view, r_px, around=True)[0]
-              if footed > MAX_FOOTED and band > MAX_SOLID else 0.0)
-    if footed > MAX_FOOTED and band > MAX_SOLID and around < MAX_AROUND:
-        return (f"solid, no figure's feet in it ({footed:.2f} of the middle, {band:.2f} of the way out to the rim): "
-                f"a die or a blob")
-    if middle > MAX_FOOTED and band > MAX_SOLID and around > MAX_OUTER and not strong:
-        # (a ring only the likelihood shows, in felt the labels call the side's: its middle is the felt)
-        return (f"in a field of its colour, no figure's feet in its middle ({middle:.2f} of it, {around:.2f} of the "
-                f"band round it on the labels): felt or a mat of the side's hue")
+    if footed > MAX_FOOTED and band > MAX_SOLID:
+        around = label_fill(strict, loose, hit.side_index, hit.xy_view, r_px, around=True)[0]
+        if around < MAX_AROUND:
+            return (f"solid, no figure's feet in it ({footed:.2f} of the middle, {band:.2f} of the way out to the "
+                    f"rim): a die or a blob")
+        if middle > MAX_FOOTED and around > MAX_OUTER and not strong:
+            # (a ring only the likelihood shows, in felt the labels call the side's: its middle is the felt)
+            return (f"in a field of its colour, no figure's feet in its middle ({middle:.2f} of it, {around:.2f} of "
+                    f"the band round it on the labels): felt or a mat of the side's hue")
     if (hit.middle > MAX_INNER or hit.hollow < MIN_HOLLOW) and not strong:
         return f"filled, not a ring ({hit.inner:.2f} of the middle)"
     if hit.outer > MAX_OUTER:

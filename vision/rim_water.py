@@ -23,8 +23,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.rim_rays import (EDGE_TRIM, STEP_PX, best_per_cell, fit_trimmed, longest_arc, outer_edges, ray_units,
-                             sample_rays)
+from vision.rim_rays import (EDGE_TRIM, STEP_PX, adjugate_sym3, best_per_cell, fit_trimmed, longest_arc,
+                             outer_edges, ray_units, sample_rays)
 from vision.rim_vetting import similar_felts
 
 MIN_BODY = 0.45                # candidate: share of a square of 1.2 radii in the middle that is not felt
@@ -282,9 +282,8 @@ def paint_map(view_bgr: np.ndarray, feltish: np.ndarray, paint, r_px: float) -> 
             c[i, j] = box(w * img[..., i] * img[..., j]) / n - m[i] * m[j] + (COLOUR_NOISE ** 2 if i == j else 0.0)
     # the 3x3 inverse pixel by pixel, by its cofactors
     a00, a01, a02, a11, a12, a22 = c[0, 0], c[0, 1], c[0, 2], c[1, 1], c[1, 2], c[2, 2]
-    i00, i01, i02 = a11 * a22 - a12 * a12, a02 * a12 - a01 * a22, a01 * a12 - a02 * a11
-    i11, i12, i22 = a00 * a22 - a02 * a02, a01 * a02 - a00 * a12, a00 * a11 - a01 * a01
-    det = np.maximum(a00 * i00 + a01 * i01 + a02 * i02, 1e-6)
+    i00, i01, i02, i11, i12, i22, det = adjugate_sym3(a00, a01, a02, a11, a12, a22)
+    det = np.maximum(det, 1e-6)
     d0, d1, d2 = img[..., 0] - m[0], img[..., 1] - m[1], img[..., 2] - m[2]
     maha = (i00 * d0 * d0 + i11 * d1 * d1 + i22 * d2 * d2 + 2 * (i01 * d0 * d1 + i02 * d0 * d2 + i12 * d1 * d2)) / det
     felt_ll = -0.5 * (maha + np.log(det))
