@@ -338,8 +338,8 @@ class MarkerFinder:
         best: dict[int, tuple[float, np.ndarray]] = {}
         if rects_in is None:
             self._collect(TopView(_sharpen(view.image), view.ppi, view.origin_in), best, view)
-            if self._roster_ids is not None and self._roster_ids - set(best):
-                self._read_dark_squares(view, best, self._roster_ids - set(best))
+            if self._roster_ids is not None and (missing := self._roster_ids - set(best)):
+                self._read_dark_squares(view, best, missing)
             return self._detections(best, registration)
         for k, rect in enumerate(rects_in):
             window = view.window(rect)
@@ -402,7 +402,7 @@ class MarkerFinder:
             if quad is None:
                 continue
             read = self._soft_read(image, quad + (u0, v0), missing)
-            if read is None or read.marker_id in best:
+            if read is None:           # (it reads only ids still missing: none in `best`)
                 continue
             self._keep(best, read.marker_id, view.to_table(read.corners))
             if read.marker_id in best:

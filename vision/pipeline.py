@@ -291,8 +291,7 @@ class FramePipeline:
         if full and scan is not None and scan[1].figures_searched:
             found = self.markers.figures_in_frame(scan[1], scan[0], registration)
         else:
-            found = self.markers.find_figures(view.gray(), registration, None if full else rects,
-                                              None if full else expected)
+            found = self.markers.find_figures(view.gray(), registration, None if full else rects, expected)
         h = self.profile.figure_marker_height_in
         if h > 0 and len(found):
             # Markers on bases stand above the table: put them back under the camera's ray.

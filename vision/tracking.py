@@ -72,6 +72,8 @@ class Tracker:
                 track.hidden = True
                 if self.frame - track.last_seen > self.keep_frames:
                     del self.tracks[fid]
+        # (the hand's answer holds this frame's views: not kept past it)
+        self._covered, self._cover_known = None, {}
         return self.current()
 
     def _see(self, fid: str, det: Detections, k: int) -> None:
