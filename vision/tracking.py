@@ -64,7 +64,9 @@ class Tracker:
                 seen.add(fid)
             else:
                 colour_rows.append(k)
-        for side in {detections.side[k] for k in colour_rows}:
+        # sides in the order the detections give them (a set's order of strings changes from one
+        # run to the next, and with it which new base gets which id)
+        for side in dict.fromkeys(detections.side[k] for k in colour_rows):
             rows = [k for k in colour_rows if detections.side[k] == side]
             self._match_colour(detections, rows, side, seen)
         for fid, track in list(self.tracks.items()):
