@@ -185,11 +185,8 @@ class FrameView:
         which the hands read too), every other pixel (the mat covers most of a table, and a median
         needs no more)."""
         def make():
-            from vision.colour import mat_chroma
-            sample = np.clip(self._raw_balanced(ppi).image[::2, ::2], 0, 255)
-            # vision.colour.chromaticity's numbers (B + G + R summed in that order by one transform)
-            brightness = cv2.transform(sample, np.ones((1, 3), np.float32))
-            return mat_chroma(sample / np.maximum(brightness, np.float32(1.0))[..., None])
+            from vision.colour import chromaticity, mat_chroma
+            return mat_chroma(chromaticity(np.clip(self._raw_balanced(ppi).image[::2, ::2], 0, 255))[0])
         return self._layer(("mat", min(ppi, self.base_ppi)), make)
 
     def _raw_balanced(self, ppi: float) -> TopView:
