@@ -416,20 +416,28 @@ def flat_middle(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, bright: f
     dark = float(ref.sum()) / max(bright, 1.0)
     if dark >= MAX_DARK:
         return 0.0, dark
+    # the flood starts from the middle's pixel nearest its median colour
+    j = int(np.argmin(np.abs(mid - ref).sum(axis=1)))
+    mx0, my0 = max(0, ix - m), max(0, iy - m)
+    wm = min(w, ix + m + 1) - mx0
+    area, _ = _flat_patch(view_bgr, centre, r_px, (mx0 + j % wm, my0 + j // wm))
+    return float(area / (math.pi * r_px * r_px)), dark
+
+
+def _flat_patch(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, seed_xy) -> tuple[int, np.ndarray]:
+    """(area in pixels, flood mask with its 1-pixel frame) of the patch within FLAT_TOL of the colour
+    at `seed_xy` (view pixels), looked at within three radii of `centre`."""
+    h, w = view_bgr.shape[:2]
+    cx, cy = centre
     half = 3.0 * r_px
     x0, x1 = max(0, int(cx - half)), min(w, int(cx + half) + 1)
     y0, y1 = max(0, int(cy - half)), min(h, int(cy + half) + 1)
     win = np.ascontiguousarray(view_bgr[y0:y1, x0:x1])
-    # the flood starts from the middle's pixel nearest its median colour, and takes in what lies
-    # within FLAT_TOL of that colour
-    d = np.abs(mid - ref).sum(axis=1)
-    j = int(np.argmin(d))
-    mx0, my0 = max(0, ix - m), max(0, iy - m)
-    seed = (mx0 + j % (min(w, ix + m + 1) - mx0) - x0, my0 + j // (min(w, ix + m + 1) - mx0) - y0)
     mask = np.zeros((y1 - y0 + 2, x1 - x0 + 2), np.uint8)
     tol = (FLAT_TOL,) * 3
-    area, *_ = cv2.floodFill(win, mask, seed, 0, tol, tol, 4 | cv2.FLOODFILL_FIXED_RANGE | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
-    return float(area / (math.pi * r_px * r_px)), dark
+    area, *_ = cv2.floodFill(win, mask, (int(seed_xy[0]) - x0, int(seed_xy[1]) - y0), 0, tol, tol,
+                             4 | cv2.FLOODFILL_FIXED_RANGE | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
+    return area, mask
 
 
 SCREEN_REACH = 0.7             # in radii: a ring's disc, where the darkest pixel is looked for
@@ -457,14 +465,7 @@ def flat_beside(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, bright: f
     sy, sx = np.unravel_index(int(np.argmin(gray)), gray.shape)
     if gray[sy, sx] >= MAX_DARK * bright:
         return 0.0, 0.0
-    half = 3.0 * r_px
-    x0, x1 = max(0, int(cx - half)), min(w, int(cx + half) + 1)
-    y0, y1 = max(0, int(cy - half)), min(h, int(cy + half) + 1)
-    win = np.ascontiguousarray(view_bgr[y0:y1, x0:x1])
-    mask = np.zeros((y1 - y0 + 2, x1 - x0 + 2), np.uint8)
-    tol = (FLAT_TOL,) * 3
-    area, *_ = cv2.floodFill(win, mask, (int(dx0 + sx - x0), int(dy0 + sy - y0)), 0, tol, tol,
-                             4 | cv2.FLOODFILL_FIXED_RANGE | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
+    area, mask = _flat_patch(view_bgr, centre, r_px, (dx0 + sx, dy0 + sy))
     pts = cv2.findNonZero(mask[1:-1, 1:-1])
     hull = cv2.contourArea(cv2.convexHull(pts)) if pts is not None and len(pts) >= 3 else 0.0
     return float(area / (math.pi * r_px * r_px)), float(min(1.0, area / hull)) if hull > 0 else 0.0
