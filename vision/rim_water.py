@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision.rim_rays import (EDGE_TRIM, STEP_PX, adjugate_sym3, best_per_cell, fit_trimmed, longest_arc,
-                             outer_edges, ray_units, sample_rays)
+                             max_wall, outer_edges, ray_units, sample_rays)
 from vision.rim_vetting import similar_felts
 
 MIN_BODY = 0.45                # candidate: share of a square of 1.2 radii in the middle that is not felt
@@ -158,14 +158,13 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     units = ray_units()
     radii = np.arange(0.0, 2.0 * r_px + 4, STEP_PX)
 
-    def wall_at(centres, units):
+    def shift_at(centres):
         if wall_shift_px is None:
-            return np.zeros((len(centres), len(units)))
-        shift = np.asarray(wall_shift_px(centres + origin), np.float64).reshape(-1, 2)
-        return np.maximum(0.0, shift @ units.T)
+            return np.zeros((len(centres), 2))
+        return np.asarray(wall_shift_px(centres + origin), np.float64).reshape(-1, 2)
 
-    def edges_from(centres, units, radii):
-        wall = wall_at(centres, units)
+    def edges_from(centres, shift, units, radii):
+        wall = np.maximum(0.0, shift @ units.T)
         rim = sample_rays(rim_f, centres, radii, units)
         fs = sample_rays(felt_f, centres, radii, units)
         edges = outer_edges(rim, radii, 0.5 * r_px, 1.3 * r_px + wall)
@@ -184,17 +183,18 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     seeds = np.vstack([np.zeros((1, 2)), SEED_OFFSET * r_px * units[::6]])
     c = (c[:, None, :] + seeds[None]).reshape(-1, 2)
     # a first look on half the rays, only as far out as an edge and the felt beyond it
-    reach = 1.65 * r_px + float(wall_at(c, units).max(initial=0.0)) + 3.0
-    _, valid, *_ = edges_from(c, units[::2], radii[:int(np.searchsorted(radii, reach)) + 1])
+    shift = shift_at(c)
+    reach = 1.65 * r_px + max_wall(shift, units) + 3.0
+    _, valid, *_ = edges_from(c, shift, units[::2], radii[:int(np.searchsorted(radii, reach)) + 1])
     first_look = valid.mean(1) >= 0.5 * MIN_COVERAGE
     dropped = [(p + origin, 0.0, 0.0, 0.0, "first look") for p in c[~first_look]] if with_rejected else []
-    c = c[first_look]
+    c, shift = c[first_look], shift[first_look]
     if not len(c):
         return dropped
-    points, valid, *_ = edges_from(c, units, radii)
+    points, valid, *_ = edges_from(c, shift, units, radii)
     centre, radius, _ = fit_trimmed(points, valid, c.copy(), r_px)
     # measured again from the fitted centre
-    points, valid, wall, rim, fs = edges_from(centre, units, radii)
+    points, valid, wall, rim, fs = edges_from(centre, shift_at(centre), units, radii)
     off = np.hypot(points[..., 0] - centre[:, None, 0], points[..., 1] - centre[:, None, 1]) - radius[:, None]
     kept = valid & (np.abs(off) <= EDGE_TRIM * r_px)
     coverage = kept.mean(1)
