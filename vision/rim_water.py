@@ -101,7 +101,21 @@ def water_candidates(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_
                     why = "same figure"
                 if why == "ring" or with_rejected:
                     out.append((xy, k, conf, cov, res, why))
-    return out
+    return _one_per_base(out, r_px, with_rejected)
+
+
+def _one_per_base(found: list[tuple], r_px: float, with_rejected: bool) -> list[tuple]:
+    """The windows of nearby pieces of felt overlap (each has a base's margin, and one piece's box
+    may hold another: a river round a pond): a base seen in two of them, or by both looks, is one
+    base, its most confident reading; the others are "overlap"."""
+    taken: list[np.ndarray] = []
+    out = list(found)
+    for i in sorted((i for i, c in enumerate(out) if c[5] == "ring"), key=lambda i: -out[i][2]):
+        if any(np.hypot(*(out[i][0] - q)) < OVERLAP * r_px for q in taken):
+            out[i] = out[i][:5] + ("overlap",)
+        else:
+            taken.append(out[i][0])
+    return out if with_rejected else [c for c in out if c[5] == "ring"]
 
 
 def _pieces(felt: np.ndarray, r_px: float) -> list[tuple[int, int, int, int]]:
