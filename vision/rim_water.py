@@ -196,16 +196,18 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     # the fit starts from the blob and from points round it.
     seeds = np.vstack([np.zeros((1, 2)), SEED_OFFSET * r_px * units[::6]])
     c = (c[:, None, :] + seeds[None]).reshape(-1, 2)
-    # a first look on half the rays, only as far out as an edge and the felt beyond it
+    # a first look on half the rays; it and the fit sample the rays only where an edge is looked
+    # for (from half a radius out) and as far as the felt beyond it
     shift = shift_at(c)
     reach = 1.65 * r_px + max_wall(shift, units) + 3.0
-    _, valid, *_ = edges_from(c, shift, units[::2], radii[:int(np.searchsorted(radii, reach)) + 1])
+    look = radii[int(np.searchsorted(radii, 0.5 * r_px)):int(np.searchsorted(radii, reach)) + 1]
+    _, valid, *_ = edges_from(c, shift, units[::2], look)
     first_look = valid.mean(1) >= 0.5 * MIN_COVERAGE
     dropped = [(p + origin, 0.0, 0.0, 0.0, "first look") for p in c[~first_look]] if with_rejected else []
     c, shift = c[first_look], shift[first_look]
     if not len(c):
         return dropped
-    points, valid, *_ = edges_from(c, shift, units, radii)
+    points, valid, *_ = edges_from(c, shift, units, look)
     centre, radius, _ = fit_trimmed(points, valid, c.copy(), r_px)
     # measured again from the fitted centre
     points, valid, wall, rim, fs = edges_from(centre, shift_at(centre), units, radii)
