@@ -73,7 +73,7 @@ class RimHit:
     residual_px: float         # RMS distance of the rim's edge points from the fitted circle
     inner: float               # share of the middle showing the colour (of all of it, or along the
                                # rays where the rim shows, whichever is more; of a disc alone on the
-                               # mat, no more than its core shows: a painted top)
+                               # mat the ring's model finds too weak, no more than its core shows)
     outer: float               # share of the band just outside showing it
     reason: str                # "ring", or why the candidate is not a base
     by_hue: bool = False       # found on the loose (hue) labels, not the strict ones
@@ -83,7 +83,7 @@ class RimHit:
     free_radius: float = 1.0   # the visible arc's own radius (unconstrained fit), in the base's radii
     middle: float = 0.0        # share of the middle (within 0.45 radii) showing the colour
     hollow: float = 1.0        # along the rays showing the rim, the share of 0.1-0.4 radii without it
-                               # (of a disc alone on the mat, or of its core, whichever is more)
+                               # (of a disc the ring's model finds too weak, or of its core, whichever is more)
     by_likelihood: bool = False  # found on the soft colour likelihood (vision.rim_search), not on labels
     core: float = 0.0          # share of the core (within CORE radii), where the body's feet stand, showing the colour
 
@@ -580,12 +580,19 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     alone = (other_near == 0) & (_felt_around(strict, c2, side_of, felts, r_px, units) == 0)
     alone &= _felt_around(strict, c2, side_of, any_felt, r_px, units) < FELT_AROUND
     ring_filled = np.maximum(inner, 1 - hollow)
-    filled = np.where(alone, np.minimum(ring_filled, core), ring_filled)      # the ring's model or the disc's
-    hollow = np.where(alone, np.maximum(hollow, 1 - core), hollow)
     strong = is_strong(coverage, clean, residual, max_res)
-    conf = (np.minimum(1.0, coverage / 0.6) * np.minimum(1.0, clean / 0.8)
-            * np.maximum(0.0, 1 - residual / (2 * max_res))
-            * (1 - np.where(strong, 0.0, filled)) * np.maximum(0.0, 1 - outer / (2 * MAX_OUTER)))
+    shape = (np.minimum(1.0, coverage / 0.6) * np.minimum(1.0, clean / 0.8)
+             * np.maximum(0.0, 1 - residual / (2 * max_res)) * np.maximum(0.0, 1 - outer / (2 * MAX_OUTER)))
+
+    def confidence(fill):
+        return shape * (1 - np.where(strong, 0.0, fill))
+
+    # The ring's model first; the disc's takes in (its measures and confidence) only a disc alone on
+    # the mat the ring's model finds too weak: every ring the ring's model keeps stays as it was.
+    disc = alone & (confidence(ring_filled) < MIN_CONFIDENCE)
+    filled = np.where(disc, np.minimum(ring_filled, core), ring_filled)
+    hollow = np.where(disc, np.maximum(hollow, 1 - core), hollow)
+    conf = confidence(filled)
     candidates = []
     for i in range(len(c0)):
         reason = ("ring", "no circle of the base's size", f"too little ring ({coverage[i]:.2f} of it)",
