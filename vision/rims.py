@@ -569,16 +569,14 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     # core. Only a disc alone on the mat is judged so: with another side's colour round it, a
     # crescent of cloak over that side's rim looks just the same, and on felt the colour in its
     # middle may be the felt's (its hue, or its mottling, or its blend with the mat at its edge).
-    core_band = np.broadcast_to(rr <= CORE * r_px, samples.shape)
-    core = (samples * core_band).sum((1, 2)) / np.maximum(core_band.sum((1, 2)), 1)
+    core_along = samples[:, :, radii <= CORE * r_px].mean(2)              # (N, K)
+    core = core_along.mean(1)
     # (and on the rays where the rim shows, the colour stops short of the core: an arc's mirror
     # fit, centred just past the disc's edge, has the disc's colour running right up to it there)
-    core_along = (samples * core_band).sum(2) / max(int((rr <= CORE * r_px).sum()), 1)
     core = np.maximum(core, (core_along * kept).sum(1) / np.maximum(kept.sum(1), 1))
     felts = similar_felts(side_rgbs, other_rgbs, n_sides)
-    any_felt = [list(range(n_sides, n_sides + len(other_rgbs)))] * n_sides
-    alone = (other_near == 0) & (_felt_around(strict, c2, side_of, felts, r_px, units) == 0)
-    alone &= _felt_around(strict, c2, side_of, any_felt, r_px, units) < FELT_AROUND
+    near_hue, any_felt = _felt_round(strict, c2, side_of, felts, n_sides, r_px, units)
+    alone = (other_near == 0) & (near_hue == 0) & (any_felt < FELT_AROUND)
     ring_filled = np.maximum(inner, 1 - hollow)
     strong = is_strong(coverage, clean, residual, max_res)
     shape = (np.minimum(1.0, coverage / 0.6) * np.minimum(1.0, clean / 0.8)
@@ -675,6 +673,25 @@ def _felt_around(strict, centres, sides, felts, r_px, units) -> np.ndarray:
         if felts[int(k)]:
             out[i] = np.isin(lab[i], felts[int(k)]).mean()
     return out
+
+
+def _felt_round(strict, centres, sides, felts, n_sides: int, r_px, units) -> tuple[np.ndarray, np.ndarray]:
+    """(N,) _felt_around's share of felt of a hue near each centre's side's, and (N,) the share of
+    felt of any kind, from one sampling of the band."""
+    n = len(centres)
+    if not n:
+        return np.zeros(0), np.zeros(0)
+    h, w = strict.shape
+    radii = np.linspace(1.3, 1.8, 4) * r_px
+    x = np.clip(np.rint(centres[:, None, None, 0] + units[None, :, None, 0] * radii[None, None]), 0, w - 1).astype(int)
+    y = np.clip(np.rint(centres[:, None, None, 1] + units[None, :, None, 1] * radii[None, None]), 0, h - 1).astype(int)
+    lab = strict[y, x].reshape(n, -1)
+    near = np.zeros(n)
+    for k in np.unique(sides):
+        if felts[int(k)]:
+            sel = sides == k
+            near[sel] = np.isin(lab[sel], felts[int(k)]).mean(1)
+    return near, (lab >= n_sides).mean(1)
 
 
 def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fine) -> np.ndarray:
