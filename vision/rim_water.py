@@ -307,9 +307,11 @@ def paint_map(view_bgr: np.ndarray, feltish: np.ndarray, paint, r_px: float) -> 
     maha = (i00 * d0 * d0 + i11 * d1 * d1 + i22 * d2 * d2 + 2 * (i01 * d0 * d1 + i02 * d0 * d2 + i12 * d1 * d2)) / det
     felt_ll = -0.5 * (maha + np.log(det))
     p_mean, p_cov = paint
-    dp = img.reshape(-1, 3).astype(np.float64) - (p_mean - centre)
-    paint_ll = -0.5 * (np.einsum("ni,ij,nj->n", dp, np.linalg.inv(p_cov), dp) + np.log(np.linalg.det(p_cov)))
-    return (paint_ll.reshape(feltish.shape) > felt_ll).astype(np.float32)
+    # the paint's Mahalanobis distance in float32, its inverse covariance applied by one transform
+    dp = img - (p_mean - centre).astype(np.float32)
+    p_maha = (cv2.transform(dp, np.linalg.inv(p_cov).astype(np.float32)) * dp).sum(2)
+    paint_ll = -0.5 * (p_maha + np.float32(np.log(np.linalg.det(p_cov))))
+    return (paint_ll > felt_ll).astype(np.float32)
 
 
 def _rim_within(rim_f: np.ndarray, centres: np.ndarray, reach_px: float) -> np.ndarray:
