@@ -18,8 +18,10 @@ base's top and the figure's body:
 - cloth of one side's colour on a figure of the other: a ring inside a rim of another colour
   (`other`), or with such a rim beneath it, nearer the camera by what the cloth's height above
   the base shows there (rim_beneath, from the pose's wall shift); of two sides' rings in one
-  place, or overlapping one behind the other, the one farther from the camera with more of the
-  other's colour outside it, the less sure when those two disagree (_cloth_over_rims);
+  place, or overlapping one behind the other, the one whose rim shows less on its side away from
+  the other (arc_direction: the body leans over its base's rim and the cloth hangs on it), else
+  the one farther from the camera with more of the other's colour outside it, the less sure when
+  those two disagree (_cloth_over_rims);
 - a phone's case: a hollow frame of the colour, wider than bases side by side (frame_span), or a
   ring whose middle is a large flat dark patch, the screen (or a mug's coffee: flat_middle), or
   whose disc the screen's straight edge crosses (flat_beside);
@@ -136,7 +138,7 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
             if reason:
                 hit = dataclasses.replace(hit, reason=reason)
         out.append(hit)
-    return _cloth_over_rims(out, r_px, wall_shift_px)
+    return _cloth_over_rims(out, r_px, wall_shift_px, strict, loose)
 
 
 MAX_SAME_PLACE = 1.0           # in radii: rings of two sides whose centres are this near are one base's
@@ -148,18 +150,27 @@ MIN_NEARER = 0.1               # in radii: a ring this much nearer the camera sh
 MIN_SURER = 0.02               # confidence: a ring this much more confident is the better evidence
 MIN_LESS_OTHER = 0.1           # a ring with this much less of the other's colour outside it (5 of 48 rays)
                                # is the outer: a few rays either way are a neighbour's or noise
+MIN_FACING = 0.3               # a ring whose rim shows this much more on its side away from the other
+                               # than the other's does away from it (arc_direction, along the line
+                               # between them) is the base: arcs both facing away (cloth hanging on a
+                               # body's back beyond it, the rim's near arc) differ by less
 
 
 def _cloth_over_rims(hits: list[RimHit], r_px: float,
-                     wall_shift_px: Callable[[np.ndarray], np.ndarray] | None) -> list[RimHit]:
+                     wall_shift_px: Callable[[np.ndarray], np.ndarray] | None,
+                     strict: np.ndarray | None = None, loose: np.ndarray | None = None) -> list[RimHit]:
     """Of two rings of different sides in nearly one place, or whose circles overlap with one off
     the other along the camera's direction (cloth hanging high shows well behind the rim), only
-    one can be a base: the other is cloth on its figure's body. Two things tell which, each a vote:
-    cloth hangs higher than the rim, so from the camera it shows farther away (unless the figure
-    leans towards the camera); and the rim is the figure's outer edge at its foot, so less of the
-    cloth's colour lies outside it than of its own outside the cloth (`other`). When they disagree
-    the surer ring stands; when neither tells, both stay for the other tests (as without the
-    camera's pose)."""
+    one can be a base: the other is cloth on its figure's body. First, where the rim shows: the
+    body stands on the base and leans, hiding the rim on the side it leans to, where the cloth
+    hanging on it shows; so the base's rim shows on its side away from the cloth, and the cloth's
+    own arc, round the body, does not face away from the base (arc_direction, on the labels
+    `strict` and `loose`). When that does not tell, two more things, each a vote: cloth hangs
+    higher than the rim, so from the camera it shows farther away (unless the figure leans
+    towards the camera); and the rim is the figure's outer edge at its foot, so less of the
+    cloth's colour lies outside it than of its own outside the cloth (`other`). When they
+    disagree the surer ring stands; when neither tells, both stay for the other tests (as without
+    the camera's pose)."""
     if wall_shift_px is None:
         return hits
     rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
@@ -168,6 +179,8 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
     centres = np.array([hits[i].xy_view for i in rings], np.float64)
     shift = np.asarray(wall_shift_px(centres), np.float64).reshape(-1, 2)
     norm = np.hypot(*shift.T)
+    arcs = (np.array([arc_direction(strict, loose, hits[i].side_index, hits[i].xy_view, r_px) for i in rings])
+            if strict is not None and loose is not None else np.zeros((len(rings), 2)))
     out = list(hits)
     for a, i in enumerate(rings):
         towards = shift[a] / max(norm[a], 1e-9)
@@ -180,17 +193,42 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
             if apart > MAX_SAME_PLACE and abs(nearer) < math.sqrt(max(0.0, apart * apart - nearer * nearer)):
                 continue            # farther apart than one base's rings, and more across the camera's
                                     # direction than along it: no sign of height
-            # for j being the base: where it shows, and the colour round it; its confidence only
-            # when those two disagree
+            # for j being the base: its rim facing away from i more than i's faces away from j;
+            # else where it shows, and the colour round it; its confidence only when those two disagree
+            u = d / max(float(np.hypot(*d)), 1e-9)
+            facing = _vote(float(arcs[b] @ u + arcs[a] @ u), MIN_FACING)
             near, outer = _vote(nearer, MIN_NEARER), _vote(hits[i].other - hits[j].other, MIN_LESS_OTHER)
             surer = _vote(hits[j].confidence - hits[i].confidence, MIN_SURER)
-            if near + outer > 0 or (near == -outer != 0 and surer > 0):
+            if facing > 0 or (facing == 0 and (near + outer > 0 or (near == -outer != 0 and surer > 0))):
                 out[i] = dataclasses.replace(hits[i], reason=(
-                    f"cloth up on a body: a ring of another colour in nearly the same place shows {nearer:.2f} "
-                    f"radii nearer the camera, {hits[j].confidence:.2f} sure against {hits[i].confidence:.2f}, "
-                    f"{hits[j].other:.2f} of this one's colour outside it against {hits[i].other:.2f}"))
+                    f"cloth up on a body: a ring of another colour in nearly the same place shows its rim "
+                    f"{float(arcs[b] @ u):.2f} away from this one (this one's {float(-arcs[a] @ u):.2f} away from it), "
+                    f"{nearer:.2f} radii nearer the camera, {hits[j].confidence:.2f} sure against "
+                    f"{hits[i].confidence:.2f}, {hits[j].other:.2f} of this one's colour outside it against "
+                    f"{hits[i].other:.2f}"))
                 break
     return out
+
+
+N_ARC = 48                     # rays round a ring for where its rim shows
+ARC_IN, ARC_OUT = 0.75, 1.25   # in radii: the band a rim and its blur show in
+
+
+def arc_direction(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.ndarray, r_px: float) -> np.ndarray:
+    """(2,) the mean of the unit vectors of the rays from `centre` (of N_ARC round it) on which either
+    label map shows `side`'s colour within ARC_IN-ARC_OUT radii (to the nearest pixel): which way the
+    ring's visible arc lies, and (its length, up to 1) how one-sided it is; zero for a ring showing
+    all round, or none."""
+    h, w = strict.shape
+    angles = np.linspace(0, 2 * np.pi, N_ARC, endpoint=False)
+    units = np.column_stack([np.cos(angles), np.sin(angles)])
+    radii = np.linspace(ARC_IN, ARC_OUT, 6) * r_px
+    pts = np.asarray(centre, np.float64)[None, None] + units[:, None] * radii[None, :, None]
+    xi = np.clip(np.rint(pts[..., 0]).astype(int), 0, w - 1)
+    yi = np.clip(np.rint(pts[..., 1]).astype(int), 0, h - 1)
+    inside = (pts[..., 0] >= -0.5) & (pts[..., 0] < w - 0.5) & (pts[..., 1] >= -0.5) & (pts[..., 1] < h - 0.5)
+    on = (((strict[yi, xi] == side) | (loose[yi, xi] == side)) & inside).any(1)
+    return (units * on[:, None]).sum(0) / max(int(on.sum()), 1)
 
 
 def _vote(margin: float, least: float) -> int:
