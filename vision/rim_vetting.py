@@ -21,7 +21,8 @@ base's top and the figure's body:
   place, or overlapping one behind the other, the one whose rim shows less on its side away from
   the other (arc_direction: the body leans over its base's rim and the cloth hangs on it), else
   the one farther from the camera with more of the other's colour outside it, the less sure when
-  those two disagree (_cloth_over_rims);
+  those two disagree (_cloth_over_rims); a rim called cloth by the first two tests but showing
+  away from a ring of another colour is the base, and that ring the cloth (_rims_under_cloth);
 - a phone's case: a hollow frame of the colour, wider than bases side by side (frame_span), or a
   ring whose middle is a large flat dark patch, the screen (or a mug's coffee: flat_middle), or
   whose disc the screen's straight edge crosses (flat_beside);
@@ -97,7 +98,8 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
     shows relative to its top, `wall_height_in` up, towards the camera (None: looking straight down). `view_bgr`: the
     view itself (uint8), for what lies in a ring's middle. `similar_felt[k]`: the strict labels of
     the felts of a hue near side k's (similar_felts)."""
-    out = []
+    out: list[RimHit] = []
+    cloth_called: set[int] = set()
     bright = None
     for hit in hits:
         if hit.reason == "ring":
@@ -134,11 +136,18 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
                                   f"{like:.2f} of that the felt's colour): the felt seen through it, not a base's "
                                   f"top and feet")
             if not reason:
-                reason = _up_on_a_body(hit, strict, loose, r_px, n_sides, wall_shift_px, wall_height_in)
+                # the cloth tests last: the only ones a rim showing away from the other ring overrules
+                if hit.other >= MAX_OTHER and hit.confidence < CLOTH_SURE:
+                    reason = f"cloth inside a rim of another colour ({hit.other:.2f} of the rays meet it)"
+                else:
+                    reason = _up_on_a_body(hit, strict, loose, r_px, n_sides, wall_shift_px, wall_height_in)
+                if reason:
+                    cloth_called.add(len(out))
             if reason:
                 hit = dataclasses.replace(hit, reason=reason)
         out.append(hit)
-    return _cloth_over_rims(out, r_px, wall_shift_px, strict, loose)
+    out = _cloth_over_rims(out, r_px, wall_shift_px, strict, loose)
+    return _rims_under_cloth(out, cloth_called, r_px, wall_shift_px, strict, loose)
 
 
 MAX_SAME_PLACE = 1.0           # in radii: rings of two sides whose centres are this near are one base's
@@ -206,6 +215,41 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
                     f"{nearer:.2f} radii nearer the camera, {hits[j].confidence:.2f} sure against "
                     f"{hits[i].confidence:.2f}, {hits[j].other:.2f} of this one's colour outside it against "
                     f"{hits[i].other:.2f}"))
+                break
+    return out
+
+
+def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
+                      wall_shift_px: Callable[[np.ndarray], np.ndarray] | None,
+                      strict: np.ndarray, loose: np.ndarray) -> list[RimHit]:
+    """A ring overlapping a candidate of another side whose rim shows on its side away from it
+    (MIN_FACING more than the ring's does away from the candidate: arc_direction) is cloth on that
+    figure's body, even when the candidate was itself left out: too weak (a rim the body mostly
+    hides), or called cloth by the tests that look for a rim beneath or round it (`cloth_called`,
+    indices into `hits`: the cloth round a figure leaning towards the camera shows nearer it,
+    round the rim's near arc, and looks like a rim beneath). Those come back as bases."""
+    if wall_shift_px is None:
+        return hits
+    rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
+    others = [j for j, h in enumerate(hits) if h.reason != "ring"
+              and (j in cloth_called)]
+    if not rings or not others:
+        return hits
+    arcs = {k: arc_direction(strict, loose, hits[k].side_index, hits[k].xy_view, r_px) for k in rings + others}
+    out = list(hits)
+    for i in rings:
+        for j in others:
+            d = hits[j].xy_view - hits[i].xy_view
+            apart = float(np.hypot(*d))
+            if hits[j].side_index == hits[i].side_index or apart > MAX_OVERLAP * r_px or apart < 1e-9:
+                continue
+            margin = float((arcs[j] + arcs[i]) @ (d / apart))
+            if margin >= MIN_FACING:
+                out[i] = dataclasses.replace(hits[i], reason=(
+                    f"cloth up on a body: a rim of another colour {apart / r_px:.2f} radii off shows "
+                    f"{margin:.2f} more on its side away from this ring than this ring does away from it"))
+                if j in cloth_called:
+                    out[j] = dataclasses.replace(hits[j], reason="ring")
                 break
     return out
 
@@ -283,8 +327,6 @@ def _look_alike(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float,
         return f"filled, not a ring ({hit.inner:.2f} of the middle)"
     if hit.outer > MAX_OUTER:
         return f"the colour goes on outside ({hit.outer:.2f} of the band around)"
-    if hit.other >= MAX_OTHER and hit.confidence < CLOTH_SURE:
-        return f"cloth inside a rim of another colour ({hit.other:.2f} of the rays meet it)"
     label = loose if hit.by_hue else strict
     span = frame_span(label, hit.side_index, hit.xy_view, r_px)
     if span > MAX_FRAME_SPAN * r_px:

@@ -581,3 +581,30 @@ def test_a_rings_arc_direction_is_where_its_rim_shows(from_deg, to_deg, facing):
     else:
         assert np.allclose(arc / np.hypot(*arc), facing, atol=1e-6) and 0.65 <= np.hypot(*arc) <= 0.83
     assert np.allclose(arc_direction(label, _labels(), 1, np.array([60.0, 60.0]), R_PX), 0.0)
+
+
+@pytest.mark.parametrize("camera_deg", [90.0, 0.0, 215.0])
+@pytest.mark.parametrize("rim_called_cloth", [True, False])
+def test_a_rim_called_cloth_that_shows_away_from_a_ring_of_another_colour_is_the_base(camera_deg, rim_called_cloth):
+    """A figure leaning towards the camera brings its cloth (of the other side) round the near side
+    of its base: the rim, with the cloth's colour round much of it, is called cloth inside a rim
+    of another colour. But its arc shows on its side away from the cloth's ring, whose own arc lies
+    beside the body: the rim is the base and the cloth's ring is no base. Where it is the cloth's
+    candidate that was called cloth (its arc beside the body), the rim stands and the cloth stays
+    out."""
+    u = np.array([math.cos(math.radians(camera_deg)), math.sin(math.radians(camera_deg))])
+    u_deg = math.degrees(math.atan2(u[1], u[0]))
+    base, cloth = np.array([60.0, 60.0]), np.array([60.0, 60.0]) + u * 0.6 * R_PX
+    rim_side, cloth_side = (1, 0) if rim_called_cloth else (0, 1)
+    label = _labels()
+    _arc(label, base, R_PX, rim_side, u_deg + 180 - 70, u_deg + 180 + 70)     # the rim, away from the lean
+    _arc(label, cloth, 0.95 * R_PX, cloth_side, u_deg + 40, u_deg + 140)      # the cloth, beside the body
+    called, sure = dict(confidence=0.45, other=0.3), dict(confidence=0.6, other=0.05)
+    rim = _hit(base, rim_side, **(called if rim_called_cloth else sure))
+    ring = _hit(cloth, cloth_side, **(sure if rim_called_cloth else called))
+    assert _vet([rim], label, _towards(camera_deg))[0].reason.startswith("cloth inside") == rim_called_cloth
+    assert _vet([ring], label, _towards(camera_deg))[0].reason.startswith("cloth inside") != rim_called_cloth
+    for order in ([rim, ring], [ring, rim]):
+        out = {h.side_index: h.reason for h in _vet(order, label, _towards(camera_deg))}
+        assert out[rim_side] == "ring", out
+        assert out[cloth_side].startswith("cloth"), out
