@@ -254,6 +254,19 @@ def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
     return out
 
 
+def faces_away_more(ring: RimHit, other: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float) -> bool:
+    """Whether `ring`'s rim shows MIN_FACING more on its side away from `other` (a ring of another
+    side overlapping it) than `other`'s does away from `ring` (arc_direction on the labels): `ring`
+    is the base and `other` cloth on its figure's body (see _cloth_over_rims)."""
+    d = np.asarray(ring.xy_view, np.float64) - np.asarray(other.xy_view, np.float64)
+    apart = float(np.hypot(*d))
+    if ring.side_index == other.side_index or apart < 1e-9:
+        return False
+    arcs = (arc_direction(strict, loose, ring.side_index, ring.xy_view, r_px)
+            + arc_direction(strict, loose, other.side_index, other.xy_view, r_px))
+    return float(arcs @ (d / apart)) >= MIN_FACING
+
+
 N_ARC = 48                     # rays round a ring for where its rim shows
 ARC_IN, ARC_OUT = 0.75, 1.25   # in radii: the band a rim and its blur show in
 

@@ -608,3 +608,24 @@ def test_a_rim_called_cloth_that_shows_away_from_a_ring_of_another_colour_is_the
         out = {h.side_index: h.reason for h in _vet(order, label, _towards(camera_deg))}
         assert out[rim_side] == "ring", out
         assert out[cloth_side].startswith("cloth"), out
+
+
+@pytest.mark.parametrize("lean_deg", [0.0, 90.0, 215.0])
+def test_of_two_sides_overlapping_rings_kept_apart_the_one_facing_away_stands(lean_deg):
+    """Rings found on different passes meet only at the one-per-base choice: there too, of two
+    sides' rings the base is the one whose rim shows on its side away from the other (the body
+    leaning over the rest of it), even when the cloth's ring is the surer; without the labels the
+    surer stands."""
+    from vision.rims import _one_per_base
+    to = np.array([math.cos(math.radians(lean_deg)), math.sin(math.radians(lean_deg))])
+    base, cloth = np.array([60.0, 60.0]), np.array([60.0, 60.0]) + to * 0.7 * R_PX
+    label = _labels()
+    _arc(label, base, R_PX, 1, lean_deg + 180 - 70, lean_deg + 180 + 70)
+    _arc(label, cloth, 0.95 * R_PX, 0, lean_deg + 40, lean_deg + 140)
+    rim = RimHit(base, 1, 0.45, 0.4, 0.6, 0.0, 0.0, "ring")
+    ring = RimHit(cloth, 0, 0.6, 0.35, 0.6, 0.0, 0.0, "ring")
+    for hits in ([rim, ring], [ring, rim]):
+        kept = [h for h in _one_per_base(hits, R_PX, label, _labels()) if h.reason == "ring"]
+        assert len(kept) == 1 and kept[0].side_index == 1, kept
+        kept = [h for h in _one_per_base(hits, R_PX) if h.reason == "ring"]
+        assert len(kept) == 1 and kept[0].side_index == 0, kept
