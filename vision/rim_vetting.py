@@ -188,8 +188,12 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
     centres = np.array([hits[i].xy_view for i in rings], np.float64)
     shift = np.asarray(wall_shift_px(centres), np.float64).reshape(-1, 2)
     norm = np.hypot(*shift.T)
-    arcs = (np.array([arc_direction(strict, loose, hits[i].side_index, hits[i].xy_view, r_px) for i in rings])
-            if strict is not None and loose is not None else np.zeros((len(rings), 2)))
+    labelled = strict is not None and loose is not None
+
+    @functools.lru_cache(maxsize=None)
+    def arc(a: int) -> np.ndarray:          # (only for the rings that meet another side's)
+        hit = hits[rings[a]]
+        return arc_direction(strict, loose, hit.side_index, hit.xy_view, r_px) if labelled else np.zeros(2)
     out = list(hits)
     for a, i in enumerate(rings):
         towards = shift[a] / max(norm[a], 1e-9)
@@ -205,13 +209,13 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
             # for j being the base: its rim facing away from i more than i's faces away from j;
             # else where it shows, and the colour round it; its confidence only when those two disagree
             u = d / max(float(np.hypot(*d)), 1e-9)
-            facing = _vote(float(arcs[b] @ u + arcs[a] @ u), MIN_FACING)
+            facing = _vote(float(arc(b) @ u + arc(a) @ u), MIN_FACING)
             near, outer = _vote(nearer, MIN_NEARER), _vote(hits[i].other - hits[j].other, MIN_LESS_OTHER)
             surer = _vote(hits[j].confidence - hits[i].confidence, MIN_SURER)
             if facing > 0 or (facing == 0 and (near + outer > 0 or (near == -outer != 0 and surer > 0))):
                 out[i] = dataclasses.replace(hits[i], reason=(
                     f"cloth up on a body: a ring of another colour in nearly the same place shows its rim "
-                    f"{float(arcs[b] @ u):.2f} away from this one (this one's {float(-arcs[a] @ u):.2f} away from it), "
+                    f"{float(arc(b) @ u):.2f} away from this one (this one's {float(-arc(a) @ u):.2f} away from it), "
                     f"{nearer:.2f} radii nearer the camera, {hits[j].confidence:.2f} sure against "
                     f"{hits[i].confidence:.2f}, {hits[j].other:.2f} of this one's colour outside it against "
                     f"{hits[i].other:.2f}"))
@@ -235,7 +239,10 @@ def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
               and (j in cloth_called)]
     if not rings or not others:
         return hits
-    arcs = {k: arc_direction(strict, loose, hits[k].side_index, hits[k].xy_view, r_px) for k in rings + others}
+
+    @functools.lru_cache(maxsize=None)
+    def arc(k: int) -> np.ndarray:
+        return arc_direction(strict, loose, hits[k].side_index, hits[k].xy_view, r_px)
     out = list(hits)
     for i in rings:
         for j in others:
@@ -243,7 +250,7 @@ def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
             apart = float(np.hypot(*d))
             if hits[j].side_index == hits[i].side_index or apart > MAX_OVERLAP * r_px or apart < 1e-9:
                 continue
-            margin = float((arcs[j] + arcs[i]) @ (d / apart))
+            margin = float((arc(j) + arc(i)) @ (d / apart))
             if margin >= MIN_FACING:
                 out[i] = dataclasses.replace(hits[i], reason=(
                     f"cloth up on a body: a rim of another colour {apart / r_px:.2f} radii off shows "
@@ -583,23 +590,43 @@ MIN_MIDDLE_CONTRAST = 10.0     # ... is a base only if its middle's colour is th
 
 def middle_contrast(view_bgr: np.ndarray, centre: np.ndarray, r_px: float) -> float:
     """The median distance (CIE Lab, OpenCV's 8-bit scale) of the middle of the ring at `centre`
-    (within MIDDLE_IN radii) from the median colour of the band AROUND_IN-AROUND_OUT radii round it
-    (the mat or felt it lies on, past a rim and its blur): what stands in a base's middle, its top
-    and the figure's feet, is not what lies round it. Infinite where either is out of the view."""
+    (to the nearest pixel; within MIDDLE_IN radii) from the median colour of the band
+    AROUND_IN-AROUND_OUT radii round it (the mat or felt it lies on, past a rim and its blur): what
+    stands in a base's middle, its top and the figure's feet, is not what lies round it. Infinite
+    where either is out of the view."""
     h, w = view_bgr.shape[:2]
+    middle, band = _contrast_masks(float(r_px))
+    m = middle.shape[0] // 2
     ix, iy = int(round(centre[0])), int(round(centre[1]))
-    half = int(math.ceil(AROUND_OUT * r_px))
-    x0, x1, y0, y1 = max(0, ix - half), min(w, ix + half + 1), max(0, iy - half), min(h, iy + half + 1)
+    x0, x1, y0, y1 = max(0, ix - m), min(w, ix + m + 1), max(0, iy - m), min(h, iy + m + 1)
     if x1 <= x0 or y1 <= y0:
         return math.inf
-    yy, xx = np.ogrid[y0:y1, x0:x1]
-    d2 = ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (r_px * r_px)
-    middle, band = d2 <= MIDDLE_IN ** 2, (d2 >= AROUND_IN ** 2) & (d2 <= AROUND_OUT ** 2)
-    if not middle.any() or band.sum() < 8:
+    cut = (slice(y0 - iy + m, y1 - iy + m), slice(x0 - ix + m, x1 - ix + m))
+    win = view_bgr[y0:y1, x0:x1]
+    mid, ring = win[middle[cut]], win[band[cut]]
+    if not len(mid) or len(ring) < 8:
         return math.inf
-    lab = cv2.cvtColor(np.ascontiguousarray(view_bgr[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB).astype(np.float32)
-    ref = np.median(lab[band], axis=0)
-    return float(np.median(np.linalg.norm(lab[middle] - ref, axis=1)))
+    lab = cv2.cvtColor(np.concatenate([mid, ring])[None], cv2.COLOR_BGR2LAB)[0].astype(np.float32)
+    ref = _median(lab[len(mid):].T.copy(), axis=1)
+    return float(_median(np.sqrt(((lab[:len(mid)] - ref) ** 2).sum(1)), axis=0))
+
+
+def _median(a: np.ndarray, axis: int) -> np.ndarray:
+    """np.median along `axis` (of a small array), by partition."""
+    n = a.shape[axis]
+    k = n // 2
+    part = np.partition(a, (k - 1, k) if n % 2 == 0 else k, axis=axis)
+    hi = np.take(part, k, axis=axis)
+    return (np.take(part, k - 1, axis=axis) + hi) / 2 if n % 2 == 0 else hi
+
+
+@functools.lru_cache(maxsize=8)
+def _contrast_masks(r_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """middle_contrast's masks round a pixel, (2m + 1, 2m + 1) each: the middle and the band round it."""
+    m = int(math.ceil(AROUND_OUT * r_px))
+    yy, xx = np.mgrid[-m:m + 1, -m:m + 1]
+    d2 = (xx * xx + yy * yy) / (r_px * r_px)
+    return d2 <= MIDDLE_IN ** 2, (d2 >= AROUND_IN ** 2) & (d2 <= AROUND_OUT ** 2)
 
 
 FELT_HUE_DEG = 30.0            # a felt whose hue is this near a side's is one its rims may be lost in
