@@ -216,3 +216,16 @@ def test_a_book_hanging_off_the_table_is_no_felt_and_takes_no_kind():
     for t in scene.terrain:
         assert t.polygon.intersects(truth[t.kind]), (t.kind, t.polygon.bounds)
     _assert_one_piece(scene, truth, "woods", 0.9)
+
+
+def test_felts_under_a_hot_spot_where_the_camera_clipped_the_mat():
+    """Hard set 0, photo 42 (tungsten, a lamp's hot spot, the camera clipped much of the mat): the
+    hill's seeds lie in its part outside the clipped light, and the window looked in round them cut
+    the piece straight (IoU 0.57): a piece reaching its window's edge is looked for again further
+    that way. The grey rocks beside the hot spot spread into the clipped mat, washed out towards grey
+    (IoU 0.74): where the camera clipped, a pixel brighter than the mat around is no felt darker than
+    the mat."""
+    photo, scene, truth = _scene_and_truth(0, 42)
+    assert photo.conditions.hot_spot and photo.conditions.cast == "tungsten"
+    for kind in ("hill", "rocks"):
+        _assert_one_piece(scene, truth, kind, 0.9)
