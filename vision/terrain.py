@@ -64,6 +64,7 @@ MAT_REACH_IN = 8.0           # the local mat is the mean of mat-like pixels this
 MAT_LIKE_SIGMA = 3.0         # a pixel within this many of the mat's spreads counts as mat-like
 MIN_AREA_SQIN = 8.0          # smaller regions of a kind are not a piece
 MAX_HOLE_SQIN = 3.0          # holes up to this are filled: a figure or a marker standing on the felt
+STREAK_IN = 0.4              # narrower than this, a strip joined to a piece is no felt (a grain's streak)
 MIN_THICK_IN = 0.6           # a piece holds a disc this wide somewhere (pencils, strips, rims do not)
 POOL_IN = 0.5                # colour is also pooled over about this (a felt is one colour, a texture varies)
 POOL_FLOOR = 2.0             # ... where the mat's spread may be this much under a pixel's least (FLOOR)
@@ -734,6 +735,8 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
     mask = mask.view(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _kernel(0.4, ppi))
     mask = _fill_holes(mask, MAX_HOLE_SQIN * ppi * ppi)
+    # (A streak of the mat's grain or a lamp's glint a pixel or two wide, joined to the piece, is no felt.)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _kernel(STREAK_IN / 2, ppi))
     felt = mask
     if len(feet_px):
         mask = _add_footprints(mask, ppi, feet_px)
