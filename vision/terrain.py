@@ -29,16 +29,17 @@ edge near there is where the colour is half the felt's, half the mat's just arou
 (linear unmixing of the colour as a share of the mat's, weighted by how the mat's colour varies),
 so a soft ragged edge falls where the felt covers half. A piece is a connected region holding seeds
 (hysteresis), closed, with its holes filled and the figures seen on its edge added (a figure
-standing on it is part of it), traced at a quarter pixel. Where a figure stands the felt is hidden and
-its colours are no evidence (a marker's black and white read as grey felt): it is left out, then
-given back when it stands on the piece, or as far as the piece's hull when at its edge. A piece
-that reaches the edge of the window round its seeds (the rest of it under a clipped hot spot, where
-nothing seeds) is looked for again in a window reaching further that way. Where the camera clipped, a pixel
-brighter than the mat around is the lamp's hot spot on the mat, not a felt darker than the mat. A region is no piece when it is small,
-thin, lies along the table's edge, reaches in over it (an arm, a cloth) or is square-cut and hangs
-over it (a book). Each piece's `confidence` is how surely its inside (where no figure stands) is
-its kind, against the sides' rim colours and the distractors too, times how far the kind stands
-from the mat, in the mat's own spread.
+standing on it is part of it), traced at a quarter pixel; a strip narrower than STREAK_IN joined to
+it (a grain's streak) is opened off. Where a figure stands the felt is hidden and its colours are no
+evidence (a marker's black and white read as grey felt): it is left out, then given back when it
+stands on the piece, or as far as the piece's hull when at its edge. A piece that reaches the edge
+of the window round its seeds (the rest of it under a clipped hot spot, where nothing seeds) is
+looked for again in a window reaching further that way. Where the camera clipped, a pixel brighter
+than the mat around is the lamp's hot spot on the mat, not a felt darker than the mat. A region is
+no piece when it is small, thin, lies along the table's edge, reaches in over it (an arm, a cloth)
+or is square-cut and hangs over it (a book). Each piece's `confidence` is how surely its inside
+(where no figure stands) is its kind, against the sides' rim colours and the distractors too, times
+how far the kind stands from the mat, in the mat's own spread.
 """
 from __future__ import annotations
 
@@ -87,7 +88,7 @@ LOG_PRIOR_SHADE = -2.0       # ... less likely than the mat in full light
 LOG_PRIOR_OTHER = -2.0       # a rim or a distractor is less likely than felt
 FLOOR = np.array([0.012, 0.012, 0.03, 0.08], np.float32)   # least spread of a class per feature
 ROI_PAD_IN = 2.0             # a piece is looked for this far around its seeds
-MAX_WIDENINGS = 3            # ... and up to this many times further (twice as far each time) where it reaches the window's edge
+MAX_WIDENINGS = 3            # ... and up to this many times twice as far again where it reaches that window's edge
 EDGE_SLACK_IN = 0.4          # the colour edge is looked for this far around where the kind wins
 EDGE_BAND_IN = 1.0           # a patch mostly within this of the table's edge is not on the table
 MAX_EDGE_SHARE = 0.5
@@ -742,7 +743,8 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
         mask = _add_footprints(mask, ppi, feet_px)
     count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     # Which pieces' felt (not a figure added to it) reaches each edge of the window.
-    sides = [comp[:, 0][felt[:, 0] > 0], comp[0][felt[0] > 0], comp[:, -1][felt[:, -1] > 0], comp[-1][felt[-1] > 0]]
+    sides = [comp[:, 0][felt[:, 0] > 0], comp[0][felt[0] > 0],
+             comp[:, -1][felt[:, -1] > 0], comp[-1][felt[-1] > 0]]
     out = []
     for c in np.flatnonzero(np.bincount(comp[seed], minlength=count)):
         if c == 0 or stats[c, cv2.CC_STAT_AREA] < MIN_AREA_SQIN * ppi * ppi:

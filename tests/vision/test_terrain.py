@@ -2,12 +2,14 @@
 markers and bases are not terrain."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 from shapely.geometry import Point, Polygon
 
 from calibration.profile import ColourSpec, TableProfile, standard_anchors
 from vision.pipeline import FramePipeline
 from vision.synthetic import ColourFigure, FeltPiece, MarkerFigure, PhotoSpec, TableSpec, render_photo
+from vision.terrain import find_terrain
 
 from tests.vision.scoring import terrain_ious
 
@@ -64,7 +66,6 @@ def test_no_terrain_on_a_table_without_felt(table_set):
 def _felt_view(pieces, ppi=5.0, size_in=(36.0, 24.0), mat=(70, 120, 150), seed=0):
     """A table-plane view (float BGR) of a mat with felt polygons (inches, colour RGB) on it, with a
     little noise."""
-    import cv2
     w, h = int(size_in[0] * ppi), int(size_in[1] * ppi)
     view = np.empty((h, w, 3), np.float32)
     view[:] = mat[::-1]
@@ -78,7 +79,6 @@ def _felt_view(pieces, ppi=5.0, size_in=(36.0, 24.0), mat=(70, 120, 150), seed=0
 def test_a_piece_seeded_in_one_part_only_is_outlined_whole():
     # The camera clipped over the left two thirds of the hill (a lamp's hot spot): seeds lie only in
     # its right part, and the piece reaches past the window looked in round them.
-    from vision.terrain import find_terrain
     hill = ((4.0, 8.0), (22.0, 8.0), (22.0, 15.0), (4.0, 15.0))
     view = _felt_view([(hill, (150, 124, 84))])
     clipped = np.zeros(view.shape[:2], bool)
@@ -91,8 +91,6 @@ def test_a_piece_seeded_in_one_part_only_is_outlined_whole():
 
 def test_a_marker_beside_a_piece_is_not_joined_to_it():
     # A marker's card beside a grey rocks felt: its white and black average to a grey like the felt's.
-    import cv2
-    from vision.terrain import find_terrain
     rocks = ((6.0, 6.0), (16.0, 6.0), (16.0, 14.0), (6.0, 14.0))
     view = _felt_view([(rocks, (128, 124, 120))])
     ppi = 5.0
