@@ -35,7 +35,7 @@ evidence (a marker's black and white read as grey felt): it is left out, then gi
 stands on the piece, or as far as the piece's hull when at its edge. A piece that reaches the edge
 of the window round its seeds (the rest of it under a clipped hot spot, where nothing seeds) is
 looked for again in a window reaching further that way. Where the camera clipped, a pixel brighter
-than the mat around is the lamp's hot spot on the mat, not a felt darker than the mat. A region is
+than both the mat around and the felt is the lamp's hot spot on the mat, not the felt. A region is
 no piece when it is small, thin, lies along the table's edge, reaches in over it (an arm, a cloth)
 or is square-cut and hangs over it (a book). Each piece's `confidence` is how surely its inside
 (where no figure stands) is its kind, against the sides' rim colours and the distractors too, times
@@ -510,7 +510,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                 found = _pieces(rel[cube], ratio[cube], seed[win], free, excluded[win], table_all,
                                 3 + len(other_kinds), q_w, wppi, feet_px - (u0, v0, 0),
                                 (ox + u0 / wppi, oy + v0 / wppi), edge[win], (u0, v0, w, h), open_k, standing[win],
-                                unknown[win] & ~excluded[win] if mu[2] < 0 else None)
+                                unknown[win] & ~excluded[win], max(0.0, float(mu[2])))
                 kept = [(kinds[k][0], polygon, round(min(1.0, sure / 0.9) * min(1.0, separation / SEPARATION_FULL), 3),
                          reach) for polygon, sure, reach in found]
                 kept = [q for q in kept if q[2] >= MIN_CONFIDENCE]
@@ -695,15 +695,15 @@ def _sure(xs: np.ndarray, table: np.ndarray, classes: int | None = None) -> np.n
 
 
 def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px, origin_in, edge, place, open_k,
-            unseen, glare=None):
+            unseen, clipped=None, lit_l=0.0):
     """[(polygon, sureness, reach)] of one kind in a window around its seeds (`reach`: whether the
     piece reaches the window's left, top, right and bottom edge). `table`: `_gauss_table` of the
     kind's (first), the mat, the mat in shade and the other kinds (the first `classes`: where it
     wins), then the other colours looked for (how sure a piece is only: a blue rim's colour must
     not eat blue water felt); `free`: where neither hands, cards nor other kinds' seeds are;
     `feet_px`: (F, 3) footprints in window pixels; `unseen`: where figures stand (the felt there
-    is hidden: it does not count for or against how sure a piece is); `glare`: where the camera
-    clipped, for a kind darker than the mat (None otherwise).
+    is hidden: it does not count for or against how sure a piece is); `clipped`: where the camera
+    clipped; `lit_l`: the brighter of the mat's and the kind's log brightness (over the mat's).
 
     Where the kind wins is found from the learnt colours; the outline near there is where the
     colour is half the kind's, half the mat's: linear unmixing of the colour as a share of the local
@@ -729,10 +729,10 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
     # (Where a figure stands the felt is hidden: its colours, a marker's black and white read as grey
     # felt, are no evidence. It is given back below when it stands on the piece or at its edge.)
     mask = (cover > 0.5) & ~unseen
-    if glare is not None:
-        # Where the camera clipped, a pixel brighter than the mat around is the lamp's hot spot on
-        # the mat (its colour washed out towards grey), not this felt, which is darker than the mat.
-        mask &= ~(glare & (rel[2] > 0))
+    if clipped is not None:
+        # Where the camera clipped, a pixel brighter than both the mat around and this felt is the
+        # lamp's hot spot on the mat (its colour washed out towards grey), not the felt.
+        mask &= ~(clipped & (rel[2] > lit_l))
     mask = mask.view(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _kernel(0.4, ppi))
     mask = _fill_holes(mask, MAX_HOLE_SQIN * ppi * ppi)

@@ -228,3 +228,12 @@ def test_felts_under_a_hot_spot_where_the_camera_clipped_the_mat():
     assert photo.conditions.hot_spot and photo.conditions.cast == "tungsten"
     for kind in ("hill", "rocks"):
         _assert_one_piece(scene, truth, kind, 0.9)
+
+
+def test_a_felt_brighter_than_the_mat_does_not_spread_into_the_clipped_hot_spot():
+    """Hard set 7, photo 53 (tungsten, a lamp's hot spot over a wood-grain mat): the hill felt is
+    brighter than the mat, and where the camera clipped, the light grain beside it read as hill
+    (IoU 0.85). A clipped pixel brighter than both the mat around and the felt is the hot spot."""
+    photo, scene, truth = _scene_and_truth(7, 53)
+    assert photo.conditions.hot_spot and photo.conditions.texture == "wood"
+    _assert_one_piece(scene, truth, "hill", 0.9)
