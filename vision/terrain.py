@@ -32,14 +32,15 @@ so a soft ragged edge falls where the felt covers half. A piece is a connected r
 standing on it is part of it), traced at a quarter pixel; a strip narrower than STREAK_IN joined to
 it (a grain's streak) is opened off. Where a figure stands the felt is hidden and its colours are no
 evidence (a marker's black and white read as grey felt): it is left out, then given back when it
-stands on the piece, or as far as the piece's hull when at its edge. A piece that reaches the edge
-of the window round its seeds (the rest of it under a clipped hot spot, where nothing seeds) is
-looked for again in a window reaching further that way. Where the camera clipped, a pixel brighter
-than both the mat around and the felt is the lamp's hot spot on the mat, not the felt. A region is
-no piece when it is small, thin, lies along the table's edge, reaches in over it (an arm, a cloth)
-or is square-cut and hangs over it (a book). Each piece's `confidence` is how surely its inside
-(where no figure stands) is its kind, against the sides' rim colours and the distractors too, times
-how far the kind stands from the mat, in the mat's own spread.
+stands on the piece, or as far as the piece's hull when at its edge. A notch in its edge that mostly
+shows a thing neither mat nor felt (a figure the detectors missed) is the piece's. A piece that
+reaches the edge of the window round its seeds (the rest of it under a clipped hot spot, where
+nothing seeds) is looked for again in a window reaching further that way. Where the camera clipped,
+a pixel brighter than both the mat around and the felt is the lamp's hot spot on the mat, not the
+felt. A region is no piece when it is small, thin, lies along the table's edge, reaches in over it
+(an arm, a cloth) or is square-cut and hangs over it (a book). Each piece's `confidence` is how
+surely its inside (where no figure stands) is its kind, against the sides' rim colours and the
+distractors too, times how far the kind stands from the mat, in the mat's own spread.
 """
 from __future__ import annotations
 
@@ -66,6 +67,8 @@ MAT_LIKE_SIGMA = 3.0         # a pixel within this many of the mat's spreads cou
 MIN_AREA_SQIN = 8.0          # smaller regions of a kind are not a piece
 MAX_HOLE_SQIN = 3.0          # holes up to this are filled: a figure or a marker standing on the felt
 STREAK_IN = 0.4              # narrower than this, a strip joined to a piece is no felt (a grain's streak)
+MAX_NOTCH_SQIN = 2.5         # a notch in a piece's edge up to this ...
+MIN_THING_SHARE = 0.7        # ... this much of it neither mat nor felt is a figure standing there
 MIN_THICK_IN = 0.6           # a piece holds a disc this wide somewhere (pencils, strips, rims do not)
 POOL_IN = 0.5                # colour is also pooled over about this (a felt is one colour, a texture varies)
 POOL_FLOOR = 2.0             # ... where the mat's spread may be this much under a pixel's least (FLOOR)
@@ -510,7 +513,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                 found = _pieces(rel[cube], ratio[cube], seed[win], free, excluded[win], table_all,
                                 3 + len(other_kinds), q_w, wppi, feet_px - (u0, v0, 0),
                                 (ox + u0 / wppi, oy + v0 / wppi), edge[win], (u0, v0, w, h), open_k, standing[win],
-                                unknown[win] & ~excluded[win], max(0.0, float(mu[2])))
+                                unknown[win] & ~excluded[win], max(0.0, float(mu[2])),
+                                (mat_sigma[:3], mu[:3], own_sd))
                 kept = [(kinds[k][0], polygon, round(min(1.0, sure / 0.9) * min(1.0, separation / SEPARATION_FULL), 3),
                          reach) for polygon, sure, reach in found]
                 kept = [q for q in kept if q[2] >= MIN_CONFIDENCE]
@@ -695,7 +699,7 @@ def _sure(xs: np.ndarray, table: np.ndarray, classes: int | None = None) -> np.n
 
 
 def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px, origin_in, edge, place, open_k,
-            unseen, clipped=None, lit_l=0.0):
+            unseen, clipped=None, lit_l=0.0, spreads=None):
     """[(polygon, sureness, reach)] of one kind in a window around its seeds (`reach`: whether the
     piece reaches the window's left, top, right and bottom edge). `table`: `_gauss_table` of the
     kind's (first), the mat, the mat in shade and the other kinds (the first `classes`: where it
@@ -703,7 +707,8 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
     not eat blue water felt); `free`: where neither hands, cards nor other kinds' seeds are;
     `feet_px`: (F, 3) footprints in window pixels; `unseen`: where figures stand (the felt there
     is hidden: it does not count for or against how sure a piece is); `clipped`: where the camera
-    clipped; `lit_l`: the brighter of the mat's and the kind's log brightness (over the mat's).
+    clipped; `lit_l`: the brighter of the mat's and the kind's log brightness (over the mat's);
+    `spreads`: (the mat's spread, the kind's colour and spread), to tell things that are neither.
 
     Where the kind wins is found from the learnt colours; the outline near there is where the
     colour is half the kind's, half the mat's: linear unmixing of the colour as a share of the local
@@ -760,6 +765,8 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
             contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             cv2.fillPoly(hull, [cv2.convexHull(np.concatenate(contours))], 1)
             part |= (hidden & (hull > 0)).view(np.uint8)
+        if spreads is not None:
+            part |= _notches(part, rel[:3, cut[0], cut[1]], ppi, *spreads)
         at = (place[0] + cut[1].start, place[1] + cut[0].start)
         if not _plausible(part, ppi, edge[cut], at, place[2:]):
             continue
@@ -777,6 +784,24 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
         reach = tuple(bool((side == c).any()) for side in sides)
         out.append((polygon, float(_sure(blurred[2 * sv, 2 * su].T, table).mean()), reach))
     return out
+
+
+def _notches(part: np.ndarray, rel: np.ndarray, ppi: float, mat_sigma, mu, sd) -> np.ndarray:
+    """(H, W) uint8: the notches in a piece's edge (where its hull is not, after the streaks are
+    opened off) up to MAX_NOTCH_SQIN that mostly show a thing neither mat nor this felt: a figure
+    standing there that the detectors missed."""
+    hull = np.zeros_like(part)
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.fillPoly(hull, [cv2.convexHull(np.concatenate(contours))], 1)
+    gaps = cv2.morphologyEx(hull & (1 - part), cv2.MORPH_OPEN, _kernel(STREAK_IN / 2, ppi))
+    if not gaps.any():
+        return gaps
+    count, label, stats, _ = cv2.connectedComponentsWithStats(gaps, connectivity=4)
+    thing = (_sq_dist(rel, np.zeros(3), mat_sigma) > ANOMALY_SIGMA ** 2) & (_sq_dist(rel, mu, sd) > SEED_SIGMA ** 2)
+    share = np.bincount(label.ravel(), thing.ravel(), count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
+    fill = (stats[:, cv2.CC_STAT_AREA] <= MAX_NOTCH_SQIN * ppi * ppi) & (share >= MIN_THING_SHARE)
+    fill[0] = False
+    return fill[label].view(np.uint8) if fill.any() else np.zeros_like(part)
 
 
 def _discs(shape, ppi: float, footprints_in, origin_in) -> np.ndarray:

@@ -101,3 +101,18 @@ def test_a_marker_beside_a_piece_is_not_joined_to_it():
     truth = Polygon(rocks)
     assert found[0].polygon.intersection(truth).area / found[0].polygon.union(truth).area >= 0.93
     assert not found[0].polygon.contains(Point(card[0], card[1]))
+
+
+def test_a_figure_the_detectors_missed_on_a_pieces_edge_cuts_no_notch():
+    # A red base on the water's edge, in no footprint: neither water nor mat, it is a figure
+    # standing there, and the felt runs on under it.
+    water = ((6.0, 6.0), (18.0, 6.0), (18.0, 16.0), (6.0, 16.0))
+    view = _felt_view([(water, WATER)])
+    ppi = 5.0
+    centre = (18.0, 11.0)
+    cv2.circle(view, (int(centre[0] * ppi), int(centre[1] * ppi)), int(0.55 * ppi), (40, 40, 200), cv2.FILLED)
+    found = find_terrain(view, ppi, [("water", WATER)])
+    assert [t.kind for t in found] == ["water"]
+    assert found[0].polygon.contains(Point(17.6, 11.0).buffer(0.3))
+    truth = Polygon(water)
+    assert found[0].polygon.intersection(truth).area / found[0].polygon.union(truth).area >= 0.95
