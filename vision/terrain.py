@@ -797,8 +797,10 @@ def _notches(part: np.ndarray, rel: np.ndarray, ppi: float, mat_sigma, mu, sd) -
     if not gaps.any():
         return gaps
     count, label, stats, _ = cv2.connectedComponentsWithStats(gaps, connectivity=4)
-    thing = (_sq_dist(rel, np.zeros(3), mat_sigma) > ANOMALY_SIGMA ** 2) & (_sq_dist(rel, mu, sd) > SEED_SIGMA ** 2)
-    share = np.bincount(label.ravel(), thing.ravel(), count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
+    at = gaps > 0
+    x = rel[:, at]
+    thing = (_sq_dist(x, np.zeros(3), mat_sigma) > ANOMALY_SIGMA ** 2) & (_sq_dist(x, mu, sd) > SEED_SIGMA ** 2)
+    share = np.bincount(label[at], thing, count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
     fill = (stats[:, cv2.CC_STAT_AREA] <= MAX_NOTCH_SQIN * ppi * ppi) & (share >= MIN_THING_SHARE)
     fill[0] = False
     return fill[label].view(np.uint8) if fill.any() else np.zeros_like(part)
