@@ -41,7 +41,7 @@ from vision.rim_rays import (EDGE_BIAS_PX, EDGE_TRIM, STEP_PX, Bands, Slots, bes
 from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS, WALL_SHOWN_LIKELIHOOD, consensus_centres,
                                frame_scale_at, held_radius_centres, wall_shown_points)
 from vision.rim_search import quantised_likelihoods
-from vision.rim_vetting import MAX_OUTER, is_strong, shows_more_ring, similar_felts, vet_hits
+from vision.rim_vetting import MAX_OUTER, faces_away_more, is_strong, shows_more_ring, similar_felts, vet_hits
 from vision.rim_water import water_rims
 
 MIN_COVERAGE = 0.2             # share of the ring that must show (a leaning body hides up to 70%,
@@ -367,7 +367,7 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     second, _, _ = _find_rims_once(view_bgr, ppi, learned, base_in, with_rejected=with_rejected, only_sides=changed,
                                    skip_near=np.array([h.xy_view for h in sure]).reshape(-1, 2), **args)
     unchanged = [h for h in first if h.side_index not in changed]
-    hits = _one_per_base(sure + unchanged + second, base_in / 2 * ppi)
+    hits = _one_per_base(sure + unchanged + second, base_in / 2 * ppi, strict, loose)
     return _with_water_rims(hits, strict, learned, other_rgbs, base_in / 2 * ppi, wall_shift_px, view_bgr)
 
 
@@ -623,7 +623,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     for hit in vetted:
         if hit.reason == "ring" or with_rejected:
             hits.append(_rounded(hit))
-    return _one_per_base(hits, r_px), strict, loose
+    return _one_per_base(hits, r_px, strict, loose), strict, loose
 
 
 def _other_colour(strict, loose, centres, sides, n_sides: int, reach_px: float) -> Slots:
@@ -728,10 +728,13 @@ def _rounded(hit: RimHit) -> RimHit:
                                core=round(hit.core, 3))
 
 
-def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
+def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = None,
+                  loose: np.ndarray | None = None) -> list[RimHit]:
     """Bases do not overlap: of kept candidates closer than a base's diameter (less a little for the
     fit), the most confident stands, or, of two rings of one side as sure as each other, the one
-    showing more of its circle (rim_vetting.shows_more_ring). (An arc seen from its mirror side fits
+    showing more of its circle (rim_vetting.shows_more_ring), or, of two sides' rings, the one whose
+    rim shows on its side away from the other (rim_vetting.faces_away_more, on the side labels
+    `strict` and `loose`: the other is cloth on its body). (An arc seen from its mirror side fits
     a circle as well.)"""
     # The most confident ring stands (the labels it was found on only break ties): a faint rim
     # found on the likelihood may be the base, and a strict ring beside it cloth on its body.
@@ -741,7 +744,9 @@ def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
     for i in order:
         h = hits[i]
         clash = [j for j, o in enumerate(out) if o.reason == "ring" and np.hypot(*(h.xy_view - o.xy_view)) < OVERLAP * r_px]
-        if h.reason == "ring" and len(clash) == 1 and shows_more_ring(h, out[clash[0]], r_px):
+        if h.reason == "ring" and len(clash) == 1 and (
+                shows_more_ring(h, out[clash[0]], r_px)
+                or (strict is not None and loose is not None and faces_away_more(h, out[clash[0]], strict, loose, r_px))):
             out[clash[0]] = h
             continue
         if clash:
