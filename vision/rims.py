@@ -217,6 +217,7 @@ def _ring_stats(mask_f: np.ndarray, centres: np.ndarray, r_px: float, shift: np.
 
 FELT_NEAR = 0.15              # a felt colour this near a side's (chromaticity) is a background to judge it on
 FELT_MAX_ALPHA = 1.2          # past this share of the way from the mat to a felt's colour, no felt
+FELT_PATCH_BASES = 1.5        # a patch of a side's colour a square this many bases wide fits in is felt
 QUANT_SHIFT = 2               # colours are classified on 6 bits a channel: 4 levels, well inside CHROMA_TOL
 
 
@@ -244,7 +245,8 @@ def quantise_view(view_bgr: np.ndarray, wb=None):
 
 
 def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other_rgbs: Sequence[Sequence[float]] = (),
-               *, wb=None, mat: np.ndarray | None = None, quantised=None) -> tuple[np.ndarray, np.ndarray]:
+               *, wb=None, mat: np.ndarray | None = None, quantised=None,
+               felt_width_px: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Two (H, W) int maps of which side's colour each pixel of a uint8 BGR view shows (-1: none).
 
     strict: the nearest of the sides' and the terrain colours (vision.colour.classify, terrain k
@@ -255,13 +257,76 @@ def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other
     The view is quantised to 6 bits a channel (not smoothed: a thin rim in a 1080p photo is two or
     three pixels wide),
     and only the colours present are white-balanced and classified: a table holds a few tens of
-    thousands of distinct colours against a million pixels."""
+    thousands of distinct colours against a million pixels.
+
+    `felt_width_px`: a patch of a side's colour this wide (a square of it fits inside) is no base:
+    felt that the cast moved onto the side's colour, unless plainly paint (_felt_patches)."""
     quantised = quantised or quantise_view(view_bgr, wb)
     strict, loose = _label_tables(quantised, side_rgbs, other_rgbs, mat)       # by colour code
     if len(side_rgbs) + len(other_rgbs) < 127:
         # as bytes: a quarter of the memory for every full-view test of them
         strict, loose = strict.astype(np.int8), loose.astype(np.int8)
-    return np.take(strict, quantised[0]), np.take(loose, quantised[0])
+    strict_px, loose_px = np.take(strict, quantised[0]), np.take(loose, quantised[0])
+    if felt_width_px:
+        _felt_patches(strict_px, loose_px, quantised, side_rgbs, other_rgbs, mat, felt_width_px)
+    return strict_px, loose_px
+
+
+def _felt_patches(strict, loose, quantised, side_rgbs, other_rgbs, mat, width_px) -> None:
+    """In place: a patch of a side's strict colour that a square `width_px` wide fits inside, and
+    all of the side's colour joined to it, is judged again against the felts.
+
+    A blue side and blue water point almost the same way from the mat: a cast that moves the felt
+    a little off its own segment puts it nearer the side's, and most of the water is "the blue
+    side" (no felt for the water search to look in). No base is that wide: there a colour that
+    shows a felt (against the mat, the felts alone) is that felt, unless it lies at least half way
+    from the felt to the side's colour (judged against the felt, as felt labelled so is), which
+    keeps the paint of a rim standing in it or joined to its edge."""
+    n_sides = len(side_rgbs)
+    if not other_rgbs:
+        return
+    index, present, counts, colours, chroma, brightness = quantised
+    if mat is None:
+        mat = _weighted_median(chroma[0], counts[present])
+    # (looked for at half the resolution: the patch is many bases wide)
+    w = max(3, int(round(width_px / 2)))
+    square = cv2.getStructuringElement(cv2.MORPH_RECT, (w, w))
+    h_px, w_px = strict.shape
+    for k in range(n_sides):
+        mask = (strict[::2, ::2] == k).astype(np.uint8)
+        # (the felt's mottling leaves pin holes in the side's colour: closed first, for the core only)
+        core = cv2.erode(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), square)
+        if not core.any():
+            continue
+        n, comp = cv2.connectedComponents(mask, connectivity=8)
+        joined = np.zeros(n, np.uint8)
+        joined[comp[core > 0]] = 1
+        joined[0] = 0
+        region = joined[comp]
+        x0, y0, bw, bh = cv2.boundingRect(region)
+        region = np.repeat(np.repeat(region[y0:y0 + bh, x0:x0 + bw], 2, axis=0), 2, axis=1)
+        y0, x0 = 2 * y0, 2 * x0
+        region = region[:h_px - y0, :w_px - x0]
+        sl = np.s_[y0:y0 + region.shape[0], x0:x0 + region.shape[1]]
+        lab, idx = strict[sl], index[sl]
+        patch = (region > 0) & (lab == k)
+        patch_codes = idx[patch]
+        codes = np.flatnonzero(np.bincount(patch_codes, minlength=1 << (3 * (8 - QUANT_SHIFT))))
+        sub = np.searchsorted(present, codes)
+        c, b = chroma[:, sub], brightness[:, sub]
+        felts = [rgb_chroma(o) for o in other_rgbs]
+        which = classify(c, b, felts, mat)[0]
+        table = np.full(codes.size, k, np.int32)
+        for t, felt in enumerate(felts):
+            here = which == t
+            if here.any():
+                paint = classify(c[:, here], b[:, here], [rgb_chroma(side_rgbs[k])], felt, min_alpha=0.5)[0]
+                table[here] = np.where(paint == 0, k, n_sides + t)
+        relabel = np.full(1 << (3 * (8 - QUANT_SHIFT)), k, np.int32)
+        relabel[codes] = table
+        felt = patch & (relabel[idx] != k)
+        lab[felt] = relabel[idx[felt]]
+        loose[sl][felt] = -1
 
 
 def _label_tables(quantised, side_rgbs, other_rgbs=(), mat=None) -> tuple[np.ndarray, np.ndarray]:
@@ -448,7 +513,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     quantised = quantised or quantise_view(view_bgr, wb)
     if mat is None:
         mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
-    strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat, quantised=quantised)
+    strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat, quantised=quantised,
+                               felt_width_px=FELT_PATCH_BASES * base_in * ppi)
     if exclude is not None:
         strict[exclude] = -1
         loose[exclude] = -1

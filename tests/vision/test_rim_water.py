@@ -131,3 +131,42 @@ def test_a_seed_is_looked_at_only_with_some_rim_colour_within_reach():
         if not any_within(cx, cy, reach + 1):
             assert not g, (cx, cy)
     assert 0 < got.sum() < len(got)
+
+
+def test_water_the_cast_moved_onto_the_blue_sides_colour_is_felt_and_a_blue_rim_beside_it_is_not():
+    # the felt as this photo shows it lies nearer the segment from the mat to the blue side's
+    # colour than to the water's own (the two point almost the same way): pixel by pixel it is
+    # "the blue side". A patch of it many bases wide is no base: felt, with the bases in it.
+    seen_water = (70, 110, 180)
+    for seed in range(2):
+        rng = np.random.default_rng(seed)
+        scene = TopScene(width_in=10, depth_in=6, texture=0.07)
+        scene.poly([(0.8, 0.8), (6.2, 1.0), (6.0, 5.2), (1.0, 5.0)], seen_water)
+        for (x, y), body in zip([(2.3, 2.2), (4.6, 2.4), (3.4, 4.0)], BODIES):
+            scene.figure(x, y, "blue", (40, 80, 200), visible=0.5, lean_deg=float(rng.uniform(0, 360)), body_rgb=body)
+        scene.figure(6.75, 3.0, "blue", (40, 80, 200), visible=0.7, lean_deg=float(rng.uniform(0, 360)))  # beside it
+        scene.figure(8.4, 3.0, "red", RED, visible=0.7)
+        img = scene.finish(seed=seed)
+        inner = np.zeros(img.shape[:2], bool)
+        inner[int(1.4 * PPI):int(4.6 * PPI), int(1.5 * PPI):int(5.5 * PPI)] = True
+        for x, y, _ in scene.truth:          # the felt's own pixels, away from the figures
+            yy, xx = np.ogrid[:img.shape[0], :img.shape[1]]
+            inner &= np.hypot(xx - x * PPI, yy - y * PPI) > 0.9 * PPI
+        plain, _ = label_view(img, SIDES, [WATER])
+        assert (plain[inner] == 1).mean() > 0.5, "the scene does not show the cast's mix-up"
+        strict, _ = label_view(img, SIDES, [WATER], felt_width_px=1.5 * PPI)
+        assert (strict[inner] == 2).mean() > 0.8
+        dry = np.zeros(img.shape[:2], bool)
+        yy, xx = np.ogrid[:img.shape[0], :img.shape[1]]
+        d = np.hypot(xx - 6.75 * PPI, yy - 3.0 * PPI) / (0.5 * PPI)
+        dry[(d > 0.8) & (d < 1.1)] = True
+        assert (strict[dry] == 1).sum() >= 0.9 * (plain[dry] == 1).sum()
+        hits = find_rims(img, PPI, SIDES, 1.0, other_rgbs=[WATER])
+        for h in hits:
+            near = [np.hypot(*(h.xy_view / PPI - (x, y))) for x, y, side in scene.truth
+                    if side == ("red", "blue")[h.side_index]]
+            assert near and min(near) <= 0.2, f"seed {seed}: a base at {h.xy_view / PPI} that is none"
+        for x, y, side in scene.truth:
+            if x > 6.5:                      # the two on the mat
+                assert any(np.hypot(*(h.xy_view / PPI - (x, y))) <= 0.15 for h in hits), f"seed {seed}: ({x}, {y})"
+        assert sum(h.xy_view[0] < 6.4 * PPI for h in hits) >= 2, f"seed {seed}: of the 3 in the water"
