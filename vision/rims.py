@@ -298,20 +298,24 @@ def _felt_patches(strict, loose, quantised, side_rgbs, other_rgbs, mat, width_px
         core = cv2.erode(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), square)
         if not core.any():
             continue
-        n, comp = cv2.connectedComponents(mask, connectivity=8)
+        n, comp, boxes, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         joined = np.zeros(n, np.uint8)
         joined[comp[core > 0]] = 1
         joined[0] = 0
-        region = joined[comp]
-        x0, y0, bw, bh = cv2.boundingRect(region)
-        region = np.repeat(np.repeat(region[y0:y0 + bh, x0:x0 + bw], 2, axis=0), 2, axis=1)
+        box = boxes[joined > 0]
+        x0, y0 = box[:, 0].min(), box[:, 1].min()
+        bw, bh = (box[:, 0] + box[:, 2]).max() - x0, (box[:, 1] + box[:, 3]).max() - y0
+        region = joined[comp[y0:y0 + bh, x0:x0 + bw]]
+        region = cv2.resize(region, (2 * bw, 2 * bh), interpolation=cv2.INTER_NEAREST)
         y0, x0 = 2 * y0, 2 * x0
         region = region[:h_px - y0, :w_px - x0]
         sl = np.s_[y0:y0 + region.shape[0], x0:x0 + region.shape[1]]
         lab, idx = strict[sl], index[sl]
-        patch = (region > 0) & (lab == k)
-        patch_codes = idx[patch]
-        codes = np.flatnonzero(np.bincount(patch_codes, minlength=1 << (3 * (8 - QUANT_SHIFT))))
+        patch = np.flatnonzero((region > 0) & (lab == k))
+        patch_codes = idx.ravel()[patch]
+        seen = np.zeros(1 << (3 * (8 - QUANT_SHIFT)), bool)
+        seen[patch_codes] = True
+        codes = np.flatnonzero(seen)
         sub = np.searchsorted(present, codes)
         c, b = chroma[:, sub], brightness[:, sub]
         felts = [rgb_chroma(o) for o in other_rgbs]
@@ -324,9 +328,12 @@ def _felt_patches(strict, loose, quantised, side_rgbs, other_rgbs, mat, width_px
                 table[here] = np.where(paint == 0, k, n_sides + t)
         relabel = np.full(1 << (3 * (8 - QUANT_SHIFT)), k, np.int32)
         relabel[codes] = table
-        felt = patch & (relabel[idx] != k)
-        lab[felt] = relabel[idx[felt]]
-        loose[sl][felt] = -1
+        new = relabel[patch_codes]
+        felt = new != k
+        # (the window's rows are strided in the view: its pixels set by row and column)
+        rows, cols = np.divmod(patch[felt], region.shape[1])
+        lab[rows, cols] = new[felt]
+        loose[sl][rows, cols] = -1
 
 
 def _label_tables(quantised, side_rgbs, other_rgbs=(), mat=None) -> tuple[np.ndarray, np.ndarray]:
