@@ -583,9 +583,16 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     rings = np.array([i for i, hh in enumerate(vetted) if hh.reason == "ring"], int)
     if len(rings) and any(felts):
         # In felt of a hue near the rim's (a blue base in water) the colour's edge is as much the
-        # felt's mottling as the rim: no one arc of it to trust over the fit of them all.
+        # felt's mottling as the rim: no one arc of it to trust over the fit of them all (_in_felt_centres).
         around = _felt_around(strict, c2[rings], side_of[rings], felts, r_px, units)
+        in_felt = rings[around >= FELT_AROUND]
         rings = rings[around < FELT_AROUND]
+        if len(in_felt):
+            fine = frame_scale(c2[in_felt]) >= FINE_SCALE if frame_scale is not None else np.zeros(len(in_felt), bool)
+            refined = _in_felt_centres(mask_f[in_felt], gain[in_felt], c2[in_felt], shift_at(c2[in_felt]), r_px, units,
+                                       radii, side_of[in_felt] * (PASS_SOFT + 1) + kind_of[in_felt], fine)
+            for j, i in enumerate(in_felt):
+                vetted[i] = dataclasses.replace(vetted[i], xy_view=refined[j])
     if len(rings):
         fine = frame_scale(c2[rings]) >= FINE_SCALE if frame_scale is not None else np.zeros(len(rings), bool)
         refined = _refined_centres(mask_f[rings], gain[rings], c2[rings], shift_at(c2[rings]), r_px, units, radii,
@@ -667,6 +674,25 @@ def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fi
     refined = np.where(held[:, None], held_at, refined)
     agree = np.where(held[:, None], held_agree, agree)
     return np.where(np.isfinite(refined) & (agree.sum(1) >= 3)[:, None], refined, centres)
+
+
+def _in_felt_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fine) -> np.ndarray:
+    """(N, 2) the centres of kept rings standing in felt of a hue near their own (a blue base in
+    water). There the colour's edge is the rim's on some rays and the felt's mottling on others,
+    each pulling a fit its own way: the ring's own fit (`centres`), that fit made again from it
+    with half the side wall showing (as a side's labels show it: rim_refine.WALL_SHOWN_LABELS), and
+    the circle most edge points agree on (_refined_centres) err apart more than together, so the
+    centre is their mean. (On 60 hard photos of seeds 0, 7 and 3 at once, these rings' mean error
+    0.054 -> 0.052 in, p95 0.153 -> 0.142 in; each fit alone moved p95 by less than its noise.)"""
+    agreed = _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fine)
+    again_radii = _edge_radii(radii, r_px, 0.55, 1.25, max_wall(shift, units))
+    samples = sample_rays(mask_f, centres, again_radii, units)
+    _, points, valid = _rim_edges(samples, centres, shift, units, again_radii, r_px, 0.55, 1.25, gain)
+    shown = np.where(kinds % (PASS_SOFT + 1) == PASS_SOFT, WALL_SHOWN_LIKELIHOOD, WALL_SHOWN_LABELS)
+    points = wall_shown_points(points, shift, units, shown)
+    again, _, kept = fit_trimmed(points, valid, centres, r_px)
+    again = np.where(np.isfinite(again) & (kept.sum(1) >= 3)[:, None], again, centres)
+    return (centres + again + agreed) / 3.0
 
 
 def _rounded(hit: RimHit) -> RimHit:
