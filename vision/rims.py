@@ -37,7 +37,7 @@ from vision.colour import chromaticity, classify, rgb_chroma
 from vision.rim_rays import (EDGE_BIAS_PX, EDGE_TRIM, STEP_PX, Bands, Slots, best_per_cell, fit_circle, fit_trimmed,
                              free_radius, gained, gained_threshold, longest_arc, max_wall, outer_edges, ray_units, reach, sample_rays)
 from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS, WALL_SHOWN_LIKELIHOOD, consensus_centres,
-                               frame_scale_at, held_radius_centres, wall_shown_points)
+                               frame_scale_at, held_radius_centres, rim_over_felt, wall_shown_points)
 from vision.rim_search import quantised_likelihoods
 from vision.rim_vetting import MAX_OUTER, is_strong, shows_more_ring, similar_felts, vet_hits
 from vision.rim_water import water_rims
@@ -589,8 +589,9 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         rings = rings[around < FELT_AROUND]
         if len(in_felt):
             fine = frame_scale(c2[in_felt]) >= FINE_SCALE if frame_scale is not None else np.zeros(len(in_felt), bool)
-            refined = _in_felt_centres(mask_f[in_felt], gain[in_felt], c2[in_felt], shift_at(c2[in_felt]), r_px, units,
-                                       radii, side_of[in_felt] * (PASS_SOFT + 1) + kind_of[in_felt], fine)
+            over_felt = rim_over_felt(view_bgr, c2[in_felt], r_px, [side_rgbs[int(k)] for k in side_of[in_felt]], wb)
+            refined = _in_felt_centres(mask_f[in_felt], gain[in_felt], over_felt, c2[in_felt], shift_at(c2[in_felt]),
+                                       r_px, units, radii, side_of[in_felt] * (PASS_SOFT + 1) + kind_of[in_felt], fine)
             for j, i in enumerate(in_felt):
                 vetted[i] = dataclasses.replace(vetted[i], xy_view=refined[j])
     if len(rings):
@@ -676,23 +677,33 @@ def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fi
     return np.where(np.isfinite(refined) & (agree.sum(1) >= 3)[:, None], refined, centres)
 
 
-def _in_felt_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fine) -> np.ndarray:
+def _in_felt_centres(mask_f, gain, over_felt, centres, shift, r_px, units, radii, kinds, fine) -> np.ndarray:
     """(N, 2) the centres of kept rings standing in felt of a hue near their own (a blue base in
-    water). There the colour's edge is the rim's on some rays and the felt's mottling on others,
-    each pulling a fit its own way: the ring's own fit (`centres`), that fit made again from it
-    with half the side wall showing (as a side's labels show it: rim_refine.WALL_SHOWN_LABELS), and
-    the circle most edge points agree on (_refined_centres) err apart more than together, so the
-    centre is their mean. (On 60 hard photos of seeds 0, 7 and 3 at once, these rings' mean error
-    0.054 -> 0.052 in, p95 0.153 -> 0.142 in; each fit alone moved p95 by less than its noise.)"""
+    water). There the labels' edge is the rim's on some rays and the felt's mottling on others,
+    each pulling a fit its own way: the centre is the mean of four fits that err apart more than
+    together. On the side's map (`mask_f`, `gain`): the ring's own fit (`centres`), that fit made
+    again from it with half the side wall showing (as a side's labels show it:
+    rim_refine.WALL_SHOWN_LABELS), and the circle most edge points agree on (_refined_centres); and
+    the fit made again on `over_felt` (rim_refine.rim_over_felt: the colour judged against the felt
+    just round the ring, the wall whole). (On 60 hard photos of seeds 0, 7 and 3 at once, these
+    rings' mean error 0.054 -> 0.051 in, p95 0.153 -> 0.144 in; each fit alone moved p95 by less
+    than its noise, or made it worse.)"""
     agreed = _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fine)
-    again_radii = _edge_radii(radii, r_px, 0.55, 1.25, max_wall(shift, units))
-    samples = sample_rays(mask_f, centres, again_radii, units)
-    _, points, valid = _rim_edges(samples, centres, shift, units, again_radii, r_px, 0.55, 1.25, gain)
     shown = np.where(kinds % (PASS_SOFT + 1) == PASS_SOFT, WALL_SHOWN_LIKELIHOOD, WALL_SHOWN_LABELS)
+    again = _fit_again(mask_f, gain, centres, shift, r_px, units, radii, shown)
+    over = _fit_again(over_felt, np.ones(len(centres)), centres, shift, r_px, units, radii, np.ones(len(centres)))
+    return (centres + again + agreed + over) / 4.0
+
+
+def _fit_again(mask_f, gain, centres, shift, r_px, units, radii, shown) -> np.ndarray:
+    """(N, 2) the rings' circles fitted again from `centres` on `mask_f` (the first fit's search,
+    0.55-1.25 radii), `shown` (N,) of the side wall's width taken as showing as the colour."""
+    radii = _edge_radii(radii, r_px, 0.55, 1.25, max_wall(shift, units))
+    samples = sample_rays(mask_f, centres, radii, units)
+    _, points, valid = _rim_edges(samples, centres, shift, units, radii, r_px, 0.55, 1.25, gain)
     points = wall_shown_points(points, shift, units, shown)
-    again, _, kept = fit_trimmed(points, valid, centres, r_px)
-    again = np.where(np.isfinite(again) & (kept.sum(1) >= 3)[:, None], again, centres)
-    return (centres + again + agreed) / 3.0
+    fitted, _, kept = fit_trimmed(points, valid, centres, r_px)
+    return np.where(np.isfinite(fitted) & (kept.sum(1) >= 3)[:, None], fitted, centres)
 
 
 def _rounded(hit: RimHit) -> RimHit:
