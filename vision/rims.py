@@ -347,7 +347,7 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
         return []
     args = dict(other_rgbs=other_rgbs, mat=mat, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
                 exclude=exclude, wb=wb, frame_scale=frame_scale,
-                quantised=quantise_view(view_bgr, wb))
+                quantised=quantise_view(view_bgr, wb), shared={})
     first, strict, loose = _find_rims_once(view_bgr, ppi, side_rgbs, base_in, with_rejected=with_rejected, **args)
     # The paint on the rims is near the profile's colour, not at it: what the confident rims of
     # this photo show is a better guess for the others (a second pass, from the learned colours).
@@ -437,8 +437,9 @@ def learn_side_colours(view_bgr, ppi, base_in, side_rgbs, hits, strict, loose, *
 
 def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=None, wall_shift_px=None,
                     wall_height_in=0.0, exclude=None, wb=None, with_rejected=False, quantised=None, only_sides=None, skip_near=None,
-                    frame_scale=None):
-    """One pass of find_rims with the given side colours: (hits, strict labels, loose labels)."""
+                    frame_scale=None, shared=None):
+    """One pass of find_rims with the given side colours: (hits, strict labels, loose labels).
+    `shared`: what the passes over one view share (vision.rim_search.quantised_likelihoods')."""
     quantised = quantised or quantise_view(view_bgr, wb)
     if mat is None:
         mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
@@ -457,7 +458,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     n_sides = len(side_rgbs)
     # The soft pass: each side's likelihood, for rims too thin or pale for either label.
     # (the noise taken off: a body's brown is a little red)
-    likelihood = quantised_likelihoods(quantised, ppi, side_rgbs, mat, other_rgbs, noise=SOFT_NOISE)
+    likelihood = quantised_likelihoods(quantised, ppi, side_rgbs, mat, other_rgbs, noise=SOFT_NOISE,
+                                       sides=only_sides, shared=shared)
     if exclude is not None:
         np.copyto(likelihood, 0.0, where=exclude)      # (a boolean index over both sides is slow)
     passes = [(PASS_STRICT, strict), (PASS_LOOSE, loose), (PASS_SOFT, likelihood)]
