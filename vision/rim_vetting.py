@@ -25,7 +25,10 @@ base's top and the figure's body:
   whose disc the screen's straight edge crosses (flat_beside);
 - water felt's bluer mottling round a blue side's "ring", or the edge of a cloak of its hue up on a
   body standing in it: its middle is the felt (felt_middle), joined to the felt round it through the
-  gaps of its arc (felt_through).
+  gaps of its arc (felt_through);
+- a mat's or felt's own mottling (wood grain under warm light, water felt) making a faint ring of a
+  side's hue: its middle is the colour of what lies round it, where a base's holds its top and the
+  figure's feet (middle_contrast).
 
 One entry, `vet_hits`: each candidate comes back with reason "ring" when it is a base, else with
 why it is not. The tests look at small windows round each candidate only.
@@ -112,6 +115,12 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
                     if area > MAX_FLAT_MIDDLE and solid >= MIN_SCREEN_SOLIDITY:
                         reason = (f"beside something large, dark and straight-edged ({area:.1f} bases of one flat "
                                   f"colour, {solid:.2f} of its hull, through its disc): a phone's screen")
+            if not reason and view_bgr is not None and not strong and hit.confidence < FAINT_RING:
+                contrast = middle_contrast(view_bgr, hit.xy_view, r_px)
+                if contrast < MIN_MIDDLE_CONTRAST:
+                    reason = (f"a faint ring ({hit.confidence:.2f} sure) whose middle is the colour of the mat or felt "
+                              f"round it ({contrast:.0f} Lab units off it), not a base's top and a body: the "
+                              f"texture's own mottling")
             if not reason and hit.side_index < len(similar_felt) and len(similar_felt[hit.side_index]):
                 felt = felt_middle(strict, hit.xy_view, r_px, similar_felt[hit.side_index])
                 if felt >= MIN_FELT_MIDDLE:
@@ -469,6 +478,35 @@ def flat_beside(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, bright: f
     pts = cv2.findNonZero(mask[1:-1, 1:-1])
     hull = cv2.contourArea(cv2.convexHull(pts)) if pts is not None and len(pts) >= 3 else 0.0
     return float(area / (math.pi * r_px * r_px)), float(min(1.0, area / hull)) if hull > 0 else 0.0
+
+
+FAINT_RING = 0.45              # confidence: a ring less sure than this (most are surer) ...
+MIN_MIDDLE_CONTRAST = 10.0     # ... is a base only if its middle's colour is this far (Lab, median)
+                               # from that of the band round it: a base's top and the body standing
+                               # on it are not the mat's or felt's colour, the mottling of a mat or
+                               # felt that makes a faint ring of a side's hue has that very colour
+                               # in its middle
+
+
+def middle_contrast(view_bgr: np.ndarray, centre: np.ndarray, r_px: float) -> float:
+    """The median distance (CIE Lab, OpenCV's 8-bit scale) of the middle of the ring at `centre`
+    (within MIDDLE_IN radii) from the median colour of the band AROUND_IN-AROUND_OUT radii round it
+    (the mat or felt it lies on, past a rim and its blur): what stands in a base's middle, its top
+    and the figure's feet, is not what lies round it. Infinite where either is out of the view."""
+    h, w = view_bgr.shape[:2]
+    ix, iy = int(round(centre[0])), int(round(centre[1]))
+    half = int(math.ceil(AROUND_OUT * r_px))
+    x0, x1, y0, y1 = max(0, ix - half), min(w, ix + half + 1), max(0, iy - half), min(h, iy + half + 1)
+    if x1 <= x0 or y1 <= y0:
+        return math.inf
+    yy, xx = np.ogrid[y0:y1, x0:x1]
+    d2 = ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (r_px * r_px)
+    middle, band = d2 <= MIDDLE_IN ** 2, (d2 >= AROUND_IN ** 2) & (d2 <= AROUND_OUT ** 2)
+    if not middle.any() or band.sum() < 8:
+        return math.inf
+    lab = cv2.cvtColor(np.ascontiguousarray(view_bgr[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB).astype(np.float32)
+    ref = np.median(lab[band], axis=0)
+    return float(np.median(np.linalg.norm(lab[middle] - ref, axis=1)))
 
 
 FELT_HUE_DEG = 30.0            # a felt whose hue is this near a side's is one its rims may be lost in

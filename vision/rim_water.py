@@ -101,7 +101,21 @@ def water_candidates(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_
                     why = "same figure"
                 if why == "ring" or with_rejected:
                     out.append((xy, k, conf, cov, res, why))
-    return out
+    return _one_per_base(out, r_px, with_rejected)
+
+
+def _one_per_base(found: list[tuple], r_px: float, with_rejected: bool) -> list[tuple]:
+    """The windows of nearby pieces of felt overlap (each has a base's margin, and one piece's box
+    may hold another: a river round a pond): a base seen in two of them, or by both looks, is one
+    base, its most confident reading; the others are "overlap"."""
+    taken: list[np.ndarray] = []
+    out = list(found)
+    for i in sorted((i for i, c in enumerate(out) if c[5] == "ring"), key=lambda i: -out[i][2]):
+        if any(np.hypot(*(out[i][0] - q)) < OVERLAP * r_px for q in taken):
+            out[i] = out[i][:5] + ("overlap",)
+        else:
+            taken.append(out[i][0])
+    return out if with_rejected else [c for c in out if c[5] == "ring"]
 
 
 def _pieces(felt: np.ndarray, r_px: float) -> list[tuple[int, int, int, int]]:
@@ -182,16 +196,18 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     # the fit starts from the blob and from points round it.
     seeds = np.vstack([np.zeros((1, 2)), SEED_OFFSET * r_px * units[::6]])
     c = (c[:, None, :] + seeds[None]).reshape(-1, 2)
-    # a first look on half the rays, only as far out as an edge and the felt beyond it
+    # a first look on half the rays; it and the fit sample the rays only where an edge is looked
+    # for (from half a radius out) and as far as the felt beyond it
     shift = shift_at(c)
     reach = 1.65 * r_px + max_wall(shift, units) + 3.0
-    _, valid, *_ = edges_from(c, shift, units[::2], radii[:int(np.searchsorted(radii, reach)) + 1])
+    look = radii[int(np.searchsorted(radii, 0.5 * r_px)):int(np.searchsorted(radii, reach)) + 1]
+    _, valid, *_ = edges_from(c, shift, units[::2], look)
     first_look = valid.mean(1) >= 0.5 * MIN_COVERAGE
     dropped = [(p + origin, 0.0, 0.0, 0.0, "first look") for p in c[~first_look]] if with_rejected else []
     c, shift = c[first_look], shift[first_look]
     if not len(c):
         return dropped
-    points, valid, *_ = edges_from(c, shift, units, radii)
+    points, valid, *_ = edges_from(c, shift, units, look)
     centre, radius, _ = fit_trimmed(points, valid, c.copy(), r_px)
     # measured again from the fitted centre
     points, valid, wall, rim, fs = edges_from(centre, shift_at(centre), units, radii)

@@ -36,7 +36,8 @@ import numpy as np
 from vision.colour import chromaticity, classify, rgb_chroma
 from vision.rim_rays import (EDGE_BIAS_PX, EDGE_TRIM, STEP_PX, Bands, Slots, best_per_cell, fit_circle, fit_trimmed,
                              free_radius, gained, gained_threshold, longest_arc, max_wall, outer_edges, ray_units, reach, sample_rays)
-from vision.rim_refine import FINE_SCALE, INLIER, consensus_centres, frame_scale_at, held_radius_centres
+from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS, WALL_SHOWN_LIKELIHOOD, consensus_centres,
+                               frame_scale_at, held_radius_centres, wall_shown_points)
 from vision.rim_search import quantised_likelihoods
 from vision.rim_vetting import MAX_OUTER, is_strong, shows_more_ring, similar_felts, vet_hits
 from vision.rim_water import water_rims
@@ -655,6 +656,9 @@ def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fi
     radii = _edge_radii(radii, r_px, 0.55, 1.45, max_wall(shift, units))
     samples = sample_rays(mask_f, centres, radii, units)
     _, points, valid = _rim_edges(samples, centres, shift, units, radii, r_px, 0.55, 1.45, gain)
+    # (the likelihood takes the side wall for the colour, a side's labels part of it: rim_refine)
+    shown = np.where(kinds % (PASS_SOFT + 1) == PASS_SOFT, WALL_SHOWN_LIKELIHOOD, WALL_SHOWN_LABELS)
+    points = wall_shown_points(points, shift, units, shown)
     start, agree = consensus_centres(points, valid, centres, r_px + EDGE_BIAS_PX)
     held_at, held_agree, held = held_radius_centres(points, valid, agree, start, r_px, kinds, fine)
     # the circle through the points that agree, its radius held near the base's as in the first fit,

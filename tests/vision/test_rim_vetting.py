@@ -9,9 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.rim_vetting import (MAX_DARK, MAX_FELT_THROUGH, MAX_FLAT_MIDDLE, MIN_SCREEN_SOLIDITY, brightest_tenth,
-                                 felt_middle, felt_through, flat_beside, flat_middle, frame_span,
-                                 rim_beneath, similar_felts, vet_hits)
+from vision.rim_vetting import (MAX_DARK, MAX_FELT_THROUGH, MAX_FLAT_MIDDLE, MIN_MIDDLE_CONTRAST, MIN_SCREEN_SOLIDITY,
+                                 brightest_tenth, felt_middle, felt_through, flat_beside, flat_middle, frame_span,
+                                 middle_contrast, rim_beneath, similar_felts, vet_hits)
 from vision.rims import RimHit
 
 R_PX = 10.0
@@ -501,3 +501,42 @@ def test_a_ring_of_another_colour_overlapping_a_rim_behind_it_is_cloth_up_on_the
         out = {h.side_index: h.reason for h in _vet(order, label, _towards(camera_deg))}
         assert out[1] == "ring", out
         assert out[0].startswith("cloth up on a body") if cloth else out[0] == "ring", out
+
+
+def _wood(rng, size=(120, 120)) -> np.ndarray:
+    """An orange wood-grain mat under warm light: streaks of its colour, some nearly red."""
+    grain = cv2.GaussianBlur(rng.normal(0, 1, (size[0], 8)).astype(np.float32), (0, 0), 1.5)
+    grain = cv2.resize(grain, (size[1], size[0]), interpolation=cv2.INTER_LINEAR)
+    grain /= max(float(np.abs(grain).max()), 1e-6)
+    img = np.array([50, 110, 200], np.float32) + grain[..., None] * np.array([14, 26, 20], np.float32)
+    return np.clip(img + rng.normal(0, 4, img.shape), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("top_bgr, body_bgr, confidence, kept", [
+    (None, None, 0.40, False),                       # the grain's own faint ring: the mat in its middle
+    ((55, 80, 95), (50, 95, 70), 0.40, True),        # a faint rim round a base's top and a body
+    ((50, 110, 200), (52, 108, 196), 0.40, False),   # ... whose middle is the wood's colour is the wood
+    (None, None, 0.60, True),                        # a ring this sure is judged on its rim, not its middle
+])
+def test_a_faint_ring_whose_middle_is_the_mats_colour_is_the_mats_texture(top_bgr, body_bgr, confidence, kept):
+    """Wood grain under warm light makes faint rings of a red side's hue; their middle is the wood,
+    as is the band round them. A base's middle holds its top and the figure's feet."""
+    img = _wood(np.random.default_rng(5))
+    if top_bgr is not None:
+        cv2.circle(img, (60, 60), 8, top_bgr, -1)
+        cv2.ellipse(img, (60, 57), (4, 7), 0, 0, 360, body_bgr, -1)
+    cv2.ellipse(img, (60, 60), (10, 10), 0, -40, 120, (40, 50, 170), 2)          # the arc
+    label = _labels()
+    _arc(label, (60, 60), R_PX, 0, -40, 120)
+    contrast = middle_contrast(img, np.array([60.0, 60.0]), R_PX)
+    assert (contrast >= MIN_MIDDLE_CONTRAST) == (top_bgr == (55, 80, 95)), contrast
+    hit = _hit((60, 60), 0, coverage=0.4, confidence=confidence, other=0.0)
+    out = vet_hits([hit], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4, view_bgr=img)
+    assert (out[0].reason == "ring") == kept, out[0].reason
+    assert kept or "mottling" in out[0].reason
+
+
+def test_a_rings_middle_contrast_needs_both_its_middle_and_the_band_round_it_in_view():
+    img = _view()
+    assert middle_contrast(img, np.array([60.0, 60.0]), R_PX) == 0.0
+    assert math.isinf(middle_contrast(img, np.array([-30.0, 60.0]), R_PX))

@@ -91,3 +91,22 @@ def test_blue_paint_the_labels_call_water_is_found_by_the_paint_of_the_dry_rims(
         found += sum(h.xy_view[0] < 7 * PPI for h in hits)
     assert by_labels == 0
     assert found >= 4, f"{found} of the 9 in the water"
+
+
+def test_a_base_in_a_pond_inside_a_rivers_bend_is_found_once():
+    # the river's window (its box, with a base's margin) holds the whole pond: the blue figure
+    # standing in the pond is seen in both windows, and is one base
+    for seed in range(2):
+        rng = np.random.default_rng(seed)
+        scene = TopScene(width_in=8, depth_in=6, texture=0.07)
+        scene.poly([(0.8, 0.8), (3.8, 0.8), (3.8, 3.8), (0.8, 3.8)], WATER)
+        scene.poly([(4.3, 0.8), (7.2, 0.8), (7.2, 5.2), (0.8, 5.2), (0.8, 4.3), (4.3, 4.3)], WATER)
+        scene.figure(2.3, 2.3, "blue", (40, 80, 200), visible=0.5, lean_deg=float(rng.uniform(0, 360)),
+                     body_rgb=BODIES[seed])
+        strict, _ = label_view(scene.finish(seed=seed), SIDES, [WATER])
+        seen = water_candidates(strict, 2, SIDES, [WATER], 0.5 * PPI, np.empty((0, 2)), with_rejected=True)
+        near = [c for c in seen if np.hypot(*(c[0] / PPI - (2.3, 2.3))) <= 0.2]
+        assert [c[5] for c in near].count("ring") == 1, f"seed {seed}: {[c[5] for c in near]}"
+        assert "overlap" in [c[5] for c in near]          # it was seen twice
+        bases = water_rims(strict, 2, SIDES, [WATER], 0.5 * PPI, np.empty((0, 2)))
+        assert len(bases) == 1 and np.hypot(*(bases[0][0] / PPI - (2.3, 2.3))) <= 0.15, bases
