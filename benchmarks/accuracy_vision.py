@@ -137,6 +137,10 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
         for value in sorted({s.groups[factor] for s in scores}):
             print(row(f"{factor}: {value}", aggregate([s for s in scores if s.groups[factor] == value])))
     print()
+    a = aggregate(scores)
+    pf, pt = sum(s.painted_found for s in scores), sum(s.painted_total for s in scores)
+    print(f"Colour rims by the base's top: whole top painted {pct(pf, pt)}, a band at the edge "
+          f"{pct(a['c_found'] - pf, a['c_total'] - pt)}.\n")
     print(f"Figures under a hand: {hidden['tracked_total']}; reported hidden at their last place after the previous "
           f"picture: {pct(hidden['tracked_ok'], hidden['tracked_total'])}; roster markers under a hand reported "
           f"hidden in the still photo: {pct(hidden['still_ok'], hidden['still_total'])}.")

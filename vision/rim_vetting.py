@@ -18,8 +18,11 @@ base's top and the figure's body:
 - cloth of one side's colour on a figure of the other: a ring inside a rim of another colour
   (`other`), or with such a rim beneath it, nearer the camera by what the cloth's height above
   the base shows there (rim_beneath, from the pose's wall shift); of two sides' rings in one
-  place, or overlapping one behind the other, the one farther from the camera with more of the
-  other's colour outside it, the less sure when those two disagree (_cloth_over_rims);
+  place, or overlapping one behind the other, the one whose rim shows less on its side away from
+  the other (arc_direction: the body leans over its base's rim and the cloth hangs on it), else
+  the one farther from the camera with more of the other's colour outside it, the less sure when
+  those two disagree (_cloth_over_rims); a rim called cloth by the first two tests but showing
+  away from a ring of another colour is the base, and that ring the cloth (_rims_under_cloth);
 - a phone's case: a hollow frame of the colour, wider than bases side by side (frame_span), or a
   ring whose middle is a large flat dark patch, the screen (or a mug's coffee: flat_middle), or
   whose disc the screen's straight edge crosses (flat_beside);
@@ -95,7 +98,8 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
     shows relative to its top, `wall_height_in` up, towards the camera (None: looking straight down). `view_bgr`: the
     view itself (uint8), for what lies in a ring's middle. `similar_felt[k]`: the strict labels of
     the felts of a hue near side k's (similar_felts)."""
-    out = []
+    out: list[RimHit] = []
+    cloth_called: set[int] = set()
     bright = None
     for hit in hits:
         if hit.reason == "ring":
@@ -132,11 +136,18 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
                                   f"{like:.2f} of that the felt's colour): the felt seen through it, not a base's "
                                   f"top and feet")
             if not reason:
-                reason = _up_on_a_body(hit, strict, loose, r_px, n_sides, wall_shift_px, wall_height_in)
+                # the cloth tests last: the only ones a rim showing away from the other ring overrules
+                if hit.other >= MAX_OTHER and hit.confidence < CLOTH_SURE:
+                    reason = f"cloth inside a rim of another colour ({hit.other:.2f} of the rays meet it)"
+                else:
+                    reason = _up_on_a_body(hit, strict, loose, r_px, n_sides, wall_shift_px, wall_height_in)
+                if reason:
+                    cloth_called.add(len(out))
             if reason:
                 hit = dataclasses.replace(hit, reason=reason)
         out.append(hit)
-    return _cloth_over_rims(out, r_px, wall_shift_px)
+    out = _cloth_over_rims(out, r_px, wall_shift_px, strict, loose)
+    return _rims_under_cloth(out, cloth_called, r_px, wall_shift_px, strict, loose)
 
 
 MAX_SAME_PLACE = 1.0           # in radii: rings of two sides whose centres are this near are one base's
@@ -148,18 +159,27 @@ MIN_NEARER = 0.1               # in radii: a ring this much nearer the camera sh
 MIN_SURER = 0.02               # confidence: a ring this much more confident is the better evidence
 MIN_LESS_OTHER = 0.1           # a ring with this much less of the other's colour outside it (5 of 48 rays)
                                # is the outer: a few rays either way are a neighbour's or noise
+MIN_FACING = 0.3               # a ring whose rim shows this much more on its side away from the other
+                               # than the other's does away from it (arc_direction, along the line
+                               # between them) is the base: arcs both facing away (cloth hanging on a
+                               # body's back beyond it, the rim's near arc) differ by less
 
 
 def _cloth_over_rims(hits: list[RimHit], r_px: float,
-                     wall_shift_px: Callable[[np.ndarray], np.ndarray] | None) -> list[RimHit]:
+                     wall_shift_px: Callable[[np.ndarray], np.ndarray] | None,
+                     strict: np.ndarray | None = None, loose: np.ndarray | None = None) -> list[RimHit]:
     """Of two rings of different sides in nearly one place, or whose circles overlap with one off
     the other along the camera's direction (cloth hanging high shows well behind the rim), only
-    one can be a base: the other is cloth on its figure's body. Two things tell which, each a vote:
-    cloth hangs higher than the rim, so from the camera it shows farther away (unless the figure
-    leans towards the camera); and the rim is the figure's outer edge at its foot, so less of the
-    cloth's colour lies outside it than of its own outside the cloth (`other`). When they disagree
-    the surer ring stands; when neither tells, both stay for the other tests (as without the
-    camera's pose)."""
+    one can be a base: the other is cloth on its figure's body. First, where the rim shows: the
+    body stands on the base and leans, hiding the rim on the side it leans to, where the cloth
+    hanging on it shows; so the base's rim shows on its side away from the cloth, and the cloth's
+    own arc, round the body, does not face away from the base (arc_direction, on the labels
+    `strict` and `loose`). When that does not tell, two more things, each a vote: cloth hangs
+    higher than the rim, so from the camera it shows farther away (unless the figure leans
+    towards the camera); and the rim is the figure's outer edge at its foot, so less of the
+    cloth's colour lies outside it than of its own outside the cloth (`other`). When they
+    disagree the surer ring stands; when neither tells, both stay for the other tests (as without
+    the camera's pose)."""
     if wall_shift_px is None:
         return hits
     rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
@@ -168,6 +188,12 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
     centres = np.array([hits[i].xy_view for i in rings], np.float64)
     shift = np.asarray(wall_shift_px(centres), np.float64).reshape(-1, 2)
     norm = np.hypot(*shift.T)
+    labelled = strict is not None and loose is not None
+
+    @functools.lru_cache(maxsize=None)
+    def arc(a: int) -> np.ndarray:          # (only for the rings that meet another side's)
+        hit = hits[rings[a]]
+        return arc_direction(strict, loose, hit.side_index, hit.xy_view, r_px) if labelled else np.zeros(2)
     out = list(hits)
     for a, i in enumerate(rings):
         towards = shift[a] / max(norm[a], 1e-9)
@@ -180,17 +206,93 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
             if apart > MAX_SAME_PLACE and abs(nearer) < math.sqrt(max(0.0, apart * apart - nearer * nearer)):
                 continue            # farther apart than one base's rings, and more across the camera's
                                     # direction than along it: no sign of height
-            # for j being the base: where it shows, and the colour round it; its confidence only
-            # when those two disagree
+            # for j being the base: its rim facing away from i more than i's faces away from j;
+            # else where it shows, and the colour round it; its confidence only when those two disagree
+            u = d / max(float(np.hypot(*d)), 1e-9)
+            facing = _vote(float(arc(b) @ u + arc(a) @ u), MIN_FACING)
             near, outer = _vote(nearer, MIN_NEARER), _vote(hits[i].other - hits[j].other, MIN_LESS_OTHER)
             surer = _vote(hits[j].confidence - hits[i].confidence, MIN_SURER)
-            if near + outer > 0 or (near == -outer != 0 and surer > 0):
+            if facing > 0 or (facing == 0 and (near + outer > 0 or (near == -outer != 0 and surer > 0))):
                 out[i] = dataclasses.replace(hits[i], reason=(
-                    f"cloth up on a body: a ring of another colour in nearly the same place shows {nearer:.2f} "
-                    f"radii nearer the camera, {hits[j].confidence:.2f} sure against {hits[i].confidence:.2f}, "
-                    f"{hits[j].other:.2f} of this one's colour outside it against {hits[i].other:.2f}"))
+                    f"cloth up on a body: a ring of another colour in nearly the same place shows its rim "
+                    f"{float(arc(b) @ u):.2f} away from this one (this one's {float(-arc(a) @ u):.2f} away from it), "
+                    f"{nearer:.2f} radii nearer the camera, {hits[j].confidence:.2f} sure against "
+                    f"{hits[i].confidence:.2f}, {hits[j].other:.2f} of this one's colour outside it against "
+                    f"{hits[i].other:.2f}"))
                 break
     return out
+
+
+def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
+                      wall_shift_px: Callable[[np.ndarray], np.ndarray] | None,
+                      strict: np.ndarray, loose: np.ndarray) -> list[RimHit]:
+    """A ring overlapping a candidate of another side whose rim shows on its side away from it
+    (MIN_FACING more than the ring's does away from the candidate: arc_direction) is cloth on that
+    figure's body, even when the candidate was itself left out: too weak (a rim the body mostly
+    hides), or called cloth by the tests that look for a rim beneath or round it (`cloth_called`,
+    indices into `hits`: the cloth round a figure leaning towards the camera shows nearer it,
+    round the rim's near arc, and looks like a rim beneath). Those come back as bases."""
+    if wall_shift_px is None:
+        return hits
+    rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
+    others = [j for j, h in enumerate(hits) if h.reason != "ring"
+              and (j in cloth_called)]
+    if not rings or not others:
+        return hits
+
+    @functools.lru_cache(maxsize=None)
+    def arc(k: int) -> np.ndarray:
+        return arc_direction(strict, loose, hits[k].side_index, hits[k].xy_view, r_px)
+    out = list(hits)
+    for i in rings:
+        for j in others:
+            d = hits[j].xy_view - hits[i].xy_view
+            apart = float(np.hypot(*d))
+            if hits[j].side_index == hits[i].side_index or apart > MAX_OVERLAP * r_px or apart < 1e-9:
+                continue
+            margin = float((arc(j) + arc(i)) @ (d / apart))
+            if margin >= MIN_FACING:
+                out[i] = dataclasses.replace(hits[i], reason=(
+                    f"cloth up on a body: a rim of another colour {apart / r_px:.2f} radii off shows "
+                    f"{margin:.2f} more on its side away from this ring than this ring does away from it"))
+                if j in cloth_called:
+                    out[j] = dataclasses.replace(hits[j], reason="ring")
+                break
+    return out
+
+
+def faces_away_more(ring: RimHit, other: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float) -> bool:
+    """Whether `ring`'s rim shows MIN_FACING more on its side away from `other` (a ring of another
+    side overlapping it) than `other`'s does away from `ring` (arc_direction on the labels): `ring`
+    is the base and `other` cloth on its figure's body (see _cloth_over_rims)."""
+    d = np.asarray(ring.xy_view, np.float64) - np.asarray(other.xy_view, np.float64)
+    apart = float(np.hypot(*d))
+    if ring.side_index == other.side_index or apart < 1e-9:
+        return False
+    arcs = (arc_direction(strict, loose, ring.side_index, ring.xy_view, r_px)
+            + arc_direction(strict, loose, other.side_index, other.xy_view, r_px))
+    return float(arcs @ (d / apart)) >= MIN_FACING
+
+
+N_ARC = 48                     # rays round a ring for where its rim shows
+ARC_IN, ARC_OUT = 0.75, 1.25   # in radii: the band a rim and its blur show in
+
+
+def arc_direction(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.ndarray, r_px: float) -> np.ndarray:
+    """(2,) the mean of the unit vectors of the rays from `centre` (of N_ARC round it) on which either
+    label map shows `side`'s colour within ARC_IN-ARC_OUT radii (to the nearest pixel): which way the
+    ring's visible arc lies, and (its length, up to 1) how one-sided it is; zero for a ring showing
+    all round, or none."""
+    h, w = strict.shape
+    angles = np.linspace(0, 2 * np.pi, N_ARC, endpoint=False)
+    units = np.column_stack([np.cos(angles), np.sin(angles)])
+    radii = np.linspace(ARC_IN, ARC_OUT, 6) * r_px
+    pts = np.asarray(centre, np.float64)[None, None] + units[:, None] * radii[None, :, None]
+    xi = np.clip(np.rint(pts[..., 0]).astype(int), 0, w - 1)
+    yi = np.clip(np.rint(pts[..., 1]).astype(int), 0, h - 1)
+    inside = (pts[..., 0] >= -0.5) & (pts[..., 0] < w - 0.5) & (pts[..., 1] >= -0.5) & (pts[..., 1] < h - 0.5)
+    on = (((strict[yi, xi] == side) | (loose[yi, xi] == side)) & inside).any(1)
+    return (units * on[:, None]).sum(0) / max(int(on.sum()), 1)
 
 
 def _vote(margin: float, least: float) -> int:
@@ -245,8 +347,6 @@ def _look_alike(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float,
         return f"filled, not a ring ({hit.inner:.2f} of the middle)"
     if hit.outer > MAX_OUTER:
         return f"the colour goes on outside ({hit.outer:.2f} of the band around)"
-    if hit.other >= MAX_OTHER and hit.confidence < CLOTH_SURE:
-        return f"cloth inside a rim of another colour ({hit.other:.2f} of the rays meet it)"
     label = loose if hit.by_hue else strict
     span = frame_span(label, hit.side_index, hit.xy_view, r_px)
     if span > MAX_FRAME_SPAN * r_px:
@@ -490,23 +590,43 @@ MIN_MIDDLE_CONTRAST = 10.0     # ... is a base only if its middle's colour is th
 
 def middle_contrast(view_bgr: np.ndarray, centre: np.ndarray, r_px: float) -> float:
     """The median distance (CIE Lab, OpenCV's 8-bit scale) of the middle of the ring at `centre`
-    (within MIDDLE_IN radii) from the median colour of the band AROUND_IN-AROUND_OUT radii round it
-    (the mat or felt it lies on, past a rim and its blur): what stands in a base's middle, its top
-    and the figure's feet, is not what lies round it. Infinite where either is out of the view."""
+    (to the nearest pixel; within MIDDLE_IN radii) from the median colour of the band
+    AROUND_IN-AROUND_OUT radii round it (the mat or felt it lies on, past a rim and its blur): what
+    stands in a base's middle, its top and the figure's feet, is not what lies round it. Infinite
+    where either is out of the view."""
     h, w = view_bgr.shape[:2]
+    middle, band = _contrast_masks(float(r_px))
+    m = middle.shape[0] // 2
     ix, iy = int(round(centre[0])), int(round(centre[1]))
-    half = int(math.ceil(AROUND_OUT * r_px))
-    x0, x1, y0, y1 = max(0, ix - half), min(w, ix + half + 1), max(0, iy - half), min(h, iy + half + 1)
+    x0, x1, y0, y1 = max(0, ix - m), min(w, ix + m + 1), max(0, iy - m), min(h, iy + m + 1)
     if x1 <= x0 or y1 <= y0:
         return math.inf
-    yy, xx = np.ogrid[y0:y1, x0:x1]
-    d2 = ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (r_px * r_px)
-    middle, band = d2 <= MIDDLE_IN ** 2, (d2 >= AROUND_IN ** 2) & (d2 <= AROUND_OUT ** 2)
-    if not middle.any() or band.sum() < 8:
+    cut = (slice(y0 - iy + m, y1 - iy + m), slice(x0 - ix + m, x1 - ix + m))
+    win = view_bgr[y0:y1, x0:x1]
+    mid, ring = win[middle[cut]], win[band[cut]]
+    if not len(mid) or len(ring) < 8:
         return math.inf
-    lab = cv2.cvtColor(np.ascontiguousarray(view_bgr[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB).astype(np.float32)
-    ref = np.median(lab[band], axis=0)
-    return float(np.median(np.linalg.norm(lab[middle] - ref, axis=1)))
+    lab = cv2.cvtColor(np.concatenate([mid, ring])[None], cv2.COLOR_BGR2LAB)[0].astype(np.float32)
+    ref = _median(lab[len(mid):].T.copy(), axis=1)
+    return float(_median(np.sqrt(((lab[:len(mid)] - ref) ** 2).sum(1)), axis=0))
+
+
+def _median(a: np.ndarray, axis: int) -> np.ndarray:
+    """np.median along `axis` (of a small array), by partition."""
+    n = a.shape[axis]
+    k = n // 2
+    part = np.partition(a, (k - 1, k) if n % 2 == 0 else k, axis=axis)
+    hi = np.take(part, k, axis=axis)
+    return (np.take(part, k - 1, axis=axis) + hi) / 2 if n % 2 == 0 else hi
+
+
+@functools.lru_cache(maxsize=8)
+def _contrast_masks(r_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """middle_contrast's masks round a pixel, (2m + 1, 2m + 1) each: the middle and the band round it."""
+    m = int(math.ceil(AROUND_OUT * r_px))
+    yy, xx = np.mgrid[-m:m + 1, -m:m + 1]
+    d2 = (xx * xx + yy * yy) / (r_px * r_px)
+    return d2 <= MIDDLE_IN ** 2, (d2 >= AROUND_IN ** 2) & (d2 <= AROUND_OUT ** 2)
 
 
 FELT_HUE_DEG = 30.0            # a felt whose hue is this near a side's is one its rims may be lost in

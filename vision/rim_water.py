@@ -201,8 +201,11 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     shift = shift_at(c)
     reach = 1.65 * r_px + max_wall(shift, units) + 3.0
     look = radii[int(np.searchsorted(radii, 0.5 * r_px)):int(np.searchsorted(radii, reach)) + 1]
-    _, valid, *_ = edges_from(c, shift, units[::2], look)
-    first_look = valid.mean(1) >= 0.5 * MIN_COVERAGE
+    # a seed with no pixel of the rim's colour within an edge's reach of it has no edge to look for
+    first_look = _rim_within(rim_f, c, 1.3 * r_px + max_wall(shift, units) + 2.0)
+    if first_look.any():
+        _, valid, *_ = edges_from(c[first_look], shift[first_look], units[::2], look)
+        first_look[first_look] = valid.mean(1) >= 0.5 * MIN_COVERAGE
     dropped = [(p + origin, 0.0, 0.0, 0.0, "first look") for p in c[~first_look]] if with_rejected else []
     c, shift = c[first_look], shift[first_look]
     if not len(c):
@@ -304,9 +307,23 @@ def paint_map(view_bgr: np.ndarray, feltish: np.ndarray, paint, r_px: float) -> 
     maha = (i00 * d0 * d0 + i11 * d1 * d1 + i22 * d2 * d2 + 2 * (i01 * d0 * d1 + i02 * d0 * d2 + i12 * d1 * d2)) / det
     felt_ll = -0.5 * (maha + np.log(det))
     p_mean, p_cov = paint
-    dp = img.reshape(-1, 3).astype(np.float64) - (p_mean - centre)
-    paint_ll = -0.5 * (np.einsum("ni,ij,nj->n", dp, np.linalg.inv(p_cov), dp) + np.log(np.linalg.det(p_cov)))
-    return (paint_ll.reshape(feltish.shape) > felt_ll).astype(np.float32)
+    # the paint's Mahalanobis distance in float32, its inverse covariance applied by one transform
+    dp = img - (p_mean - centre).astype(np.float32)
+    p_maha = (cv2.transform(dp, np.linalg.inv(p_cov).astype(np.float32)) * dp).sum(2)
+    paint_ll = -0.5 * (p_maha + np.float32(np.log(np.linalg.det(p_cov))))
+    return (paint_ll > felt_ll).astype(np.float32)
+
+
+def _rim_within(rim_f: np.ndarray, centres: np.ndarray, reach_px: float) -> np.ndarray:
+    """(N,) bool: whether any pixel of the 0/1 map `rim_f` lies in the square `reach_px` round each
+    centre (N, 2) (from its integral image)."""
+    h, w = rim_f.shape
+    sums = cv2.integral(rim_f, sdepth=cv2.CV_64F)
+    x0 = np.clip(np.floor(centres[:, 0] - reach_px).astype(int), 0, w)
+    x1 = np.clip(np.ceil(centres[:, 0] + reach_px).astype(int) + 1, 0, w)
+    y0 = np.clip(np.floor(centres[:, 1] - reach_px).astype(int), 0, h)
+    y1 = np.clip(np.ceil(centres[:, 1] + reach_px).astype(int) + 1, 0, h)
+    return sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0] > 0
 
 
 def _candidates(body_f: np.ndarray, felt_f: np.ndarray, r_px: float) -> np.ndarray:

@@ -4,7 +4,9 @@ The figure standing on a base hides its middle and, leaning, part of the ring: 3
 may show. A die of the side's colour (a filled square, smaller), a patch of cloth on a body (a blob
 with colour in its middle), felt of a similar hue (colour all round, outside too), a mug (a ring of
 the wrong size) and a book cover (a large patch) are not a ring of the base's size with an empty
-middle and little colour around it. So each base is judged by its shape:
+middle and little colour around it. (Some players paint a base's whole top: then it is a disc of
+the colour with the body standing in it, its colour running in from the rim to the body's feet, and
+only its core, where the feet stand, free of it.) So each base is judged by its shape:
 
 1. candidates: where a base-sized square annulus holds the colour and its middle does not
    (box filters: constant time a pixel);
@@ -39,7 +41,7 @@ from vision.rim_rays import (EDGE_BIAS_PX, EDGE_TRIM, STEP_PX, Bands, Slots, bes
 from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS, WALL_SHOWN_LIKELIHOOD, consensus_centres,
                                frame_scale_at, held_radius_centres, wall_shown_points)
 from vision.rim_search import quantised_likelihoods
-from vision.rim_vetting import MAX_OUTER, is_strong, shows_more_ring, similar_felts, vet_hits
+from vision.rim_vetting import MAX_OUTER, faces_away_more, is_strong, shows_more_ring, similar_felts, vet_hits
 from vision.rim_water import water_rims
 
 MIN_COVERAGE = 0.2             # share of the ring that must show (a leaning body hides up to 70%,
@@ -61,6 +63,7 @@ COARSE_COVERAGE = 1.0          # of MIN_COVERAGE: a candidate's first look (half
                                # the final test asks: half the candidates show less, and go no further). A trade, not
                                # a free cut: on 60 hard photos of seeds 0, 7, 3 against 0.6, rims 1674 -> 1671,
                                # phantoms 55 -> 53, find_rims 0.89 of its CPU time; 0.8: 1673 rims, 55 phantoms, 0.95
+CORE = 0.3                     # radii: a base's core, where the figure's feet stand (two legs 0.32" across, a 1" base)
 SOFT_FLOOR = 0.25              # a likelihood peaking below this near a candidate is no rim's colour
 
 
@@ -72,7 +75,8 @@ class RimHit:
     coverage: float            # share of the ring showing the colour
     residual_px: float         # RMS distance of the rim's edge points from the fitted circle
     inner: float               # share of the middle showing the colour (of all of it, or along the
-                               # rays where the rim shows, whichever is more)
+                               # rays where the rim shows, whichever is more; of a disc alone on the
+                               # mat the ring's model finds too weak, no more than its core shows)
     outer: float               # share of the band just outside showing it
     reason: str                # "ring", or why the candidate is not a base
     by_hue: bool = False       # found on the loose (hue) labels, not the strict ones
@@ -82,7 +86,9 @@ class RimHit:
     free_radius: float = 1.0   # the visible arc's own radius (unconstrained fit), in the base's radii
     middle: float = 0.0        # share of the middle (within 0.45 radii) showing the colour
     hollow: float = 1.0        # along the rays showing the rim, the share of 0.1-0.4 radii without it
+                               # (of a disc the ring's model finds too weak, or of its core, whichever is more)
     by_likelihood: bool = False  # found on the soft colour likelihood (vision.rim_search), not on labels
+    core: float = 0.0          # share of the core (within CORE radii), where the body's feet stand, showing the colour
 
 
 def _candidates(mask: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -> np.ndarray:
@@ -364,7 +370,7 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     second, _, _ = _find_rims_once(view_bgr, ppi, learned, base_in, with_rejected=with_rejected, only_sides=changed,
                                    skip_near=np.array([h.xy_view for h in sure]).reshape(-1, 2), **args)
     unchanged = [h for h in first if h.side_index not in changed]
-    hits = _one_per_base(sure + unchanged + second, base_in / 2 * ppi)
+    hits = _one_per_base(sure + unchanged + second, base_in / 2 * ppi, strict, loose)
     return _with_water_rims(hits, strict, learned, other_rgbs, base_in / 2 * ppi, wall_shift_px, view_bgr)
 
 
@@ -555,7 +561,6 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     hollow = 1 - (along * kept).sum(1) / np.maximum(kept.sum(1), 1)
     inner_band = np.broadcast_to(rr <= 0.45 * r_px, samples.shape)
     inner = (samples * inner_band).sum((1, 2)) / np.maximum(inner_band.sum((1, 2)), 1)
-    filled = np.maximum(inner, 1 - hollow)
     outer_band = (rr >= 1.35 * r_px + wall[..., None]) & (rr <= 1.8 * r_px + wall[..., None])
     outer = (samples * outer_band).sum((1, 2)) / np.maximum(outer_band.sum((1, 2)), 1)
     # Cloth of one side's colour on the body of a figure of the other: from above, a ring of
@@ -563,10 +568,34 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     around = (rr >= 0.9 * r_px) & (rr <= 1.6 * r_px + wall[..., None])
     other_s = sample_rays(_other_colour(strict, loose, c2, side_of, n_sides, radii[-1]), c2, radii, units) >= 0.5
     other_near = (other_s & around).any(2).mean(1)
+    # A base whose whole top is painted is a disc of the colour with the body standing in it: along
+    # the rim's rays the colour runs on inward up to the body, but where the feet stand (the core)
+    # the body shows, not the colour; a die, or a blob of cloth, is the colour right through its
+    # core. Only a disc alone on the mat is judged so: with another side's colour round it, a
+    # crescent of cloak over that side's rim looks just the same, and on felt the colour in its
+    # middle may be the felt's (its hue, or its mottling, or its blend with the mat at its edge).
+    core_along = samples[:, :, radii <= CORE * r_px].mean(2)              # (N, K)
+    core = core_along.mean(1)
+    # (and on the rays where the rim shows, the colour stops short of the core: an arc's mirror
+    # fit, centred just past the disc's edge, has the disc's colour running right up to it there)
+    core = np.maximum(core, (core_along * kept).sum(1) / np.maximum(kept.sum(1), 1))
+    felts = similar_felts(side_rgbs, other_rgbs, n_sides)
+    near_hue, any_felt = _felt_round(strict, c2, side_of, felts, n_sides, r_px, units)
+    alone = (other_near == 0) & (near_hue == 0) & (any_felt < FELT_AROUND)
+    ring_filled = np.maximum(inner, 1 - hollow)
     strong = is_strong(coverage, clean, residual, max_res)
-    conf = (np.minimum(1.0, coverage / 0.6) * np.minimum(1.0, clean / 0.8)
-            * np.maximum(0.0, 1 - residual / (2 * max_res))
-            * (1 - np.where(strong, 0.0, filled)) * np.maximum(0.0, 1 - outer / (2 * MAX_OUTER)))
+    shape = (np.minimum(1.0, coverage / 0.6) * np.minimum(1.0, clean / 0.8)
+             * np.maximum(0.0, 1 - residual / (2 * max_res)) * np.maximum(0.0, 1 - outer / (2 * MAX_OUTER)))
+
+    def confidence(fill):
+        return shape * (1 - np.where(strong, 0.0, fill))
+
+    # The ring's model first; the disc's takes in (its measures and confidence) only a disc alone on
+    # the mat the ring's model finds too weak: every ring the ring's model keeps stays as it was.
+    disc = alone & (confidence(ring_filled) < MIN_CONFIDENCE)
+    filled = np.where(disc, np.minimum(ring_filled, core), ring_filled)
+    hollow = np.where(disc, np.maximum(hollow, 1 - core), hollow)
+    conf = confidence(filled)
     candidates = []
     for i in range(len(c0)):
         reason = ("ring", "no circle of the base's size", f"too little ring ({coverage[i]:.2f} of it)",
@@ -576,11 +605,10 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         hit = RimHit(c2[i].copy(), int(side_of[i]), float(conf[i]), float(coverage[i]), float(residual[i]),
                      float(filled[i]), float(outer[i]), reason, bool(kind_of[i] == PASS_LOOSE), float(fit_r[i] / r_px),
                      float(clean[i]), float(other_near[i]), float(free_r[i] / r_px), float(inner[i]),
-                     float(hollow[i]), bool(kind_of[i] == PASS_SOFT))
+                     float(hollow[i]), bool(kind_of[i] == PASS_SOFT), float(core[i]))
         if reason == "ring" and conf[i] < MIN_CONFIDENCE:
             hit = dataclasses.replace(hit, reason=f"too weak a ring all told (confidence {conf[i]:.2f})")
         candidates.append(hit)
-    felts = similar_felts(side_rgbs, other_rgbs, n_sides)
     vetted = vet_hits(candidates, strict=strict, loose=loose, r_px=r_px, max_residual_px=max_res,
                       n_sides=n_sides, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
                       view_bgr=view_bgr, similar_felt=felts)
@@ -600,7 +628,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     for hit in vetted:
         if hit.reason == "ring" or with_rejected:
             hits.append(_rounded(hit))
-    return _one_per_base(hits, r_px), strict, loose
+    return _one_per_base(hits, r_px, strict, loose), strict, loose
 
 
 def _other_colour(strict, loose, centres, sides, n_sides: int, reach_px: float) -> Slots:
@@ -638,6 +666,8 @@ FELT_AROUND = 0.5              # a ring with this share of the band round it in 
 def _felt_around(strict, centres, sides, felts, r_px, units) -> np.ndarray:
     """(N,) share of the band 1.3-1.8 radii round each centre whose strict label is a felt of a hue
     near its side's (rim_vetting.similar_felts)."""
+    if not len(centres):
+        return np.zeros(0)
     h, w = strict.shape
     radii = np.linspace(1.3, 1.8, 4) * r_px
     x = np.clip(np.rint(centres[:, None, None, 0] + units[None, :, None, 0] * radii[None, None]), 0, w - 1).astype(int)
@@ -648,6 +678,25 @@ def _felt_around(strict, centres, sides, felts, r_px, units) -> np.ndarray:
         if felts[int(k)]:
             out[i] = np.isin(lab[i], felts[int(k)]).mean()
     return out
+
+
+def _felt_round(strict, centres, sides, felts, n_sides: int, r_px, units) -> tuple[np.ndarray, np.ndarray]:
+    """(N,) _felt_around's share of felt of a hue near each centre's side's, and (N,) the share of
+    felt of any kind, from one sampling of the band."""
+    n = len(centres)
+    if not n:
+        return np.zeros(0), np.zeros(0)
+    h, w = strict.shape
+    radii = np.linspace(1.3, 1.8, 4) * r_px
+    x = np.clip(np.rint(centres[:, None, None, 0] + units[None, :, None, 0] * radii[None, None]), 0, w - 1).astype(int)
+    y = np.clip(np.rint(centres[:, None, None, 1] + units[None, :, None, 1] * radii[None, None]), 0, h - 1).astype(int)
+    lab = strict[y, x].reshape(n, -1)
+    near = np.zeros(n)
+    for k in np.unique(sides):
+        if felts[int(k)]:
+            sel = sides == k
+            near[sel] = np.isin(lab[sel], felts[int(k)]).mean(1)
+    return near, (lab >= n_sides).mean(1)
 
 
 def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fine) -> np.ndarray:
@@ -680,13 +729,17 @@ def _rounded(hit: RimHit) -> RimHit:
                                residual_px=round(hit.residual_px, 2), inner=round(hit.inner, 3),
                                outer=round(hit.outer, 3), radius=round(hit.radius, 3), clean=round(hit.clean, 3),
                                other=round(hit.other, 3), free_radius=round(hit.free_radius, 3),
-                               middle=round(hit.middle, 3), hollow=round(hit.hollow, 3))
+                               middle=round(hit.middle, 3), hollow=round(hit.hollow, 3),
+                               core=round(hit.core, 3))
 
 
-def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
+def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = None,
+                  loose: np.ndarray | None = None) -> list[RimHit]:
     """Bases do not overlap: of kept candidates closer than a base's diameter (less a little for the
     fit), the most confident stands, or, of two rings of one side as sure as each other, the one
-    showing more of its circle (rim_vetting.shows_more_ring). (An arc seen from its mirror side fits
+    showing more of its circle (rim_vetting.shows_more_ring), or, of two sides' rings, the one whose
+    rim shows on its side away from the other (rim_vetting.faces_away_more, on the side labels
+    `strict` and `loose`: the other is cloth on its body). (An arc seen from its mirror side fits
     a circle as well.)"""
     # The most confident ring stands (the labels it was found on only break ties): a faint rim
     # found on the likelihood may be the base, and a strict ring beside it cloth on its body.
@@ -696,7 +749,9 @@ def _one_per_base(hits: list[RimHit], r_px: float) -> list[RimHit]:
     for i in order:
         h = hits[i]
         clash = [j for j, o in enumerate(out) if o.reason == "ring" and np.hypot(*(h.xy_view - o.xy_view)) < OVERLAP * r_px]
-        if h.reason == "ring" and len(clash) == 1 and shows_more_ring(h, out[clash[0]], r_px):
+        if h.reason == "ring" and len(clash) == 1 and (
+                shows_more_ring(h, out[clash[0]], r_px)
+                or (strict is not None and loose is not None and faces_away_more(h, out[clash[0]], strict, loose, r_px))):
             out[clash[0]] = h
             continue
         if clash:

@@ -29,11 +29,18 @@ edge near there is where the colour is half the felt's, half the mat's just arou
 (linear unmixing of the colour as a share of the mat's, weighted by how the mat's colour varies),
 so a soft ragged edge falls where the felt covers half. A piece is a connected region holding seeds
 (hysteresis), closed, with its holes filled and the figures seen on its edge added (a figure
-standing on it is part of it), traced at a quarter pixel. A region is no piece when it is small,
-thin, lies along the table's edge, reaches in over it (an arm, a cloth) or is square-cut and hangs
-over it (a book). Each piece's `confidence` is how surely its inside (where no figure stands) is
-its kind, against the sides' rim colours and the distractors too, times how far the kind stands
-from the mat, in the mat's own spread.
+standing on it is part of it), traced at a quarter pixel; a strip narrower than STREAK_IN joined to
+it (a grain's streak) is opened off. Where a figure stands the felt is hidden and its colours are no
+evidence (a marker's black and white read as grey felt): it is left out, then given back when it
+stands on the piece, or as far as the piece's hull when at its edge. A notch in its edge that mostly
+shows a thing neither mat nor felt (a figure the detectors missed) is the piece's. A piece that
+reaches the edge of the window round its seeds (the rest of it under a clipped hot spot, where
+nothing seeds) is looked for again in a window reaching further that way. Where the camera clipped,
+a pixel brighter than both the mat around and the felt is the lamp's hot spot on the mat, not the
+felt. A region is no piece when it is small, thin, lies along the table's edge, reaches in over it
+(an arm, a cloth) or is square-cut and hangs over it (a book). Each piece's `confidence` is how
+surely its inside (where no figure stands) is its kind, against the sides' rim colours and the
+distractors too, times how far the kind stands from the mat, in the mat's own spread.
 """
 from __future__ import annotations
 
@@ -59,6 +66,9 @@ MAT_REACH_IN = 8.0           # the local mat is the mean of mat-like pixels this
 MAT_LIKE_SIGMA = 3.0         # a pixel within this many of the mat's spreads counts as mat-like
 MIN_AREA_SQIN = 8.0          # smaller regions of a kind are not a piece
 MAX_HOLE_SQIN = 3.0          # holes up to this are filled: a figure or a marker standing on the felt
+STREAK_IN = 0.4              # narrower than this, a strip joined to a piece is no felt (a grain's streak)
+MAX_NOTCH_SQIN = 2.5         # a notch in a piece's edge up to this ...
+MIN_THING_SHARE = 0.7        # ... this much of it neither mat nor felt is a figure standing there
 MIN_THICK_IN = 0.6           # a piece holds a disc this wide somewhere (pencils, strips, rims do not)
 POOL_IN = 0.5                # colour is also pooled over about this (a felt is one colour, a texture varies)
 POOL_FLOOR = 2.0             # ... where the mat's spread may be this much under a pixel's least (FLOOR)
@@ -81,6 +91,7 @@ LOG_PRIOR_SHADE = -2.0       # ... less likely than the mat in full light
 LOG_PRIOR_OTHER = -2.0       # a rim or a distractor is less likely than felt
 FLOOR = np.array([0.012, 0.012, 0.03, 0.08], np.float32)   # least spread of a class per feature
 ROI_PAD_IN = 2.0             # a piece is looked for this far around its seeds
+MAX_WIDENINGS = 3            # ... and up to this many times twice as far again where it reaches that window's edge
 EDGE_SLACK_IN = 0.4          # the colour edge is looked for this far around where the kind wins
 EDGE_BAND_IN = 1.0           # a patch mostly within this of the table's edge is not on the table
 MAX_EDGE_SHARE = 0.5
@@ -488,21 +499,42 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             priors[2] = LOG_PRIOR_SHADE
             priors[3 + len(other_kinds):] = LOG_PRIOR_OTHER
             table_all = _gauss_table(mus, sds, priors)
+            separation = _mahal(mu[:3], own_sd / math.sqrt(2))
             u0, v0 = max(0, box[0] - pad), max(0, box[1] - pad)
             u1, v1 = min(w, box[2] + pad), min(h, box[3] + pad)
-            win = (slice(v0, v1), slice(u0, u1))
-            cube = (slice(None), slice(v0, v1), slice(u0, u1))
-            free = ~excluded[win]           # nor other kinds' seeds: their felt, not this one's
-            for j in learnt:
-                if j != k:
-                    free &= ~learnt[j][0][win]
-            found = _pieces(rel[cube], ratio[cube], seed[win], free, excluded[win], table_all,
-                            3 + len(other_kinds), q_w, wppi, feet_px - (u0, v0, 0), (ox + u0 / wppi, oy + v0 / wppi),
-                            edge[win], (u0, v0, w, h), open_k, standing[win])
-            separation = _mahal(mu[:3], own_sd / math.sqrt(2))
-            kept = [(kinds[k][0], polygon, round(min(1.0, sure / 0.9) * min(1.0, separation / SEPARATION_FULL), 3))
-                    for polygon, sure in found]
-            kept = [q for q in kept if q[2] >= MIN_CONFIDENCE]
+            first_kept = []
+            for widening in range(MAX_WIDENINGS + 1):
+                win = (slice(v0, v1), slice(u0, u1))
+                cube = (slice(None), slice(v0, v1), slice(u0, u1))
+                free = ~excluded[win]           # nor other kinds' seeds: their felt, not this one's
+                for j in learnt:
+                    if j != k:
+                        free &= ~learnt[j][0][win]
+                found = _pieces(rel[cube], ratio[cube], seed[win], free, excluded[win], table_all,
+                                3 + len(other_kinds), q_w, wppi, feet_px - (u0, v0, 0),
+                                (ox + u0 / wppi, oy + v0 / wppi), edge[win], (u0, v0, w, h), open_k, standing[win],
+                                unknown[win] & ~excluded[win], max(0.0, float(mu[2])),
+                                (mat_sigma[:3], mu[:3], own_sd))
+                kept = [(kinds[k][0], polygon, round(min(1.0, sure / 0.9) * min(1.0, separation / SEPARATION_FULL), 3),
+                         reach) for polygon, sure, reach in found]
+                kept = [q for q in kept if q[2] >= MIN_CONFIDENCE]
+                if not kept and first_kept:
+                    kept = first_kept       # (looked further, it is no piece: as it was)
+                    break
+                first_kept = first_kept or kept
+                # A piece cut off by the window (its seeds lie in one part of it: the rest under a
+                # lamp's clipped hot spot, or shaded) is looked for again in a window reaching further
+                # that way.
+                left, top, right, bottom = np.any([q[3] for q in kept], axis=0) if kept else (False,) * 4
+                step = pad << widening      # (twice as far each time)
+                grown = (max(0, u0 - step) if left else u0, max(0, v0 - step) if top else v0,
+                         min(w, u1 + step) if right else u1, min(h, v1 + step) if bottom else v1)
+                if grown == (u0, v0, u1, v1):
+                    break
+                u0, v0, u1, v1 = grown
+            else:
+                kept = first_kept or kept     # it reaches on and on: the mat round it, not a felt cut off
+            kept = [q[:3] for q in kept]
             if kept:
                 pieces += kept
                 break
@@ -667,13 +699,16 @@ def _sure(xs: np.ndarray, table: np.ndarray, classes: int | None = None) -> np.n
 
 
 def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px, origin_in, edge, place, open_k,
-            unseen):
-    """[(polygon, sureness)] of one kind in a window around its seeds. `table`: `_gauss_table` of the
+            unseen, clipped=None, lit_l=0.0, spreads=None):
+    """[(polygon, sureness, reach)] of one kind in a window around its seeds (`reach`: whether the
+    piece reaches the window's left, top, right and bottom edge). `table`: `_gauss_table` of the
     kind's (first), the mat, the mat in shade and the other kinds (the first `classes`: where it
     wins), then the other colours looked for (how sure a piece is only: a blue rim's colour must
     not eat blue water felt); `free`: where neither hands, cards nor other kinds' seeds are;
     `feet_px`: (F, 3) footprints in window pixels; `unseen`: where figures stand (the felt there
-    is hidden: it does not count for or against how sure a piece is).
+    is hidden: it does not count for or against how sure a piece is); `clipped`: where the camera
+    clipped; `lit_l`: the brighter of the mat's and the kind's log brightness (over the mat's);
+    `spreads`: (the mat's spread, the kind's colour and spread), to tell things that are neither.
 
     Where the kind wins is found from the learnt colours; the outline near there is where the
     colour is half the kind's, half the mat's: linear unmixing of the colour as a share of the local
@@ -696,12 +731,25 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
     alpha = cv2.GaussianBlur(alpha.astype(np.float32), (0, 0), 0.05 * ppi)
     near = (cv2.dilate(wins, _kernel(EDGE_SLACK_IN, ppi)) > 0) & free
     cover = np.where(near, alpha, np.float32(0.0))
-    mask = (cover > 0.5).view(np.uint8)
+    # (Where a figure stands the felt is hidden: its colours, a marker's black and white read as grey
+    # felt, are no evidence. It is given back below when it stands on the piece or at its edge.)
+    mask = (cover > 0.5) & ~unseen
+    if clipped is not None:
+        # Where the camera clipped, a pixel brighter than both the mat around and this felt is the
+        # lamp's hot spot on the mat (its colour washed out towards grey), not the felt.
+        mask &= ~(clipped & (rel[2] > lit_l))
+    mask = mask.view(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _kernel(0.4, ppi))
     mask = _fill_holes(mask, MAX_HOLE_SQIN * ppi * ppi)
+    # (A streak of the mat's grain or a lamp's glint a pixel or two wide, joined to the piece, is no felt.)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _kernel(STREAK_IN / 2, ppi))
+    felt = mask
     if len(feet_px):
         mask = _add_footprints(mask, ppi, feet_px)
     count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    # Which pieces' felt (not a figure added to it) reaches each edge of the window.
+    sides = [comp[:, 0][felt[:, 0] > 0], comp[0][felt[0] > 0],
+             comp[:, -1][felt[:, -1] > 0], comp[-1][felt[-1] > 0]]
     out = []
     for c in np.flatnonzero(np.bincount(comp[seed], minlength=count)):
         if c == 0 or stats[c, cv2.CC_STAT_AREA] < MIN_AREA_SQIN * ppi * ppi:
@@ -709,6 +757,16 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
         bx, by, bw, bh = stats[c, :4]
         cut = (slice(max(0, by - 2), by + bh + 2), slice(max(0, bx - 2), bx + bw + 2))
         part = (comp[cut] == c).view(np.uint8)
+        hidden = unseen[cut]
+        if hidden.any() and (hidden & (cv2.dilate(part, _SQUARE3) > 0)).any():
+            # A figure at the piece's edge: the felt runs on under it as far as the piece's hull (a
+            # figure beside the piece is none of it).
+            hull = np.zeros_like(part)
+            contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            cv2.fillPoly(hull, [cv2.convexHull(np.concatenate(contours))], 1)
+            part |= (hidden & (hull > 0)).view(np.uint8)
+        if spreads is not None:
+            part |= _notches(part, rel[:3, cut[0], cut[1]], ppi, *spreads)
         at = (place[0] + cut[1].start, place[1] + cut[0].start)
         if not _plausible(part, ppi, edge[cut], at, place[2:]):
             continue
@@ -723,8 +781,29 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
         # (Every other pixel each way: the colour is read over 3 x 3 pixels.)
         sv, su = np.nonzero(inner[::2, ::2])
         blurred = cv2.blur(cv2.merge([plane[cut] for plane in x]), (3, 3))
-        out.append((polygon, float(_sure(blurred[2 * sv, 2 * su].T, table).mean())))
+        reach = tuple(bool((side == c).any()) for side in sides)
+        out.append((polygon, float(_sure(blurred[2 * sv, 2 * su].T, table).mean()), reach))
     return out
+
+
+def _notches(part: np.ndarray, rel: np.ndarray, ppi: float, mat_sigma, mu, sd) -> np.ndarray:
+    """(H, W) uint8: the notches in a piece's edge (where its hull is not, after the streaks are
+    opened off) up to MAX_NOTCH_SQIN that mostly show a thing neither mat nor this felt: a figure
+    standing there that the detectors missed."""
+    hull = np.zeros_like(part)
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.fillPoly(hull, [cv2.convexHull(np.concatenate(contours))], 1)
+    gaps = cv2.morphologyEx(hull & (1 - part), cv2.MORPH_OPEN, _kernel(STREAK_IN / 2, ppi))
+    if not gaps.any():
+        return gaps
+    count, label, stats, _ = cv2.connectedComponentsWithStats(gaps, connectivity=4)
+    at = gaps > 0
+    x = rel[:, at]
+    thing = (_sq_dist(x, np.zeros(3), mat_sigma) > ANOMALY_SIGMA ** 2) & (_sq_dist(x, mu, sd) > SEED_SIGMA ** 2)
+    share = np.bincount(label[at], thing, count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
+    fill = (stats[:, cv2.CC_STAT_AREA] <= MAX_NOTCH_SQIN * ppi * ppi) & (share >= MIN_THING_SHARE)
+    fill[0] = False
+    return fill[label].view(np.uint8) if fill.any() else np.zeros_like(part)
 
 
 def _discs(shape, ppi: float, footprints_in, origin_in) -> np.ndarray:
@@ -862,9 +941,11 @@ def _add_footprints(mask: np.ndarray, ppi: float, feet_px: np.ndarray) -> np.nda
     x, y, radius = u[inside], v[inside], feet_px[inside, 2]
     iu, iv = np.round(x).astype(int), np.round(y).astype(int)
     # The figure stands on the piece when its centre is on it, or when the felt shows all round a
-    # good part of it (just outside its footprint, where the figure does not hide the felt).
-    a = np.round(x[:, None] + 1.3 * radius[:, None] * _RING_COS).astype(int)
-    b = np.round(y[:, None] + 1.3 * radius[:, None] * _RING_SIN).astype(int)
+    # good part of it (just outside its footprint and the disc left out of the felt round it, where
+    # the figure does not hide the felt).
+    reach = np.maximum(1.3 * radius, np.ceil(radius + 0.1 * ppi) + 1)[:, None]
+    a = np.round(x[:, None] + reach * _RING_COS).astype(int)
+    b = np.round(y[:, None] + reach * _RING_SIN).astype(int)
     ok = (a >= 0) & (a < w) & (b >= 0) & (b < h)
     felt = np.where(ok, mask[np.clip(b, 0, h - 1), np.clip(a, 0, w - 1)], 0).sum(axis=1)
     on = (near[iv, iu] > 0) | (felt >= 6)

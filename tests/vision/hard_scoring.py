@@ -37,6 +37,8 @@ class PhotoScore:
     colour_found: int = 0
     colour_phantoms: list[str] = field(default_factory=list)
     colour_errors_in: list[float] = field(default_factory=list)
+    painted_total: int = 0          # colour figures whose base's whole top is painted (of colour_total)
+    painted_found: int = 0
     terrain_iou: dict[str, list[float]] = field(default_factory=dict)
     terrain_extra: list[str] = field(default_factory=list)
     misses: list[str] = field(default_factory=list)
@@ -82,7 +84,8 @@ def score_grid(found: Scene, truth: Scene, s: PhotoScore) -> None:
         s.misses.append("grid: " + s.grid_note)
 
 
-def score_colour(found: Scene, truth: Scene, s: PhotoScore, suspect=None, rim_visible=None) -> None:
+def score_colour(found: Scene, truth: Scene, s: PhotoScore, suspect=None, rim_visible=None,
+                 painted_top=None) -> None:
     found_c = [f for f in found.figures if f.detected_by == "colour" and not f.hidden]
     truth_c = [f for f in truth.figures if f.detected_by == "colour"]
     used: set[int] = set()
@@ -97,11 +100,15 @@ def score_colour(found: Scene, truth: Scene, s: PhotoScore, suspect=None, rim_vi
         if t.hidden:
             continue
         s.colour_total += 1
+        painted = bool(painted_top and painted_top.get(t.id))
+        s.painted_total += painted
         if i in matched:
             s.colour_found += 1
+            s.painted_found += painted
             s.colour_errors_in.append(matched[i])
         else:
             vis = f", {rim_visible.get(t.id, 1):.0%} of rim in view" if rim_visible else ""
+            vis += ", whole top painted" if painted else ""
             s.misses.append(f"colour {t.id} ({t.side}{vis}) at ({t.x:.1f}, {t.y:.1f}) missed")
     hidden = [t for t in truth_c if t.hidden]
     for j, f in enumerate(found_c):
@@ -136,7 +143,8 @@ def score_photo(photo, found: Scene) -> PhotoScore:
     s = PhotoScore(index=photo.index, groups=photo.conditions.groups())
     score_markers(found, photo.truth, s)
     score_grid(found, photo.truth, s)
-    score_colour(found, photo.truth, s, suspect=lambda x, y: suspect(photo, x, y), rim_visible=photo.rim_visible)
+    score_colour(found, photo.truth, s, suspect=lambda x, y: suspect(photo, x, y), rim_visible=photo.rim_visible,
+                 painted_top=photo.painted_top)
     score_terrain(found, photo.truth, s)
     return s
 

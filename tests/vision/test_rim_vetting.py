@@ -11,7 +11,7 @@ import pytest
 
 from vision.rim_vetting import (MAX_DARK, MAX_FELT_THROUGH, MAX_FLAT_MIDDLE, MIN_MIDDLE_CONTRAST, MIN_SCREEN_SOLIDITY,
                                  brightest_tenth, felt_middle, felt_through, flat_beside, flat_middle, frame_span,
-                                 middle_contrast, rim_beneath, similar_felts, vet_hits)
+                                 arc_direction, middle_contrast, rim_beneath, similar_felts, vet_hits)
 from vision.rims import RimHit
 
 R_PX = 10.0
@@ -540,3 +540,92 @@ def test_a_rings_middle_contrast_needs_both_its_middle_and_the_band_round_it_in_
     img = _view()
     assert middle_contrast(img, np.array([60.0, 60.0]), R_PX) == 0.0
     assert math.isinf(middle_contrast(img, np.array([-30.0, 60.0]), R_PX))
+
+
+@pytest.mark.parametrize("camera_deg", [90.0, 0.0, 215.0])
+@pytest.mark.parametrize("lean", ["towards the camera", "aside"])
+def test_the_base_is_the_ring_whose_rim_shows_on_its_side_away_from_the_other(camera_deg, lean):
+    """A leaning body hides its base's rim on the side it leans to, where the cloth hanging on it
+    shows: the rim shows on the base's side away from the cloth, the cloth's arc, round the body,
+    to either side of it. That tells them apart when nothing else does or everything else is
+    wrong: a figure leaning towards the camera brings its cloth nearer the camera than the rim,
+    and here the cloth's ring is the surer, with less of the rim's colour round it."""
+    u = np.array([math.cos(math.radians(camera_deg)), math.sin(math.radians(camera_deg))])
+    to = u if lean == "towards the camera" else np.array([-u[1], u[0]])
+    to_deg = math.degrees(math.atan2(to[1], to[0]))
+    base = np.array([60.0, 60.0])
+    cloth = base + to * 0.6 * R_PX
+    label = _labels()
+    _arc(label, base, R_PX, 1, to_deg + 180 - 70, to_deg + 180 + 70)        # the rim, away from the lean
+    _arc(label, cloth, 0.95 * R_PX, 0, to_deg + 90 - 50, to_deg + 90 + 50)  # the cloth, beside the body
+    hits = [_hit(cloth, 0, confidence=0.6, other=0.1), _hit(base, 1, confidence=0.45, other=0.25)]
+    for order in (hits, hits[::-1]):
+        out = {h.side_index: h.reason for h in _vet(order, label, _towards(camera_deg))}
+        assert out[1] == "ring", out
+        assert out[0].startswith("cloth up on a body"), out
+
+
+@pytest.mark.parametrize("from_deg, to_deg, facing", [
+    (-60, 60, (1.0, 0.0)),             # a third of the ring, facing +x
+    (30, 150, (0.0, 1.0)),             # ... facing +y (down the view)
+    (0, 360, None),                    # all round: no side
+])
+def test_a_rings_arc_direction_is_where_its_rim_shows(from_deg, to_deg, facing):
+    """The mean of the directions of the rays meeting the arc: for a third of a ring (widened a
+    little by the band its rays look in), sin(60 deg) / (pi / 3) = 0.83 or a little less."""
+    label = _labels()
+    _arc(label, (60, 60), R_PX, 0, from_deg, to_deg)
+    arc = arc_direction(label, _labels(), 0, np.array([60.0, 60.0]), R_PX)
+    if facing is None:
+        assert np.hypot(*arc) < 1e-6
+    else:
+        assert np.allclose(arc / np.hypot(*arc), facing, atol=1e-6) and 0.65 <= np.hypot(*arc) <= 0.83
+    assert np.allclose(arc_direction(label, _labels(), 1, np.array([60.0, 60.0]), R_PX), 0.0)
+
+
+@pytest.mark.parametrize("camera_deg", [90.0, 0.0, 215.0])
+@pytest.mark.parametrize("rim_called_cloth", [True, False])
+def test_a_rim_called_cloth_that_shows_away_from_a_ring_of_another_colour_is_the_base(camera_deg, rim_called_cloth):
+    """A figure leaning towards the camera brings its cloth (of the other side) round the near side
+    of its base: the rim, with the cloth's colour round much of it, is called cloth inside a rim
+    of another colour. But its arc shows on its side away from the cloth's ring, whose own arc lies
+    beside the body: the rim is the base and the cloth's ring is no base. Where it is the cloth's
+    candidate that was called cloth (its arc beside the body), the rim stands and the cloth stays
+    out."""
+    u = np.array([math.cos(math.radians(camera_deg)), math.sin(math.radians(camera_deg))])
+    u_deg = math.degrees(math.atan2(u[1], u[0]))
+    base, cloth = np.array([60.0, 60.0]), np.array([60.0, 60.0]) + u * 0.6 * R_PX
+    rim_side, cloth_side = (1, 0) if rim_called_cloth else (0, 1)
+    label = _labels()
+    _arc(label, base, R_PX, rim_side, u_deg + 180 - 70, u_deg + 180 + 70)     # the rim, away from the lean
+    _arc(label, cloth, 0.95 * R_PX, cloth_side, u_deg + 40, u_deg + 140)      # the cloth, beside the body
+    called, sure = dict(confidence=0.45, other=0.3), dict(confidence=0.6, other=0.05)
+    rim = _hit(base, rim_side, **(called if rim_called_cloth else sure))
+    ring = _hit(cloth, cloth_side, **(sure if rim_called_cloth else called))
+    assert _vet([rim], label, _towards(camera_deg))[0].reason.startswith("cloth inside") == rim_called_cloth
+    assert _vet([ring], label, _towards(camera_deg))[0].reason.startswith("cloth inside") != rim_called_cloth
+    for order in ([rim, ring], [ring, rim]):
+        out = {h.side_index: h.reason for h in _vet(order, label, _towards(camera_deg))}
+        assert out[rim_side] == "ring", out
+        assert out[cloth_side].startswith("cloth"), out
+
+
+@pytest.mark.parametrize("lean_deg", [0.0, 90.0, 215.0])
+def test_of_two_sides_overlapping_rings_kept_apart_the_one_facing_away_stands(lean_deg):
+    """Rings found on different passes meet only at the one-per-base choice: there too, of two
+    sides' rings the base is the one whose rim shows on its side away from the other (the body
+    leaning over the rest of it), even when the cloth's ring is the surer; without the labels the
+    surer stands."""
+    from vision.rims import _one_per_base
+    to = np.array([math.cos(math.radians(lean_deg)), math.sin(math.radians(lean_deg))])
+    base, cloth = np.array([60.0, 60.0]), np.array([60.0, 60.0]) + to * 0.7 * R_PX
+    label = _labels()
+    _arc(label, base, R_PX, 1, lean_deg + 180 - 70, lean_deg + 180 + 70)
+    _arc(label, cloth, 0.95 * R_PX, 0, lean_deg + 40, lean_deg + 140)
+    rim = RimHit(base, 1, 0.45, 0.4, 0.6, 0.0, 0.0, "ring")
+    ring = RimHit(cloth, 0, 0.6, 0.35, 0.6, 0.0, 0.0, "ring")
+    for hits in ([rim, ring], [ring, rim]):
+        kept = [h for h in _one_per_base(hits, R_PX, label, _labels()) if h.reason == "ring"]
+        assert len(kept) == 1 and kept[0].side_index == 1, kept
+        kept = [h for h in _one_per_base(hits, R_PX) if h.reason == "ring"]
+        assert len(kept) == 1 and kept[0].side_index == 0, kept

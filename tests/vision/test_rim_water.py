@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.vision.rim_scenes import BLUE, PPI, RED, WATER, TopScene
-from vision.rim_water import water_candidates, water_rims
+from vision.rim_water import _rim_within, water_candidates, water_rims
 from vision.rims import find_rims, label_view
 
 SIDES = [RED, BLUE]
@@ -110,3 +110,24 @@ def test_a_base_in_a_pond_inside_a_rivers_bend_is_found_once():
         assert "overlap" in [c[5] for c in near]          # it was seen twice
         bases = water_rims(strict, 2, SIDES, [WATER], 0.5 * PPI, np.empty((0, 2)))
         assert len(bases) == 1 and np.hypot(*(bases[0][0] / PPI - (2.3, 2.3))) <= 0.15, bases
+
+
+def test_a_seed_is_looked_at_only_with_some_rim_colour_within_reach():
+    # the integral image's box against every pixel, seeds off the view's edges too: a seed with a
+    # pixel of the colour within the reach is looked at, one with none within a pixel more is not
+    rng = np.random.default_rng(5)
+    rim = (rng.random((40, 60)) < 0.004).astype(np.float32)
+    ys, xs = np.nonzero(rim)
+    centres = rng.uniform(-8, 68, (300, 2))
+    reach = 6.5
+    got = _rim_within(rim, centres, reach)
+
+    def any_within(cx, cy, d):
+        return bool(((np.abs(xs - cx) <= d) & (np.abs(ys - cy) <= d)).any())
+
+    for (cx, cy), g in zip(centres, got):
+        if any_within(cx, cy, reach):
+            assert g, (cx, cy)
+        if not any_within(cx, cy, reach + 1):
+            assert not g, (cx, cy)
+    assert 0 < got.sum() < len(got)

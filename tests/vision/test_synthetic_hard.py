@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -19,6 +20,8 @@ from vision.synthetic.hands import HIDDEN_SHARE, covered_share, hand_over
 from vision.synthetic.hard import FACTORS, hard_photo, level
 from vision.synthetic.lighting import Cast, cast_gains_bgr
 from vision.synthetic.textures import TEXTURES, printed_page, texture_gray
+
+from tests.vision.hard_scoring import score_photo
 
 CLEAN = dict(light_low=1.0, light_high=1.0, vignette=0.0, shadow=0.0, blur_sigma_px=0.0, noise_sigma=0.0,
              jpeg_quality=0)
@@ -114,6 +117,44 @@ def test_rim_shows_as_much_as_the_truth_says():
         seen = rim[band > 0].mean()
         assert abs(seen - vis) < 0.1, (fig.figure_id, seen, vis)
     assert min(v for _, v in figures) < 0.45 and max(v for _, v in figures) > 0.55
+
+
+def test_a_painted_top_shows_the_rim_colour_inside_the_band_and_the_truth_says_so():
+    # Some players paint a thin band at the base's edge, some the whole top (bodies.py): inside
+    # the widest band (0.2 of a 1" base) a painted top shows the side's colour where no body stands,
+    # a banded one its base_top.
+    rng = np.random.default_rng(3)
+    camera = camera_over_table(12, 9, (1280, 960), tilt_deg=20, azimuth_deg=60)
+    figures = []
+    for k, ((x, y), band) in enumerate(zip([(4, 3), (8, 3), (4, 6), (8, 6)], (0.5, 0.12, 0.2, 0.5))):
+        fig = ColourFigure(f"c{k}", "red", (200, 40, 40), x, y)
+        body, _ = random_body(rng, camera, fig, 0.7)
+        figures.append(ColourFigure(f"c{k}", "red", (200, 40, 40), x, y, body=replace(body, rim_band_in=band)))
+    assert [f.body.painted_top(f) for f in figures] == [True, False, False, True]
+    table = TableSpec(12, 9, standard_anchors(12, 9, size_in=1.0), colour_figures=tuple(figures))
+    photo = render_photo(table, PhotoSpec(image_size=(1280, 960), tilt_deg=20, azimuth_deg=60, **CLEAN), 1)
+    red = np.all(np.abs(photo.image.astype(int) - (40, 40, 200)) < 25, axis=2)
+    for fig in figures:
+        body = fig.body.image_shape(photo.camera, fig).buffer(1.5)
+        a = np.linspace(0, 2 * np.pi, 180, endpoint=False)
+        ring = np.c_[fig.x_in + 0.26 * np.cos(a), fig.y_in + 0.26 * np.sin(a), np.full(len(a), -fig.base_height_in)]
+        px = [p for p in photo.camera.project(ring) if not body.contains(Point(*p))]
+        assert len(px) >= 10, (fig.figure_id, len(px))
+        shows = np.mean([red[int(round(y)), int(round(x))] for x, y in px])
+        assert (shows > 0.9) if fig.body.painted_top(fig) else (shows < 0.1), (fig.figure_id, shows)
+
+
+def test_a_hard_photo_says_which_tops_are_painted():
+    photo = hard_photo(0, 2, clean=True)
+    assert set(photo.painted_top) == set(photo.rim_rgb)
+    assert 0 < sum(photo.painted_top.values()) < len(photo.painted_top)     # both kinds on one table
+    # the hard set's scoring counts them apart: all found in the truth itself, none in an empty scene
+    visible = sum(photo.painted_top[f.id] for f in photo.truth.figures if f.detected_by == "colour" and not f.hidden)
+    everything = score_photo(photo, photo.truth)
+    assert everything.painted_total == everything.painted_found == visible
+    nothing = score_photo(photo, replace(photo.truth, figures=()))
+    assert (nothing.painted_total, nothing.painted_found) == (visible, 0)
+    assert sum("whole top painted" in m for m in nothing.misses) == visible
 
 
 def test_a_hand_hides_the_marker_under_it_and_the_truth_says_so():

@@ -2,12 +2,14 @@
 markers and bases are not terrain."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 from shapely.geometry import Point, Polygon
 
 from calibration.profile import ColourSpec, TableProfile, standard_anchors
 from vision.pipeline import FramePipeline
 from vision.synthetic import ColourFigure, FeltPiece, MarkerFigure, PhotoSpec, TableSpec, render_photo
+from vision.terrain import find_terrain
 
 from tests.vision.scoring import terrain_ious
 
@@ -59,3 +61,58 @@ def test_no_terrain_on_a_table_without_felt(table_set):
     photo = render_photo(table, PhotoSpec(image_size=(1280, 720), tilt_deg=30, azimuth_deg=200, shadow=0.4), rng=9)
     scene = FramePipeline(profile).process(photo.image).scene
     assert scene.terrain == ()
+
+
+def _felt_view(pieces, ppi=5.0, size_in=(36.0, 24.0), mat=(70, 120, 150), seed=0):
+    """A table-plane view (float BGR) of a mat with felt polygons (inches, colour RGB) on it, with a
+    little noise."""
+    w, h = int(size_in[0] * ppi), int(size_in[1] * ppi)
+    view = np.empty((h, w, 3), np.float32)
+    view[:] = mat[::-1]
+    for polygon, rgb in pieces:
+        pts = (np.asarray(polygon, np.float64) * ppi - 0.5).round().astype(np.int32)
+        cv2.fillPoly(view, [pts], tuple(float(c) for c in rgb[::-1]))
+    view += np.random.default_rng(seed).normal(0, 3, view.shape).astype(np.float32)
+    return view
+
+
+def test_a_piece_seeded_in_one_part_only_is_outlined_whole():
+    # The camera clipped over the left two thirds of the hill (a lamp's hot spot): seeds lie only in
+    # its right part, and the piece reaches past the window looked in round them.
+    hill = ((4.0, 8.0), (22.0, 8.0), (22.0, 15.0), (4.0, 15.0))
+    view = _felt_view([(hill, (150, 124, 84))])
+    clipped = np.zeros(view.shape[:2], bool)
+    clipped[:, : int(16.0 * 5)] = True
+    found = find_terrain(view, 5.0, [("hill", (150, 124, 84))], clipped_mask=clipped)
+    assert [t.kind for t in found] == ["hill"]
+    truth = Polygon(hill)
+    assert found[0].polygon.intersection(truth).area / found[0].polygon.union(truth).area >= 0.9
+
+
+def test_a_marker_beside_a_piece_is_not_joined_to_it():
+    # A marker's card beside a grey rocks felt: its white and black average to a grey like the felt's.
+    rocks = ((6.0, 6.0), (16.0, 6.0), (16.0, 14.0), (6.0, 14.0))
+    view = _felt_view([(rocks, (128, 124, 120))])
+    ppi = 5.0
+    card = (17.0, 10.0, 0.75)             # its footprint (x, y, radius in inches), touching the felt
+    cv2.circle(view, (int(card[0] * ppi), int(card[1] * ppi)), int(0.7 * ppi), (125, 125, 125), cv2.FILLED)
+    found = find_terrain(view, ppi, [("rocks", (128, 124, 120))], footprints_in=[card])
+    assert [t.kind for t in found] == ["rocks"]
+    truth = Polygon(rocks)
+    assert found[0].polygon.intersection(truth).area / found[0].polygon.union(truth).area >= 0.93
+    assert not found[0].polygon.contains(Point(card[0], card[1]))
+
+
+def test_a_figure_the_detectors_missed_on_a_pieces_edge_cuts_no_notch():
+    # A red base on the water's edge, in no footprint: neither water nor mat, it is a figure
+    # standing there, and the felt runs on under it.
+    water = ((6.0, 6.0), (18.0, 6.0), (18.0, 16.0), (6.0, 16.0))
+    view = _felt_view([(water, WATER)])
+    ppi = 5.0
+    centre = (18.0, 11.0)
+    cv2.circle(view, (int(centre[0] * ppi), int(centre[1] * ppi)), int(0.55 * ppi), (40, 40, 200), cv2.FILLED)
+    found = find_terrain(view, ppi, [("water", WATER)])
+    assert [t.kind for t in found] == ["water"]
+    assert found[0].polygon.contains(Point(17.6, 11.0).buffer(0.3))
+    truth = Polygon(water)
+    assert found[0].polygon.intersection(truth).area / found[0].polygon.union(truth).area >= 0.95

@@ -118,8 +118,7 @@ def test_clutter_never_becomes_terrain(analysed):
     pytest.param("gravel", 2, marks=goal_not_met("rocks whose felt came out within the gravel mat's own "
                                                  "colour spread are found, but their edge runs into the gravel "
                                                  "(IoU 0.75)")),
-    pytest.param("wood", 0, marks=goal_not_met("a hill within the wood grain's colour spread is found, but its "
-                                               "edge under the lamp falls short (IoU 0.87)")),
+    pytest.param("wood", 0),
 ])
 def test_a_felt_as_near_its_mat_as_the_mat_varies_is_still_found(texture, index):
     photo, scene = _analyse(texture, index)
@@ -216,3 +215,25 @@ def test_a_book_hanging_off_the_table_is_no_felt_and_takes_no_kind():
     for t in scene.terrain:
         assert t.polygon.intersects(truth[t.kind]), (t.kind, t.polygon.bounds)
     _assert_one_piece(scene, truth, "woods", 0.9)
+
+
+def test_felts_under_a_hot_spot_where_the_camera_clipped_the_mat():
+    """Hard set 0, photo 42 (tungsten, a lamp's hot spot, the camera clipped much of the mat): the
+    hill's seeds lie in its part outside the clipped light, and the window looked in round them cut
+    the piece straight (IoU 0.57): a piece reaching its window's edge is looked for again further
+    that way. The grey rocks beside the hot spot spread into the clipped mat, washed out towards grey
+    (IoU 0.74): where the camera clipped, a pixel brighter than the mat around is no felt darker than
+    the mat."""
+    photo, scene, truth = _scene_and_truth(0, 42)
+    assert photo.conditions.hot_spot and photo.conditions.cast == "tungsten"
+    for kind in ("hill", "rocks"):
+        _assert_one_piece(scene, truth, kind, 0.9)
+
+
+def test_a_felt_brighter_than_the_mat_does_not_spread_into_the_clipped_hot_spot():
+    """Hard set 7, photo 53 (tungsten, a lamp's hot spot over a wood-grain mat): the hill felt is
+    brighter than the mat, and where the camera clipped, the light grain beside it read as hill
+    (IoU 0.85). A clipped pixel brighter than both the mat around and the felt is the hot spot."""
+    photo, scene, truth = _scene_and_truth(7, 53)
+    assert photo.conditions.hot_spot and photo.conditions.texture == "wood"
+    _assert_one_piece(scene, truth, "hill", 0.9)

@@ -22,6 +22,7 @@ GREEN = ((70, 95, 50), (50, 80, 45), (95, 110, 60))
 BASE_TOPS = ((95, 80, 55), (70, 90, 50), (120, 115, 105), (60, 60, 62))
 CLOTH = {"red": (185, 35, 40), "blue": (40, 70, 190)}
 RIM_IN = 0.12            # the rim: this outer band of a base's top (of a 1" base)
+PAINTED_TOP_GAP_IN = 0.01  # a base_top disc smaller than this across (radius) is not drawn: the whole top is the rim's
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,11 @@ class Body:
     rim_band_in: float                  # how far in from the edge the top is painted in the side's colour
     cloth: str | None = None            # a side whose colour the cloak is, or None
     scale: float = 1.0                  # body size relative to a 1" base
+
+    def painted_top(self, fig) -> bool:
+        """Whether the whole top of `fig`'s base is painted in the side's colour (no base_top shows
+        inside the band: what `draw` leaves of it is too small to draw)."""
+        return fig.base_in / 2 - self.rim_band_in <= PAINTED_TOP_GAP_IN
 
     def axis(self, fig, z_in: np.ndarray) -> np.ndarray:
         """Points of the body's leaning axis at heights above the base top (inches, table frame)."""
@@ -77,7 +83,7 @@ class Body:
         wall = np.vstack([to_canvas(canvas, circle(fig.x_in, fig.y_in, r, 48), z) for z in (0.0, top)])
         canvas.fill_hull(wall, shaded(rim, 0.6))
         canvas.fill([circle(fig.x_in, fig.y_in, r, 48)], rim, top)
-        if r - self.rim_band_in > 0.01:
+        if not self.painted_top(fig):
             canvas.fill([circle(fig.x_in, fig.y_in, r - self.rim_band_in, 48)], self.base_top, top)
         for centres, heights, radii, rgb in self.parts(fig):
             tube(canvas, centres, heights, radii, rgb)

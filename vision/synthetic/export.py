@@ -55,6 +55,7 @@ def write_hard_photo(photo, out_dir: Path, stem: str) -> Path:
     extra = {"conditions": dataclasses.asdict(photo.conditions), "rim_visible": dict(photo.rim_visible),
              "hand_cover": dict(photo.hand_cover), "felt_texture": dict(photo.felt_texture),
              "cloaks": dict(photo.cloaks), "rim_rgb": {k: list(v) for k, v in photo.rim_rgb.items()},
+             "painted_top": dict(photo.painted_top),
              "clutter": [c.kind for c in photo.clutter],
              "dice": [{"x": d.x_in, "y": d.y_in, "rgb": list(d.rgb)} for d in photo.dice]}
     (out_dir / f"{stem}.conditions.json").write_text(json.dumps(extra, indent=1) + "\n", encoding="utf-8")

@@ -90,6 +90,8 @@ class HardPhoto:
     felt_texture: Mapping[str, str]         # terrain id -> texture
     cloaks: Mapping[str, str] = field(default_factory=dict)    # colour figure id -> the side its cloak is in
     rim_rgb: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)   # as painted (the profile's is nominal)
+    painted_top: Mapping[str, bool] = field(default_factory=dict)    # colour figure id -> its base's whole top
+                                                                     # is the side's colour (not a rim band)
     dice: tuple[Die, ...] = ()
     clutter: tuple[Any, ...] = ()
     hand: Hand | None = None
@@ -209,6 +211,7 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
                      felt_texture={c.terrain_id: c.texture for c in cuts},
                      cloaks={f.figure_id: f.body.cloth for f in colour_figs if f.body.cloth},
                      rim_rgb={f.figure_id: f.rim_rgb for f in colour_figs},
+                     painted_top={f.figure_id: f.body.painted_top(f) for f in colour_figs},
                      dice=tuple(dice), clutter=tuple(items),
                      hand=hand, _before=(lambda: draw(False).image) if hand is not None else None)
 
