@@ -62,7 +62,8 @@ SAME_RING = 0.2                # two passes' rings whose centres are this close 
 COARSE_COVERAGE = 1.0          # of MIN_COVERAGE: a candidate's first look (half the rays) must show this (as much as
                                # the final test asks: half the candidates show less, and go no further). A trade, not
                                # a free cut: on 60 hard photos of seeds 0, 7, 3 against 0.6, rims 1674 -> 1671,
-                               # phantoms 55 -> 53, find_rims 0.89 of its CPU time; 0.8: 1673 rims, 55 phantoms, 0.95
+                               # phantoms 55 -> 53, find_rims 0.89 of its CPU time; 0.8: 1673 rims, 55 phantoms, 0.95.
+                               # With the disc model, on 24 photos of each seed: rims 686 -> 685, phantoms 15 -> 15, 0.87
 CORE = 0.3                     # radii: a base's core, where the figure's feet stand (two legs 0.32" across, a 1" base)
 SOFT_FLOOR = 0.25              # a likelihood peaking below this near a candidate is no rim's colour
 
