@@ -177,3 +177,42 @@ def frame_scale_at(pose, view, height_in: float):
         a, b = px[1] - px[0], px[2] - px[0]
         return np.sqrt(np.abs(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]))
     return scale
+
+
+# A base standing in felt of a hue near its rim's (a blue base in blue water): the side's labels
+# take the felt's mottling for the rim about as readily as the rim, the colours being judged against
+# the felts of the whole table. Against the felt just round the base the rim still shows: it lies
+# off that felt's colour towards the side's (darker and bluer than water, its wall darker still),
+# where the felt's mottling scatters every way.
+FELT_BAND = (1.3, 1.8)         # radii: the band round a ring the felt's colour is taken from (its median)
+
+
+def rim_over_felt(view_bgr: np.ndarray, centres: np.ndarray, r_px: float, rim_rgbs, wb=None) -> np.ndarray:
+    """(H, W) float32: round each of `centres` (N, 2) (out to FELT_BAND's outer radius), how far each
+    pixel's colour lies from the felt's round it towards that ring's side's `rim_rgbs` (N, RGB, white
+    balanced by `wb`), in Lab: 0 the felt, 1 the rim's colour (clipped to 0..1); 0 elsewhere."""
+    h, w = view_bgr.shape[:2]
+    out = np.zeros((h, w), np.float32)
+    reach = int(np.ceil(FELT_BAND[1] * r_px)) + 3
+    for (cx, cy), rgb in zip(np.asarray(centres, np.float64), rim_rgbs):
+        if not (np.isfinite(cx) and np.isfinite(cy)):
+            continue
+        x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
+        x1, y1 = min(w, int(cx) + reach + 1), min(h, int(cy) + reach + 1)
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            continue
+        crop = view_bgr[y0:y1, x0:x1].astype(np.float32)
+        if wb is not None:
+            crop = np.clip(wb.apply(crop), 0, 255)
+        lab = cv2.cvtColor(crop * np.float32(1 / 255), cv2.COLOR_BGR2Lab)
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        d = np.hypot(xx - cx, yy - cy)
+        band = (d >= FELT_BAND[0] * r_px) & (d <= FELT_BAND[1] * r_px)
+        if np.count_nonzero(band) < 8:
+            continue
+        felt = np.median(lab[band], axis=0)
+        rim = cv2.cvtColor(np.array([[tuple(rgb)[::-1]]], np.float32) * np.float32(1 / 255), cv2.COLOR_BGR2Lab)[0, 0]
+        toward = rim - felt
+        share = ((lab - felt) @ toward) / max(float(toward @ toward), 1e-6)
+        out[y0:y1, x0:x1] = np.maximum(out[y0:y1, x0:x1], np.clip(share, 0.0, 1.0))
+    return out

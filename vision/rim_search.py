@@ -14,7 +14,7 @@ water around it).
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Collection, Sequence
 
 import cv2
 import numpy as np
@@ -97,11 +97,16 @@ def side_likelihoods(bal_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequen
 
 
 def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[float]], mat: np.ndarray,
-                          felt_rgbs: Sequence[Sequence[float]] = (), noise: float = 0.0) -> np.ndarray:
+                          felt_rgbs: Sequence[Sequence[float]] = (), noise: float = 0.0, *,
+                          sides: Collection[int] | None = None, shared: dict | None = None) -> np.ndarray:
     """side_likelihoods of a view quantised by vision.rims.quantise_view: judged once per colour
     present (tens of thousands, against a million pixels), then looked up; less `noise`, floored
     at 0 (a pixel at or below the noise is then 0 whatever a felt would have made of it, so only
-    the few pixels above it are judged against the felt)."""
+    the few pixels above it are judged against the felt).
+
+    `sides`: only these sides are judged (the others' maps are left at 0). `shared`: a dict kept
+    between calls on the same view, mat and felts, holding what does not depend on the sides'
+    colours (the neighbourhoods' median and the felts' zones), made once for all of them."""
     index, present, _counts, _colours, chroma, brightness = quantised
     slot = np.zeros(int(present[-1]) + 1 if len(present) else 1, np.int32)
     slot[present] = np.arange(len(present), dtype=np.int32)
@@ -116,22 +121,24 @@ def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[fl
         return np.take(table, index if at is None else index.reshape(-1)[at], out=out, mode="clip")
 
     return _likelihoods(chroma[0], brightness[0], to_view, coarse, ppi / step, side_rgbs, mat, felt_rgbs,
-                        index.shape, noise)
+                        index.shape, noise, sides, shared)
 
 
 def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat, felt_rgbs, shape=None,
-                 noise: float = 0.0):
+                 noise: float = 0.0, sides: Collection[int] | None = None, shared: dict | None = None):
     """The likelihoods of colours (chroma (..., 3), brightness (...)), put in the view by
     `to_view`, less `noise` and floored at 0; `coarse`: the view's chromaticity at `coarse_ppi` for
-    the felts' neighbourhoods."""
+    the felts' neighbourhoods. Only `sides` are judged (None: all); `shared` keeps the median and
+    the felts' zones for the next call on the same view."""
     shape = chroma.shape[:2] if shape is None else shape
     mat = np.asarray(mat, np.float32)
     lit = np.clip((brightness - DARK) / (LIT - DARK), 0.0, 1.0).astype(np.float32)
-    out = np.empty((len(side_rgbs),) + tuple(shape), np.float32)
-    local = None
-    zones: dict[int, np.ndarray] = {}      # each felt's zone: its weight at every pixel (flat)
-    for k, rgb in enumerate(side_rgbs):
-        t = rgb_chroma(rgb).astype(np.float32)
+    judged = range(len(side_rgbs)) if sides is None else [k for k in range(len(side_rgbs)) if k in sides]
+    out = (np.empty if len(judged) == len(side_rgbs) else np.zeros)((len(side_rgbs),) + tuple(shape), np.float32)
+    shared = {} if shared is None else shared
+    zones = shared.setdefault("zones", {})   # each felt's zone: its weight at every pixel (flat), by colour
+    for k in judged:
+        t = rgb_chroma(side_rgbs[k]).astype(np.float32)
         like_mat = _along(chroma, mat, t) * lit
         to_view(np.maximum(like_mat - noise, 0.0) if noise else like_mat, out=out[k])
         strong = raw = None
@@ -139,18 +146,19 @@ def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat
             f = rgb_chroma(felt).astype(np.float32)
             if np.linalg.norm(f - t) >= np.linalg.norm(mat - t):
                 continue
-            if local is None:
-                local = _median(coarse, coarse_ppi)
-            if j not in zones:
-                zones[j] = _felt_zone(local, f, mat, tuple(shape)).reshape(-1)
+            if "local" not in shared:
+                shared["local"] = _median(coarse, coarse_ppi)
+            key = (f.tobytes(), mat.tobytes())
+            if key not in zones:
+                zones[key] = _felt_zone(shared["local"], f, mat, tuple(shape)).reshape(-1)
             if strong is None:
                 # The blend with the felt's likelihood only lowers a pixel's: one at or below the
                 # noise stays at 0, so only the pixels above it (a few hundredths of the view,
                 # scattered) are blended, from their likelihood before the noise is taken off.
                 strong = np.flatnonzero(out[k] > 0)
                 raw = to_view(like_mat, strong)
-            sel = np.flatnonzero(zones[j][strong] > 0)
-            inside = zones[j][strong[sel]]
+            sel = np.flatnonzero(zones[key][strong] > 0)
+            inside = zones[key][strong[sel]]
             beyond = to_view(np.minimum(like_mat, _along(chroma, f, t) * lit), strong[sel])
             raw[sel] = raw[sel] * (1 - inside) + beyond * inside
         if strong is not None:

@@ -102,3 +102,23 @@ def test_a_rims_centre_is_not_pushed_from_the_camera_by_a_wall_its_labels_do_not
     lit = np.vstack([_walled_rims(1.0, seed) for seed in range(4)])
     assert abs(dark[:, 0].mean()) < 0.25, dark[:, 0].round(2)
     assert np.hypot(*dark.T).max() < 0.7 and np.hypot(*lit.T).max() < 0.8, (dark.round(2), lit.round(2))
+
+
+def test_round_a_ring_in_felt_the_rims_colour_is_one_the_felts_none_and_a_body_none():
+    # Water felt round a blue rim (0.7-1.0 radii) with a skin-coloured body in its middle: judged
+    # against the felt just round the ring, towards the side's colour, the rim is 1, the felt 0,
+    # the body (no nearer the blue than the felt is) 0, and nothing is marked beyond the ring's
+    # reach.
+    from tests.vision.rim_scenes import BLUE, WATER
+    from vision.rim_refine import FELT_BAND, rim_over_felt
+    img = np.zeros((80, 120, 3), np.uint8)
+    img[:] = WATER[::-1]
+    yy, xx = np.mgrid[0:80, 0:120]
+    d = np.hypot(xx - 40.0, yy - 40.0)
+    img[(d >= 7) & (d <= 10)] = BLUE[::-1]
+    img[d <= 4] = (150, 180, 230)
+    share = rim_over_felt(img, np.array([[40.0, 40.0]]), R_PX, [BLUE])
+    assert share[40, 48:50].min() == 1.0 and share[48:50, 40].min() == 1.0
+    assert share[40, 55:57].max() == 0.0
+    assert share[38:43, 38:43].max() == 0.0
+    assert share[:, int(40 + FELT_BAND[1] * R_PX) + 5:].max() == 0.0

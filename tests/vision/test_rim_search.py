@@ -139,3 +139,26 @@ def test_the_likelihood_less_its_noise_is_the_whole_likelihood_less_the_noise_in
     less = quantised_likelihoods(quantised, PPI, SIDES, rgb_chroma(MAT), [WATER], noise=noise)
     assert (less > 0).any(axis=(1, 2)).all()                     # both sides show above the noise
     np.testing.assert_array_equal(less, np.maximum(whole - np.float32(noise), 0.0))
+
+
+def test_a_side_judged_alone_or_again_from_what_a_first_call_shared_is_the_same_map():
+    """find_rims' second pass judges only the sides whose colour it learned, and takes the
+    neighbourhoods' median and the felts' zones (which no side's colour changes) from the first."""
+    from vision.rim_search import quantised_likelihoods
+    from vision.rims import quantise_view
+    scene = TopScene(width_in=9, depth_in=6)
+    scene.poly([(0.8, 0.8), (8.2, 1.0), (8.0, 5.2), (1.0, 5.0)], WATER)
+    _thin_rim(scene, 3.0, 3.0, BLUE, visible=0.6, lean_deg=70)
+    _thin_rim(scene, 7.4, 5.4, _mix(RED, MAT, PAINT), visible=0.7, lean_deg=0)
+    quantised = quantise_view(scene.finish(seed=12))
+    mat = rgb_chroma(MAT)
+    whole = quantised_likelihoods(quantised, PPI, SIDES, mat, [WATER], noise=0.1)
+    shared: dict = {}
+    first = quantised_likelihoods(quantised, PPI, SIDES, mat, [WATER], noise=0.1, shared=shared)
+    assert "local" in shared and shared["zones"]          # the blue side is judged against the water
+    bluer = [RED, _mix(BLUE, (0, 0, 255), 0.8)]
+    again = quantised_likelihoods(quantised, PPI, bluer, mat, [WATER], noise=0.1, sides={1}, shared=shared)
+    fresh = quantised_likelihoods(quantised, PPI, bluer, mat, [WATER], noise=0.1)
+    np.testing.assert_array_equal(first, whole)
+    np.testing.assert_array_equal(again[1], fresh[1])
+    assert not again[0].any() and fresh[0].any()            # the side not asked for is left at 0

@@ -187,6 +187,28 @@ def test_the_felt_round_a_ring_is_measured_in_felt_of_a_hue_near_its_sides():
     assert share[0] == 1.0 and share[1] == 0.0 and share[2] == 0.0
 
 
+@pytest.mark.parametrize("true_xy", [(40.3, 40.6), (39.7, 40.2), (40.5, 39.5)])
+def test_a_ring_in_felt_of_its_hue_is_moved_towards_its_circle_not_the_felts_mottling(true_xy):
+    # Labels of a blue rim (0.7-1.0 radii) standing in water, two blobs of the felt's mottling
+    # labelled blue touching it outside: from a fit that sits 1.5 px off, the centre moves most of
+    # the way back to the rim's, the blobs pulling it no way in particular.
+    from vision.rims import PASS_SOFT, PASS_STRICT, _in_felt_centres
+    r_px = 10.0
+    yy, xx = np.mgrid[0:80, 0:80]
+    d = np.hypot(xx - true_xy[0], yy - true_xy[1]) / r_px
+    mask = ((d >= 0.7) & (d <= 1.0)).astype(np.float32)
+    for bx, by in ((true_xy[0] + 11.0, true_xy[1] + 2.0), (true_xy[0] - 3.0, true_xy[1] - 11.5)):
+        mask[np.hypot(xx - bx, yy - by) <= 2.0] = 1.0
+    start = np.array([[true_xy[0] + 1.2, true_xy[1] - 0.9]])
+    units = ray_units()
+    radii = np.arange(0.0, 2.0 * r_px + 6, STEP_PX)
+    kinds = np.array([1 * (PASS_SOFT + 1) + PASS_STRICT])
+    got = _in_felt_centres(mask, np.ones(1), mask, start, np.zeros((1, 2)), r_px, units, radii, kinds, np.zeros(1, bool))
+    before = np.hypot(*(start[0] - true_xy))
+    after = np.hypot(*(got[0] - true_xy))
+    assert after <= 0.5 * before, (before, after)
+
+
 
 def _arc_cut_by_a_body(r_px=10.0, size=64):
     """A 0/1 label map: a rim's band (0.7-1.0 radii) over half the ring (24 of the 48 rays); on
