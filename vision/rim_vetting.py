@@ -100,12 +100,15 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
     the felts of a hue near side k's (similar_felts)."""
     out: list[RimHit] = []
     cloth_called: set[int] = set()
+    faint: set[int] = set()
     bright = None
     for hit in hits:
         if hit.reason == "ring":
             # a clean, round rim round most of the ring is a base whatever lies in its middle (a
             # dark body near the table's dark edge)
             strong = bool(is_strong(hit.coverage, hit.clean, hit.residual_px, max_residual_px))
+            if not strong and hit.confidence < FAINT_RING:
+                faint.add(len(out))
             reason = _look_alike(hit, strict, loose, r_px, strong)
             if not reason and view_bgr is not None and not strong:
                 if bright is None:
@@ -146,8 +149,9 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
             if reason:
                 hit = dataclasses.replace(hit, reason=reason)
         out.append(hit)
+    left_out = {j for j, h in enumerate(hits) if h.reason != "ring" and np.isfinite(h.xy_view).all()}
     out = _cloth_over_rims(out, r_px, wall_shift_px, strict, loose)
-    return _rims_under_cloth(out, cloth_called, r_px, wall_shift_px, strict, loose)
+    return _rims_under_cloth(out, cloth_called, r_px, wall_shift_px, strict, loose, faint, left_out)
 
 
 MAX_SAME_PLACE = 1.0           # in radii: rings of two sides whose centres are this near are one base's
@@ -225,18 +229,22 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
 
 def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
                       wall_shift_px: Callable[[np.ndarray], np.ndarray] | None,
-                      strict: np.ndarray, loose: np.ndarray) -> list[RimHit]:
+                      strict: np.ndarray, loose: np.ndarray, faint: set[int] = frozenset(),
+                      left_out: set[int] = frozenset()) -> list[RimHit]:
     """A ring overlapping a candidate of another side whose rim shows on its side away from it
     (MIN_FACING more than the ring's does away from the candidate: arc_direction) is cloth on that
-    figure's body, even when the candidate was itself left out: too weak (a rim the body mostly
-    hides), or called cloth by the tests that look for a rim beneath or round it (`cloth_called`,
-    indices into `hits`: the cloth round a figure leaning towards the camera shows nearer it,
-    round the rim's near arc, and looks like a rim beneath). Those come back as bases."""
+    figure's body, even when the candidate was itself left out: called cloth by the tests that
+    look for a rim beneath or round it (`cloth_called`, indices into `hits`: the cloth round a
+    figure leaning towards the camera shows nearer it, round the rim's near arc, and looks like a
+    rim beneath; those come back as bases), or, for a faint ring (`faint`: not strong, less sure
+    than FAINT_RING), left out by the shape tests (`left_out`: too weak, too little of it showing,
+    as a rim the body mostly hides is): cloth hanging on a body over a rim the ring search
+    missed shows as a faint ring whose arc faces the rim's."""
     if wall_shift_px is None:
         return hits
     rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
     others = [j for j, h in enumerate(hits) if h.reason != "ring"
-              and (j in cloth_called)]
+              and (j in cloth_called or j in left_out)]
     if not rings or not others:
         return hits
 
@@ -246,6 +254,8 @@ def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
     out = list(hits)
     for i in rings:
         for j in others:
+            if j not in cloth_called and i not in faint:
+                continue
             d = hits[j].xy_view - hits[i].xy_view
             apart = float(np.hypot(*d))
             if hits[j].side_index == hits[i].side_index or apart > MAX_OVERLAP * r_px or apart < 1e-9:
