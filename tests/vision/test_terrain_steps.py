@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import shapely
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from vision.pipeline import CLIPPED, _clipped
 from vision.terrain import MITRE_LIMIT, _gauss_table, _mitred, _smooth, _sure
@@ -45,6 +45,7 @@ _coord = st.integers(0, 80).map(lambda v: v / 4)
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(_coord, _coord), min_size=3, max_size=25),
        st.floats(0.005, 0.2), st.booleans())
+@example([(0, 0), (7.5, 19.25), (10.25, 15.25), (19, 2.5)], 0.125, False)     # a corner turning 0.1 degree
 def test_a_ring_grown_by_mitred_corners_is_shapelys_mitre_buffer(points, distance, reverse):
     hull = shapely.convex_hull(shapely.multipoints(points))
     if hull.geom_type != "Polygon" or hull.area < 1.0:
@@ -57,8 +58,10 @@ def test_a_ring_grown_by_mitred_corners_is_shapelys_mitre_buffer(points, distanc
     expected = shapely.buffer(hull, distance, join_style="mitre")
     assert shapely.is_valid(grown)
     # (by distance, not by the area of their difference: GEOS's overlay of two triangles equal to
-    # the last bit can return both whole)
-    assert shapely.hausdorff_distance(grown, expected) < 1e-9 * (1 + distance)
+    # the last bit can return both whole; and GEOS finds a nearly straight corner's mitre point by
+    # crossing two nearly parallel lines, which puts it up to about 1e-4 along the outline and 1e-7
+    # off it: far below a pixel, far above a rounding error)
+    assert shapely.hausdorff_distance(grown, expected) < 1e-6 * (1 + distance)
 
 
 def test_a_ring_with_a_repeated_point_is_left_to_shapely():
