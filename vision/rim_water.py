@@ -216,6 +216,7 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     points, valid, wall, rim, fs = edges_from(centre, shift_at(centre), units, radii)
     off = np.hypot(points[..., 0] - centre[:, None, 0], points[..., 1] - centre[:, None, 1]) - radius[:, None]
     kept = valid & (np.abs(off) <= EDGE_TRIM * r_px)
+    placed = _placed(points, kept, centre, r_px)
     coverage = kept.mean(1)
     arc = longest_arc(kept)
     residual = np.sqrt((np.where(kept, off, 0.0) ** 2).sum(1) / np.maximum(kept.sum(1), 1))
@@ -254,7 +255,7 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
         if why == "ring":
             taken.append(centre[i])
         if why == "ring" or with_rejected:
-            res.append((centre[i] + origin, float(conf[i]), float(coverage[i]), float(residual[i]), why))
+            res.append((placed[i] + origin, float(conf[i]), float(coverage[i]), float(residual[i]), why))
     return dropped + res
 
 
@@ -339,3 +340,15 @@ def _candidates(body_f: np.ndarray, felt_f: np.ndarray, r_px: float) -> np.ndarr
     if not len(xs):
         return np.empty((0, 2))
     return best_per_cell(np.column_stack([xs, ys]).astype(np.float64), score[ys, xs], r_px)[:200]
+
+
+def _placed(points, kept, centre, r_px: float) -> np.ndarray:
+    """(N, 2) the bases' centres: the circle of the base's radius through the edge points measured
+    from the fitted centre (`points` (N, K, 2), the side wall off, `kept` (N, K) those near it). The
+    first fit's rays start at the candidate, often most of a radius off (the body leans), and read
+    the ring's far side obliquely; from the fitted centre they cross it square. (A centre moved
+    more than half a radius, or with fewer than 3 points, stays. Taking less of the wall off, as
+    if the paint's darker shade did not read as the rim against the water, made the tail worse.)"""
+    fitted, _, w = fit_trimmed(points, kept, centre.copy(), r_px)
+    ok = np.isfinite(fitted).all(1) & (w.sum(1) >= 3) & (np.hypot(*(fitted - centre).T) <= 0.5 * r_px)
+    return np.where(ok[:, None], fitted, centre)
