@@ -691,7 +691,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     if len(rings) and any(felts):
         # In felt of a hue near the rim's (a blue base in water) the colour's edge is as much the
         # felt's mottling as the rim: no one arc of it to trust over the fit of them all (_in_felt_centres).
-        around = _felt_around(strict, c2[rings], side_of[rings], felts, r_px, units)
+        around = near_hue[rings]
         in_felt = rings[around >= FELT_AROUND]
         rings = rings[around < FELT_AROUND]
         if len(in_felt):
@@ -745,26 +745,10 @@ def _failed_shape_test(centres, moved, coverage, arc, clean, residual, r_px: flo
 FELT_AROUND = 0.5              # a ring with this share of the band round it in felt of a hue near its own is not refined
 
 
-def _felt_around(strict, centres, sides, felts, r_px, units) -> np.ndarray:
-    """(N,) share of the band 1.3-1.8 radii round each centre whose strict label is a felt of a hue
-    near its side's (rim_vetting.similar_felts)."""
-    if not len(centres):
-        return np.zeros(0)
-    h, w = strict.shape
-    radii = np.linspace(1.3, 1.8, 4) * r_px
-    x = np.clip(np.rint(centres[:, None, None, 0] + units[None, :, None, 0] * radii[None, None]), 0, w - 1).astype(int)
-    y = np.clip(np.rint(centres[:, None, None, 1] + units[None, :, None, 1] * radii[None, None]), 0, h - 1).astype(int)
-    lab = strict[y, x].reshape(len(centres), -1)
-    out = np.zeros(len(centres))
-    for i, k in enumerate(sides):
-        if felts[int(k)]:
-            out[i] = np.isin(lab[i], felts[int(k)]).mean()
-    return out
-
-
 def _felt_round(strict, centres, sides, felts, n_sides: int, r_px, units) -> tuple[np.ndarray, np.ndarray]:
-    """(N,) _felt_around's share of felt of a hue near each centre's side's, and (N,) the share of
-    felt of any kind, from one sampling of the band."""
+    """(N,) the share of the band 1.3-1.8 radii round each centre whose strict label is a felt of a
+    hue near its side's (rim_vetting.similar_felts), and (N,) the share of felt of any kind, from one
+    sampling of the band."""
     n = len(centres)
     if not n:
         return np.zeros(0), np.zeros(0)

@@ -177,14 +177,15 @@ def test_the_felt_round_a_ring_is_measured_in_felt_of_a_hue_near_its_sides():
     # Strict labels: 0 red, 1 blue, 2 water (a hue near blue). A ring standing in water has the
     # felt all round; one on the mat has none; a red ring in water is in no felt near its own hue.
     from vision.rim_rays import N_RAYS
-    from vision.rims import _felt_around
+    from vision.rims import _felt_round
     strict = np.full((100, 200), -1, np.int32)
     strict[:, 100:] = 2
     angles = np.linspace(0, 2 * np.pi, N_RAYS, endpoint=False)
     units = np.column_stack([np.cos(angles), np.sin(angles)])
     centres = np.array([[150.0, 50.0], [40.0, 50.0], [150.0, 50.0]])
-    share = _felt_around(strict, centres, np.array([1, 1, 0]), [[], [2]], 10.0, units)
+    share, any_felt = _felt_round(strict, centres, np.array([1, 1, 0]), [[], [2]], 2, 10.0, units)
     assert share[0] == 1.0 and share[1] == 0.0 and share[2] == 0.0
+    assert any_felt.tolist() == [1.0, 0.0, 1.0]
 
 
 @pytest.mark.parametrize("true_xy", [(40.3, 40.6), (39.7, 40.2), (40.5, 39.5)])
