@@ -513,15 +513,16 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                 found = _pieces(rel[cube], ratio[cube], seed[win], free, excluded[win], table_all,
                                 3 + len(other_kinds), q_w, wppi, feet_px - (u0, v0, 0),
                                 (ox + u0 / wppi, oy + v0 / wppi), edge[win], (u0, v0, w, h), open_k, standing[win],
-                                unknown[win] & ~excluded[win], max(0.0, float(mu[2])),
+                                unknown[win], max(0.0, float(mu[2])),
                                 (mat_sigma[:3], mu[:3], own_sd))
                 kept = [(kinds[k][0], polygon, round(min(1.0, sure / 0.9) * min(1.0, separation / SEPARATION_FULL), 3),
                          reach) for polygon, sure, reach in found]
                 kept = [q for q in kept if q[2] >= MIN_CONFIDENCE]
-                if not kept and first_kept:
-                    kept = first_kept       # (looked further, it is no piece: as it was)
+                if not kept:
+                    kept = first_kept       # (nothing; or looked further, it is no piece: as it was)
                     break
-                first_kept = first_kept or kept
+                if widening == 0:
+                    first_kept = kept
                 # A piece cut off by the window (its seeds lie in one part of it: the rest under a
                 # lamp's clipped hot spot, or shaded) is looked for again in a window reaching further
                 # that way.
@@ -533,7 +534,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                     break
                 u0, v0, u1, v1 = grown
             else:
-                kept = first_kept or kept     # it reaches on and on: the mat round it, not a felt cut off
+                kept = first_kept             # it reaches on and on: the mat round it, not a felt cut off
             kept = [q[:3] for q in kept]
             if kept:
                 pieces += kept
@@ -699,7 +700,7 @@ def _sure(xs: np.ndarray, table: np.ndarray, classes: int | None = None) -> np.n
 
 
 def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px, origin_in, edge, place, open_k,
-            unseen, clipped=None, lit_l=0.0, spreads=None):
+            unseen, clipped, lit_l, spreads):
     """[(polygon, sureness, reach)] of one kind in a window around its seeds (`reach`: whether the
     piece reaches the window's left, top, right and bottom edge). `table`: `_gauss_table` of the
     kind's (first), the mat, the mat in shade and the other kinds (the first `classes`: where it
@@ -734,10 +735,9 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
     # (Where a figure stands the felt is hidden: its colours, a marker's black and white read as grey
     # felt, are no evidence. It is given back below when it stands on the piece or at its edge.)
     mask = (cover > 0.5) & ~unseen
-    if clipped is not None:
-        # Where the camera clipped, a pixel brighter than both the mat around and this felt is the
-        # lamp's hot spot on the mat (its colour washed out towards grey), not the felt.
-        mask &= ~(clipped & (rel[2] > lit_l))
+    # Where the camera clipped, a pixel brighter than both the mat around and this felt is the
+    # lamp's hot spot on the mat (its colour washed out towards grey), not the felt.
+    mask &= ~(clipped & (rel[2] > lit_l))
     mask = mask.view(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _kernel(0.4, ppi))
     mask = _fill_holes(mask, MAX_HOLE_SQIN * ppi * ppi)
@@ -761,12 +761,8 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
         if hidden.any() and (hidden & (cv2.dilate(part, _SQUARE3) > 0)).any():
             # A figure at the piece's edge: the felt runs on under it as far as the piece's hull (a
             # figure beside the piece is none of it).
-            hull = np.zeros_like(part)
-            contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-            cv2.fillPoly(hull, [cv2.convexHull(np.concatenate(contours))], 1)
-            part |= (hidden & (hull > 0)).view(np.uint8)
-        if spreads is not None:
-            part |= _notches(part, rel[:3, cut[0], cut[1]], ppi, *spreads)
+            part |= (hidden & (_hull_mask(part) > 0)).view(np.uint8)
+        part |= _notches(part, rel[:3, cut[0], cut[1]], ppi, *spreads)
         at = (place[0] + cut[1].start, place[1] + cut[0].start)
         if not _plausible(part, ppi, edge[cut], at, place[2:]):
             continue
@@ -786,14 +782,19 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
     return out
 
 
+def _hull_mask(part: np.ndarray) -> np.ndarray:
+    """(H, W) uint8: 1 inside the convex hull of a piece's pixels (`part`, uint8)."""
+    hull = np.zeros_like(part)
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.fillPoly(hull, [cv2.convexHull(np.concatenate(contours))], 1)
+    return hull
+
+
 def _notches(part: np.ndarray, rel: np.ndarray, ppi: float, mat_sigma, mu, sd) -> np.ndarray:
     """(H, W) uint8: the notches in a piece's edge (where its hull is not, after the streaks are
     opened off) up to MAX_NOTCH_SQIN that mostly show a thing neither mat nor this felt: a figure
     standing there that the detectors missed."""
-    hull = np.zeros_like(part)
-    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    cv2.fillPoly(hull, [cv2.convexHull(np.concatenate(contours))], 1)
-    gaps = cv2.morphologyEx(hull & (1 - part), cv2.MORPH_OPEN, _kernel(STREAK_IN / 2, ppi))
+    gaps = cv2.morphologyEx(_hull_mask(part) & (1 - part), cv2.MORPH_OPEN, _kernel(STREAK_IN / 2, ppi))
     if not gaps.any():
         return gaps
     count, label, stats, _ = cv2.connectedComponentsWithStats(gaps, connectivity=4)
