@@ -46,15 +46,22 @@ class Tracker:
         self.tracks: dict[str, _Track] = {}
         self.frame = -1
         self._next_colour = 1
-        self._covered: Callable[[np.ndarray], np.ndarray] | None = None
-        self._cover_known: dict[str, bool] = {}
 
     def update(self, detections: Detections, covered: Callable[[np.ndarray], np.ndarray] | None = None) -> Detections:
         """This frame's detections in; every tracked figure out (seen or hidden), with stable ids.
         `covered`: table points (N, 2) -> (N,) bool, whether a hand covers them in this frame; asked
         only when a figure that vanished in this frame would claim a base farther off than `gate_in`."""
         self.frame += 1
-        self._covered, self._cover_known = covered, {}
+        known: dict[str, bool] = {}
+
+        def under_hand(track: _Track) -> bool:
+            """A figure seen last frame whose place a hand covers now (asked once a frame per figure)."""
+            if track.hidden or covered is None:
+                return False
+            if track.figure_id not in known:
+                known[track.figure_id] = bool(np.asarray(covered(track.xy_in[None, :])).ravel()[0])
+            return known[track.figure_id]
+
         seen: set[str] = set()
         colour_rows = []
         for k in range(len(detections)):
@@ -68,14 +75,12 @@ class Tracker:
         # run to the next, and with it which new base gets which id)
         for side in dict.fromkeys(detections.side[k] for k in colour_rows):
             rows = [k for k in colour_rows if detections.side[k] == side]
-            self._match_colour(detections, rows, side, seen)
+            self._match_colour(detections, rows, side, seen, under_hand)
         for fid, track in list(self.tracks.items()):
             if fid not in seen:
                 track.hidden = True
                 if self.frame - track.last_seen > self.keep_frames:
                     del self.tracks[fid]
-        # (the hand's answer holds this frame's views: not kept past it)
-        self._covered, self._cover_known = None, {}
         return self.current()
 
     def _see(self, fid: str, det: Detections, k: int) -> None:
@@ -92,7 +97,8 @@ class Tracker:
         track.last_seen = self.frame
         track.hidden = False
 
-    def _match_colour(self, det: Detections, rows: list[int], side, seen: set[str]) -> None:
+    def _match_colour(self, det: Detections, rows: list[int], side, seen: set[str],
+                      under_hand: Callable[[_Track], bool]) -> None:
         tracks = [t for t in self.tracks.values() if t.detected_by == "colour" and t.side == side]
         unmatched = set(rows)
         # Near pairs first; then a figure not seen this frame claims a base of its side farther off.
@@ -104,7 +110,7 @@ class Tracker:
                 if dist > gate:
                     break
                 far = dist > self.gate_in
-                if k in unmatched and fid not in seen and not (far and self._under_hand(self.tracks[fid])):
+                if k in unmatched and fid not in seen and not (far and under_hand(self.tracks[fid])):
                     self._see(fid, det, k)
                     seen.add(fid)
                     unmatched.discard(k)
@@ -113,14 +119,6 @@ class Tracker:
             self._next_colour += 1
             self._see(fid, det, k)
             seen.add(fid)
-
-    def _under_hand(self, track: _Track) -> bool:
-        """A figure seen last frame whose place a hand covers now (asked once a frame per figure)."""
-        if track.hidden or self._covered is None:
-            return False
-        if track.figure_id not in self._cover_known:
-            self._cover_known[track.figure_id] = bool(np.asarray(self._covered(track.xy_in[None, :])).ravel()[0])
-        return self._cover_known[track.figure_id]
 
     def current(self) -> Detections:
         tracks = sorted(self.tracks.values(), key=lambda t: (t.detected_by != "marker", t.marker_id,
