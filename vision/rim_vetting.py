@@ -46,6 +46,9 @@ from typing import TYPE_CHECKING, Callable, Sequence
 import cv2
 import numpy as np
 
+from vision.colour import median_rows
+from vision.rim_rays import ray_units
+
 if TYPE_CHECKING:
     from vision.rims import RimHit
 
@@ -107,7 +110,8 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
             # a clean, round rim round most of the ring is a base whatever lies in its middle (a
             # dark body near the table's dark edge)
             strong = bool(is_strong(hit.coverage, hit.clean, hit.residual_px, max_residual_px))
-            if not strong and hit.confidence < FAINT_RING:
+            is_faint = not strong and hit.confidence < FAINT_RING
+            if is_faint:
                 faint.add(len(out))
             reason = _look_alike(hit, strict, loose, r_px, strong)
             if not reason and view_bgr is not None and not strong:
@@ -122,7 +126,7 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
                     if area > MAX_FLAT_MIDDLE and solid >= MIN_SCREEN_SOLIDITY:
                         reason = (f"beside something large, dark and straight-edged ({area:.1f} bases of one flat "
                                   f"colour, {solid:.2f} of its hull, through its disc): a phone's screen")
-            if not reason and view_bgr is not None and not strong and hit.confidence < FAINT_RING:
+            if not reason and view_bgr is not None and is_faint:
                 contrast = middle_contrast(view_bgr, hit.xy_view, r_px)
                 if contrast < MIN_MIDDLE_CONTRAST:
                     reason = (f"a faint ring ({hit.confidence:.2f} sure) whose middle is the colour of the mat or felt "
@@ -171,7 +175,7 @@ MIN_FACING = 0.3               # a ring whose rim shows this much more on its si
 
 def _cloth_over_rims(hits: list[RimHit], r_px: float,
                      wall_shift_px: Callable[[np.ndarray], np.ndarray] | None,
-                     strict: np.ndarray | None = None, loose: np.ndarray | None = None) -> list[RimHit]:
+                     strict: np.ndarray, loose: np.ndarray) -> list[RimHit]:
     """Of two rings of different sides in nearly one place, or whose circles overlap with one off
     the other along the camera's direction (cloth hanging high shows well behind the rim), only
     one can be a base: the other is cloth on its figure's body. First, where the rim shows: the
@@ -192,12 +196,11 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
     centres = np.array([hits[i].xy_view for i in rings], np.float64)
     shift = np.asarray(wall_shift_px(centres), np.float64).reshape(-1, 2)
     norm = np.hypot(*shift.T)
-    labelled = strict is not None and loose is not None
 
     @functools.lru_cache(maxsize=None)
     def arc(a: int) -> np.ndarray:          # (only for the rings that meet another side's)
         hit = hits[rings[a]]
-        return arc_direction(strict, loose, hit.side_index, hit.xy_view, r_px) if labelled else np.zeros(2)
+        return arc_direction(strict, loose, hit.side_index, hit.xy_view, r_px)
     out = list(hits)
     for a, i in enumerate(rings):
         towards = shift[a] / max(norm[a], 1e-9)
@@ -285,6 +288,7 @@ def faces_away_more(ring: RimHit, other: RimHit, strict: np.ndarray, loose: np.n
 
 
 N_ARC = 48                     # rays round a ring for where its rim shows
+_ARC_UNITS = ray_units(N_ARC)
 ARC_IN, ARC_OUT = 0.75, 1.25   # in radii: the band a rim and its blur show in
 
 
@@ -294,8 +298,7 @@ def arc_direction(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.n
     ring's visible arc lies, and (its length, up to 1) how one-sided it is; zero for a ring showing
     all round, or none."""
     h, w = strict.shape
-    angles = np.linspace(0, 2 * np.pi, N_ARC, endpoint=False)
-    units = np.column_stack([np.cos(angles), np.sin(angles)])
+    units = _ARC_UNITS
     radii = np.linspace(ARC_IN, ARC_OUT, 6) * r_px
     pts = np.asarray(centre, np.float64)[None, None] + units[:, None] * radii[None, :, None]
     xi = np.clip(np.rint(pts[..., 0]).astype(int), 0, w - 1)
@@ -617,17 +620,8 @@ def middle_contrast(view_bgr: np.ndarray, centre: np.ndarray, r_px: float) -> fl
     if not len(mid) or len(ring) < 8:
         return math.inf
     lab = cv2.cvtColor(np.concatenate([mid, ring])[None], cv2.COLOR_BGR2LAB)[0].astype(np.float32)
-    ref = _median(lab[len(mid):].T.copy(), axis=1)
-    return float(_median(np.sqrt(((lab[:len(mid)] - ref) ** 2).sum(1)), axis=0))
-
-
-def _median(a: np.ndarray, axis: int) -> np.ndarray:
-    """np.median along `axis` (of a small array), by partition."""
-    n = a.shape[axis]
-    k = n // 2
-    part = np.partition(a, (k - 1, k) if n % 2 == 0 else k, axis=axis)
-    hi = np.take(part, k, axis=axis)
-    return (np.take(part, k - 1, axis=axis) + hi) / 2 if n % 2 == 0 else hi
+    ref = median_rows(lab[len(mid):].T)
+    return float(median_rows(np.sqrt(((lab[:len(mid)] - ref) ** 2).sum(1))[None])[0])
 
 
 @functools.lru_cache(maxsize=8)
