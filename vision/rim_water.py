@@ -199,10 +199,11 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     # a first look on half the rays; it and the fit sample the rays only where an edge is looked
     # for (from half a radius out) and as far as the felt beyond it
     shift = shift_at(c)
-    reach = 1.65 * r_px + max_wall(shift, units) + 3.0
+    wall_max = max_wall(shift, units)
+    reach = 1.65 * r_px + wall_max + 3.0
     look = radii[int(np.searchsorted(radii, 0.5 * r_px)):int(np.searchsorted(radii, reach)) + 1]
     # a seed with no pixel of the rim's colour within an edge's reach of it has no edge to look for
-    first_look = _rim_within(rim_f, c, 1.3 * r_px + max_wall(shift, units) + 2.0)
+    first_look = _rim_within(rim_f, c, 1.3 * r_px + wall_max + 2.0)
     if first_look.any():
         _, valid, *_ = edges_from(c[first_look], shift[first_look], units[::2], look)
         first_look[first_look] = valid.mean(1) >= 0.5 * MIN_COVERAGE
@@ -216,7 +217,6 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     points, valid, wall, rim, fs = edges_from(centre, shift_at(centre), units, radii)
     off = np.hypot(points[..., 0] - centre[:, None, 0], points[..., 1] - centre[:, None, 1]) - radius[:, None]
     kept = valid & (np.abs(off) <= EDGE_TRIM * r_px)
-    placed = _placed(points, kept, centre, r_px)
     coverage = kept.mean(1)
     arc = longest_arc(kept)
     residual = np.sqrt((np.where(kept, off, 0.0) ** 2).sum(1) / np.maximum(kept.sum(1), 1))
@@ -243,6 +243,11 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     reason = np.full(len(centre), "ring", object)
     for name, failed in reversed(tests):           # the first test failed names the candidate
         reason[failed] = name
+    # (placed again only where it is reported: the fit is row by row)
+    placed = centre.copy()
+    again = np.arange(len(centre)) if with_rejected else np.flatnonzero(reason == "ring")
+    if len(again):
+        placed[again] = _placed(points[again], kept[again], centre[again], r_px)
     conf = (np.minimum(1.0, coverage / 0.6) * np.maximum(0.0, 1 - residual / (2 * max_res))
             * np.maximum(0.0, 1 - out_rim / (2 * MAX_OUTSIDE_RIM)))
     res = []
