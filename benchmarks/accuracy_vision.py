@@ -66,6 +66,7 @@ def aggregate(scores) -> dict:
         "g_ok": sum(s.grid_ok for s in scores),
         "c_found": sum(s.colour_found for s in scores), "c_total": sum(s.colour_total for s in scores),
         "c_phantoms": sum(len(s.colour_phantoms) for s in scores), "c_p95": p95(c_err),
+        "p_found": sum(s.painted_found for s in scores), "p_total": sum(s.painted_total for s in scores),
         "iou": {k: (float(np.mean(v)) if v else math.nan) for k, v in ious.items()},
         "t_extra": sum(len(s.terrain_extra) for s in scores),
     }
@@ -132,15 +133,15 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
           f"terrain IoU per kind >= {GOALS['terrain_iou']}.\n")
     print(HEADER)
     print("|" + "---|" * (HEADER.count("|") - 1))
-    print(row("all", aggregate(scores)))
+    everything = aggregate(scores)
+    print(row("all", everything))
     for factor in REPORTED + ALSO_REPORTED:
         for value in sorted({s.groups[factor] for s in scores}):
             print(row(f"{factor}: {value}", aggregate([s for s in scores if s.groups[factor] == value])))
     print()
-    a = aggregate(scores)
-    pf, pt = sum(s.painted_found for s in scores), sum(s.painted_total for s in scores)
+    pf, pt = everything["p_found"], everything["p_total"]
     print(f"Colour rims by the base's top: whole top painted {pct(pf, pt)}, a band at the edge "
-          f"{pct(a['c_found'] - pf, a['c_total'] - pt)}.\n")
+          f"{pct(everything['c_found'] - pf, everything['c_total'] - pt)}.\n")
     print(f"Figures under a hand: {hidden['tracked_total']}; reported hidden at their last place after the previous "
           f"picture: {pct(hidden['tracked_ok'], hidden['tracked_total'])}; roster markers under a hand reported "
           f"hidden in the still photo: {pct(hidden['still_ok'], hidden['still_total'])}.")
