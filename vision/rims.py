@@ -276,6 +276,14 @@ def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other
     return strict_px, loose_px
 
 
+def _paint_or_felt(chroma, brightness, side_rgb, felt_chroma, side: int, felt_label: int) -> np.ndarray:
+    """Label of each colour seen in felt of a hue near a side's: the side's (`side`) where it lies at
+    least half way from the felt to the side's colour (the paint of a rim standing in it), else the
+    felt's (`felt_label`)."""
+    paint = classify(chroma, brightness, [rgb_chroma(side_rgb)], felt_chroma, min_alpha=0.5)[0]
+    return np.where(paint == 0, side, felt_label)
+
+
 def _felt_patches(strict, loose, quantised, side_rgbs, other_rgbs, mat, width_px) -> None:
     """In place: a patch of a side's strict colour that a square `width_px` wide fits inside, and
     all of the side's colour joined to it, is judged again against the felts.
@@ -328,8 +336,7 @@ def _felt_patches(strict, loose, quantised, side_rgbs, other_rgbs, mat, width_px
         for t, felt in enumerate(felts):
             here = which == t
             if here.any():
-                paint = classify(c[:, here], b[:, here], [rgb_chroma(side_rgbs[k])], felt, min_alpha=0.5)[0]
-                table[here] = np.where(paint == 0, k, n_sides + t)
+                table[here] = _paint_or_felt(c[:, here], b[:, here], side_rgbs[k], felt, k, n_sides + t)
         relabel = np.full(1 << (3 * (8 - QUANT_SHIFT)), k, np.int32)
         relabel[codes] = table
         new = relabel[patch_codes]
@@ -373,8 +380,7 @@ def _label_tables(quantised, side_rgbs, other_rgbs=(), mat=None) -> tuple[np.nda
                 continue
             here = found == len(side_rgbs) + t
             if here.any():
-                sub = classify(chroma[:, here], brightness[:, here], [rgb_chroma(side)], felt, min_alpha=0.5)[0]
-                found[here] = np.where(sub == 0, k, len(side_rgbs) + t)
+                found[here] = _paint_or_felt(chroma[:, here], brightness[:, here], side, felt, k, len(side_rgbs) + t)
     strict[present] = found
     loose = np.full(1 << (3 * bits), -1, np.int32)
     # Loose labels leave out what is nearest a terrain colour (textured water felt is full of
