@@ -215,14 +215,14 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
                                     # direction than along it: no sign of height
             # for j being the base: its rim facing away from i more than i's faces away from j;
             # else where it shows, and the colour round it; its confidence only when those two disagree
-            u = d / max(float(np.hypot(*d)), 1e-9)
-            facing = _vote(float(arc(b) @ u + arc(a) @ u), MIN_FACING)
+            margin = facing_margin(arc(b), arc(a), d)
+            facing = _vote(margin, MIN_FACING)
             near, outer = _vote(nearer, MIN_NEARER), _vote(hits[i].other - hits[j].other, MIN_LESS_OTHER)
             surer = _vote(hits[j].confidence - hits[i].confidence, MIN_SURER)
             if facing > 0 or (facing == 0 and (near + outer > 0 or (near == -outer != 0 and surer > 0))):
                 out[i] = dataclasses.replace(hits[i], reason=(
                     f"cloth up on a body: a ring of another colour in nearly the same place shows its rim "
-                    f"{float(arc(b) @ u):.2f} away from this one (this one's {float(-arc(a) @ u):.2f} away from it), "
+                    f"{margin:.2f} more on its side away from this one than this one does away from it, "
                     f"{nearer:.2f} radii nearer the camera, {hits[j].confidence:.2f} sure against "
                     f"{hits[i].confidence:.2f}, {hits[j].other:.2f} of this one's colour outside it against "
                     f"{hits[i].other:.2f}"))
@@ -263,7 +263,7 @@ def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
             apart = float(np.hypot(*d))
             if hits[j].side_index == hits[i].side_index or apart > MAX_OVERLAP * r_px or apart < 1e-9:
                 continue
-            margin = float((arc(j) + arc(i)) @ (d / apart))
+            margin = facing_margin(arc(j), arc(i), d)
             if margin >= MIN_FACING:
                 out[i] = dataclasses.replace(hits[i], reason=(
                     f"cloth up on a body: a rim of another colour {apart / r_px:.2f} radii off shows "
@@ -282,9 +282,16 @@ def faces_away_more(ring: RimHit, other: RimHit, strict: np.ndarray, loose: np.n
     apart = float(np.hypot(*d))
     if ring.side_index == other.side_index or apart < 1e-9:
         return False
-    arcs = (arc_direction(strict, loose, ring.side_index, ring.xy_view, r_px)
-            + arc_direction(strict, loose, other.side_index, other.xy_view, r_px))
-    return float(arcs @ (d / apart)) >= MIN_FACING
+    return facing_margin(arc_direction(strict, loose, ring.side_index, ring.xy_view, r_px),
+                         arc_direction(strict, loose, other.side_index, other.xy_view, r_px), d) >= MIN_FACING
+
+
+def facing_margin(arc_ring: np.ndarray, arc_other: np.ndarray, d: np.ndarray) -> float:
+    """How much more a ring's rim shows on its side away from another ring than the other's does
+    away from it: their arc_direction's along `d`, the vector from the other's centre to the ring's
+    (0 when they share a centre). MIN_FACING or more: the ring is the base, the other cloth on its body."""
+    apart = float(np.hypot(*d))
+    return float((arc_ring + arc_other) @ (d / apart)) if apart > 0 else 0.0
 
 
 N_ARC = 48                     # rays round a ring for where its rim shows
@@ -626,11 +633,10 @@ def middle_contrast(view_bgr: np.ndarray, centre: np.ndarray, r_px: float) -> fl
 
 @functools.lru_cache(maxsize=8)
 def _contrast_masks(r_px: float) -> tuple[np.ndarray, np.ndarray]:
-    """middle_contrast's masks round a pixel, (2m + 1, 2m + 1) each: the middle and the band round it."""
-    m = int(math.ceil(AROUND_OUT * r_px))
-    yy, xx = np.mgrid[-m:m + 1, -m:m + 1]
-    d2 = (xx * xx + yy * yy) / (r_px * r_px)
-    return d2 <= MIDDLE_IN ** 2, (d2 >= AROUND_IN ** 2) & (d2 <= AROUND_OUT ** 2)
+    """middle_contrast's masks round a pixel, (2m + 1, 2m + 1) each: the middle and the band round it
+    (label_fill's, the middle widened to the band's window)."""
+    (band,), (middle, _) = _fill_masks(r_px, True), _fill_masks(r_px, False)
+    return np.pad(middle, (band.shape[0] - middle.shape[0]) // 2), band
 
 
 FELT_HUE_DEG = 30.0            # a felt whose hue is this near a side's is one its rims may be lost in
