@@ -89,7 +89,8 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
              max_residual_px: float, n_sides: int | None = None,
              wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None, wall_height_in: float = 0.0,
              view_bgr: np.ndarray | None = None,
-             similar_felt: Sequence[Sequence[int]] = ()) -> list[RimHit]:
+             similar_felt: Sequence[Sequence[int]] = (),
+             left_out_rims: Sequence[tuple[np.ndarray, int]] = ()) -> list[RimHit]:
     """Each candidate ring judged against the look-alikes, in order: those that passed vision.rims's
     shape tests (reason "ring") keep it only if no test here finds a look-alike; the others come
     back as they are.
@@ -100,7 +101,9 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
     largest RMS residual a ring may have. `wall_shift_px(centres (N, 2))`: where a base's bottom
     shows relative to its top, `wall_height_in` up, towards the camera (None: looking straight down). `view_bgr`: the
     view itself (uint8), for what lies in a ring's middle. `similar_felt[k]`: the strict labels of
-    the felts of a hue near side k's (similar_felts)."""
+    the felts of a hue near side k's (similar_felts). `left_out_rims`: (centre (2,), side) of
+    candidates the shape tests left out before they were measured (not in `hits`), for the cloth
+    test as the left-out `hits` are (_rims_under_cloth)."""
     out: list[RimHit] = []
     cloth_called: set[int] = set()
     faint: set[int] = set()
@@ -155,7 +158,19 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
         out.append(hit)
     left_out = {j for j, h in enumerate(hits) if h.reason != "ring" and np.isfinite(h.xy_view).all()}
     out = _cloth_over_rims(out, r_px, wall_shift_px, strict, loose)
-    return _rims_under_cloth(out, cloth_called, r_px, wall_shift_px, strict, loose, faint, left_out)
+    n = len(out)
+    left_out |= set(range(n, n + len(left_out_rims)))
+    shown = [_LeftOut(np.asarray(xy, np.float64), int(side)) for xy, side in left_out_rims]
+    return _rims_under_cloth(out + shown, cloth_called, r_px, wall_shift_px, strict, loose, faint, left_out)[:n]
+
+
+@dataclasses.dataclass(frozen=True)
+class _LeftOut:
+    """A candidate the shape tests left out unmeasured: where it is and whose colour, all the cloth
+    test reads of it."""
+    xy_view: np.ndarray
+    side_index: int
+    reason: str = "left out by the shape tests"
 
 
 MAX_SAME_PLACE = 1.0           # in radii: rings of two sides whose centres are this near are one base's

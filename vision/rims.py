@@ -621,6 +621,10 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     coverage = kept.mean(1)
     arc = longest_arc(kept)
     failed = _failed_shape_test(c2, moved, coverage, arc, clean, residual, r_px, max_res)
+    # (a rim the shape tests leave out, the body hiding most of it, still tells the cloth test where
+    # a figure stands: vet_hits' left_out_rims, as the candidates themselves do with_rejected)
+    cut = np.flatnonzero((failed != 0) & np.isfinite(c2).all(1)) if not with_rejected else np.zeros(0, int)
+    left_out_rims = [(c2[i].copy(), int(side_of[i])) for i in cut]
     if not with_rejected:
         # What fails a shape test is no ring whatever its other measures: only the rest are
         # measured further (a tenth of the candidates, or less).
@@ -691,7 +695,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         candidates.append(hit)
     vetted = vet_hits(candidates, strict=strict, loose=loose, r_px=r_px, max_residual_px=max_res,
                       n_sides=n_sides, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
-                      view_bgr=view_bgr, similar_felt=felts)
+                      view_bgr=view_bgr, similar_felt=felts, left_out_rims=left_out_rims)
     # The kept rings' centres from the circle of the base's radius most of their edge points lie on.
     rings = np.array([i for i, hh in enumerate(vetted) if hh.reason == "ring"], int)
     if len(rings) and any(felts):
