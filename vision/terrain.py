@@ -108,6 +108,7 @@ SUBPIXEL = 4                 # outlines are traced on the unmixed cover enlarged
 SIMPLIFY_IN = 0.03           # outline simplification tolerance
 SEPARATION_FULL = 4.0        # a kind this many mat spreads from the mat is fully distinct
 MIN_CONFIDENCE = 0.5         # pieces less sure than this are not reported
+FOOT_MARGIN_IN = 0.1         # a figure's footprint is its base this much enlarged (the felt it hides)
 # Things on a table that are no felt: paper, a phone, a pencil. Each competes for seeds unless it
 # is near one of the profile's felt colours (a white "snow" felt stays snow). Hands are found by
 # vision.hands and handed in as `exclude_mask`.
@@ -824,11 +825,11 @@ def _notches(part: np.ndarray, rel: np.ndarray, ppi: float, mat_sigma, mu, sd) -
 
 
 def _discs(shape, ppi: float, footprints_in, origin_in) -> np.ndarray:
-    """(H, W) bool: the footprints (x, y, radius in inches), a little enlarged."""
+    """(H, W) bool: the footprints (x, y, radius in inches), enlarged by FOOT_MARGIN_IN."""
     out = np.zeros(shape, np.uint8)
     for x, y, r in footprints_in:
         cv2.circle(out, (int(round((x - origin_in[0]) * ppi)), int(round((y - origin_in[1]) * ppi))),
-                   int(math.ceil((r + 0.1) * ppi)), 1, thickness=cv2.FILLED)
+                   int(math.ceil((r + FOOT_MARGIN_IN) * ppi)), 1, thickness=cv2.FILLED)
     return out > 0
 
 
@@ -965,7 +966,7 @@ def _add_footprints(mask: np.ndarray, ppi: float, feet_px: np.ndarray) -> np.nda
     # The figure stands on the piece when its centre is on it, or when the felt shows all round a
     # good part of it (just outside its footprint and the disc left out of the felt round it, where
     # the figure does not hide the felt).
-    reach = np.maximum(1.3 * radius, np.ceil(radius + 0.1 * ppi) + 1)[:, None]
+    reach = np.maximum(1.3 * radius, np.ceil(radius + FOOT_MARGIN_IN * ppi) + 1)[:, None]
     a = np.round(x[:, None] + reach * _RING_COS).astype(int)
     b = np.round(y[:, None] + reach * _RING_SIN).astype(int)
     ok = (a >= 0) & (a < w) & (b >= 0) & (b < h)
@@ -975,7 +976,7 @@ def _add_footprints(mask: np.ndarray, ppi: float, feet_px: np.ndarray) -> np.nda
         return mask
     out = mask.copy()
     for cu, cv, r in zip(iu[on].tolist(), iv[on].tolist(), radius[on].tolist()):
-        cv2.circle(out, (cu, cv), int(math.ceil(r + 0.1 * ppi)), 1, thickness=cv2.FILLED)
+        cv2.circle(out, (cu, cv), int(math.ceil(r + FOOT_MARGIN_IN * ppi)), 1, thickness=cv2.FILLED)
     return out
 
 
