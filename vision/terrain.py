@@ -412,6 +412,9 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # looked for (the sides' rims and the distractors too), as the last look moved them.
     rivals = ~np.asarray(near_felt, bool).reshape(-1)
     rival_sd = np.asarray(np.hypot(extra_sd[rivals], mat_sigma[:3]), np.float64).reshape(-1, 3)
+
+    # A kind's first group of seed patches is learnt at once; its other groups are kept as (coarse
+    # seed, box) and learnt only when tried.
     def learn(cseed, cbox):
         """((coarse, work-layer seed), its box, the patch's colour and spread on the work layer)."""
         seed, box = _finer(cseed, cbox, f, (h, w))
@@ -468,9 +471,11 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             for k in sure:
                 held |= learnt[k][0][0]
             for k in [k for k in learnt if k not in sure]:
-                free = [g for g in [learnt[k], *alternatives[k]] if not ((g[0][0] if len(g) == 4 else g[0]) & held).any()]
-                if free:
-                    learnt[k], alternatives[k] = free[0] if len(free[0]) == 4 else learn(*free[0]), free[1:]
+                free = [g for g in alternatives[k] if not (g[0] & held).any()]      # (coarse seed, box)
+                if not (learnt[k][0][0] & held).any():
+                    alternatives[k] = free
+                elif free:
+                    learnt[k], alternatives[k] = learn(*free[0]), free[1:]
                 else:
                     del learnt[k], alternatives[k]
             break
@@ -499,8 +504,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         other_kinds = [j for j in range(len(kinds)) if j != k]
         # The patch group that stands out most may be no felt (a book of the kind's colour hanging
         # over the edge): then the next group of the kind's patches is tried.
-        for group in [learnt[k], *alternatives[k]]:
-            seed, box, mu, sd = group if len(group) == 4 else (lambda g: (g[0][1], *g[1:]))(learn(*group))
+        tries = itertools.chain([learnt[k]], ((g[0][1], *g[1:]) for g in itertools.starmap(learn, alternatives[k])))
+        for seed, box, mu, sd in tries:
             own_sd = np.hypot(sd[:3], mat_sigma[:3])
             mus = np.concatenate([mu[None, :3].astype(np.float32), base_mu, model_mu[other_kinds], rival_mu])
             sds = np.concatenate([own_sd[None], base_sd, model_sd[other_kinds], rival_sd])
