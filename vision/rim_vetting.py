@@ -269,15 +269,19 @@ def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
     @functools.lru_cache(maxsize=None)
     def arc(k: int) -> np.ndarray:
         return arc_direction(strict, loose, hits[k].side_index, hits[k].xy_view, r_px)
+    # (the pairs near enough, of two sides, found at once: the candidates left out are many)
+    d_all = (np.array([hits[j].xy_view for j in others], np.float64)[None]
+             - np.array([hits[i].xy_view for i in rings], np.float64)[:, None])             # (rings, others, 2)
+    apart_all = np.hypot(d_all[..., 0], d_all[..., 1])
+    pairs = ((apart_all <= MAX_OVERLAP * r_px) & (apart_all >= 1e-9)
+             & (np.array([hits[i].side_index for i in rings])[:, None] != np.array([hits[j].side_index for j in others])))
     out = list(hits)
-    for i in rings:
-        for j in others:
+    for a, i in enumerate(rings):
+        for b in np.flatnonzero(pairs[a]):
+            j = others[b]
             if j not in cloth_called and i not in faint:
                 continue
-            d = hits[j].xy_view - hits[i].xy_view
-            apart = float(np.hypot(*d))
-            if hits[j].side_index == hits[i].side_index or apart > MAX_OVERLAP * r_px or apart < 1e-9:
-                continue
+            d, apart = d_all[a, b], float(apart_all[a, b])
             margin = facing_margin(arc(j), arc(i), d)
             if margin >= MIN_FACING:
                 out[i] = dataclasses.replace(hits[i], reason=(
