@@ -3,8 +3,8 @@
 A frame's work makes and drops many arrays of a view's size, megabytes each (the colour rims'
 label maps and likelihoods, their candidate maps, the felts' zones). glibc serves an allocation
 that large by mapping fresh pages and gives them back to the system when it is freed, so the next
-one is faulted in and zeroed again page by page: on a 1080p hard photo about 6,200 page faults in
-`find_rims` alone, some 15 ms of kernel time. With its thresholds raised, freed memory stays in
+one is faulted in and zeroed again page by page: on a 1080p hard photo about 3,000 page faults a
+frame (6,200 in `find_rims` run on its own). With its thresholds raised, freed memory stays in
 the heap for the next array (a process's peak use is all it holds). Elsewhere nothing changes.
 """
 from __future__ import annotations
