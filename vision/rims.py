@@ -694,23 +694,23 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                       view_bgr=view_bgr, similar_felt=felts)
     # The kept rings' centres from the circle of the base's radius most of their edge points lie on.
     rings = np.array([i for i, hh in enumerate(vetted) if hh.reason == "ring"], int)
-    if len(rings) and any(felts):
+    if len(rings):
+        # (each ring's inputs made once, for whichever of the two fits places it)
+        at, shift = c2[rings], shift_at(c2[rings])
+        fine = frame_scale(at) >= FINE_SCALE if frame_scale is not None else np.zeros(len(rings), bool)
+        kinds = side_of[rings] * (PASS_SOFT + 1) + kind_of[rings]
         # In felt of a hue near the rim's (a blue base in water) the colour's edge is as much the
         # felt's mottling as the rim: no one arc of it to trust over the fit of them all (_in_felt_centres).
-        around = near_hue[rings]
-        in_felt = rings[around >= FELT_AROUND]
-        rings = rings[around < FELT_AROUND]
-        if len(in_felt):
-            fine = frame_scale(c2[in_felt]) >= FINE_SCALE if frame_scale is not None else np.zeros(len(in_felt), bool)
-            over_felt = rim_over_felt(view_bgr, c2[in_felt], r_px, [side_rgbs[int(k)] for k in side_of[in_felt]], wb)
-            refined = _in_felt_centres(mask_f[in_felt], gain[in_felt], over_felt, c2[in_felt], shift_at(c2[in_felt]),
-                                       r_px, units, radii, side_of[in_felt] * (PASS_SOFT + 1) + kind_of[in_felt], fine)
-            for j, i in enumerate(in_felt):
-                vetted[i] = dataclasses.replace(vetted[i], xy_view=refined[j])
-    if len(rings):
-        fine = frame_scale(c2[rings]) >= FINE_SCALE if frame_scale is not None else np.zeros(len(rings), bool)
-        refined = _refined_centres(mask_f[rings], gain[rings], c2[rings], shift_at(c2[rings]), r_px, units, radii,
-                                   side_of[rings] * (PASS_SOFT + 1) + kind_of[rings], fine)
+        in_felt = near_hue[rings] >= FELT_AROUND if any(felts) else np.zeros(len(rings), bool)
+        refined = np.empty((len(rings), 2))
+        if in_felt.any():
+            sel, f = rings[in_felt], in_felt
+            over_felt = rim_over_felt(view_bgr, at[f], r_px, [side_rgbs[int(k)] for k in side_of[sel]], wb)
+            refined[f] = _in_felt_centres(mask_f[sel], gain[sel], over_felt, at[f], shift[f], r_px, units, radii,
+                                          kinds[f], fine[f])
+        if not in_felt.all():
+            sel, f = rings[~in_felt], ~in_felt
+            refined[f] = _refined_centres(mask_f[sel], gain[sel], at[f], shift[f], r_px, units, radii, kinds[f], fine[f])
         for j, i in enumerate(rings):
             vetted[i] = dataclasses.replace(vetted[i], xy_view=refined[j])
     for hit in vetted:
@@ -754,21 +754,24 @@ FELT_AROUND = 0.5              # a ring with this share of the band round it in 
 def _felt_round(strict, centres, sides, felts, n_sides: int, r_px, units) -> tuple[np.ndarray, np.ndarray]:
     """(N,) the share of the band 1.3-1.8 radii round each centre whose strict label is a felt of a
     hue near its side's (rim_vetting.similar_felts), and (N,) the share of felt of any kind, from one
-    sampling of the band."""
+    sampling of the band (0 and 0 round a centre that is not finite)."""
     n = len(centres)
     if not n:
         return np.zeros(0), np.zeros(0)
     h, w = strict.shape
+    # (a centre the fit lost, NaN, has no band round it: none of it felt)
+    finite = np.isfinite(centres).all(1)
+    c = np.where(finite[:, None], centres, 0.0)
     radii = np.linspace(1.3, 1.8, 4) * r_px
-    x = np.clip(np.rint(centres[:, None, None, 0] + units[None, :, None, 0] * radii[None, None]), 0, w - 1).astype(int)
-    y = np.clip(np.rint(centres[:, None, None, 1] + units[None, :, None, 1] * radii[None, None]), 0, h - 1).astype(int)
+    x = np.clip(np.rint(c[:, None, None, 0] + units[None, :, None, 0] * radii[None, None]), 0, w - 1).astype(int)
+    y = np.clip(np.rint(c[:, None, None, 1] + units[None, :, None, 1] * radii[None, None]), 0, h - 1).astype(int)
     lab = strict[y, x].reshape(n, -1)
     near = np.zeros(n)
     for k in np.unique(sides):
         if felts[int(k)]:
             sel = sides == k
             near[sel] = np.isin(lab[sel], felts[int(k)]).mean(1)
-    return near, (lab >= n_sides).mean(1)
+    return np.where(finite, near, 0.0), np.where(finite, (lab >= n_sides).mean(1), 0.0)
 
 
 def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fine) -> np.ndarray:
