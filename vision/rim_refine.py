@@ -238,16 +238,22 @@ BRIGHT_MIN_RAYS = 6            # rays with a step that a ring needs for its step
 BRIGHT_NEAR_PX = 1.0           # a ray's steepest point is taken this near the circle that gathers most
 BRIGHT_EVEN_SLOPE = 20.0       # grey levels a pixel: the mean slope at which the step's centre and the
                                # colour's are trusted alike (steeper: the step's more)
+BRIGHT_EVEN_SLOPE_IN_FELT = 10.0   # and for a ring in felt of its own hue, whose colour's edge is as much the
+                                   # felt's mottling as the rim (on 24 hard photos of seeds 0, 7, 3 against 20:
+                                   # p95 at 1080p 0.097 / 0.112 / 0.101 -> 0.090 / 0.110 / 0.096 in, at 2160p
+                                   # 0.047 / 0.049 / 0.032 -> 0.045 / 0.040 / 0.032; 5: 0.091 / 0.112 / 0.093,
+                                   # 0.045 / 0.041 / 0.038)
 LUMA_BGR = np.array([0.114, 0.587, 0.299], np.float32)   # brightness from B, G, R (as cv2's grey)
 
 
 def brightness_centres(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndarray, units: np.ndarray,
-                       agree: np.ndarray, r_px: float) -> np.ndarray:
+                       agree: np.ndarray, r_px: float, even_slope: float = BRIGHT_EVEN_SLOPE) -> np.ndarray:
     """(N, 2) the rings' centres (`centres` (N, 2), from the colour) moved towards the circle of the
     base's radius `r_px` that the brightness's step at their rims' outer edge runs along, by how
     steep that step is. `view_bgr`: the view (uint8 BGR); `shift` (N, 2): the side wall's offset
     (rims._rim_edges); `agree` (N, K): the rays (`units` (K, 2)) whose colour edge lies on the
-    circle. A centre that is not finite stays as it is."""
+    circle. `even_slope`: the step's root mean square slope (grey levels a pixel) at which it and
+    the colour are trusted alike. A centre that is not finite stays as it is."""
     n, k = agree.shape
     centres = np.asarray(centres, np.float64)
     finite = np.isfinite(centres).all(1)
@@ -306,7 +312,7 @@ def brightness_centres(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndar
     steep2 = w.sum(1) / np.maximum(n_use, 1)                            # the step's mean square steepness
     ok = (finite & (n_use >= BRIGHT_MIN_RAYS) & np.isfinite(fitted).all(1)
           & (np.hypot(*(fitted - c).T) <= reach_px))
-    weight = np.where(ok, steep2 / (steep2 + BRIGHT_EVEN_SLOPE ** 2), 0.0)[:, None]
+    weight = np.where(ok, steep2 / (steep2 + even_slope ** 2), 0.0)[:, None]
     return np.where(ok[:, None], c + weight * (np.where(ok[:, None], fitted, c) - c), centres)
 
 

@@ -38,8 +38,8 @@ import numpy as np
 from vision.colour import chromaticity, classify, rgb_chroma
 from vision.rim_rays import (EDGE_BIAS_PX, EDGE_TRIM, STEP_PX, Bands, Slots, best_per_cell, fit_circle, fit_trimmed,
                              free_radius, gained, gained_threshold, longest_arc, max_wall, outer_edges, ray_units, reach, sample_rays)
-from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS, WALL_SHOWN_LIKELIHOOD, brightness_centres,
-                               consensus_centres, frame_scale_at, held_radius_centres, rim_over_felt, wall_shown_points)
+from vision.rim_refine import (BRIGHT_EVEN_SLOPE_IN_FELT, FINE_SCALE, INLIER, WALL_SHOWN_LABELS, WALL_SHOWN_LIKELIHOOD,
+                               brightness_centres, consensus_centres, frame_scale_at, held_radius_centres, rim_over_felt, wall_shown_points)
 from vision.rim_search import quantised_likelihoods
 from vision.rim_vetting import MAX_OUTER, faces_away_more, is_strong, shows_more_ring, similar_felts, vet_hits
 from vision.rim_water import water_rims
@@ -779,7 +779,9 @@ def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fi
     """(N, 2) the kept rings' centres, from the circle of the base's radius most of their edge
     points lie on (vision.rim_refine): a cloak of the rim's colour hanging past the rim does not
     pull it. Where the frame is `fine` (N,), rings of one kind (N,) are fitted with the radius their
-    long arcs show (rim_refine.held_radius_centres)."""
+    long arcs show (rim_refine.held_radius_centres). With the view (`view_bgr`), the centres are then
+    moved towards the brightness's step at the rims' edge (rim_refine.brightness_centres); with
+    `with_agree`, they are not, and come with the rays agreeing with their circle: (centres, (N, K))."""
     radii = _edge_radii(radii, r_px, 0.55, 1.45, max_wall(shift, units))
     samples = sample_rays(mask_f, centres, radii, units)
     _, points, valid = _rim_edges(samples, centres, shift, units, radii, r_px, 0.55, 1.45, gain)
@@ -833,8 +835,9 @@ def _in_felt_centres(mask_f, gain, over_felt, centres, shift, r_px, units, radii
     if view_bgr is None:
         return mean
     # and moved towards the circle the brightness's step runs along, on the rays whose colour edge
-    # agrees with the circle of the base's radius (rim_refine.brightness_centres)
-    return brightness_centres(view_bgr, mean, shift, units, agree, r_px)
+    # agrees with the circle of the base's radius (rim_refine.brightness_centres), trusting the
+    # step more than elsewhere: here the colour's edge is as much the felt's as the rim's
+    return brightness_centres(view_bgr, mean, shift, units, agree, r_px, BRIGHT_EVEN_SLOPE_IN_FELT)
 
 
 def _rounded(hit: RimHit) -> RimHit:
