@@ -247,13 +247,13 @@ LUMA_BGR = np.array([0.114, 0.587, 0.299], np.float32)   # brightness from B, G,
 
 
 def brightness_centres(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndarray, units: np.ndarray,
-                       agree: np.ndarray, r_px: float, even_slope: float = BRIGHT_EVEN_SLOPE) -> np.ndarray:
+                       agree: np.ndarray, r_px: float, even_slope: float | None = None) -> np.ndarray:
     """(N, 2) the rings' centres (`centres` (N, 2), from the colour) moved towards the circle of the
     base's radius `r_px` that the brightness's step at their rims' outer edge runs along, by how
     steep that step is. `view_bgr`: the view (uint8 BGR); `shift` (N, 2): the side wall's offset
     (rims._rim_edges); `agree` (N, K): the rays (`units` (K, 2)) whose colour edge lies on the
     circle. `even_slope`: the step's root mean square slope (grey levels a pixel) at which it and
-    the colour are trusted alike. A centre that is not finite stays as it is."""
+    the colour are trusted alike (None: BRIGHT_EVEN_SLOPE). A centre that is not finite stays as it is."""
     n, k = agree.shape
     centres = np.asarray(centres, np.float64)
     finite = np.isfinite(centres).all(1)
@@ -269,7 +269,9 @@ def brightness_centres(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndar
     rad = expect[..., None] + offs
     x = (c[:, None, None, 0] + units[None, :, None, 0] * rad).astype(np.float32).reshape(n * k, -1)
     y = (c[:, None, None, 1] + units[None, :, None, 1] * rad).astype(np.float32).reshape(n * k, -1)
-    bgr = cv2.remap(view_bgr, x, y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    # (remap's maps are at most SHRT_MAX rows)
+    bgr = np.concatenate([cv2.remap(view_bgr, x[i:i + 32000], y[i:i + 32000], cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE) for i in range(0, n * k, 32000)])
     s = cv2.transform(bgr.astype(np.float32), LUMA_BGR[None]).reshape(n, k, -1)
     so = offs[1:-1]                                                      # where the slope is known
     inner, outer = s[..., :3].mean(2), s[..., -3:].mean(2)
@@ -312,7 +314,8 @@ def brightness_centres(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndar
     steep2 = w.sum(1) / np.maximum(n_use, 1)                            # the step's mean square steepness
     ok = (finite & (n_use >= BRIGHT_MIN_RAYS) & np.isfinite(fitted).all(1)
           & (np.hypot(*(fitted - c).T) <= reach_px))
-    weight = np.where(ok, steep2 / (steep2 + even_slope ** 2), 0.0)[:, None]
+    even = BRIGHT_EVEN_SLOPE if even_slope is None else even_slope
+    weight = np.where(ok, steep2 / (steep2 + even * even), 0.0)[:, None]
     return np.where(ok[:, None], c + weight * (np.where(ok[:, None], fitted, c) - c), centres)
 
 
