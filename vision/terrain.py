@@ -108,6 +108,7 @@ SUBPIXEL = 4                 # outlines are traced on the unmixed cover enlarged
 SIMPLIFY_IN = 0.03           # outline simplification tolerance
 SEPARATION_FULL = 4.0        # a kind this many mat spreads from the mat is fully distinct
 MIN_CONFIDENCE = 0.5         # pieces less sure than this are not reported
+FOOT_MARGIN_IN = 0.1         # a figure's footprint is its base this much enlarged (the felt it hides)
 # Things on a table that are no felt: paper, a phone, a pencil. Each competes for seeds unless it
 # is near one of the profile's felt colours (a white "snow" felt stays snow). Hands are found by
 # vision.hands and handed in as `exclude_mask`.
@@ -158,15 +159,21 @@ def _features(small: np.ndarray, ppi: float) -> np.ndarray:
     h, w = small.shape[:2]
     out = np.empty((7, h, w), np.float32)
     smooth = cv2.GaussianBlur(small, (0, 0), SMOOTH_IN * ppi)
-    lg = cv2.log(smooth + np.float32(OFFSET))
-    np.subtract(lg[..., 2], lg[..., 1], out=out[0])
-    np.subtract(lg[..., 0], lg[..., 1], out=out[1])
-    out[2] = cv2.log(cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY) + np.float32(OFFSET))
-    raw = cv2.log(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) + np.float32(OFFSET))
+    b, g, r = cv2.split(smooth, [out[4], out[5], out[6]])
+    offset = np.float32(OFFSET)
+    lg = [cv2.log(cv2.add(c, float(offset))) for c in (b, g, r)]
+    np.subtract(lg[2], lg[1], out=out[0])
+    np.subtract(lg[0], lg[1], out=out[1])
+    gray = cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY)
+    cv2.log(cv2.add(gray, float(offset), dst=gray), dst=out[2])
+    raw = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    raw = cv2.log(cv2.add(raw, float(offset), dst=raw), dst=raw)
     m1 = cv2.blur(raw, (3, 3))
-    var = cv2.blur(raw * raw, (3, 3)) - m1 * m1
-    out[3] = 0.5 * cv2.log(np.maximum(var, np.float32(1e-4)))
-    out[4:] = smooth.transpose(2, 0, 1)
+    var = cv2.blur(cv2.multiply(raw, raw), (3, 3))
+    var -= cv2.multiply(m1, m1, dst=m1)
+    np.maximum(var, np.float32(1e-4), out=var)
+    cv2.log(var, dst=var)
+    np.multiply(var, np.float32(0.5), out=out[3])
     return out
 
 
@@ -405,6 +412,20 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # looked for (the sides' rims and the distractors too), as the last look moved them.
     rivals = ~np.asarray(near_felt, bool).reshape(-1)
     rival_sd = np.asarray(np.hypot(extra_sd[rivals], mat_sigma[:3]), np.float64).reshape(-1, 3)
+
+    # A kind's first group of seed patches is learnt at once; its other groups are kept as (coarse
+    # seed, box) and learnt only when tried.
+    def learn(cseed, cbox):
+        """((coarse, work-layer seed), its box, the patch's colour and spread on the work layer)."""
+        seed, box = _finer(cseed, cbox, f, (h, w))
+        m = open_k.shape[0]
+        cut = (slice(max(0, box[1] - m), box[3] + m), slice(max(0, box[0] - m), box[2] + m))
+        part = seed[cut]
+        seen = part & ~unknown[cut]
+        core = seen & (cv2.erode(part.view(np.uint8), open_k) > 0)
+        xs = (rel[:, cut[0], cut[1]][:, core if core.sum() >= 8 else seen]).T
+        return (cseed, seed), box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR)
+
     shift = np.zeros(3, np.float32)
     sure: list[int] = []                   # the kinds, and their seeds, that told the cast (first look)
     first: tuple[dict, dict] = ({}, {})
@@ -417,7 +438,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         dist = sq_term - 2 * x3t @ (mu * iv).T.astype(np.float32) \
             + ((mu * mu * iv).sum(axis=1) + np.asarray(cand_bias)).astype(np.float32)
         label = np.full(hc * wc, -1, np.int16)
-        label[idx] = np.where(dist.min(axis=1) < SEED_SIGMA ** 2, dist.argmin(axis=1), -1)
+        nearest = dist.argmin(axis=1)
+        label[idx] = np.where(np.take_along_axis(dist, nearest[:, None], 1)[:, 0] < SEED_SIGMA ** 2, nearest, -1)
         label = label.reshape(hc, wc)
 
         learnt, alternatives = {}, {}
@@ -433,19 +455,9 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                     mask[at] |= fill[comp]
         for k, groups in _seeds(masks, cunknown, rel_c, d_mat, kind_mu, prior_sd, seed_sigma, copen_k,
                                 SEED_MIN_SQIN * cppi * cppi, max(1, int(EDGE_TOUCH_IN * cppi))).items():
-            found = []
-            for cseed, cbox in groups:
-                # The patch's colour and spread, read on the work layer (the pieces' classes).
-                seed, box = _finer(cseed, cbox, f, (h, w))
-                m = open_k.shape[0]
-                cut = (slice(max(0, box[1] - m), box[3] + m), slice(max(0, box[0] - m), box[2] + m))
-                part = seed[cut]
-                seen = part & ~unknown[cut]
-                core = seen & (cv2.erode(part.view(np.uint8), open_k) > 0)
-                xs = (rel[:, cut[0], cut[1]][:, core if core.sum() >= 8 else seen]).T
-                found.append(((cseed, seed), box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR)))
-            learnt[k] = found[0]
-            alternatives[k] = found[1:]
+            # (A kind's other groups are read only when tried: most never are.)
+            learnt[k] = learn(*groups[0])
+            alternatives[k] = list(groups[1:])
         if shift.any():
             # The felts that told the cast keep their seeds unless the second look found a patch that
             # stands further from the mat: a patch of the mat a kind's moved colour now comes near is
@@ -459,9 +471,11 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             for k in sure:
                 held |= learnt[k][0][0]
             for k in [k for k in learnt if k not in sure]:
-                free = [g for g in [learnt[k], *alternatives[k]] if not (g[0][0] & held).any()]
-                if free:
-                    learnt[k], alternatives[k] = free[0], free[1:]
+                free = [g for g in alternatives[k] if not (g[0] & held).any()]      # (coarse seed, box)
+                if not (learnt[k][0][0] & held).any():
+                    alternatives[k] = free
+                elif free:
+                    learnt[k], alternatives[k] = learn(*free[0]), free[1:]
                 else:
                     del learnt[k], alternatives[k]
             break
@@ -475,7 +489,6 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         shift = np.array([cast[0], cast[1], 0.0], np.float32)
         first = (dict(learnt), dict(alternatives))
     learnt = {k: (g[0][1], *g[1:]) for k, g in learnt.items()}
-    alternatives = {k: [(g[0][1], *g[1:]) for g in gs] for k, gs in alternatives.items()}
     prior_mu = kind_mu
     # Each kind is told from the mat, the mat in shade, the other kinds as learnt (or as named,
     # when not seen) and the other colours looked for: one table of those classes, the kind's own
@@ -491,7 +504,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         other_kinds = [j for j in range(len(kinds)) if j != k]
         # The patch group that stands out most may be no felt (a book of the kind's colour hanging
         # over the edge): then the next group of the kind's patches is tried.
-        for seed, box, mu, sd in [learnt[k], *alternatives[k]]:
+        tries = itertools.chain([learnt[k]], ((g[0][1], *g[1:]) for g in itertools.starmap(learn, alternatives[k])))
+        for seed, box, mu, sd in tries:
             own_sd = np.hypot(sd[:3], mat_sigma[:3])
             mus = np.concatenate([mu[None, :3].astype(np.float32), base_mu, model_mu[other_kinds], rival_mu])
             sds = np.concatenate([own_sd[None], base_sd, model_sd[other_kinds], rival_sd])
@@ -526,7 +540,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                 # A piece cut off by the window (its seeds lie in one part of it: the rest under a
                 # lamp's clipped hot spot, or shaded) is looked for again in a window reaching further
                 # that way.
-                left, top, right, bottom = np.any([q[3] for q in kept], axis=0) if kept else (False,) * 4
+                left, top, right, bottom = (any(side) for side in zip(*(q[3] for q in kept)))
                 step = pad << widening      # (twice as far each time)
                 grown = (max(0, u0 - step) if left else u0, max(0, v0 - step) if top else v0,
                          min(w, u1 + step) if right else u1, min(h, v1 + step) if bottom else v1)
@@ -655,8 +669,11 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
         groups = [like]
         rest = ok[:, k] & ~like & ~others
         rest[c] = False
-        for i in np.argsort(-score[:, k]):
-            if len(groups) >= MAX_SEED_GROUPS or not rest[i]:
+        order = np.argsort(-score[:, k])
+        for i in order[rest[order]].tolist():          # (rest only loses patches on the way)
+            if len(groups) >= MAX_SEED_GROUPS:
+                break
+            if not rest[i]:
                 continue
             group = rest & (np.sqrt((((means - means[i]) / own) ** 2).sum(axis=1)) <= SAME_KIND_SIGMA)
             group[i] = True
@@ -685,15 +702,15 @@ def _gauss_table(mus: np.ndarray, sds: np.ndarray, priors: np.ndarray) -> np.nda
 def _sure(xs: np.ndarray, table: np.ndarray, classes: int | None = None) -> np.ndarray:
     """How likely the first class of `table` (of its first `classes`) is at each of the (3, ...)
     feature vectors `xs`, against the rest (Gaussians with their priors)."""
-    x = xs.reshape(3, -1)
-    terms = np.empty((7, x.shape[1]), np.float32)
-    terms[:3] = x
-    np.multiply(x, x, out=terms[3:6])
+    terms = np.empty((7, *xs.shape[1:]), np.float32)         # (a window of planes is read as it is)
+    terms[:3] = xs
+    np.multiply(terms[:3], terms[:3], out=terms[3:6])
     terms[6] = 1.0
-    ll = table[:classes] @ terms                 # (M, N) log likelihoods
+    ll = table[:classes] @ terms.reshape(7, -1)  # (M, N) log likelihoods
     rest = ll[1:]
     rest -= ll[0]
-    np.clip(rest, np.float32(-60.0), np.float32(60.0), out=rest)      # (no overflow, no denormals)
+    np.minimum(rest, np.float32(60.0), out=rest)      # (no overflow, no denormals)
+    np.maximum(rest, np.float32(-60.0), out=rest)
     rest = cv2.exp(rest).sum(axis=0)
     rest += 1.0
     return (1.0 / rest).reshape(xs.shape[1:])
@@ -715,12 +732,13 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
     colour is half the kind's, half the mat's: linear unmixing of the colour as a share of the local
     mat's, weighted by how the mat's colour varies (a texture's brightness counts little), so a
     soft ragged edge falls where the felt covers half."""
-    x = np.ascontiguousarray(rel[:3])
+    x = rel[:3]
     p = cv2.GaussianBlur(_sure(x, table, classes), (0, 0), 0.2 * ppi)
     wins = ((p > 0.5) & ~excluded).view(np.uint8)
     inside = (cv2.erode(wins, open_k) > 0) & seed
     # The mat just around the piece (the local mean reaches further and a photographed mat varies).
-    ring = (cv2.dilate(wins, _kernel(RING_IN[1], ppi)) > cv2.dilate(wins, _kernel(RING_IN[0], ppi))) & free
+    ring_in = cv2.dilate(wins, _kernel(RING_IN[0], ppi))
+    ring = (cv2.dilate(wins, _kernel(RING_IN[1], ppi)) > ring_in) & free
     rv, ru = np.nonzero(ring)
     b = median_rows(ratio[:, rv[::max(1, len(rv) // 400)], ru[::max(1, len(rv) // 400)]]) if len(rv) >= 10 \
         else np.zeros(3, np.float32)
@@ -728,9 +746,13 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
     d = ratio[:, iv, iu].mean(axis=1) - b
     wd = q_w @ d
     coef = (wd / max(float(d @ wd), 1e-6)).astype(np.float32)
-    alpha = ratio[0] * coef[0] + ratio[1] * coef[1] + ratio[2] * coef[2] - np.float32(coef @ b)
-    alpha = cv2.GaussianBlur(alpha.astype(np.float32), (0, 0), 0.05 * ppi)
-    near = (cv2.dilate(wins, _kernel(EDGE_SLACK_IN, ppi)) > 0) & free
+    alpha = ratio[0] * coef[0]
+    alpha += ratio[1] * coef[1]
+    alpha += ratio[2] * coef[2]
+    alpha -= np.float32(coef @ b)
+    alpha = cv2.GaussianBlur(alpha, (0, 0), 0.05 * ppi)
+    near = (ring_in if _same_kernel(EDGE_SLACK_IN, RING_IN[0], ppi) else cv2.dilate(wins, _kernel(EDGE_SLACK_IN, ppi))) > 0
+    near &= free
     cover = np.where(near, alpha, np.float32(0.0))
     # (Where a figure stands the felt is hidden: its colours, a marker's black and white read as grey
     # felt, are no evidence. It is given back below when it stands on the piece or at its edge.)
@@ -808,11 +830,11 @@ def _notches(part: np.ndarray, rel: np.ndarray, ppi: float, mat_sigma, mu, sd) -
 
 
 def _discs(shape, ppi: float, footprints_in, origin_in) -> np.ndarray:
-    """(H, W) bool: the footprints (x, y, radius in inches), a little enlarged."""
+    """(H, W) bool: the footprints (x, y, radius in inches), enlarged by FOOT_MARGIN_IN."""
     out = np.zeros(shape, np.uint8)
     for x, y, r in footprints_in:
         cv2.circle(out, (int(round((x - origin_in[0]) * ppi)), int(round((y - origin_in[1]) * ppi))),
-                   int(math.ceil((r + 0.1) * ppi)), 1, thickness=cv2.FILLED)
+                   int(math.ceil((r + FOOT_MARGIN_IN) * ppi)), 1, thickness=cv2.FILLED)
     return out > 0
 
 
@@ -924,6 +946,8 @@ def _fill_holes(mask: np.ndarray, max_px: float) -> np.ndarray:
     x, y, bw, bh, area = stats.T
     small = (area <= max_px) & (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)
     small[0] = False
+    if not small.any():
+        return mask
     out = mask.copy()
     out[small[comp]] = 1
     return out
@@ -932,27 +956,47 @@ def _fill_holes(mask: np.ndarray, max_px: float) -> np.ndarray:
 def _add_footprints(mask: np.ndarray, ppi: float, feet_px: np.ndarray) -> np.ndarray:
     """Discs of figures (u, v, radius in pixels) whose centre stands on (or within their radius of)
     a piece, added to it."""
-    out = mask.copy()
     h, w = mask.shape
     u, v = feet_px[:, 0], feet_px[:, 1]
     inside = (u >= 0) & (u < w - 0.5) & (v >= 0) & (v < h - 0.5)
     if not inside.any():
-        return out
-    near = cv2.dilate(mask, _kernel(0.15, ppi))
+        return mask
     x, y, radius = u[inside], v[inside], feet_px[inside, 2]
     iu, iv = np.round(x).astype(int), np.round(y).astype(int)
+    # (The piece dilated a little, read only at the centres: the kernel's offsets round each.)
+    dv, du = _kernel_offsets(0.15, ppi)
+    a, b = iu[:, None] + du, iv[:, None] + dv
+    ok = (a >= 0) & (a < w) & (b >= 0) & (b < h)
+    near = (mask[np.where(ok, b, 0), np.where(ok, a, 0)] & ok).any(axis=1)
     # The figure stands on the piece when its centre is on it, or when the felt shows all round a
     # good part of it (just outside its footprint and the disc left out of the felt round it, where
     # the figure does not hide the felt).
-    reach = np.maximum(1.3 * radius, np.ceil(radius + 0.1 * ppi) + 1)[:, None]
+    reach = np.maximum(1.3 * radius, np.ceil(radius + FOOT_MARGIN_IN * ppi) + 1)[:, None]
     a = np.round(x[:, None] + reach * _RING_COS).astype(int)
     b = np.round(y[:, None] + reach * _RING_SIN).astype(int)
     ok = (a >= 0) & (a < w) & (b >= 0) & (b < h)
-    felt = np.where(ok, mask[np.clip(b, 0, h - 1), np.clip(a, 0, w - 1)], 0).sum(axis=1)
-    on = (near[iv, iu] > 0) | (felt >= 6)
-    for cu, cv, r in zip(iu[on], iv[on], radius[on]):
-        cv2.circle(out, (int(cu), int(cv)), int(math.ceil(r + 0.1 * ppi)), 1, thickness=cv2.FILLED)
+    felt = (mask[np.where(ok, b, 0), np.where(ok, a, 0)] & ok).sum(axis=1)
+    on = near | (felt >= 6)
+    if not on.any():
+        return mask
+    out = mask.copy()
+    for cu, cv, r in zip(iu[on].tolist(), iv[on].tolist(), radius[on].tolist()):
+        cv2.circle(out, (cu, cv), int(math.ceil(r + FOOT_MARGIN_IN * ppi)), 1, thickness=cv2.FILLED)
     return out
+
+
+@functools.lru_cache(maxsize=16)
+def _same_kernel(a_in: float, b_in: float, ppi: float) -> bool:
+    """Whether two radii give the same `_kernel` at `ppi` (one dilation serves both)."""
+    return bool(np.array_equal(_kernel(a_in, ppi), _kernel(b_in, ppi)))
+
+
+@functools.lru_cache(maxsize=16)
+def _kernel_offsets(radius_in: float, ppi: float) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, columns) of `_kernel(radius_in, ppi)`'s pixels from its centre."""
+    k = _kernel(radius_in, ppi)
+    dv, du = np.nonzero(k)
+    return dv - k.shape[0] // 2, du - k.shape[1] // 2
 
 
 _RING_ANGLES = np.linspace(0, 2 * math.pi, 16, endpoint=False)

@@ -1,16 +1,19 @@
 """Terrain's inner steps against the plain computation each stands in for: a piece's likelihoods
 as one matrix product, its outline grown by mitred corners, the pool's cheap blur, the clipped
-mask as one range test."""
+mask as one range test, the features made plane by plane in place, the figures standing on a
+piece read at their centres."""
 from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 import shapely
 from hypothesis import example, given, settings, strategies as st
 
 from vision.pipeline import CLIPPED, _clipped
-from vision.terrain import MITRE_LIMIT, _gauss_table, _mitred, _smooth, _sure
+from vision.terrain import (FOOT_MARGIN_IN, MITRE_LIMIT, OFFSET, SMOOTH_IN, _add_footprints, _features,
+                            _gauss_table, _kernel, _mitred, _smooth, _sure)
 
 
 def test_likelihoods_as_one_product_are_the_gaussians_posterior():
@@ -90,3 +93,51 @@ def test_the_clipped_mask_is_where_any_channel_reads_clipped():
     expected = image.max(axis=2) >= CLIPPED
     assert expected.any() and not expected.all()
     assert np.array_equal(_clipped(image), expected)
+
+
+def test_the_features_made_in_place_are_the_plain_formulas():
+    rng = np.random.default_rng(11)
+    small = rng.uniform(0, 255, (37, 53, 3)).astype(np.float32)
+    ppi = 5.0
+    smooth = cv2.GaussianBlur(small, (0, 0), SMOOTH_IN * ppi)
+    lg = cv2.log(smooth + np.float32(OFFSET))
+    raw = cv2.log(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) + np.float32(OFFSET))
+    m1 = cv2.blur(raw, (3, 3))
+    var = cv2.blur(raw * raw, (3, 3)) - m1 * m1
+    expected = np.stack([lg[..., 2] - lg[..., 1], lg[..., 0] - lg[..., 1],
+                         cv2.log(cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY) + np.float32(OFFSET)),
+                         0.5 * cv2.log(np.maximum(var, np.float32(1e-4))), *smooth.transpose(2, 0, 1)])
+    assert np.array_equal(_features(small, ppi), expected)
+
+
+def _footprints_plainly(mask: np.ndarray, ppi: float, feet_px: np.ndarray) -> np.ndarray:
+    """Figures added to a piece as first written: the piece dilated over the whole window."""
+    out = mask.copy()
+    h, w = mask.shape
+    u, v = feet_px[:, 0], feet_px[:, 1]
+    inside = (u >= 0) & (u < w - 0.5) & (v >= 0) & (v < h - 0.5)
+    near = cv2.dilate(mask, _kernel(0.15, ppi))
+    x, y, radius = u[inside], v[inside], feet_px[inside, 2]
+    iu, iv = np.round(x).astype(int), np.round(y).astype(int)
+    reach = np.maximum(1.3 * radius, np.ceil(radius + FOOT_MARGIN_IN * ppi) + 1)[:, None]
+    angles = np.linspace(0, 2 * math.pi, 16, endpoint=False)
+    a = np.round(x[:, None] + reach * np.cos(angles)).astype(int)
+    b = np.round(y[:, None] + reach * np.sin(angles)).astype(int)
+    ok = (a >= 0) & (a < w) & (b >= 0) & (b < h)
+    felt = np.where(ok, mask[np.clip(b, 0, h - 1), np.clip(a, 0, w - 1)], 0).sum(axis=1)
+    on = (near[iv, iu] > 0) | (felt >= 6)
+    for cu, cv, r in zip(iu[on], iv[on], radius[on]):
+        cv2.circle(out, (int(cu), int(cv)), int(math.ceil(r + FOOT_MARGIN_IN * ppi)), 1, thickness=cv2.FILLED)
+    return out
+
+
+def test_figures_standing_on_a_piece_are_read_at_their_centres_as_the_dilated_piece_says():
+    rng = np.random.default_rng(7)
+    for ppi in (5.0, 4.6, 7.3, 12.0):
+        for _ in range(6):
+            mask = np.zeros((40, 50), np.uint8)
+            cv2.ellipse(mask, (int(rng.integers(10, 40)), int(rng.integers(10, 30))),
+                        (int(rng.integers(4, 15)), int(rng.integers(4, 12))), float(rng.uniform(0, 180)), 0, 360, 1, -1)
+            # figures on, at the edge of, just off and far off the piece, some outside the window
+            feet = np.column_stack([rng.uniform(-3, 53, 25), rng.uniform(-3, 43, 25), rng.uniform(0.5, 3.0, 25)])
+            assert np.array_equal(_add_footprints(mask, ppi, feet), _footprints_plainly(mask, ppi, feet))
