@@ -210,3 +210,26 @@ def test_a_rim_as_bright_as_the_mat_keeps_the_colours_centre():
     start = np.array([[21.0, 20.5], [np.nan, np.nan]])
     moved = brightness_centres(view, start, np.zeros((2, 2)), ray_units(), np.ones((2, N_RAYS), bool), R_PX)
     assert moved[0].tolist() == start[0].tolist() and np.isnan(moved[1]).all()
+
+
+def test_partly_hidden_rims_in_a_jpeg_view_are_centred_to_a_third_of_a_pixel():
+    # Twelve views of three red rims, 35-60% of each showing, through JPEG at quality 60 (the colour
+    # at half the view's resolution, as a 1080p photo's is): the colour's edge strays, the
+    # brightness's does not, and nine rims in ten come within a third of a view pixel of the top's
+    # centre. (The colour's circles alone: 0.43 px.)
+    errors = []
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        scene = TopScene(width_in=9, depth_in=3)
+        step = 1 / (PPI * SS)              # centres on whole pixels of the canvas the scene draws on
+        xs = [x0 + step * rng.integers(-8, 9) for x0 in (1.6, 4.5, 7.4)]
+        y = 1.5 + step * rng.integers(-8, 9)
+        for x in xs:
+            scene.figure(x, y, "red", RED, visible=float(rng.uniform(0.35, 0.6)), lean_deg=float(rng.uniform(0, 360)),
+                         body_rgb=(110, 80, 50))
+        hits = find_rims(scene.finish(blur_px=0.8, seed=seed), PPI, [RED], 1.0)
+        assert len(hits) == 3
+        for x in xs:
+            truth = np.array([x, y]) * PPI - (SS - 1) / (2 * SS)
+            errors.append(min(np.hypot(*(h.xy_view - truth)) for h in hits))
+    assert np.percentile(errors, 90) < 0.35, np.round(errors, 2)
