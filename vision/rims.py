@@ -38,8 +38,9 @@ import numpy as np
 from vision.colour import chromaticity, classify, rgb_chroma
 from vision.rim_rays import (EDGE_BIAS_PX, EDGE_TRIM, STEP_PX, Bands, Slots, best_per_cell, fit_circle, fit_trimmed,
                              free_radius, gained, gained_threshold, longest_arc, max_wall, outer_edges, ray_units, reach, sample_rays)
-from vision.rim_refine import (BRIGHT_EVEN_SLOPE_IN_FELT, FINE_SCALE, INLIER, WALL_SHOWN_LABELS, WALL_SHOWN_LIKELIHOOD,
-                               brightness_centres, consensus_centres, frame_scale_at, held_radius_centres, rim_over_felt, wall_shown_points)
+from vision.rim_refine import (BRIGHT_EVEN_SLOPE, BRIGHT_EVEN_SLOPE_IN_FELT, FINE_SCALE, INLIER, WALL_SHOWN_LABELS,
+                               WALL_SHOWN_LIKELIHOOD, brightness_centres, consensus_centres, frame_scale_at,
+                               held_radius_centres, rim_over_felt, wall_shown_points)
 from vision.rim_search import quantised_likelihoods
 from vision.rim_vetting import MAX_OUTER, faces_away_more, is_strong, shows_more_ring, similar_felts, vet_hits
 from vision.rim_water import water_rims
@@ -702,16 +703,21 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         # In felt of a hue near the rim's (a blue base in water) the colour's edge is as much the
         # felt's mottling as the rim: no one arc of it to trust over the fit of them all (_in_felt_centres).
         in_felt = near_hue[rings] >= FELT_AROUND if any(felts) else np.zeros(len(rings), bool)
-        refined = np.empty((len(rings), 2))
+        refined, agree = np.empty((len(rings), 2)), np.zeros((len(rings), len(units)), bool)
         if in_felt.any():
             sel, f = rings[in_felt], in_felt
             over_felt = rim_over_felt(view_bgr, at[f], r_px, [side_rgbs[int(k)] for k in side_of[sel]], wb)
-            refined[f] = _in_felt_centres(mask_f[sel], gain[sel], over_felt, at[f], shift[f], r_px, units, radii,
-                                          kinds[f], fine[f], view_bgr)
+            refined[f], agree[f] = _in_felt_centres(mask_f[sel], gain[sel], over_felt, at[f], shift[f], r_px, units,
+                                                    radii, kinds[f], fine[f])
         if not in_felt.all():
             sel, f = rings[~in_felt], ~in_felt
-            refined[f] = _refined_centres(mask_f[sel], gain[sel], at[f], shift[f], r_px, units, radii, kinds[f], fine[f],
-                                          view_bgr)
+            refined[f], agree[f] = _refined_centres(mask_f[sel], gain[sel], at[f], shift[f], r_px, units, radii,
+                                                    kinds[f], fine[f])
+        # Then all moved at once towards the circle the brightness's step at their rims' edge runs
+        # along, on the rays whose colour edge agrees with their circle (rim_refine.brightness_centres):
+        # in felt of the rim's hue the step is trusted more, the colour's edge being as much the felt's.
+        refined = brightness_centres(view_bgr, refined, shift, units, agree, r_px,
+                                     np.where(in_felt, BRIGHT_EVEN_SLOPE_IN_FELT, BRIGHT_EVEN_SLOPE))
         for j, i in enumerate(rings):
             vetted[i] = dataclasses.replace(vetted[i], xy_view=refined[j])
     for hit in vetted:
@@ -775,13 +781,12 @@ def _felt_round(strict, centres, sides, felts, n_sides: int, r_px, units) -> tup
     return np.where(finite, near, 0.0), np.where(finite, (lab >= n_sides).mean(1), 0.0)
 
 
-def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fine, view_bgr=None, with_agree=False):
+def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fine) -> tuple[np.ndarray, np.ndarray]:
     """(N, 2) the kept rings' centres, from the circle of the base's radius most of their edge
     points lie on (vision.rim_refine): a cloak of the rim's colour hanging past the rim does not
     pull it. Where the frame is `fine` (N,), rings of one kind (N,) are fitted with the radius their
-    long arcs show (rim_refine.held_radius_centres). With the view (`view_bgr`), the centres are then
-    moved towards the brightness's step at the rims' edge (rim_refine.brightness_centres); with
-    `with_agree`, they are not, and come with the rays agreeing with their circle: (centres, (N, K))."""
+    long arcs show (rim_refine.held_radius_centres). With them, (N, K) the rays whose edge points
+    agree with their circle."""
     radii = _edge_radii(radii, r_px, 0.55, 1.45, max_wall(shift, units))
     samples = sample_rays(mask_f, centres, radii, units)
     _, points, valid = _rim_edges(samples, centres, shift, units, radii, r_px, 0.55, 1.45, gain)
@@ -798,16 +803,11 @@ def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fi
     refined, _ = fit_circle(points, agree.astype(np.float64), refined, r_px, iterations=3)
     refined = np.where(held[:, None], held_at, refined)
     agree = np.where(held[:, None], held_agree, agree)
-    refined = np.where(np.isfinite(refined) & (agree.sum(1) >= 3)[:, None], refined, centres)
-    if with_agree:
-        return refined, agree
-    if view_bgr is None:
-        return refined
-    # and moved towards the circle the brightness's step at the rim's edge runs along (rim_refine)
-    return brightness_centres(view_bgr, refined, shift, units, agree, r_px)
+    return np.where(np.isfinite(refined) & (agree.sum(1) >= 3)[:, None], refined, centres), agree
 
 
-def _in_felt_centres(mask_f, gain, over_felt, centres, shift, r_px, units, radii, kinds, fine, view_bgr=None) -> np.ndarray:
+def _in_felt_centres(mask_f, gain, over_felt, centres, shift, r_px, units, radii, kinds,
+                     fine) -> tuple[np.ndarray, np.ndarray]:
     """(N, 2) the centres of kept rings standing in felt of a hue near their own (a blue base in
     water). There the labels' edge is the rim's on some rays and the felt's mottling on others,
     each pulling a fit its own way: the centre is the mean of four fits that err apart more than
@@ -817,8 +817,8 @@ def _in_felt_centres(mask_f, gain, over_felt, centres, shift, r_px, units, radii
     the fit made again on `over_felt` (rim_refine.rim_over_felt: the colour judged against the felt
     just round the ring, the wall whole). (On 60 hard photos of seeds 0, 7 and 3 at once, these
     rings' mean error 0.054 -> 0.051 in, p95 0.153 -> 0.144 in; each fit alone moved p95 by less
-    than its noise, or made it worse.)"""
-    agreed, agree = _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fine, with_agree=True)
+    than its noise, or made it worse.) With them, (N, K) the rays agreeing with the third's circle."""
+    agreed, agree = _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fine)
     n = len(centres)
     shown = np.where(kinds % (PASS_SOFT + 1) == PASS_SOFT, WALL_SHOWN_LIKELIHOOD, WALL_SHOWN_LABELS)
     # both fits made again at once (the first fit's search, 0.55-1.25 radii): on the side's map,
@@ -831,13 +831,7 @@ def _in_felt_centres(mask_f, gain, over_felt, centres, shift, r_px, units, radii
     points = wall_shown_points(points, shift2, units, np.concatenate([shown, np.ones(n)]))
     fitted, _, kept = fit_trimmed(points, valid, twice, r_px)
     fitted = np.where(np.isfinite(fitted) & (kept.sum(1) >= 3)[:, None], fitted, twice)
-    mean = (centres + fitted[:n] + agreed + fitted[n:]) / 4.0
-    if view_bgr is None:
-        return mean
-    # and moved towards the circle the brightness's step runs along, on the rays whose colour edge
-    # agrees with the circle of the base's radius (rim_refine.brightness_centres), trusting the
-    # step more than elsewhere: here the colour's edge is as much the felt's as the rim's
-    return brightness_centres(view_bgr, mean, shift, units, agree, r_px, BRIGHT_EVEN_SLOPE_IN_FELT)
+    return (centres + fitted[:n] + agreed + fitted[n:]) / 4.0, agree
 
 
 def _rounded(hit: RimHit) -> RimHit:

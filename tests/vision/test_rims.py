@@ -219,7 +219,7 @@ def test_a_ring_in_felt_of_its_hue_is_moved_towards_its_circle_not_the_felts_mot
     units = ray_units()
     radii = np.arange(0.0, 2.0 * r_px + 6, STEP_PX)
     kinds = np.array([1 * (PASS_SOFT + 1) + PASS_STRICT])
-    got = _in_felt_centres(mask, np.ones(1), mask, start, np.zeros((1, 2)), r_px, units, radii, kinds, np.zeros(1, bool))
+    got, _ = _in_felt_centres(mask, np.ones(1), mask, start, np.zeros((1, 2)), r_px, units, radii, kinds, np.zeros(1, bool))
     before = np.hypot(*(start[0] - true_xy))
     after = np.hypot(*(got[0] - true_xy))
     assert after <= 0.5 * before, (before, after)
