@@ -93,12 +93,27 @@ class RimHit:
     core: float = 0.0          # share of the core (within CORE radii), where the body's feet stand, showing the colour
 
 
+# A side's labels as 0/255 bytes (cv2.compare's), halved by area: each 2x2 block's rounded mean
+# (0, 64, 128, 191, 255) -> how many of its pixels show the colour; at full size, 255 -> 4 quarters.
+_QUARTERS_HALVED = np.zeros(256, np.uint8)
+_QUARTERS_HALVED[[0, 64, 128, 191, 255]] = [0, 1, 2, 3, 4]
+_QUARTERS_FULL = np.zeros(256, np.uint8)
+_QUARTERS_FULL[255] = 4
+_ONE_AT_255 = np.zeros(256, np.float32)
+_ONE_AT_255[255] = 1.0
+
+
 def _candidates(mask: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -> np.ndarray:
     """(N, 2) view points where a base-sized annulus holds the colour and its middle does not.
 
+    `mask`: a float map (a likelihood, or labels as 0/1), or a side's labels as uint8 0/255: these
+    are summed in integers, quarters of a pixel, and give the same sums to the bit (a sum of
+    quarters is exact in float32 too), from a quarter of the bytes.
     Looked for at half the view's resolution when a base is 16 pixels across or more (candidates
     need only land within a third of a radius: the rays and the fit find the centre)."""
-    mask = np.asarray(mask, np.float32)           # no copy of a float map: nothing here writes to it
+    labels = mask.dtype == np.uint8
+    if not labels:
+        mask = np.asarray(mask, np.float32)       # no copy of a float map: nothing here writes to it
     if r_px >= 8:
         # an even-sized crop halves exactly (an odd size takes resize's general area path, five
         # times slower, and its cells drift up to a pixel from 2x by the far edge); the last
@@ -106,15 +121,26 @@ def _candidates(mask: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -
         h, w = mask.shape
         h2, w2 = max(1, h // 2), max(1, w // 2)
         small = cv2.resize(mask[:2 * h2, :2 * w2], (w2, h2), interpolation=cv2.INTER_AREA)
-        return _candidates_in(small, r_px / 2, min_ring) * 2 + 0.5
-    return _candidates_in(mask, r_px, min_ring)
+        if labels:
+            small = cv2.LUT(small, _QUARTERS_HALVED)
+        return _candidates_in(small, r_px / 2, min_ring, quarters=labels) * 2 + 0.5
+    if labels:
+        mask = cv2.LUT(mask, _QUARTERS_FULL)
+    return _candidates_in(mask, r_px, min_ring, quarters=labels)
 
 
-def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -> np.ndarray:
+def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2, quarters: bool = False) -> np.ndarray:
     s_in = int(round(1.1 * r_px)) | 1             # the middle, inside the rim band
     s_out = int(round(2.2 * r_px)) | 1            # the whole base and a little more
-    a_in = cv2.boxFilter(m, -1, (s_in, s_in), normalize=False, borderType=cv2.BORDER_CONSTANT)
-    a_out = cv2.boxFilter(m, -1, (s_out, s_out), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    if quarters:
+        # (integer sums, exact in float32, then in pixels: a power of two, exact too)
+        a_in = cv2.boxFilter(m, cv2.CV_32F, (s_in, s_in), normalize=False, borderType=cv2.BORDER_CONSTANT)
+        a_out = cv2.boxFilter(m, cv2.CV_32F, (s_out, s_out), normalize=False, borderType=cv2.BORDER_CONSTANT)
+        a_in *= np.float32(0.25)
+        a_out *= np.float32(0.25)
+    else:
+        a_in = cv2.boxFilter(m, -1, (s_in, s_in), normalize=False, borderType=cv2.BORDER_CONSTANT)
+        a_out = cv2.boxFilter(m, -1, (s_out, s_out), normalize=False, borderType=cv2.BORDER_CONSTANT)
     ring = np.subtract(a_out, a_in, out=a_out)
     # Ranked by the colour in the annulus less that in the middle; a middle almost all colour (the
     # inside of a felt or a book cover) is no candidate at all, so that a large patch's plateau of
@@ -237,6 +263,8 @@ def quantise_view(view_bgr: np.ndarray, wb=None):
     for level in (g, r):
         index <<= bits
         index |= level >> QUANT_SHIFT
+    # as numpy's own index type, once: every look-up by it (np.take, bincount) would convert it again
+    index = index.astype(np.intp)
     counts = np.bincount(index.ravel(), minlength=1 << (3 * bits))
     present = np.flatnonzero(counts > 0)          # (nonzero over a bool map is three times faster)
     levels = ((np.stack([present >> (2 * bits), (present >> bits) & ((1 << bits) - 1),
@@ -563,11 +591,11 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                     continue
                 c = _candidates(mask, r_px, SOFT_RING_PX2)
             else:
-                mask = label == k
-                if np.count_nonzero(mask) < MIN_RING_PX2 * r_px * r_px:
+                on = cv2.compare(label, k, cv2.CMP_EQ)   # 0/255 bytes, as _candidates counts them
+                if cv2.countNonZero(on) < MIN_RING_PX2 * r_px * r_px:
                     continue
-                mask = mask.astype(np.float32)          # as the candidates and the rays want it
-                c = _candidates(mask, r_px)
+                c = _candidates(on, r_px)
+                mask = cv2.LUT(on, _ONE_AT_255)          # 0/1 in float32, as the rays want it
             if skip_near is not None and len(skip_near) and len(c):
                 d = np.hypot(c[:, None, 0] - skip_near[None, :, 0], c[:, None, 1] - skip_near[None, :, 1])
                 c = c[d.min(1) > 1.5 * r_px]

@@ -259,3 +259,14 @@ def test_rays_whose_colour_the_body_cuts_short_past_the_arcs_ends_are_hidden_not
     assert clean[True] == pytest.approx(24 / (24 + 7))           # only the cloak's fringe is clutter
     assert clean[False] == pytest.approx(24 / (24 + 4 + 7))
     assert clean[False] < MIN_CLEAN <= clean[True]
+
+
+@pytest.mark.parametrize("r_px", [5.0, 10.0])
+def test_candidates_of_labels_as_bytes_are_those_of_labels_as_floats(r_px):
+    import cv2
+    from vision.rims import _candidates
+    rng = np.random.default_rng(int(r_px))
+    labels = np.where(rng.random((120, 161)) < 0.7, -1, rng.integers(0, 3, (120, 161))).astype(np.int8)
+    cv2.circle(labels, (60, 50), int(r_px), 1, 2)            # a ring of side 1 among the noise
+    as_bytes = cv2.compare(labels, 1, cv2.CMP_EQ)
+    np.testing.assert_array_equal(_candidates(as_bytes, r_px), _candidates((labels == 1).astype(np.float32), r_px))
