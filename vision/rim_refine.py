@@ -276,7 +276,12 @@ def brightness_centres(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndar
     so = offs[1:-1]                                                      # where the slope is known
     inner, outer = s[..., :3].mean(2), s[..., -3:].mean(2)
     g = np.maximum((s[..., 2:] - s[..., :-2]) * (np.sign(outer - inner) / (2 * BRIGHT_STEP_PX))[..., None], 0.0)
+    # The rim is one paint and the mat round it one level: the step goes the same way on every ray
+    # of a ring (the way most of its steps go, by their height). A ray whose levels go the other way
+    # meets something else there (the body, the mat's texture).
     use = agree & finite[:, None] & (np.abs(outer - inner) >= BRIGHT_MIN_STEP)
+    ring_sign = np.sign(np.where(use, outer - inner, 0.0).sum(1))
+    use &= np.sign(outer - inner) == ring_sign[:, None]
     # the centres tried (offsets d within reach_px; ray k's step then lies d . u_k further out),
     # each gathering the slope at its circle on every ray: one product with a fixed weight matrix
     d, along, weights = _gather_weights(reach_px, units, len(so))

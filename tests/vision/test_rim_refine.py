@@ -233,3 +233,18 @@ def test_partly_hidden_rims_in_a_jpeg_view_are_centred_to_a_third_of_a_pixel():
             truth = np.array([x, y]) * PPI - (SS - 1) / (2 * SS)
             errors.append(min(np.hypot(*(h.xy_view - truth)) for h in hits))
     assert np.percentile(errors, 90) < 0.35, np.round(errors, 2)
+
+
+def test_rays_whose_levels_go_against_the_rings_way_are_not_its_steps():
+    # A dark rim on a pale mat, and just beyond it on a third of its arc a darker thing (a die, a
+    # shadow) a pixel and a half off: on those rays the levels end darker than they start, and the
+    # steepest fall is the thing's edge, not the rim's. The ring's steps rise, so those rays are left
+    # out and the centre stays on the rim's.
+    truth = (20.0, 20.0)
+    view = _view([truth] + OTHERS, rim_bgr=DARK_RED, mat_bgr=PALE_MAT)
+    yy, xx = np.mgrid[0:view.shape[0], 0:view.shape[1]]
+    dark = np.hypot(xx - (truth[0] + R_PX + 1.5 + 5.0), yy - truth[1]) <= 5.0
+    view[dark] = (5, 5, 5)
+    view = cv2.GaussianBlur(view, (0, 0), 0.6)
+    error, _ = _placed(view, truth, np.array([20.8, 20.6]), _visible(-60, 0.35))
+    assert error < 0.3
