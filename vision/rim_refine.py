@@ -302,10 +302,10 @@ def brightness_centres(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndar
 
     def fit(bias):
         points = c[:, None, :] + (step_at - bias)[..., None] * units[None]
-        centre = circle_centres(points, w, c + d[best], radius)
+        centre = circle_centres(points, w, c + d[best], radius, iterations=2)
         off = np.hypot(points[..., 0] - centre[:, None, 0], points[..., 1] - centre[:, None, 1]) - r_px
         kept = np.where(np.abs(off) <= BRIGHT_NEAR_PX, w, 0.0)
-        return circle_centres(points, kept, centre, radius), points, kept
+        return circle_centres(points, kept, centre, radius, iterations=2), points, kept
 
     fitted, points, kept = fit(BRIGHT_BIAS_PX)
     # How far out the step shows the photo decides (its blur, how its pixels cover an edge): the
