@@ -35,6 +35,7 @@ from vision.colour import COLOUR_PPI
 from vision.detections import Detections
 from vision.grid import GRID_PPI, canonical_origin, find_grid
 from vision.hands import HAND_PPI, Hands, find_hands, roster_under_hands
+from vision.heap import keep_freed_memory
 from vision.height import CameraPose, camera_pose
 from vision.markers import MarkerFinder
 from vision.quality import check_photo
@@ -99,6 +100,7 @@ class FramePipeline:
     """The per-frame work for one table profile (and optionally one calibrated camera)."""
 
     def __init__(self, profile: TableProfile, camera=None, *, track: bool = False):
+        keep_freed_memory()                # a frame's many view-sized temporaries: not faulted in afresh each time
         self.profile = profile
         self.camera = camera
         self.markers = MarkerFinder(profile)

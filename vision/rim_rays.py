@@ -107,22 +107,40 @@ def gained_threshold(gain: np.ndarray) -> np.ndarray:
 
 
 class Bands:
-    """Counts of the samples (N, K, J) at or above 0.5 in runs along each ray, from their running
-    count (one cumulative sum, then two look-ups a band instead of a mask over every sample)."""
+    """Counts of the samples (N, K, J) at or above 0.5 in runs along each ray. A rim's bands are a
+    few samples wide: each is counted by reading its samples, one step along all rays at a time
+    (integers: the same counts however they are summed), not from a running count of every
+    sample (numpy's cumulative sum along a short axis is slow); a wide band from that running count."""
+
+    NARROW = 12                # samples: a band wider than this is counted from the running count
 
     def __init__(self, samples: np.ndarray, radii: np.ndarray, on: np.ndarray | None = None):
         self.radii = radii
-        self.on_before = np.zeros(samples.shape[:2] + (samples.shape[2] + 1,), np.int16)
-        np.cumsum(samples >= 0.5 if on is None else on, axis=2, dtype=np.int16, out=self.on_before[..., 1:])
+        self.on = np.ascontiguousarray(samples >= 0.5 if on is None else on)
+        self._before = None
 
     def count(self, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(samples with lo <= radius <= hi, of them at or above 0.5), each (N, K), for bands
         (N, K) on each ray."""
         j0 = np.searchsorted(self.radii, lo, side="left")          # the first sample at lo or beyond
         j1 = np.maximum(np.searchsorted(self.radii, hi, side="right"), j0)   # the first beyond hi
-        on = (np.take_along_axis(self.on_before, j1[..., None], 2)[..., 0]
-              - np.take_along_axis(self.on_before, j0[..., None], 2)[..., 0])
-        return j1 - j0, on
+        n = j1 - j0
+        widest = int(n.max(initial=0))
+        if widest > self.NARROW:
+            if self._before is None:
+                self._before = np.zeros(self.on.shape[:2] + (self.on.shape[2] + 1,), np.int32)
+                np.cumsum(self.on, axis=2, dtype=np.int32, out=self._before[..., 1:])
+            on = (np.take_along_axis(self._before, j1[..., None], 2)[..., 0]
+                  - np.take_along_axis(self._before, j0[..., None], 2)[..., 0])
+            return n, on
+        flat = self.on.reshape(-1)
+        j = self.on.shape[2]
+        at = np.arange(0, flat.size, j).reshape(n.shape) + j0  # each band's first sample, flat
+        on = np.zeros(n.shape, np.int32)
+        for step in range(widest):
+            # (past a band's end the sample read is another's, or clipped: not counted)
+            on += np.take(flat, at + step, mode="clip") & (n > step)
+        return n, on
 
 
 def outer_edges(samples: np.ndarray, radii: np.ndarray, lo: float, hi: np.ndarray,
@@ -131,9 +149,13 @@ def outer_edges(samples: np.ndarray, radii: np.ndarray, lo: float, hi: np.ndarra
     With `gain` (N,), the samples as `gained` by it, `on` (N, K, J) telling which reach 0.5."""
     j_lo = int(np.searchsorted(radii, lo, side="left"))            # the first sample at lo or beyond
     j_hi = np.searchsorted(radii, hi, side="right")                 # (N, K): the first beyond hi
-    on = (samples[..., j_lo:] >= 0.5 if on is None else on[..., j_lo:]) & (np.arange(j_lo, len(radii)) < j_hi[..., None])
-    j_last = len(radii) - 1 - np.argmax(on[..., ::-1], axis=2)
-    found = np.take_along_axis(on, (j_last - j_lo)[..., None], 2)[..., 0]
+    # From the last sample back to j_lo (so that the first found is the edge), those before j_hi:
+    # rows of a table by j_hi (a copy of a row a ray, not a comparison of every sample).
+    before = np.arange(len(radii) - 1, j_lo - 1, -1)[None, :] < np.arange(len(radii) + 1)[:, None]
+    back = (samples[..., j_lo:] >= 0.5 if on is None else on[..., j_lo:])[..., ::-1] & np.take(before, j_hi, axis=0)
+    last_back = np.argmax(back, axis=2)
+    j_last = len(radii) - 1 - last_back
+    found = np.take_along_axis(back, last_back[..., None], 2)[..., 0]
     j_next = np.minimum(j_last + 1, len(radii) - 1)
     s0 = np.take_along_axis(samples, j_last[..., None], 2)
     s1 = np.take_along_axis(samples, j_next[..., None], 2)
@@ -159,12 +181,12 @@ def longest_arc(kept: np.ndarray, gap: int = 2) -> np.ndarray:
         full = closed.all(axis=1)
     else:
         full = np.zeros(n, bool)
-    twice = np.concatenate([closed, closed], axis=1).astype(np.int32)
-    run = np.zeros(n, np.int32)
-    best = np.zeros(n, np.int32)
-    for j in range(2 * k):
-        run = np.where(twice[:, j] > 0, run + 1, 0)
-        best = np.maximum(best, run)
+    # the run of kept rays ending at each ray, round the circle twice: how far it lies past the
+    # last ray not kept (all rays at once, not one ray after another)
+    twice = np.concatenate([closed, closed], axis=1)
+    at = np.arange(2 * k)
+    last_gap = np.maximum.accumulate(np.where(twice, -1, at), axis=1)
+    best = (at - last_gap).max(axis=1, initial=0)
     return np.where(full, 1.0, np.minimum(best, k) / k)
 
 
@@ -205,6 +227,27 @@ def solve_sym3(a00, a01, a02, a11, a12, a22, b0, b1, b2):
             (c02 * b0 + c12 * b1 + c22 * b2) * inv)
 
 
+# The adjugate of stacked symmetric systems, rows (a00, a01, a02, a11, a12, a22): its entries (c00,
+# c01, c02, c11, c12, c22) are A B - C D of these rows, each as adjugate_sym3 writes it; the
+# solution's rows take the entries in these places.
+_ADJ_A, _ADJ_B = np.array([3, 2, 1, 0, 1, 0]), np.array([5, 4, 4, 5, 2, 3])
+_ADJ_C, _ADJ_D = np.array([4, 1, 2, 2, 0, 1]), np.array([4, 5, 3, 2, 4, 1])
+_ADJ_ROWS = np.array([[0, 1, 2], [1, 3, 4], [2, 4, 5]])
+
+
+def solve_sym3_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """solve_sym3 of systems stacked as rows: `a` (6, N) the entries (a00, a01, a02, a11, a12,
+    a22), `b` (3, N); (3, N) the solutions, the same numbers to the bit (each product and sum as
+    solve_sym3 makes it, a handful of calls over stacked rows instead of one per entry)."""
+    cof = a[_ADJ_A] * a[_ADJ_B] - a[_ADJ_C] * a[_ADJ_D]
+    p = a[:3] * cof[:3]
+    det = p[0] + p[1] + p[2]
+    ok = np.abs(det) > 1e-6
+    inv = np.where(ok, 1.0 / np.where(ok, det, 1.0), 0.0)
+    q = cof[_ADJ_ROWS] * b[None]
+    return (q[:, 0] + q[:, 1] + q[:, 2]) * inv
+
+
 def fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px: float,
                 iterations: int = 6) -> tuple[np.ndarray, np.ndarray]:
     """(N, 2) centres and (N,) radii of circles through points (N, K, 2) with weights (N, K), the
@@ -216,32 +259,32 @@ def fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px:
     c = start.copy()
     r = np.full(len(c), r_px + EDGE_BIAS_PX)
     lam = RADIUS_PRIOR
-    px, py = np.ascontiguousarray(points[..., 0]), np.ascontiguousarray(points[..., 1])
+    xy = np.ascontiguousarray(np.moveaxis(points, -1, 0))           # (2, N, K): x and y
     w = weights
     w_sum = w.sum(1)
     # the weighted products summed for the normal equations, all reduced in one call:
-    # w ux ux, w ux uy, w uy uy, w ux, w uy, w e ux, w e uy, w e
-    terms = np.empty((8,) + px.shape)
-    wx, wy, we = terms[3], terms[4], terms[7]
+    # w ux, w uy, w ux ux, w uy uy, w ux uy, w e, w e ux, w e uy (x and y side by side, so
+    # that each product is one call for both)
+    terms = np.empty((8,) + xy.shape[1:])
+    a = np.empty((6, len(c)))
+    a[5] = w_sum + lam
     for _ in range(iterations):
-        dx, dy = px - c[:, None, 0], py - c[:, None, 1]
-        dist = np.hypot(dx, dy)
-        m = np.maximum(dist, 1e-6)
-        ux, uy = dx / m, dy / m
+        d = xy - c.T[:, :, None]
+        dist = np.hypot(d[0], d[1])
+        u = d / np.maximum(dist, 1e-6)
         e = dist - r[:, None]                           # d e / d (cx, cy, r) = (-ux, -uy, -1)
-        np.multiply(w, ux, out=wx)
-        np.multiply(w, uy, out=wy)
-        np.multiply(w, e, out=we)
-        np.multiply(wx, ux, out=terms[0])
-        np.multiply(wx, uy, out=terms[1])
-        np.multiply(wy, uy, out=terms[2])
-        np.multiply(we, ux, out=terms[5])
-        np.multiply(we, uy, out=terms[6])
+        np.multiply(w, u, out=terms[0:2])
+        np.multiply(terms[0:2], u, out=terms[2:4])
+        np.multiply(terms[0], u[1], out=terms[4])
+        np.multiply(w, e, out=terms[5])
+        np.multiply(terms[5], u, out=terms[6:8])
         sums = terms.sum(2)
+        a[:5] = sums[[2, 4, 0, 3, 1]]                   # a00, a01, a02, a11, a12
         # J^T e with J = (-ux, -uy, -1), and the radius prior
-        b = (-sums[5], -sums[6], -sums[7] + lam * (r - (r_px + EDGE_BIAS_PX)))
-        step = solve_sym3(sums[0], sums[1], sums[3], sums[2], sums[4], w_sum + lam, *b)
-        c = c + np.clip(-np.stack(step[:2], 1), -0.5 * r_px, 0.5 * r_px)
+        b = -sums[[6, 7, 5]]
+        b[2] += lam * (r - (r_px + EDGE_BIAS_PX))
+        step = solve_sym3_rows(a, b)
+        c = c + np.clip(-step[:2].T, -0.5 * r_px, 0.5 * r_px)
         r = np.clip(r - step[2], 0.85 * r_px, 1.25 * r_px)
     return c, r
 

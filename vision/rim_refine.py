@@ -216,3 +216,137 @@ def rim_over_felt(view_bgr: np.ndarray, centres: np.ndarray, r_px: float, rim_rg
         share = ((lab - felt) @ toward) / max(float(toward @ toward), 1e-6)
         out[y0:y1, x0:x1] = np.maximum(out[y0:y1, x0:x1], np.clip(share, 0.0, 1.0))
     return out
+
+
+# At 1080p the JPEG keeps the colour at half resolution: a rim's colour is smeared a view pixel or
+# two into the mat, and a circle through its edge strays as far. The brightness is kept at full
+# resolution: the rim's outer edge against the mat (or the foot of its side wall, on the camera's
+# side) is a step of it. On the rays where the colour says the rim's edge lies (those agreeing
+# with its circle), the brightness's slope along the ray, signed towards the mat's level, is summed
+# round each circle of the base's radius near the colour's: the circle the rim's step runs along
+# gathers it on every ray at once, where the mat's texture or a fold of cloak adds up on a ray or
+# two. Each ray's steepest point near that circle is then taken at subpixel precision and the circle
+# of the base's radius fitted to them. Where the rim is about as bright as the mat the step is
+# weak, and the mat's texture moves it: the two centres are weighed by how steep the step is.
+BRIGHT_REACH = 0.25            # radii: the step is looked for this far either side of the colour's circle
+BRIGHT_STEP_PX = 0.25          # sample spacing along a ray
+BRIGHT_GRID_PX = 0.5           # the centres tried lie this far apart (the steps near the best are fitted)
+BRIGHT_BIAS_PX = 0.3           # the steepest point of the step lies this far outside the top's edge, unless
+                               # the rings showing a long arc measure it (0-0.6 px)
+BRIGHT_MIN_STEP = 6.0          # grey levels: a ray whose levels differ less either side has no step
+BRIGHT_MIN_RAYS = 6            # rays with a step that a ring needs for its steps to count
+BRIGHT_NEAR_PX = 1.0           # a ray's steepest point is taken this near the circle that gathers most
+BRIGHT_EVEN_SLOPE = 20.0       # grey levels a pixel: the mean slope at which the step's centre and the
+                               # colour's are trusted alike (steeper: the step's more)
+BRIGHT_EVEN_SLOPE_IN_FELT = 10.0   # and for a ring in felt of its own hue, whose colour's edge is as much the
+                                   # felt's mottling as the rim (on 24 hard photos of seeds 0, 7, 3 against 20:
+                                   # p95 at 1080p 0.097 / 0.112 / 0.101 -> 0.090 / 0.110 / 0.096 in, at 2160p
+                                   # 0.047 / 0.049 / 0.032 -> 0.045 / 0.040 / 0.032; 5: 0.091 / 0.112 / 0.093,
+                                   # 0.045 / 0.041 / 0.038)
+LUMA_BGR = np.array([0.114, 0.587, 0.299], np.float32)   # brightness from B, G, R (as cv2's grey)
+
+
+def brightness_centres(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndarray, units: np.ndarray,
+                       agree: np.ndarray, r_px: float, even_slope: float | None = None) -> np.ndarray:
+    """(N, 2) the rings' centres (`centres` (N, 2), from the colour) moved towards the circle of the
+    base's radius `r_px` that the brightness's step at their rims' outer edge runs along, by how
+    steep that step is. `view_bgr`: the view (uint8 BGR); `shift` (N, 2): the side wall's offset
+    (rims._rim_edges); `agree` (N, K): the rays (`units` (K, 2)) whose colour edge lies on the
+    circle. `even_slope`: the step's root mean square slope (grey levels a pixel) at which it and
+    the colour are trusted alike (None: BRIGHT_EVEN_SLOPE). A centre that is not finite stays as it is."""
+    n, k = agree.shape
+    centres = np.asarray(centres, np.float64)
+    finite = np.isfinite(centres).all(1)
+    if not finite.any():
+        return centres.copy()
+    c = np.where(finite[:, None], centres, 0.0)
+    wall = np.maximum(0.0, shift @ units.T)                              # (N, K)
+    reach_px = BRIGHT_REACH * r_px
+    # samples along each ray from reach_px inside the expected step to reach_px outside it (and one
+    # more each end for the slope)
+    offs = np.arange(-reach_px - BRIGHT_STEP_PX, reach_px + BRIGHT_STEP_PX + 1e-9, BRIGHT_STEP_PX)
+    expect = r_px + BRIGHT_BIAS_PX + wall                                # (N, K): where the step should be
+    rad = expect[..., None] + offs
+    x = (c[:, None, None, 0] + units[None, :, None, 0] * rad).astype(np.float32).reshape(n * k, -1)
+    y = (c[:, None, None, 1] + units[None, :, None, 1] * rad).astype(np.float32).reshape(n * k, -1)
+    # (remap's maps are at most SHRT_MAX rows)
+    bgr = np.concatenate([cv2.remap(view_bgr, x[i:i + 32000], y[i:i + 32000], cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE) for i in range(0, n * k, 32000)])
+    s = cv2.transform(bgr.astype(np.float32), LUMA_BGR[None]).reshape(n, k, -1)
+    so = offs[1:-1]                                                      # where the slope is known
+    inner, outer = s[..., :3].mean(2), s[..., -3:].mean(2)
+    g = np.maximum((s[..., 2:] - s[..., :-2]) * (np.sign(outer - inner) / (2 * BRIGHT_STEP_PX))[..., None], 0.0)
+    # The rim is one paint and the mat round it one level: the step goes the same way on every ray
+    # of a ring (the way most of its steps go, by their height). A ray whose levels go the other way
+    # meets something else there (the body, the mat's texture).
+    use = agree & finite[:, None] & (np.abs(outer - inner) >= BRIGHT_MIN_STEP)
+    ring_sign = np.sign(np.where(use, outer - inner, 0.0).sum(1))
+    use &= np.sign(outer - inner) == ring_sign[:, None]
+    # the centres tried (offsets d within reach_px; ray k's step then lies d . u_k further out),
+    # each gathering the slope at its circle on every ray: one product with a fixed weight matrix
+    d, along, weights = _gather_weights(reach_px, units, len(so))
+    # (numpy's own loop, not BLAS: a small product, which a BLAS's threads only slow on a busy machine)
+    gathered = np.einsum("nj,jg->ng", np.where(use[..., None], g, 0.0).reshape(n, -1), weights, optimize=False)
+    best = np.argmax(gathered, axis=1)
+    n_use = use.sum(1)
+    # each ray's steepest point near that circle, to a fraction of a sample (a parabola through three)
+    near = np.abs(so[None, None, :] - along[best][..., None]) <= BRIGHT_NEAR_PX
+    j = np.clip(np.argmax(np.where(near, g, -1.0), axis=2), 1, len(so) - 2)
+    g0, g1, g2 = (np.take_along_axis(g, (j + o)[..., None], 2)[..., 0] for o in (-1, 0, 1))
+    curve = g0 - 2 * g1 + g2
+    frac = np.where(curve < -1e-9, 0.5 * (g0 - g2) / np.where(curve < -1e-9, curve, -1.0), 0.0)
+    step_at = expect + so[j] + np.clip(frac, -0.5, 0.5) * BRIGHT_STEP_PX - wall   # the step, the wall off
+    # each step weighed by its steepness squared (its place is as uncertain as the mat's noise over it)
+    w = np.where(use, g1, 0.0) ** 2
+    radius = np.full(n, float(r_px))
+
+    def fit(bias):
+        points = c[:, None, :] + (step_at - bias)[..., None] * units[None]
+        centre = circle_centres(points, w, c + d[best], radius, iterations=2)
+        off = np.hypot(points[..., 0] - centre[:, None, 0], points[..., 1] - centre[:, None, 1]) - r_px
+        kept = np.where(np.abs(off) <= BRIGHT_NEAR_PX, w, 0.0)
+        return circle_centres(points, kept, centre, radius, iterations=2), points, kept
+
+    fitted, points, kept = fit(BRIGHT_BIAS_PX)
+    # How far out the step shows the photo decides (its blur, how its pixels cover an edge): the
+    # rings showing a long arc measure it (their own radius), and all are fitted with it.
+    measuring = finite & ((kept > 0).mean(1) >= HELD_ARC)
+    if np.count_nonzero(measuring) >= MIN_MEASURING:
+        _, own = free_circles(points[measuring], kept[measuring], fitted[measuring])
+        if np.isfinite(own).any():
+            bias = BRIGHT_BIAS_PX + float(np.clip(np.nanmedian(own) - r_px, -BRIGHT_BIAS_PX, BRIGHT_BIAS_PX))
+            fitted, _, _ = fit(bias)
+    steep2 = w.sum(1) / np.maximum(n_use, 1)                            # the step's mean square steepness
+    ok = (finite & (n_use >= BRIGHT_MIN_RAYS) & np.isfinite(fitted).all(1)
+          & (np.hypot(*(fitted - c).T) <= reach_px))
+    even = BRIGHT_EVEN_SLOPE if even_slope is None else even_slope
+    weight = np.where(ok, steep2 / (steep2 + even * even), 0.0)[:, None]
+    return np.where(ok[:, None], c + weight * (np.where(ok[:, None], fitted, c) - c), centres)
+
+
+_GATHER: dict = {}
+
+
+def _gather_weights(reach_px: float, units: np.ndarray, n_samples: int):
+    """The centres tried, offsets (G, 2) within `reach_px` BRIGHT_GRID_PX apart; how far out each
+    moves each ray's step (G, K); and the (K * J, G) float32 weights that sum the slope sampled along
+    the rays (J samples from -reach_px, BRIGHT_STEP_PX apart) at each one's circle (linear
+    interpolation). Made once for each base size and set of rays."""
+    key = (round(float(reach_px), 6), units.shape[0], n_samples, units.tobytes())
+    if key not in _GATHER:
+        steps = int(round(reach_px / BRIGHT_GRID_PX))
+        grid = np.arange(-steps, steps + 1) * BRIGHT_GRID_PX
+        gx, gy = np.meshgrid(grid, grid)
+        inside = gx * gx + gy * gy <= reach_px * reach_px
+        d = np.column_stack([gx[inside], gy[inside]])
+        along = d @ units.T
+        pos = (along + reach_px) / BRIGHT_STEP_PX
+        i0 = np.clip(np.floor(pos).astype(np.int64), 0, n_samples - 2)
+        f = np.clip(pos - i0, 0.0, 1.0)
+        k = units.shape[0]
+        w = np.zeros((len(d), k, n_samples), np.float32)
+        g_idx, k_idx = np.meshgrid(np.arange(len(d)), np.arange(k), indexing="ij")
+        np.add.at(w, (g_idx, k_idx, i0), 1 - f)
+        np.add.at(w, (g_idx, k_idx, i0 + 1), f)
+        _GATHER[key] = (d, along, np.ascontiguousarray(w.reshape(len(d), -1).T))
+    return _GATHER[key]

@@ -55,11 +55,13 @@ def _norm2(v: np.ndarray) -> np.ndarray:
     return sq[..., 0] + sq[..., 1] + sq[..., 2]
 
 
-def _felt_zone(local: np.ndarray, felt: np.ndarray, mat: np.ndarray, shape: tuple) -> np.ndarray:
+def _felt_zone(local: np.ndarray, felt: np.ndarray, mat: np.ndarray, shape: tuple,
+               to_mat2: np.ndarray | None = None) -> np.ndarray:
     """(H, W) 0..1: where the neighbourhood is nearer the felt's colour than the mat's, and
-    FELT_REACH_IN round it (a felt's ragged, blended edge is felt too)."""
-    to_felt, to_mat = local - felt, local - mat
-    inside = (_norm2(to_felt) < _norm2(to_mat)).astype(np.uint8)   # squared distances
+    FELT_REACH_IN round it (a felt's ragged, blended edge is felt too). `to_mat2`: the
+    neighbourhood's squared distance from the mat's colour, when already known (every felt's is the same)."""
+    to_mat2 = _norm2(local - mat) if to_mat2 is None else to_mat2
+    inside = (_norm2(local - felt) < to_mat2).astype(np.uint8)   # squared distances
     if not inside.any():
         return np.zeros(shape, np.float32)
     k = 2 * int(round(FELT_REACH_IN * BACKGROUND_PPI)) + 1
@@ -108,17 +110,19 @@ def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[fl
     between calls on the same view, mat and felts, holding what does not depend on the sides'
     colours (the neighbourhoods' median and the felts' zones), made once for all of them."""
     index, present, _counts, _colours, chroma, brightness = quantised
-    slot = np.zeros(int(present[-1]) + 1 if len(present) else 1, np.int32)
-    slot[present] = np.arange(len(present), dtype=np.int32)
+    slot = np.zeros(int(present[-1]) + 1 if len(present) else 1, np.intp)
+    slot[present] = np.arange(len(present))
     step = max(1, int(round(ppi / BACKGROUND_PPI)))
     coarse = chroma[0][slot[index[::step, ::step]]]       # the view's chromaticity at about 5 px/in
     def to_view(lut, at=None, out=None):
+        if at is not None:                     # a few pixels: by their colours' rows
+            return lut[slot[index.reshape(-1)[at]]]
         # looked up by colour code (a table of every code up to the last present): no map of each
         # pixel's row among the colours present is made first. Straight into the output; every
         # code is in the table, so "clip" clips nothing (and, unlike the default, does not buffer `out`)
         table = np.zeros(len(slot), lut.dtype)
         table[present] = lut
-        return np.take(table, index if at is None else index.reshape(-1)[at], out=out, mode="clip")
+        return np.take(table, index, out=out, mode="clip")
 
     return _likelihoods(chroma[0], brightness[0], to_view, coarse, ppi / step, side_rgbs, mat, felt_rgbs,
                         index.shape, noise, sides, shared)
@@ -150,7 +154,9 @@ def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat
                 shared["local"] = _median(coarse, coarse_ppi)
             key = (f.tobytes(), mat.tobytes())
             if key not in zones:
-                zones[key] = _felt_zone(shared["local"], f, mat, tuple(shape)).reshape(-1)
+                if ("to_mat2", key[1]) not in shared:
+                    shared["to_mat2", key[1]] = _norm2(shared["local"] - mat)
+                zones[key] = _felt_zone(shared["local"], f, mat, tuple(shape), shared["to_mat2", key[1]]).reshape(-1)
             if strong is None:
                 # The blend with the felt's likelihood only lowers a pixel's: one at or below the
                 # noise stays at 0, so only the pixels above it (a few hundredths of the view,
@@ -158,6 +164,8 @@ def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat
                 strong = np.flatnonzero(out[k] > 0)
                 raw = to_view(like_mat, strong)
             sel = np.flatnonzero(zones[key][strong] > 0)
+            if not len(sel):
+                continue
             inside = zones[key][strong[sel]]
             beyond = to_view(np.minimum(like_mat, _along(chroma, f, t) * lit), strong[sel])
             raw[sel] = raw[sel] * (1 - inside) + beyond * inside

@@ -89,7 +89,8 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
              max_residual_px: float, n_sides: int | None = None,
              wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None, wall_height_in: float = 0.0,
              view_bgr: np.ndarray | None = None,
-             similar_felt: Sequence[Sequence[int]] = ()) -> list[RimHit]:
+             similar_felt: Sequence[Sequence[int]] = (),
+             left_out_rims: Sequence[tuple[np.ndarray, int]] = ()) -> list[RimHit]:
     """Each candidate ring judged against the look-alikes, in order: those that passed vision.rims's
     shape tests (reason "ring") keep it only if no test here finds a look-alike; the others come
     back as they are.
@@ -100,7 +101,9 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
     largest RMS residual a ring may have. `wall_shift_px(centres (N, 2))`: where a base's bottom
     shows relative to its top, `wall_height_in` up, towards the camera (None: looking straight down). `view_bgr`: the
     view itself (uint8), for what lies in a ring's middle. `similar_felt[k]`: the strict labels of
-    the felts of a hue near side k's (similar_felts)."""
+    the felts of a hue near side k's (similar_felts). `left_out_rims`: (centre (2,), side) of
+    candidates the shape tests left out before they were measured (not in `hits`), for the cloth
+    test as the left-out `hits` are (_rims_under_cloth)."""
     out: list[RimHit] = []
     cloth_called: set[int] = set()
     faint: set[int] = set()
@@ -155,7 +158,19 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
         out.append(hit)
     left_out = {j for j, h in enumerate(hits) if h.reason != "ring" and np.isfinite(h.xy_view).all()}
     out = _cloth_over_rims(out, r_px, wall_shift_px, strict, loose)
-    return _rims_under_cloth(out, cloth_called, r_px, wall_shift_px, strict, loose, faint, left_out)
+    n = len(out)
+    left_out |= set(range(n, n + len(left_out_rims)))
+    shown = [_LeftOut(np.asarray(xy, np.float64), int(side)) for xy, side in left_out_rims]
+    return _rims_under_cloth(out + shown, cloth_called, r_px, wall_shift_px, strict, loose, faint, left_out)[:n]
+
+
+@dataclasses.dataclass(frozen=True)
+class _LeftOut:
+    """A candidate the shape tests left out unmeasured: where it is and whose colour, all the cloth
+    test reads of it."""
+    xy_view: np.ndarray
+    side_index: int
+    reason: str = "left out by the shape tests"
 
 
 MAX_SAME_PLACE = 1.0           # in radii: rings of two sides whose centres are this near are one base's
@@ -215,14 +230,14 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
                                     # direction than along it: no sign of height
             # for j being the base: its rim facing away from i more than i's faces away from j;
             # else where it shows, and the colour round it; its confidence only when those two disagree
-            u = d / max(float(np.hypot(*d)), 1e-9)
-            facing = _vote(float(arc(b) @ u + arc(a) @ u), MIN_FACING)
+            margin = facing_margin(arc(b), arc(a), d)
+            facing = _vote(margin, MIN_FACING)
             near, outer = _vote(nearer, MIN_NEARER), _vote(hits[i].other - hits[j].other, MIN_LESS_OTHER)
             surer = _vote(hits[j].confidence - hits[i].confidence, MIN_SURER)
             if facing > 0 or (facing == 0 and (near + outer > 0 or (near == -outer != 0 and surer > 0))):
                 out[i] = dataclasses.replace(hits[i], reason=(
                     f"cloth up on a body: a ring of another colour in nearly the same place shows its rim "
-                    f"{float(arc(b) @ u):.2f} away from this one (this one's {float(-arc(a) @ u):.2f} away from it), "
+                    f"{margin:.2f} more on its side away from this one than this one does away from it, "
                     f"{nearer:.2f} radii nearer the camera, {hits[j].confidence:.2f} sure against "
                     f"{hits[i].confidence:.2f}, {hits[j].other:.2f} of this one's colour outside it against "
                     f"{hits[i].other:.2f}"))
@@ -254,16 +269,20 @@ def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
     @functools.lru_cache(maxsize=None)
     def arc(k: int) -> np.ndarray:
         return arc_direction(strict, loose, hits[k].side_index, hits[k].xy_view, r_px)
+    # (the pairs near enough, of two sides, found at once: the candidates left out are many)
+    d_all = (np.array([hits[j].xy_view for j in others], np.float64)[None]
+             - np.array([hits[i].xy_view for i in rings], np.float64)[:, None])             # (rings, others, 2)
+    apart_all = np.hypot(d_all[..., 0], d_all[..., 1])
+    pairs = ((apart_all <= MAX_OVERLAP * r_px) & (apart_all >= 1e-9)
+             & (np.array([hits[i].side_index for i in rings])[:, None] != np.array([hits[j].side_index for j in others])))
     out = list(hits)
-    for i in rings:
-        for j in others:
+    for a, i in enumerate(rings):
+        for b in np.flatnonzero(pairs[a]):
+            j = others[b]
             if j not in cloth_called and i not in faint:
                 continue
-            d = hits[j].xy_view - hits[i].xy_view
-            apart = float(np.hypot(*d))
-            if hits[j].side_index == hits[i].side_index or apart > MAX_OVERLAP * r_px or apart < 1e-9:
-                continue
-            margin = float((arc(j) + arc(i)) @ (d / apart))
+            d, apart = d_all[a, b], float(apart_all[a, b])
+            margin = facing_margin(arc(j), arc(i), d)
             if margin >= MIN_FACING:
                 out[i] = dataclasses.replace(hits[i], reason=(
                     f"cloth up on a body: a rim of another colour {apart / r_px:.2f} radii off shows "
@@ -282,9 +301,16 @@ def faces_away_more(ring: RimHit, other: RimHit, strict: np.ndarray, loose: np.n
     apart = float(np.hypot(*d))
     if ring.side_index == other.side_index or apart < 1e-9:
         return False
-    arcs = (arc_direction(strict, loose, ring.side_index, ring.xy_view, r_px)
-            + arc_direction(strict, loose, other.side_index, other.xy_view, r_px))
-    return float(arcs @ (d / apart)) >= MIN_FACING
+    return facing_margin(arc_direction(strict, loose, ring.side_index, ring.xy_view, r_px),
+                         arc_direction(strict, loose, other.side_index, other.xy_view, r_px), d) >= MIN_FACING
+
+
+def facing_margin(arc_ring: np.ndarray, arc_other: np.ndarray, d: np.ndarray) -> float:
+    """How much more a ring's rim shows on its side away from another ring than the other's does
+    away from it: their arc_direction's along `d`, the vector from the other's centre to the ring's
+    (0 when they share a centre). MIN_FACING or more: the ring is the base, the other cloth on its body."""
+    apart = float(np.hypot(*d))
+    return float((arc_ring + arc_other) @ (d / apart)) if apart > 0 else 0.0
 
 
 N_ARC = 48                     # rays round a ring for where its rim shows
@@ -626,11 +652,10 @@ def middle_contrast(view_bgr: np.ndarray, centre: np.ndarray, r_px: float) -> fl
 
 @functools.lru_cache(maxsize=8)
 def _contrast_masks(r_px: float) -> tuple[np.ndarray, np.ndarray]:
-    """middle_contrast's masks round a pixel, (2m + 1, 2m + 1) each: the middle and the band round it."""
-    m = int(math.ceil(AROUND_OUT * r_px))
-    yy, xx = np.mgrid[-m:m + 1, -m:m + 1]
-    d2 = (xx * xx + yy * yy) / (r_px * r_px)
-    return d2 <= MIDDLE_IN ** 2, (d2 >= AROUND_IN ** 2) & (d2 <= AROUND_OUT ** 2)
+    """middle_contrast's masks round a pixel, (2m + 1, 2m + 1) each: the middle and the band round it
+    (label_fill's, the middle widened to the band's window)."""
+    (band,), (middle, _) = _fill_masks(r_px, True), _fill_masks(r_px, False)
+    return np.pad(middle, (band.shape[0] - middle.shape[0]) // 2), band
 
 
 FELT_HUE_DEG = 30.0            # a felt whose hue is this near a side's is one its rims may be lost in

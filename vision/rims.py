@@ -38,8 +38,9 @@ import numpy as np
 from vision.colour import chromaticity, classify, rgb_chroma
 from vision.rim_rays import (EDGE_BIAS_PX, EDGE_TRIM, STEP_PX, Bands, Slots, best_per_cell, fit_circle, fit_trimmed,
                              free_radius, gained, gained_threshold, longest_arc, max_wall, outer_edges, ray_units, reach, sample_rays)
-from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS, WALL_SHOWN_LIKELIHOOD, consensus_centres,
-                               frame_scale_at, held_radius_centres, rim_over_felt, wall_shown_points)
+from vision.rim_refine import (BRIGHT_EVEN_SLOPE, BRIGHT_EVEN_SLOPE_IN_FELT, FINE_SCALE, INLIER, WALL_SHOWN_LABELS,
+                               WALL_SHOWN_LIKELIHOOD, brightness_centres, consensus_centres, frame_scale_at,
+                               held_radius_centres, rim_over_felt, wall_shown_points)
 from vision.rim_search import quantised_likelihoods
 from vision.rim_vetting import MAX_OUTER, faces_away_more, is_strong, shows_more_ring, similar_felts, vet_hits
 from vision.rim_water import water_rims
@@ -101,12 +102,27 @@ class RimHit:
                                # for a ring they may keep (one otherwise too weak, no other side's colour round it)
 
 
+# A side's labels as 0/255 bytes (cv2.compare's), halved by area: each 2x2 block's rounded mean
+# (0, 64, 128, 191, 255) -> how many of its pixels show the colour; at full size, 255 -> 4 quarters.
+_QUARTERS_HALVED = np.zeros(256, np.uint8)
+_QUARTERS_HALVED[[0, 64, 128, 191, 255]] = [0, 1, 2, 3, 4]
+_QUARTERS_FULL = np.zeros(256, np.uint8)
+_QUARTERS_FULL[255] = 4
+_ONE_AT_255 = np.zeros(256, np.float32)
+_ONE_AT_255[255] = 1.0
+
+
 def _candidates(mask: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -> np.ndarray:
     """(N, 2) view points where a base-sized annulus holds the colour and its middle does not.
 
+    `mask`: a float map (a likelihood, or labels as 0/1), or a side's labels as uint8 0/255: these
+    are summed in integers, quarters of a pixel, and give the same sums to the bit (a sum of
+    quarters is exact in float32 too), from a quarter of the bytes.
     Looked for at half the view's resolution when a base is 16 pixels across or more (candidates
     need only land within a third of a radius: the rays and the fit find the centre)."""
-    mask = np.asarray(mask, np.float32)           # no copy of a float map: nothing here writes to it
+    labels = mask.dtype == np.uint8
+    if not labels:
+        mask = np.asarray(mask, np.float32)       # no copy of a float map: nothing here writes to it
     if r_px >= 8:
         # an even-sized crop halves exactly (an odd size takes resize's general area path, five
         # times slower, and its cells drift up to a pixel from 2x by the far edge); the last
@@ -114,15 +130,26 @@ def _candidates(mask: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -
         h, w = mask.shape
         h2, w2 = max(1, h // 2), max(1, w // 2)
         small = cv2.resize(mask[:2 * h2, :2 * w2], (w2, h2), interpolation=cv2.INTER_AREA)
-        return _candidates_in(small, r_px / 2, min_ring) * 2 + 0.5
-    return _candidates_in(mask, r_px, min_ring)
+        if labels:
+            small = cv2.LUT(small, _QUARTERS_HALVED)
+        return _candidates_in(small, r_px / 2, min_ring, quarters=labels) * 2 + 0.5
+    if labels:
+        mask = cv2.LUT(mask, _QUARTERS_FULL)
+    return _candidates_in(mask, r_px, min_ring, quarters=labels)
 
 
-def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -> np.ndarray:
+def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2, quarters: bool = False) -> np.ndarray:
     s_in = int(round(1.1 * r_px)) | 1             # the middle, inside the rim band
     s_out = int(round(2.2 * r_px)) | 1            # the whole base and a little more
-    a_in = cv2.boxFilter(m, -1, (s_in, s_in), normalize=False, borderType=cv2.BORDER_CONSTANT)
-    a_out = cv2.boxFilter(m, -1, (s_out, s_out), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    if quarters:
+        # (integer sums, exact in float32, then in pixels: a power of two, exact too)
+        a_in = cv2.boxFilter(m, cv2.CV_32F, (s_in, s_in), normalize=False, borderType=cv2.BORDER_CONSTANT)
+        a_out = cv2.boxFilter(m, cv2.CV_32F, (s_out, s_out), normalize=False, borderType=cv2.BORDER_CONSTANT)
+        a_in *= np.float32(0.25)
+        a_out *= np.float32(0.25)
+    else:
+        a_in = cv2.boxFilter(m, -1, (s_in, s_in), normalize=False, borderType=cv2.BORDER_CONSTANT)
+        a_out = cv2.boxFilter(m, -1, (s_out, s_out), normalize=False, borderType=cv2.BORDER_CONSTANT)
     ring = np.subtract(a_out, a_in, out=a_out)
     # Ranked by the colour in the annulus less that in the middle; a middle almost all colour (the
     # inside of a felt or a book cover) is no candidate at all, so that a large patch's plateau of
@@ -245,6 +272,8 @@ def quantise_view(view_bgr: np.ndarray, wb=None):
     for level in (g, r):
         index <<= bits
         index |= level >> QUANT_SHIFT
+    # as numpy's own index type, once: every look-up by it (np.take, bincount) would convert it again
+    index = index.astype(np.intp)
     counts = np.bincount(index.ravel(), minlength=1 << (3 * bits))
     present = np.flatnonzero(counts > 0)          # (nonzero over a bool map is three times faster)
     levels = ((np.stack([present >> (2 * bits), (present >> bits) & ((1 << bits) - 1),
@@ -571,11 +600,11 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                     continue
                 c = _candidates(mask, r_px, SOFT_RING_PX2)
             else:
-                mask = label == k
-                if np.count_nonzero(mask) < MIN_RING_PX2 * r_px * r_px:
+                on = cv2.compare(label, k, cv2.CMP_EQ)   # 0/255 bytes, as _candidates counts them
+                if cv2.countNonZero(on) < MIN_RING_PX2 * r_px * r_px:
                     continue
-                mask = mask.astype(np.float32)          # as the candidates and the rays want it
-                c = _candidates(mask, r_px)
+                c = _candidates(on, r_px)
+                mask = cv2.LUT(on, _ONE_AT_255)          # 0/1 in float32, as the rays want it
             if skip_near is not None and len(skip_near) and len(c):
                 d = np.hypot(c[:, None, 0] - skip_near[None, :, 0], c[:, None, 1] - skip_near[None, :, 1])
                 c = c[d.min(1) > 1.5 * r_px]
@@ -630,6 +659,10 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     coverage = kept.mean(1)
     arc = longest_arc(kept)
     failed = _failed_shape_test(c2, moved, coverage, arc, clean, residual, r_px, max_res)
+    # (a rim the shape tests leave out, the body hiding most of it, still tells the cloth test where
+    # a figure stands: vet_hits' left_out_rims, as the candidates themselves do with_rejected)
+    cut = np.flatnonzero((failed != 0) & np.isfinite(c2).all(1)) if not with_rejected else np.zeros(0, int)
+    left_out_rims = [(c2[i].copy(), int(side_of[i])) for i in cut]
     if not with_rejected:
         # What fails a shape test is no ring whatever its other measures: only the rest are
         # measured further (a tenth of the candidates, or less).
@@ -713,26 +746,32 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         candidates.append(hit)
     vetted = vet_hits(candidates, strict=strict, loose=loose, r_px=r_px, max_residual_px=max_res,
                       n_sides=n_sides, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
-                      view_bgr=view_bgr, similar_felt=felts)
+                      view_bgr=view_bgr, similar_felt=felts, left_out_rims=left_out_rims)
     # The kept rings' centres from the circle of the base's radius most of their edge points lie on.
     rings = np.array([i for i, hh in enumerate(vetted) if hh.reason == "ring"], int)
-    if len(rings) and any(felts):
+    if len(rings):
+        # (each ring's inputs made once, for whichever of the two fits places it)
+        at, shift = c2[rings], shift_at(c2[rings])
+        fine = frame_scale(at) >= FINE_SCALE if frame_scale is not None else np.zeros(len(rings), bool)
+        kinds = side_of[rings] * (PASS_SOFT + 1) + kind_of[rings]
         # In felt of a hue near the rim's (a blue base in water) the colour's edge is as much the
         # felt's mottling as the rim: no one arc of it to trust over the fit of them all (_in_felt_centres).
-        around = near_hue[rings]
-        in_felt = rings[around >= FELT_AROUND]
-        rings = rings[around < FELT_AROUND]
-        if len(in_felt):
-            fine = frame_scale(c2[in_felt]) >= FINE_SCALE if frame_scale is not None else np.zeros(len(in_felt), bool)
-            over_felt = rim_over_felt(view_bgr, c2[in_felt], r_px, [side_rgbs[int(k)] for k in side_of[in_felt]], wb)
-            refined = _in_felt_centres(mask_f[in_felt], gain[in_felt], over_felt, c2[in_felt], shift_at(c2[in_felt]),
-                                       r_px, units, radii, side_of[in_felt] * (PASS_SOFT + 1) + kind_of[in_felt], fine)
-            for j, i in enumerate(in_felt):
-                vetted[i] = dataclasses.replace(vetted[i], xy_view=refined[j])
-    if len(rings):
-        fine = frame_scale(c2[rings]) >= FINE_SCALE if frame_scale is not None else np.zeros(len(rings), bool)
-        refined = _refined_centres(mask_f[rings], gain[rings], c2[rings], shift_at(c2[rings]), r_px, units, radii,
-                                   side_of[rings] * (PASS_SOFT + 1) + kind_of[rings], fine)
+        in_felt = near_hue[rings] >= FELT_AROUND if any(felts) else np.zeros(len(rings), bool)
+        refined, agree = np.empty((len(rings), 2)), np.zeros((len(rings), len(units)), bool)
+        if in_felt.any():
+            sel, f = rings[in_felt], in_felt
+            over_felt = rim_over_felt(view_bgr, at[f], r_px, [side_rgbs[int(k)] for k in side_of[sel]], wb)
+            refined[f], agree[f] = _in_felt_centres(mask_f[sel], gain[sel], over_felt, at[f], shift[f], r_px, units,
+                                                    radii, kinds[f], fine[f])
+        if not in_felt.all():
+            sel, f = rings[~in_felt], ~in_felt
+            refined[f], agree[f] = _refined_centres(mask_f[sel], gain[sel], at[f], shift[f], r_px, units, radii,
+                                                    kinds[f], fine[f])
+        # Then all moved at once towards the circle the brightness's step at their rims' edge runs
+        # along, on the rays whose colour edge agrees with their circle (rim_refine.brightness_centres):
+        # in felt of the rim's hue the step is trusted more, the colour's edge being as much the felt's.
+        refined = brightness_centres(view_bgr, refined, shift, units, agree, r_px,
+                                     np.where(in_felt, BRIGHT_EVEN_SLOPE_IN_FELT, BRIGHT_EVEN_SLOPE))
         for j, i in enumerate(rings):
             vetted[i] = dataclasses.replace(vetted[i], xy_view=refined[j])
     for hit in vetted:
@@ -832,28 +871,32 @@ FELT_AROUND = 0.5              # a ring with this share of the band round it in 
 def _felt_round(strict, centres, sides, felts, n_sides: int, r_px, units) -> tuple[np.ndarray, np.ndarray]:
     """(N,) the share of the band 1.3-1.8 radii round each centre whose strict label is a felt of a
     hue near its side's (rim_vetting.similar_felts), and (N,) the share of felt of any kind, from one
-    sampling of the band."""
+    sampling of the band (0 and 0 round a centre that is not finite)."""
     n = len(centres)
     if not n:
         return np.zeros(0), np.zeros(0)
     h, w = strict.shape
+    # (a centre the fit lost, NaN, has no band round it: none of it felt)
+    finite = np.isfinite(centres).all(1)
+    c = np.where(finite[:, None], centres, 0.0)
     radii = np.linspace(1.3, 1.8, 4) * r_px
-    x = np.clip(np.rint(centres[:, None, None, 0] + units[None, :, None, 0] * radii[None, None]), 0, w - 1).astype(int)
-    y = np.clip(np.rint(centres[:, None, None, 1] + units[None, :, None, 1] * radii[None, None]), 0, h - 1).astype(int)
+    x = np.clip(np.rint(c[:, None, None, 0] + units[None, :, None, 0] * radii[None, None]), 0, w - 1).astype(int)
+    y = np.clip(np.rint(c[:, None, None, 1] + units[None, :, None, 1] * radii[None, None]), 0, h - 1).astype(int)
     lab = strict[y, x].reshape(n, -1)
     near = np.zeros(n)
     for k in np.unique(sides):
         if felts[int(k)]:
             sel = sides == k
             near[sel] = np.isin(lab[sel], felts[int(k)]).mean(1)
-    return near, (lab >= n_sides).mean(1)
+    return np.where(finite, near, 0.0), np.where(finite, (lab >= n_sides).mean(1), 0.0)
 
 
-def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fine) -> np.ndarray:
+def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fine) -> tuple[np.ndarray, np.ndarray]:
     """(N, 2) the kept rings' centres, from the circle of the base's radius most of their edge
     points lie on (vision.rim_refine): a cloak of the rim's colour hanging past the rim does not
     pull it. Where the frame is `fine` (N,), rings of one kind (N,) are fitted with the radius their
-    long arcs show (rim_refine.held_radius_centres)."""
+    long arcs show (rim_refine.held_radius_centres). With them, (N, K) the rays whose edge points
+    agree with their circle."""
     radii = _edge_radii(radii, r_px, 0.55, 1.45, max_wall(shift, units))
     samples = sample_rays(mask_f, centres, radii, units)
     _, points, valid = _rim_edges(samples, centres, shift, units, radii, r_px, 0.55, 1.45, gain)
@@ -870,10 +913,11 @@ def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fi
     refined, _ = fit_circle(points, agree.astype(np.float64), refined, r_px, iterations=3)
     refined = np.where(held[:, None], held_at, refined)
     agree = np.where(held[:, None], held_agree, agree)
-    return np.where(np.isfinite(refined) & (agree.sum(1) >= 3)[:, None], refined, centres)
+    return np.where(np.isfinite(refined) & (agree.sum(1) >= 3)[:, None], refined, centres), agree
 
 
-def _in_felt_centres(mask_f, gain, over_felt, centres, shift, r_px, units, radii, kinds, fine) -> np.ndarray:
+def _in_felt_centres(mask_f, gain, over_felt, centres, shift, r_px, units, radii, kinds,
+                     fine) -> tuple[np.ndarray, np.ndarray]:
     """(N, 2) the centres of kept rings standing in felt of a hue near their own (a blue base in
     water). There the labels' edge is the rim's on some rays and the felt's mottling on others,
     each pulling a fit its own way: the centre is the mean of four fits that err apart more than
@@ -883,8 +927,8 @@ def _in_felt_centres(mask_f, gain, over_felt, centres, shift, r_px, units, radii
     the fit made again on `over_felt` (rim_refine.rim_over_felt: the colour judged against the felt
     just round the ring, the wall whole). (On 60 hard photos of seeds 0, 7 and 3 at once, these
     rings' mean error 0.054 -> 0.051 in, p95 0.153 -> 0.144 in; each fit alone moved p95 by less
-    than its noise, or made it worse.)"""
-    agreed = _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fine)
+    than its noise, or made it worse.) With them, (N, K) the rays agreeing with the third's circle."""
+    agreed, agree = _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fine)
     n = len(centres)
     shown = np.where(kinds % (PASS_SOFT + 1) == PASS_SOFT, WALL_SHOWN_LIKELIHOOD, WALL_SHOWN_LABELS)
     # both fits made again at once (the first fit's search, 0.55-1.25 radii): on the side's map,
@@ -897,7 +941,7 @@ def _in_felt_centres(mask_f, gain, over_felt, centres, shift, r_px, units, radii
     points = wall_shown_points(points, shift2, units, np.concatenate([shown, np.ones(n)]))
     fitted, _, kept = fit_trimmed(points, valid, twice, r_px)
     fitted = np.where(np.isfinite(fitted) & (kept.sum(1) >= 3)[:, None], fitted, twice)
-    return (centres + fitted[:n] + agreed + fitted[n:]) / 4.0
+    return (centres + fitted[:n] + agreed + fitted[n:]) / 4.0, agree
 
 
 def _rounded(hit: RimHit) -> RimHit:

@@ -87,3 +87,46 @@ def test_samples_at_or_above_the_gained_threshold_are_those_gained_to_half_or_mo
     near = threshold[:, None] + np.arange(-3, 4)[None] * np.spacing(threshold)[:, None]
     samples = np.concatenate([rng.random((len(gain), 200)), near], 1).astype(np.float32)[:, None, :]
     np.testing.assert_array_equal(samples >= threshold[:, None, None], gained(samples, gain) >= 0.5)
+
+
+def test_an_outer_edge_is_the_last_sample_of_the_colour_before_each_rays_limit():
+    from vision.rim_rays import outer_edges
+    rng = np.random.default_rng(5)
+    samples = (rng.random((7, 9, 40)) ** 3).astype(np.float32)   # mostly below 0.5: some rays have none
+    radii = np.arange(40) * 0.5
+    hi = rng.uniform(2.0, 22.0, (7, 9))
+    edges = outer_edges(samples, radii, 3.0, hi)
+    for n in range(7):
+        for k in range(9):
+            on = [j for j in range(40) if 3.0 <= radii[j] <= hi[n, k] and samples[n, k, j] >= 0.5]
+            if not on:
+                assert np.isnan(edges[n, k])
+                continue
+            j, s = on[-1], samples[n, k]
+            nxt = min(j + 1, 39)
+            frac = (s[j] - 0.5) / max(s[j] - s[nxt], 1e-6) if s[j] - s[nxt] > 1e-6 else 0.0
+            assert edges[n, k] == radii[j] + min(max(frac, 0.0), 1.0) * (radii[nxt] - radii[j])
+
+
+def test_the_longest_arc_is_the_longest_run_of_kept_rays_round_the_circle():
+    from vision.rim_rays import longest_arc
+    rng = np.random.default_rng(6)
+    kept = rng.random((60, 24)) < rng.uniform(0.1, 0.95, (60, 1))
+    kept[0] = True
+    kept[1] = False
+    for n, share in enumerate(longest_arc(kept, gap=0)):
+        runs = [0]
+        for j in range(48):                                  # round the circle twice
+            runs.append(runs[-1] + 1 if kept[n, j % 24] else 0)
+        assert share == min(max(runs), 24) / 24
+
+
+def test_systems_solved_as_stacked_rows_are_those_solved_entry_by_entry():
+    from vision.rim_rays import solve_sym3, solve_sym3_rows
+    rng = np.random.default_rng(7)
+    m = rng.normal(size=(50, 3, 3)) * np.exp(rng.normal(0, 3, (50, 1, 1)))
+    a = m @ m.transpose(0, 2, 1)
+    a[0] = 0.0                                               # a singular system: no step
+    rows = np.stack([a[:, 0, 0], a[:, 0, 1], a[:, 0, 2], a[:, 1, 1], a[:, 1, 2], a[:, 2, 2]])
+    b = rng.normal(size=(3, 50))
+    np.testing.assert_array_equal(solve_sym3_rows(rows, b), np.stack(solve_sym3(*rows, *b)))

@@ -653,3 +653,25 @@ def test_a_faint_ring_whose_arc_faces_a_rim_left_out_too_weak_is_cloth_over_it(c
         assert out[0].startswith("cloth up on a body") == is_cloth, out
         assert out[0] == "ring" or is_cloth, out
         assert out[1].startswith("too weak"), out
+
+
+@pytest.mark.parametrize("camera_deg", [90.0, 0.0, 215.0])
+@pytest.mark.parametrize("rim_side, is_cloth", [(1, True), (0, False)])
+def test_a_faint_ring_whose_arc_faces_a_rim_the_shape_tests_cut_unmeasured_is_cloth_over_it(camera_deg, rim_side,
+                                                                                            is_cloth):
+    """The ring search measures no further a candidate that fails a shape test (too little ring, bits
+    of arcs, cluttered, as a rim the body mostly hides is): only its centre and side reach vetting
+    (left_out_rims). The faint ring of the other side's cloth whose arc faces away from such a rim
+    is cloth over it, as when the rim comes measured; a left-out ring of its own side tells nothing."""
+    u = np.array([math.cos(math.radians(camera_deg)), math.sin(math.radians(camera_deg))])
+    u_deg = math.degrees(math.atan2(u[1], u[0]))
+    base, cloth = np.array([60.0, 60.0]), np.array([60.0, 60.0]) + u * 0.6 * R_PX
+    label = _labels()
+    _arc(label, base, R_PX, rim_side, u_deg + 180 - 60, u_deg + 180 + 60)   # the rim, away from the lean
+    _arc(label, cloth, 0.95 * R_PX, 0, u_deg + 40, u_deg + 140)             # the cloth, beside the body
+    ring = _hit(cloth, 0, confidence=0.4, coverage=0.35, other=0.05)
+    out = vet_hits([ring], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4, n_sides=2,
+                   wall_shift_px=_towards(camera_deg), wall_height_in=BASE_TOP_IN, left_out_rims=[(base, rim_side)])
+    assert len(out) == 1
+    assert out[0].reason.startswith("cloth up on a body") == is_cloth, out[0].reason
+    assert out[0].reason == "ring" or is_cloth

@@ -188,6 +188,21 @@ def test_the_felt_round_a_ring_is_measured_in_felt_of_a_hue_near_its_sides():
     assert any_felt.tolist() == [1.0, 0.0, 1.0]
 
 
+def test_a_centre_the_fit_lost_has_no_felt_round_it():
+    # A candidate whose circle the fit lost (NaN centre, kept only to report why it was left out)
+    # has no band to sample: none of it is felt, and the finite centres beside it are measured as
+    # they would be alone.
+    from vision.rim_rays import N_RAYS
+    from vision.rims import _felt_round
+    strict = np.full((100, 200), 2, np.int32)
+    units = ray_units(N_RAYS)
+    centres = np.array([[np.nan, np.nan], [150.0, 50.0], [np.inf, 20.0]])
+    share, any_felt = _felt_round(strict, centres, np.array([1, 1, 1]), [[], [2]], 2, 10.0, units)
+    alone, alone_any = _felt_round(strict, centres[1:2], np.array([1]), [[], [2]], 2, 10.0, units)
+    assert share.tolist() == [0.0, alone[0], 0.0] and any_felt.tolist() == [0.0, alone_any[0], 0.0]
+    assert alone[0] == 1.0
+
+
 @pytest.mark.parametrize("true_xy", [(40.3, 40.6), (39.7, 40.2), (40.5, 39.5)])
 def test_a_ring_in_felt_of_its_hue_is_moved_towards_its_circle_not_the_felts_mottling(true_xy):
     # Labels of a blue rim (0.7-1.0 radii) standing in water, two blobs of the felt's mottling
@@ -204,7 +219,7 @@ def test_a_ring_in_felt_of_its_hue_is_moved_towards_its_circle_not_the_felts_mot
     units = ray_units()
     radii = np.arange(0.0, 2.0 * r_px + 6, STEP_PX)
     kinds = np.array([1 * (PASS_SOFT + 1) + PASS_STRICT])
-    got = _in_felt_centres(mask, np.ones(1), mask, start, np.zeros((1, 2)), r_px, units, radii, kinds, np.zeros(1, bool))
+    got, _ = _in_felt_centres(mask, np.ones(1), mask, start, np.zeros((1, 2)), r_px, units, radii, kinds, np.zeros(1, bool))
     before = np.hypot(*(start[0] - true_xy))
     after = np.hypot(*(got[0] - true_xy))
     assert after <= 0.5 * before, (before, after)
@@ -285,3 +300,14 @@ def test_the_ground_in_front_of_a_base_is_clear_and_in_front_of_cloth_up_on_a_bo
     assert front[0] <= MAX_FRONT < front[1]
     # without the camera's direction nothing is known in front
     assert (_body_cover(img, centres, kept, PPI / 2)[1] == 1.0).all()
+
+
+@pytest.mark.parametrize("r_px", [5.0, 10.0])
+def test_candidates_of_labels_as_bytes_are_those_of_labels_as_floats(r_px):
+    import cv2
+    from vision.rims import _candidates
+    rng = np.random.default_rng(int(r_px))
+    labels = np.where(rng.random((120, 161)) < 0.7, -1, rng.integers(0, 3, (120, 161))).astype(np.int8)
+    cv2.circle(labels, (60, 50), int(r_px), 1, 2)            # a ring of side 1 among the noise
+    as_bytes = cv2.compare(labels, 1, cv2.CMP_EQ)
+    np.testing.assert_array_equal(_candidates(as_bytes, r_px), _candidates((labels == 1).astype(np.float32), r_px))
