@@ -65,6 +65,13 @@ COARSE_COVERAGE = 1.0          # of MIN_COVERAGE: a candidate's first look (half
                                # a free cut: on 60 hard photos of seeds 0, 7, 3 against 0.6, rims 1674 -> 1671,
                                # phantoms 55 -> 53, find_rims 0.89 of its CPU time; 0.8: 1673 rims, 55 phantoms, 0.95.
                                # With the disc model, on 24 photos of each seed: rims 686 -> 685, phantoms 15 -> 15, 0.87
+MIN_COVERED = 0.6              # of the rays not showing the rim, the share something must stand over (_body_cover)
+                               # (the rule as a whole, on 60 hard photos of seeds 0, 7, 3: rims 567 -> 570, 566 -> 567,
+                               # 568 -> 569, all at 1080p; phantoms 11, 13, 17 as they were; p95 0.099 -> 0.103,
+                               # 0.099 -> 0.100, 0.105 -> 0.105 in: the short arcs it keeps lie about 0.1 in off)
+MAX_FRONT = 0.25               # ... and with the ground in front of it clear on at least the rest of the rays
+HIDDEN_SEEN = 0.5              # ... for this share of them to count as seen ring in the confidence
+SEEN_FULL = 0.6                # a ring showing this much (seen or hidden by its body) is whole for the confidence
 CORE = 0.3                     # radii: a base's core, where the figure's feet stand (two legs 0.32" across, a 1" base)
 SOFT_FLOOR = 0.25              # a likelihood peaking below this near a candidate is no rim's colour
 
@@ -91,6 +98,11 @@ class RimHit:
                                # (of a disc the ring's model finds too weak, or of its core, whichever is more)
     by_likelihood: bool = False  # found on the soft colour likelihood (vision.rim_search), not on labels
     core: float = 0.0          # share of the core (within CORE radii), where the body's feet stand, showing the colour
+    covered: float = 0.0       # of the rays not showing the rim, the share whose top something unlike the ground
+                               # round the base stands over (the body hiding the rest of the rim)
+    front: float = 1.0         # of the rays towards the camera, the share with something unlike the ground just in
+                               # front of the ring (1: no camera direction known). These two are measured only
+                               # for a ring they may keep (one otherwise too weak, no other side's colour round it)
 
 
 # A side's labels as 0/255 bytes (cv2.compare's), halved by area: each 2x2 block's rounded mean
@@ -709,6 +721,19 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     filled = np.where(disc, np.minimum(ring_filled, core), ring_filled)
     hollow = np.where(disc, np.maximum(hollow, 1 - core), hollow)
     conf = confidence(filled)
+    # A short arc whose missing part its body stands over (the ground in front of it clear, no other
+    # side's colour round it: not cloth up on a figure of the other side) is hidden there, not
+    # missing: it is kept when, a share of that part counted as seen, it would be sure enough. Its
+    # confidence stays what it shows, so that it outranks no ring seen whole and pulls no centre.
+    # (measured only for the rings it may keep: those otherwise too weak)
+    covered, front = np.zeros(len(c0)), np.ones(len(c0))
+    ask = np.flatnonzero((failed == 0) & (conf < MIN_CONFIDENCE) & (other_near == 0))
+    if len(ask):
+        covered[ask], front[ask] = _body_cover(view_bgr, c2[ask], kept[ask], r_px, shift_at(c2[ask]))
+    hidden = (covered >= MIN_COVERED) & (front <= MAX_FRONT) & (other_near == 0)
+    seen = np.minimum(SEEN_FULL, coverage + HIDDEN_SEEN * covered * (1 - coverage))
+    kept_hidden = hidden & (conf * np.minimum(1.0, seen / SEEN_FULL) / np.maximum(np.minimum(1.0, coverage / 0.6), 1e-9)
+                            >= MIN_CONFIDENCE)
     candidates = []
     for i in range(len(c0)):
         reason = ("ring", "no circle of the base's size", f"too little ring ({coverage[i]:.2f} of it)",
@@ -718,8 +743,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         hit = RimHit(c2[i].copy(), int(side_of[i]), float(conf[i]), float(coverage[i]), float(residual[i]),
                      float(filled[i]), float(outer[i]), reason, bool(kind_of[i] == PASS_LOOSE), float(fit_r[i] / r_px),
                      float(clean[i]), float(other_near[i]), float(free_r[i] / r_px), float(inner[i]),
-                     float(hollow[i]), bool(kind_of[i] == PASS_SOFT), float(core[i]))
-        if reason == "ring" and conf[i] < MIN_CONFIDENCE:
+                     float(hollow[i]), bool(kind_of[i] == PASS_SOFT), float(core[i]), float(covered[i]), float(front[i]))
+        if reason == "ring" and conf[i] < MIN_CONFIDENCE and not kept_hidden[i]:
             hit = dataclasses.replace(hit, reason=f"too weak a ring all told (confidence {conf[i]:.2f})")
         candidates.append(hit)
     vetted = vet_hits(candidates, strict=strict, loose=loose, r_px=r_px, max_residual_px=max_res,
@@ -785,6 +810,62 @@ def _failed_shape_test(centres, moved, coverage, arc, clean, residual, r_px: flo
     fails = np.stack([~np.isfinite(centres).all(1) | (moved > 0.9 * r_px), coverage < MIN_COVERAGE,
                       arc < MIN_ARC, clean < MIN_CLEAN, residual > max_res])
     return np.where(fails.any(0), fails.argmax(0) + 1, 0)
+
+
+COVER_BAND = (0.55, 0.95)      # radii: a base's top just inside its rim's edge, where a body over the rim shows
+GROUND_BAND = (1.6, 2.1)       # radii: the ground round a base, past its rim and blur
+FRONT_BAND = (0.15, 0.5)       # radii past the rim's edge and its side wall: the ground in front of a base
+FRONT_DEG = 60.0               # rays this near the camera's direction look in front of the base
+COVER_LAB = 12.0               # Lab (a, b weighed 0.39): a band this far (median) from the ground's median is covered...
+COVER_SPREAD = 1.5             # ... and this many times as far as the ground's own colours lie from it (p75)
+
+
+def _body_cover(view_bgr, centres, kept, r_px: float, shift: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """What stands over a ring's missing part, and in front of it: (covered (N,), front (N,)).
+
+    `covered`: of each candidate's rays that do not show the rim (`kept` (N, K) False), the share
+    whose band just inside the ring (COVER_BAND) shows something unlike the ground round the base
+    (GROUND_BAND): a body standing over that part of the rim, where a short arc's missing part is
+    hidden, not absent (0 for a ring showing whole). `front`: of the rays towards the camera (the
+    side wall's `shift` (N, 2)), the share whose band just past the rim and its wall (FRONT_BAND)
+    is unlike the ground. A body stands up from its base and shows away from the camera, so the
+    ground in front of a base is clear; cloth up on a body shows behind the base it stands on,
+    whose top and rim are then in front of it. (1 without a camera direction: nothing known.)"""
+    n, k = kept.shape
+    covered, front = np.zeros(n), np.ones(n)
+    if view_bgr is None or not n:
+        return covered, front
+    h, w = view_bgr.shape[:2]
+    units = ray_units(k)
+    shift = np.zeros((n, 2)) if shift is None else np.asarray(shift, np.float64)
+    wall = np.maximum(0.0, shift @ units.T)                                  # (N, K)
+    rel = np.concatenate([np.linspace(*COVER_BAND, 4), np.linspace(*GROUND_BAND, 4)])
+    along = np.broadcast_to(rel * r_px, (n, k, len(rel))).copy()
+    front_at = r_px + wall[..., None] + np.linspace(*FRONT_BAND, 4) * r_px        # (N, K, 4)
+    along = np.concatenate([along, front_at], axis=2)
+    c = np.asarray(centres, np.float64)
+    # (a sample past the view's edge reads the edge's pixel)
+    x = np.clip(np.rint(c[:, None, None, 0] + units[None, :, None, 0] * along), 0, w - 1).astype(np.intp)
+    y = np.clip(np.rint(c[:, None, None, 1] + units[None, :, None, 1] * along), 0, h - 1).astype(np.intp)
+    bgr = view_bgr[y.reshape(1, -1), x.reshape(1, -1)]                          # (1, M, 3): one row for cvtColor
+    lab = cv2.cvtColor(bgr.astype(np.float32) * np.float32(1 / 255), cv2.COLOR_BGR2Lab)
+    # a and b weighed at 100/255 of L: brightness, sharp in a 1080p photo whose colour JPEG keeps
+    # at half resolution, weighs most
+    lab *= np.array([1.0, 100 / 255, 100 / 255], np.float32)
+    lab = lab.reshape(n, k, along.shape[2], 3)
+    ground = lab[:, :, 4:8].reshape(n, -1, 3)
+    median = np.median(ground, axis=1)                                        # (N, 3)
+    spread = np.percentile(np.linalg.norm(ground - median[:, None], axis=2), 75, axis=1)
+    far_from = np.maximum(COVER_LAB, COVER_SPREAD * spread)[:, None]
+    off = np.linalg.norm(lab - median[:, None, None], axis=3)                 # (N, K, 12)
+    unlike = np.median(off[:, :, :4], axis=2) > far_from
+    ahead = np.median(off[:, :, 8:], axis=2) > far_from
+    hidden = ~kept
+    covered = np.where(hidden.any(1), (unlike & hidden).sum(1) / np.maximum(hidden.sum(1), 1), 0.0)
+    norm = np.hypot(shift[:, 0], shift[:, 1])
+    towards = (shift / np.maximum(norm, 1e-9)[:, None]) @ units.T >= np.cos(np.radians(FRONT_DEG))   # (N, K)
+    front = np.where(norm > 1e-6, (ahead & towards).sum(1) / np.maximum(towards.sum(1), 1), 1.0)
+    return covered, front
 
 
 FELT_AROUND = 0.5              # a ring with this share of the band round it in felt of a hue near its own is not refined
@@ -873,7 +954,7 @@ def _rounded(hit: RimHit) -> RimHit:
                                outer=round(hit.outer, 3), radius=round(hit.radius, 3), clean=round(hit.clean, 3),
                                other=round(hit.other, 3), free_radius=round(hit.free_radius, 3),
                                middle=round(hit.middle, 3), hollow=round(hit.hollow, 3),
-                               core=round(hit.core, 3))
+                               core=round(hit.core, 3), covered=round(hit.covered, 3), front=round(hit.front, 3))
 
 
 def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = None,

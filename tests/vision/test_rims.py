@@ -7,7 +7,7 @@ import pytest
 
 from tests.vision.rim_scenes import BLUE, PPI, RED, WATER, TopScene
 from vision.rim_rays import STEP_PX, ray_units
-from vision.rims import MIN_CLEAN, RimHit, _one_per_base, _ring_stats, find_rims
+from vision.rims import MAX_FRONT, MIN_CLEAN, MIN_COVERED, RimHit, _body_cover, _one_per_base, _ring_stats, find_rims
 
 SIDES = [RED, BLUE]
 NAMES = ["red", "blue"]
@@ -259,6 +259,47 @@ def test_rays_whose_colour_the_body_cuts_short_past_the_arcs_ends_are_hidden_not
     assert clean[True] == pytest.approx(24 / (24 + 7))           # only the cloak's fringe is clutter
     assert clean[False] == pytest.approx(24 / (24 + 4 + 7))
     assert clean[False] < MIN_CLEAN <= clean[True]
+
+
+def _arc_kept(visible: float, hidden_at_deg: float) -> np.ndarray:
+    """(1, K) the rays outside the hidden arc (1 - visible of the ring, centred on hidden_at_deg)."""
+    a = np.degrees(np.arctan2(ray_units()[:, 1], ray_units()[:, 0]))
+    off = np.abs((a - hidden_at_deg + 180) % 360 - 180)
+    return (off > (1 - visible) * 180)[None]
+
+
+@pytest.mark.parametrize("texture", [0.0, 0.08])
+def test_a_short_arcs_missing_part_is_covered_where_a_body_stands_over_it_not_where_the_ground_shows(texture):
+    """The rays of a short arc not showing the rim: under the body leaning over it, its top shows
+    something unlike the ground round the base; an arc of the colour lying alone on the ground
+    (a grain of the mat, a felt's curve) has the ground there."""
+    scene = TopScene(width_in=8, depth_in=4, texture=texture)
+    scene.figure(2.0, 2.0, "red", RED, visible=0.3, lean_deg=90, body_rgb=(110, 80, 50))
+    scene.figure(6.0, 2.0, "red", RED, visible=0.3, lean_deg=90, body_rgb=scene.mat_rgb, truth=False)
+    img = scene.finish(seed=5)
+    kept = np.repeat(_arc_kept(0.25, 90), 2, axis=0)
+    covered, _front = _body_cover(img, np.array([[2.0, 2.0], [6.0, 2.0]]) * PPI, kept, PPI / 2)
+    assert covered[0] >= MIN_COVERED > 0.3 > covered[1]
+    # a ring showing whole has nothing hidden to cover
+    assert _body_cover(img, np.array([[2.0, 2.0]]) * PPI, np.ones((1, kept.shape[1]), bool), PPI / 2)[0][0] == 0.0
+
+
+def test_the_ground_in_front_of_a_base_is_clear_and_in_front_of_cloth_up_on_a_body_is_its_base():
+    """Seen from a tilted camera a body stands up from its base and shows away from the camera:
+    the ground just in front of a base (towards the camera, past its side wall) is clear. Cloth up
+    on a body shows behind the base the body stands on, whose top and rim lie in front of it."""
+    scene = TopScene(width_in=8, depth_in=4)
+    scene.figure(2.0, 2.0, "red", RED, visible=0.3, lean_deg=270, body_rgb=(110, 80, 50))
+    scene.figure(6.0, 2.3, "blue", BLUE, visible=0.5, lean_deg=270, body_rgb=(110, 80, 50))
+    scene.figure(6.0, 1.8, "red", RED, visible=0.3, lean_deg=270, body_rgb=(110, 80, 50), truth=False)  # the cloth
+    img = scene.finish(seed=6)
+    centres = np.array([[2.0, 2.0], [6.0, 1.8]]) * PPI
+    kept = np.repeat(_arc_kept(0.3, 270), 2, axis=0)
+    towards_camera = np.array([[0.0, 1.0], [0.0, 1.0]])          # +y: the camera's foot lies that way
+    _covered, front = _body_cover(img, centres, kept, PPI / 2, towards_camera)
+    assert front[0] <= MAX_FRONT < front[1]
+    # without the camera's direction nothing is known in front
+    assert (_body_cover(img, centres, kept, PPI / 2)[1] == 1.0).all()
 
 
 @pytest.mark.parametrize("r_px", [5.0, 10.0])
