@@ -243,17 +243,18 @@ BRIGHT_EVEN_SLOPE_IN_FELT = 10.0   # and for a ring in felt of its own hue, whos
                                    # p95 at 1080p 0.097 / 0.112 / 0.101 -> 0.090 / 0.110 / 0.096 in, at 2160p
                                    # 0.047 / 0.049 / 0.032 -> 0.045 / 0.040 / 0.032; 5: 0.091 / 0.112 / 0.093,
                                    # 0.045 / 0.041 / 0.038)
-LUMA_BGR = np.array([0.114, 0.587, 0.299], np.float32)   # brightness from B, G, R (as cv2's grey)
+LUMA_BGR = np.array([0.114, 0.587, 0.299], np.float32)   # brightness from B, G, R (cv2's grey's weights)
 
 
 def brightness_centres(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndarray, units: np.ndarray,
-                       agree: np.ndarray, r_px: float, even_slope: float | None = None) -> np.ndarray:
+                       agree: np.ndarray, r_px: float, in_felt: np.ndarray | None = None) -> np.ndarray:
     """(N, 2) the rings' centres (`centres` (N, 2), from the colour) moved towards the circle of the
     base's radius `r_px` that the brightness's step at their rims' outer edge runs along, by how
     steep that step is. `view_bgr`: the view (uint8 BGR); `shift` (N, 2): the side wall's offset
     (rims._rim_edges); `agree` (N, K): the rays (`units` (K, 2)) whose colour edge lies on the
-    circle. `even_slope`: the step's root mean square slope (grey levels a pixel) at which it and
-    the colour are trusted alike (None: BRIGHT_EVEN_SLOPE). A centre that is not finite stays as it is."""
+    circle. `in_felt` (N,): the rings standing in felt of their own hue, whose step is trusted at
+    BRIGHT_EVEN_SLOPE_IN_FELT rather than BRIGHT_EVEN_SLOPE (None: none). A centre that is not finite
+    stays as it is."""
     n, k = agree.shape
     centres = np.asarray(centres, np.float64)
     finite = np.isfinite(centres).all(1)
@@ -319,9 +320,9 @@ def brightness_centres(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndar
     steep2 = w.sum(1) / np.maximum(n_use, 1)                            # the step's mean square steepness
     ok = (finite & (n_use >= BRIGHT_MIN_RAYS) & np.isfinite(fitted).all(1)
           & (np.hypot(*(fitted - c).T) <= reach_px))
-    even = BRIGHT_EVEN_SLOPE if even_slope is None else even_slope
-    weight = np.where(ok, steep2 / (steep2 + even * even), 0.0)[:, None]
-    return np.where(ok[:, None], c + weight * (np.where(ok[:, None], fitted, c) - c), centres)
+    even = BRIGHT_EVEN_SLOPE if in_felt is None else np.where(in_felt, BRIGHT_EVEN_SLOPE_IN_FELT, BRIGHT_EVEN_SLOPE)
+    weight = (steep2 / (steep2 + even * even))[:, None]
+    return np.where(ok[:, None], c + weight * (fitted - c), centres)
 
 
 _GATHER: dict = {}

@@ -55,15 +55,13 @@ def _norm2(v: np.ndarray) -> np.ndarray:
     return sq[..., 0] + sq[..., 1] + sq[..., 2]
 
 
-def _felt_zone(local: np.ndarray, felt: np.ndarray, mat: np.ndarray, shape: tuple,
-               to_mat2: np.ndarray | None = None) -> np.ndarray:
+def _felt_zone(local: np.ndarray, felt: np.ndarray, to_mat2: np.ndarray, shape: tuple) -> np.ndarray | None:
     """(H, W) 0..1: where the neighbourhood is nearer the felt's colour than the mat's, and
-    FELT_REACH_IN round it (a felt's ragged, blended edge is felt too). `to_mat2`: the
-    neighbourhood's squared distance from the mat's colour, when already known (every felt's is the same)."""
-    to_mat2 = _norm2(local - mat) if to_mat2 is None else to_mat2
+    FELT_REACH_IN round it (a felt's ragged, blended edge is felt too); None where it is nowhere.
+    `to_mat2`: the neighbourhood's squared distance from the mat's colour (every felt's is the same)."""
     inside = (_norm2(local - felt) < to_mat2).astype(np.uint8)   # squared distances
     if not inside.any():
-        return np.zeros(shape, np.float32)
+        return None
     k = 2 * int(round(FELT_REACH_IN * BACKGROUND_PPI)) + 1
     inside = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))).astype(np.float32)
     return cv2.resize(inside, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
@@ -156,19 +154,23 @@ def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat
             if key not in zones:
                 if ("to_mat2", key[1]) not in shared:
                     shared["to_mat2", key[1]] = _norm2(shared["local"] - mat)
-                zones[key] = _felt_zone(shared["local"], f, mat, tuple(shape), shared["to_mat2", key[1]]).reshape(-1)
+                zone = _felt_zone(shared["local"], f, shared["to_mat2", key[1]], tuple(shape))
+                zones[key] = None if zone is None else zone.reshape(-1)
+            if zones[key] is None:
+                continue
             if strong is None:
                 # The blend with the felt's likelihood only lowers a pixel's: one at or below the
                 # noise stays at 0, so only the pixels above it (a few hundredths of the view,
                 # scattered) are blended, from their likelihood before the noise is taken off.
                 strong = np.flatnonzero(out[k] > 0)
-                raw = to_view(like_mat, strong)
             sel = np.flatnonzero(zones[key][strong] > 0)
             if not len(sel):
                 continue
+            if raw is None:
+                raw = to_view(like_mat, strong)
             inside = zones[key][strong[sel]]
             beyond = to_view(np.minimum(like_mat, _along(chroma, f, t) * lit), strong[sel])
             raw[sel] = raw[sel] * (1 - inside) + beyond * inside
-        if strong is not None:
+        if raw is not None:
             out[k].reshape(-1)[strong] = np.maximum(raw - noise, 0.0) if noise else raw
     return out

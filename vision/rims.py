@@ -38,7 +38,7 @@ import numpy as np
 from vision.colour import chromaticity, classify, rgb_chroma
 from vision.rim_rays import (EDGE_BIAS_PX, EDGE_TRIM, STEP_PX, Bands, Slots, best_per_cell, fit_circle, fit_trimmed,
                              free_radius, gained, gained_threshold, longest_arc, max_wall, outer_edges, ray_units, reach, sample_rays)
-from vision.rim_refine import (BRIGHT_EVEN_SLOPE, BRIGHT_EVEN_SLOPE_IN_FELT, FINE_SCALE, INLIER, WALL_SHOWN_LABELS,
+from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS,
                                WALL_SHOWN_LIKELIHOOD, brightness_centres, consensus_centres, frame_scale_at,
                                held_radius_centres, rim_over_felt, wall_shown_points)
 from vision.rim_search import quantised_likelihoods
@@ -271,12 +271,11 @@ def quantise_view(view_bgr: np.ndarray, wb=None):
     bits = 8 - QUANT_SHIFT
     # B, G, R levels packed into one index, shifted and or-ed in place (no float copy of the view)
     b, g, r = cv2.split(img)
-    index = (b >> QUANT_SHIFT).astype(np.int32)
+    # (in numpy's own index type: every look-up by it, np.take or bincount, would convert it again)
+    index = (b >> QUANT_SHIFT).astype(np.intp)
     for level in (g, r):
         index <<= bits
         index |= level >> QUANT_SHIFT
-    # as numpy's own index type, once: every look-up by it (np.take, bincount) would convert it again
-    index = index.astype(np.intp)
     counts = np.bincount(index.ravel(), minlength=1 << (3 * bits))
     present = np.flatnonzero(counts > 0)          # (nonzero over a bool map is three times faster)
     levels = ((np.stack([present >> (2 * bits), (present >> bits) & ((1 << bits) - 1),
@@ -607,13 +606,13 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                 if cv2.countNonZero(on) < MIN_RING_PX2 * r_px * r_px:
                     continue
                 c = _candidates(on, r_px)
-                mask = cv2.LUT(on, _ONE_AT_255)          # 0/1 in float32, as the rays want it
+                mask = on
             if skip_near is not None and len(skip_near) and len(c):
                 d = np.hypot(c[:, None, 0] - skip_near[None, :, 0], c[:, None, 1] - skip_near[None, :, 1])
                 c = c[d.min(1) > 1.5 * r_px]
             if not len(c):
                 continue
-            masks.append(mask)
+            masks.append(mask if kind == PASS_SOFT else cv2.LUT(mask, _ONE_AT_255))   # 0/1 float32, as the rays want it
             c0s.append(c)
             sides.append(np.full(len(c), k))
             kinds.append(np.full(len(c), kind))
@@ -759,7 +758,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         kinds = side_of[rings] * (PASS_SOFT + 1) + kind_of[rings]
         # In felt of a hue near the rim's (a blue base in water) the colour's edge is as much the
         # felt's mottling as the rim: no one arc of it to trust over the fit of them all (_in_felt_centres).
-        in_felt = near_hue[rings] >= FELT_AROUND if any(felts) else np.zeros(len(rings), bool)
+        in_felt = near_hue[rings] >= FELT_AROUND
         refined, agree = np.empty((len(rings), 2)), np.zeros((len(rings), len(units)), bool)
         if in_felt.any():
             sel, f = rings[in_felt], in_felt
@@ -773,8 +772,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         # Then all moved at once towards the circle the brightness's step at their rims' edge runs
         # along, on the rays whose colour edge agrees with their circle (rim_refine.brightness_centres):
         # in felt of the rim's hue the step is trusted more, the colour's edge being as much the felt's.
-        refined = brightness_centres(view_bgr, refined, shift, units, agree, r_px,
-                                     np.where(in_felt, BRIGHT_EVEN_SLOPE_IN_FELT, BRIGHT_EVEN_SLOPE))
+        refined = brightness_centres(view_bgr, refined, shift, units, agree, r_px, in_felt)
         for j, i in enumerate(rings):
             vetted[i] = dataclasses.replace(vetted[i], xy_view=refined[j])
     for hit in vetted:

@@ -70,35 +70,12 @@ def build_app(args: argparse.Namespace):
     return create_app(config)
 
 
-M_MMAP_THRESHOLD = -3          # glibc mallopt parameters (malloc.h)
-M_ARENA_MAX = -8
-
-
-def tune_malloc() -> bool:
-    """Keep the server's memory flat over hours of photos and camera frames (glibc only).
-
-    A 1080p frame is 6 MB; glibc raises its mmap threshold after the first one is freed and then
-    serves frames from per-thread arenas, where they fragment: the server grew ~0.5 MB/s under ten
-    tablets and a camera. A fixed 1 MB threshold gives big arrays back to the system when freed,
-    and two arenas bound the rest. Returns whether it applied."""
-    import ctypes
-    import ctypes.util
-    import sys
-
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):
-        return False
-    return bool(mallopt(M_MMAP_THRESHOLD, 1 << 20)) and bool(mallopt(M_ARENA_MAX, 2))
-
-
 def run(args: argparse.Namespace) -> int:
     import waitress
 
-    tune_malloc()
+    from vision.heap import give_back_freed_memory
+
+    give_back_freed_memory()          # flat memory over hours of frames (vision.heap)
     app = build_app(args)
     if args.camera:
         app.extensions["tablesight"]["table"].start_live(args.camera)

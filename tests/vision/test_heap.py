@@ -1,14 +1,17 @@
 """vision.heap: with glibc's thresholds raised, a frame's large temporaries, made again after they
-are dropped, come from the heap, not from fresh pages faulted in one by one."""
-import resource
+are dropped, come from the heap, not from fresh pages faulted in one by one; and a process keeps the
+one policy it chose first. Each check runs in a fresh process: a policy is chosen once a process."""
+import subprocess
+import sys
 
-import numpy as np
 import pytest
 
-from vision.heap import keep_freed_memory
+FAULTS = """
+import resource, sys
+import numpy as np
+from vision import heap
 
-
-def _page_faults_making(times: int) -> int:
+def page_faults_making(times):
     before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     for _ in range(times):
         frame = np.ones((1080, 1920), np.float32)      # 8 MB, every page written
@@ -16,11 +19,32 @@ def _page_faults_making(times: int) -> int:
         del frame, view
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
 
+chosen = {"keep": heap.keep_freed_memory, "give back": heap.give_back_freed_memory, "none": lambda: True}[sys.argv[1]]()
+page_faults_making(1)                                  # the heap grows to hold them once
+print(chosen, page_faults_making(10))
+"""
 
+
+def _run(policy: str) -> tuple[bool, int]:
+    out = subprocess.run([sys.executable, "-c", FAULTS, policy], capture_output=True, text=True, check=True)
+    chosen, faults = out.stdout.split()
+    return chosen == "True", int(faults)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc only")
 def test_view_sized_arrays_made_again_fault_in_no_fresh_pages():
-    if not keep_freed_memory():
-        pytest.skip("no glibc mallopt in this process")
-    _page_faults_making(1)                             # the heap grows to hold them once
-    # (glibc as it comes: about 1,200 faults for these ten, every 8 MB array mapped afresh)
-    assert _page_faults_making(10) < 100
+    chosen, faults = _run("keep")
+    assert chosen and faults < 100
+    # glibc as it comes maps every 8 MB array afresh (about 1,200 faults for these ten), and so does
+    # the server's policy, which gives each back when freed: the check above can tell them apart
+    assert _run("none")[1] > 500 and _run("give back")[1] > 500
 
+
+def test_the_first_policy_chosen_holds():
+    code = ("from vision import heap; a = heap.give_back_freed_memory(); b = heap.keep_freed_memory(); "
+            "print(a, b, heap.policy())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    if sys.platform.startswith("linux"):
+        assert out.split() == ["True", "False", "give", "frames", "back"]
+    else:
+        assert out.split() == ["False", "False", "None"]

@@ -66,6 +66,16 @@ def test_corrupt_calibration_file_is_one_line(tmp_path, capsys):
     assert "camera.json" in err and err.count("\n") == 1
 
 
-def test_malloc_is_tuned_for_big_frames_on_linux():
+def test_the_server_gives_frames_back_and_its_pipelines_keep_to_that():
+    # In a fresh process (a malloc policy is chosen once a process): serve's, then a pipeline's.
+    import subprocess
     import sys
-    assert serve.tune_malloc() is sys.platform.startswith("linux")
+    code = ("import sys; from vision import heap; from vision.pipeline import FramePipeline; "
+            "import tomllib; from calibration.profile import profile_from_dict; "
+            "from vision.synthetic.demo import demo_profile_toml; "
+            "profile = profile_from_dict(tomllib.loads(demo_profile_toml())); "
+            "chosen = heap.give_back_freed_memory(); FramePipeline(profile); "
+            "print(chosen, heap.policy() == heap.GIVE_BACK, heap.keep_freed_memory())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    on_linux = str(sys.platform.startswith("linux"))
+    assert out == [on_linux, on_linux, "False"]
