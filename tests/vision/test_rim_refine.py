@@ -52,6 +52,20 @@ def test_the_radius_is_held_only_for_a_kind_that_measured_it_where_the_frame_is_
     assert not held.any() and np.allclose(centres, start)
 
 
+def _three_red_rims(seed: int, visible):
+    """Three red rims in a row with brown leaning bodies, rim i showing `visible(rng, i)` of itself:
+    (the scene, the centres' x and their y, inches)."""
+    rng = np.random.default_rng(seed)
+    scene = TopScene(width_in=9, depth_in=3)
+    step = 1 / (PPI * SS)              # centres on whole pixels of the canvas the scene draws on
+    xs = [x0 + step * rng.integers(-8, 9) for x0 in (1.6, 4.5, 7.4)]
+    y = 1.5 + step * rng.integers(-8, 9)
+    for i, x in enumerate(xs):
+        scene.figure(x, y, "red", RED, visible=visible(rng, i), lean_deg=float(rng.uniform(0, 360)),
+                     body_rgb=(110, 80, 50))
+    return scene, xs, y
+
+
 def test_a_partly_hidden_rim_in_a_blurred_view_is_centred_to_a_fraction_of_a_pixel():
     # Three rims of one side in a view blurred by 1.5 px (the labels' edge lies well outside the
     # top's); the body of the third hides 70% of it. Held to the radius the other two show, its
@@ -60,14 +74,7 @@ def test_a_partly_hidden_rim_in_a_blurred_view_is_centred_to_a_fraction_of_a_pix
     # moves it (rim_refine.brightness_centres).
     held, first = [], []
     for seed in range(8):
-        rng = np.random.default_rng(seed)
-        scene = TopScene(width_in=9, depth_in=3)
-        step = 1 / (PPI * SS)              # centres on whole pixels of the canvas the scene draws on
-        xs = [x0 + step * rng.integers(-8, 9) for x0 in (1.6, 4.5, 7.4)]
-        y = 1.5 + step * rng.integers(-8, 9)
-        for x, visible in zip(xs, (0.9, 0.9, 0.3)):
-            scene.figure(x, y, "red", RED, visible=visible, lean_deg=float(rng.uniform(0, 360)),
-                         body_rgb=(110, 80, 50))
+        scene, xs, y = _three_red_rims(seed, lambda _rng, i: (0.9, 0.9, 0.3)[i])
         img = scene.finish(blur_px=1.5, seed=seed)
         truth = np.array([xs[2], y]) * PPI - (SS - 1) / (2 * SS)    # a view pixel: SS x SS canvas pixels
         for errors, scale in ((held, lambda c: np.ones(len(c))), (first, None)):
@@ -219,14 +226,7 @@ def test_partly_hidden_rims_in_a_jpeg_view_are_centred_to_a_third_of_a_pixel():
     # centre. (The colour's circles alone: 0.43 px.)
     errors = []
     for seed in range(12):
-        rng = np.random.default_rng(seed)
-        scene = TopScene(width_in=9, depth_in=3)
-        step = 1 / (PPI * SS)              # centres on whole pixels of the canvas the scene draws on
-        xs = [x0 + step * rng.integers(-8, 9) for x0 in (1.6, 4.5, 7.4)]
-        y = 1.5 + step * rng.integers(-8, 9)
-        for x in xs:
-            scene.figure(x, y, "red", RED, visible=float(rng.uniform(0.35, 0.6)), lean_deg=float(rng.uniform(0, 360)),
-                         body_rgb=(110, 80, 50))
+        scene, xs, y = _three_red_rims(seed, lambda rng, _i: float(rng.uniform(0.35, 0.6)))
         hits = find_rims(scene.finish(blur_px=0.8, seed=seed), PPI, [RED], 1.0)
         assert len(hits) == 3
         for x in xs:
