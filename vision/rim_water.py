@@ -177,17 +177,31 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
             return np.zeros((len(centres), 2))
         return np.asarray(wall_shift_px(centres + origin), np.float64).reshape(-1, 2)
 
+    def felt_beyond(edges, fs, radii):
+        # beyond a rim's edge, the felt (not the body, not more rim)
+        rr = radii[None, None, :]
+        e = np.nan_to_num(edges, nan=-1e9)[..., None]
+        beyond = (rr >= e + 1.0) & (rr <= e + max(2.0, 0.3 * r_px))
+        return (fs * beyond).sum(2) >= 0.6 * np.maximum(beyond.sum(2), 1)
+
+    def first_valid(centres, shift, units, radii, need):
+        # the first look's valid rays; a centre with fewer edges than `need` fails whatever lies
+        # beyond them, so its felt is read only where enough edges are
+        wall = np.maximum(0.0, shift @ units.T)
+        edges = outer_edges(sample_rays(rim_f, centres, radii, units), radii, 0.5 * r_px, 1.3 * r_px + wall)
+        valid = np.isfinite(edges)
+        some = valid.mean(1) >= need
+        valid[~some] = False
+        if some.any():
+            valid[some] &= felt_beyond(edges[some], sample_rays(felt_f, centres[some], radii, units), radii)
+        return valid
+
     def edges_from(centres, shift, units, radii):
         wall = np.maximum(0.0, shift @ units.T)
         rim = sample_rays(rim_f, centres, radii, units)
         fs = sample_rays(felt_f, centres, radii, units)
         edges = outer_edges(rim, radii, 0.5 * r_px, 1.3 * r_px + wall)
-        # beyond a rim's edge, the felt (not the body, not more rim)
-        rr = radii[None, None, :]
-        e = np.nan_to_num(edges, nan=-1e9)[..., None]
-        beyond = (rr >= e + 1.0) & (rr <= e + max(2.0, 0.3 * r_px))
-        in_felt = (fs * beyond).sum(2) >= 0.6 * np.maximum(beyond.sum(2), 1)
-        valid = np.isfinite(edges) & in_felt
+        valid = np.isfinite(edges) & felt_beyond(edges, fs, radii)
         top = np.nan_to_num(edges - wall)
         points = centres[:, None, :] + top[..., None] * units[None]
         return points, valid, wall, rim, fs
@@ -205,7 +219,7 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     # a seed with no pixel of the rim's colour within an edge's reach of it has no edge to look for
     first_look = _rim_within(rim_f, c, 1.3 * r_px + wall_max + 2.0)
     if first_look.any():
-        _, valid, *_ = edges_from(c[first_look], shift[first_look], units[::2], look)
+        valid = first_valid(c[first_look], shift[first_look], units[::2], look, 0.5 * MIN_COVERAGE)
         first_look[first_look] = valid.mean(1) >= 0.5 * MIN_COVERAGE
     dropped = [(p + origin, 0.0, 0.0, 0.0, "first look") for p in c[~first_look]] if with_rejected else []
     c, shift = c[first_look], shift[first_look]
