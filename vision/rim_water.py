@@ -25,6 +25,7 @@ import numpy as np
 
 from vision.rim_rays import (EDGE_TRIM, STEP_PX, adjugate_sym3, best_per_cell, fit_trimmed, longest_arc,
                              max_wall, outer_edges, ray_units, sample_rays)
+from vision.rim_rays import reach as radii_out_to
 from vision.rim_vetting import similar_felts
 
 MIN_BODY = 0.45                # candidate: share of a square of 1.2 radii in the middle that is not felt
@@ -188,7 +189,9 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
         # the first look's valid rays; a centre with fewer edges than `need` fails whatever lies
         # beyond them, so its felt is read only where enough edges are
         wall = np.maximum(0.0, shift @ units.T)
-        edges = outer_edges(sample_rays(rim_f, centres, radii, units), radii, 0.5 * r_px, 1.3 * r_px + wall)
+        hi = 1.3 * r_px + wall
+        near = radii_out_to(radii, float(hi.max(initial=0.0)))      # an edge's samples: the rim's map no farther
+        edges = outer_edges(sample_rays(rim_f, centres, near, units), near, 0.5 * r_px, hi)
         valid = np.isfinite(edges)
         some = valid.mean(1) >= need
         valid[~some] = False
