@@ -320,24 +320,55 @@ def paint_map(view_bgr: np.ndarray, feltish: np.ndarray, paint, r_px: float) -> 
     def box(a):
         return cv2.boxFilter(a, -1, (size, size), normalize=False, borderType=cv2.BORDER_CONSTANT)
 
+    # (float32 throughout, each product and sum in the order written out, into arrays made once)
     n = np.maximum(box(w), 1.0)
-    m = [box(w * img[..., i]) / n for i in range(3)]
+    ch = cv2.split(img)
+    w_ch = [w * ch[i] for i in range(3)]
+    m = [box(w_ch[i]) / n for i in range(3)]
     c = {}
     for i in range(3):
         for j in range(i, 3):
-            c[i, j] = box(w * img[..., i] * img[..., j]) / n - m[i] * m[j] + (COLOUR_NOISE ** 2 if i == j else 0.0)
+            # box(w c_i c_j) / n - m_i m_j (+ the noise's variance on the diagonal)
+            t = box(w_ch[i] * ch[j])
+            t /= n
+            t -= m[i] * m[j]
+            if i == j:
+                t += COLOUR_NOISE ** 2
+            c[i, j] = t
     # the 3x3 inverse pixel by pixel, by its cofactors
     a00, a01, a02, a11, a12, a22 = c[0, 0], c[0, 1], c[0, 2], c[1, 1], c[1, 2], c[2, 2]
     i00, i01, i02, i11, i12, i22, det = adjugate_sym3(a00, a01, a02, a11, a12, a22)
-    det = np.maximum(det, 1e-6)
-    d0, d1, d2 = img[..., 0] - m[0], img[..., 1] - m[1], img[..., 2] - m[2]
-    maha = (i00 * d0 * d0 + i11 * d1 * d1 + i22 * d2 * d2 + 2 * (i01 * d0 * d1 + i02 * d0 * d2 + i12 * d1 * d2)) / det
-    felt_ll = -0.5 * (maha + np.log(det))
+    np.maximum(det, 1e-6, out=det)
+    d0, d1, d2 = ch[0] - m[0], ch[1] - m[1], ch[2] - m[2]
+    # maha = (i00 d0 d0 + i11 d1 d1 + i22 d2 d2 + 2 (i01 d0 d1 + i02 d0 d2 + i12 d1 d2)) / det
+    maha = i00 * d0
+    maha *= d0
+    t = i11 * d1
+    t *= d1
+    maha += t
+    np.multiply(i22, d2, out=t)
+    t *= d2
+    maha += t
+    cross = i01 * d0
+    cross *= d1
+    np.multiply(i02, d0, out=t)
+    t *= d2
+    cross += t
+    np.multiply(i12, d1, out=t)
+    t *= d2
+    cross += t
+    cross *= 2
+    maha += cross
+    maha /= det
+    felt_ll = maha                            # -0.5 (maha + log det)
+    felt_ll += np.log(det)
+    felt_ll *= -0.5
     p_mean, p_cov = paint
     # the paint's Mahalanobis distance in float32, its inverse covariance applied by one transform
     dp = img - (p_mean - centre).astype(np.float32)
-    p_maha = (cv2.transform(dp, np.linalg.inv(p_cov).astype(np.float32)) * dp).sum(2)
-    paint_ll = -0.5 * (p_maha + np.float32(np.log(np.linalg.det(p_cov))))
+    paint_ll = (cv2.transform(dp, np.linalg.inv(p_cov).astype(np.float32)) * dp).sum(2)
+    paint_ll += np.float32(np.log(np.linalg.det(p_cov)))
+    paint_ll *= -0.5
     return (paint_ll > felt_ll).astype(np.float32)
 
 
