@@ -165,13 +165,14 @@ def _likelihoods(chroma, brightness, to_view, rows_of, coarse, coarse_ppi, side_
                 # noise stays at 0, so only the pixels above it (a few hundredths of the view,
                 # scattered) are blended, from their likelihood before the noise is taken off.
                 strong = np.flatnonzero(out[k] > 0)
-            sel = np.flatnonzero(zones[key][strong] > 0)
+            weight = zones[key][strong]        # (gathered once: the pixels in the zone and their weight)
+            sel = np.flatnonzero(weight > 0)
             if not len(sel):
                 continue
             if raw is None:
                 rows = rows_of(strong)
                 raw = to_view(like_mat, rows)
-            inside = zones[key][strong[sel]]
+            inside = weight[sel]
             beyond = to_view(np.minimum(like_mat, _along(chroma, f, t) * lit), rows[sel])
             raw[sel] = raw[sel] * (1 - inside) + beyond * inside
         if raw is not None:
