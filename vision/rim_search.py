@@ -86,14 +86,14 @@ def side_likelihoods(bal_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequen
     still is. Felt the profile does not know stays colour, for the shape tests to judge."""
     chroma, brightness = chroma_layers(bal_bgr)
     def to_view(lut, at=None, out=None):
-        if at is not None:
+        if at is not None:                     # `at`: rows of the colours (here the pixels themselves)
             return lut.reshape(-1)[at]
         if out is None:
             return lut
         out[...] = lut
         return out
 
-    return _likelihoods(chroma, brightness, to_view, chroma, ppi, side_rgbs, mat, felt_rgbs)
+    return _likelihoods(chroma, brightness, to_view, lambda at: at, chroma, ppi, side_rgbs, mat, felt_rgbs)
 
 
 def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[float]], mat: np.ndarray,
@@ -113,8 +113,8 @@ def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[fl
     step = max(1, int(round(ppi / BACKGROUND_PPI)))
     coarse = chroma[0][slot[index[::step, ::step]]]       # the view's chromaticity at about 5 px/in
     def to_view(lut, at=None, out=None):
-        if at is not None:                     # a few pixels: by their colours' rows
-            return lut[slot[index.reshape(-1)[at]]]
+        if at is not None:                     # a few pixels, by their colours' rows (`rows_of`)
+            return lut[at]
         # looked up by colour code (a table of every code up to the last present): no map of each
         # pixel's row among the colours present is made first. Straight into the output; every
         # code is in the table, so "clip" clips nothing (and, unlike the default, does not buffer `out`)
@@ -122,16 +122,18 @@ def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[fl
         table[present] = lut
         return np.take(table, index, out=out, mode="clip")
 
-    return _likelihoods(chroma[0], brightness[0], to_view, coarse, ppi / step, side_rgbs, mat, felt_rgbs,
+    return _likelihoods(chroma[0], brightness[0], to_view, lambda at: slot[index.reshape(-1)[at]], coarse,
+                        ppi / step, side_rgbs, mat, felt_rgbs,
                         index.shape, noise, sides, shared)
 
 
-def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat, felt_rgbs, shape=None,
+def _likelihoods(chroma, brightness, to_view, rows_of, coarse, coarse_ppi, side_rgbs, mat, felt_rgbs, shape=None,
                  noise: float = 0.0, sides: Collection[int] | None = None, shared: dict | None = None):
     """The likelihoods of colours (chroma (..., 3), brightness (...)), put in the view by
-    `to_view`, less `noise` and floored at 0; `coarse`: the view's chromaticity at `coarse_ppi` for
-    the felts' neighbourhoods. Only `sides` are judged (None: all); `shared` keeps the median and
-    the felts' zones for the next call on the same view."""
+    `to_view` (at a few flat pixels: `to_view(lut, at=rows_of(pixels))`, by the rows of their
+    colours, found once for all the felts), less `noise` and floored at 0; `coarse`: the view's
+    chromaticity at `coarse_ppi` for the felts' neighbourhoods. Only `sides` are judged (None:
+    all); `shared` keeps the median and the felts' zones for the next call on the same view."""
     shape = chroma.shape[:2] if shape is None else shape
     mat = np.asarray(mat, np.float32)
     lit = np.clip((brightness - DARK) / (LIT - DARK), 0.0, 1.0).astype(np.float32)
@@ -143,7 +145,7 @@ def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat
         t = rgb_chroma(side_rgbs[k]).astype(np.float32)
         like_mat = _along(chroma, mat, t) * lit
         to_view(np.maximum(like_mat - noise, 0.0) if noise else like_mat, out=out[k])
-        strong = raw = None
+        strong = raw = rows = None
         for j, felt in enumerate(felt_rgbs):
             f = rgb_chroma(felt).astype(np.float32)
             if np.linalg.norm(f - t) >= np.linalg.norm(mat - t):
@@ -163,13 +165,15 @@ def _likelihoods(chroma, brightness, to_view, coarse, coarse_ppi, side_rgbs, mat
                 # noise stays at 0, so only the pixels above it (a few hundredths of the view,
                 # scattered) are blended, from their likelihood before the noise is taken off.
                 strong = np.flatnonzero(out[k] > 0)
-            sel = np.flatnonzero(zones[key][strong] > 0)
+            weight = zones[key][strong]        # (gathered once: the pixels in the zone and their weight)
+            sel = np.flatnonzero(weight > 0)
             if not len(sel):
                 continue
             if raw is None:
-                raw = to_view(like_mat, strong)
-            inside = zones[key][strong[sel]]
-            beyond = to_view(np.minimum(like_mat, _along(chroma, f, t) * lit), strong[sel])
+                rows = rows_of(strong)
+                raw = to_view(like_mat, rows)
+            inside = weight[sel]
+            beyond = to_view(np.minimum(like_mat, _along(chroma, f, t) * lit), rows[sel])
             raw[sel] = raw[sel] * (1 - inside) + beyond * inside
         if raw is not None:
             out[k].reshape(-1)[strong] = np.maximum(raw - noise, 0.0) if noise else raw
