@@ -344,6 +344,7 @@ def _felt_patches(strict, loose, quantised, side_rgbs, other_rgbs, mat, width_px
     w = max(3, int(round(width_px / 2)))
     square = cv2.getStructuringElement(cv2.MORPH_RECT, (w, w))
     h_px, w_px = strict.shape
+    felts = [rgb_chroma(o) for o in other_rgbs]
     for k in range(n_sides):
         mask = (strict[::2, ::2] == k).astype(np.uint8)
         # (the felt's mottling leaves pin holes in the side's colour: closed first, for the core only)
@@ -370,7 +371,6 @@ def _felt_patches(strict, loose, quantised, side_rgbs, other_rgbs, mat, width_px
         codes = np.flatnonzero(seen)
         sub = np.searchsorted(present, codes)
         c, b = chroma[:, sub], brightness[:, sub]
-        felts = [rgb_chroma(o) for o in other_rgbs]
         which = classify(c, b, felts, mat)[0]
         table = np.full(codes.size, k, np.int32)
         for t, felt in enumerate(felts):
@@ -729,7 +729,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     ask = np.flatnonzero((failed == 0) & (conf < MIN_CONFIDENCE) & (other_near == 0))
     if len(ask):
         covered[ask], front[ask] = _body_cover(view_bgr, c2[ask], kept[ask], r_px, shift_at(c2[ask]))
-    hidden = (covered >= MIN_COVERED) & (front <= MAX_FRONT) & (other_near == 0)
+    hidden = (covered >= MIN_COVERED) & (front <= MAX_FRONT)      # (covered is 0 where not asked)
     seen = np.minimum(SEEN_FULL, coverage + HIDDEN_SEEN * covered * (1 - coverage))
     kept_hidden = hidden & (conf * np.minimum(1.0, seen / SEEN_FULL) / np.maximum(np.minimum(1.0, coverage / 0.6), 1e-9)
                             >= MIN_CONFIDENCE)
@@ -892,6 +892,13 @@ def _felt_round(strict, centres, sides, felts, n_sides: int, r_px, units) -> tup
     return np.where(finite, near, 0.0), np.where(finite, (lab >= n_sides).mean(1), 0.0)
 
 
+def _wall_shown(kinds: np.ndarray) -> np.ndarray:
+    """(N,) how much of the side wall each ring's colour edge takes in, by the map it was found on
+    (`kinds`: side * (PASS_SOFT + 1) + pass): the likelihood takes the wall for the colour, a side's
+    labels part of it (rim_refine)."""
+    return np.where(kinds % (PASS_SOFT + 1) == PASS_SOFT, WALL_SHOWN_LIKELIHOOD, WALL_SHOWN_LABELS)
+
+
 def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fine) -> tuple[np.ndarray, np.ndarray]:
     """(N, 2) the kept rings' centres, from the circle of the base's radius most of their edge
     points lie on (vision.rim_refine): a cloak of the rim's colour hanging past the rim does not
@@ -901,9 +908,7 @@ def _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fi
     radii = _edge_radii(radii, r_px, 0.55, 1.45, max_wall(shift, units))
     samples = sample_rays(mask_f, centres, radii, units)
     _, points, valid = _rim_edges(samples, centres, shift, units, radii, r_px, 0.55, 1.45, gain)
-    # (the likelihood takes the side wall for the colour, a side's labels part of it: rim_refine)
-    shown = np.where(kinds % (PASS_SOFT + 1) == PASS_SOFT, WALL_SHOWN_LIKELIHOOD, WALL_SHOWN_LABELS)
-    points = wall_shown_points(points, shift, units, shown)
+    points = wall_shown_points(points, shift, units, _wall_shown(kinds))
     start, agree = consensus_centres(points, valid, centres, r_px + EDGE_BIAS_PX)
     held_at, held_agree, held = held_radius_centres(points, valid, agree, start, r_px, kinds, fine)
     # the circle through the points that agree, its radius held near the base's as in the first fit,
@@ -931,7 +936,7 @@ def _in_felt_centres(mask_f, gain, over_felt, centres, shift, r_px, units, radii
     than its noise, or made it worse.) With them, (N, K) the rays agreeing with the third's circle."""
     agreed, agree = _refined_centres(mask_f, gain, centres, shift, r_px, units, radii, kinds, fine)
     n = len(centres)
-    shown = np.where(kinds % (PASS_SOFT + 1) == PASS_SOFT, WALL_SHOWN_LIKELIHOOD, WALL_SHOWN_LABELS)
+    shown = _wall_shown(kinds)
     # both fits made again at once (the first fit's search, 0.55-1.25 radii): on the side's map,
     # half the wall showing in a side's labels; on the colour against the felt, the wall whole
     radii = _edge_radii(radii, r_px, 0.55, 1.25, max_wall(shift, units))
