@@ -155,15 +155,17 @@ def outer_edges(samples: np.ndarray, radii: np.ndarray, lo: float, hi: np.ndarra
     back = (samples[..., j_lo:] >= 0.5 if on is None else on[..., j_lo:])[..., ::-1] & np.take(before, j_hi, axis=0)
     last_back = np.argmax(back, axis=2)
     j_last = len(radii) - 1 - last_back
-    found = np.take_along_axis(back, last_back[..., None], 2)[..., 0]
+    # (each ray's one sample read by its flat index: take_along_axis builds an index grid a call)
+    ray = np.arange(0, last_back.size).reshape(last_back.shape)
+    found = back.reshape(-1)[ray * back.shape[2] + last_back]
     j_next = np.minimum(j_last + 1, len(radii) - 1)
-    s0 = np.take_along_axis(samples, j_last[..., None], 2)
-    s1 = np.take_along_axis(samples, j_next[..., None], 2)
+    flat, at = samples.reshape(-1), ray * samples.shape[2]
+    s0, s1 = flat[at + j_last][..., None], flat[at + j_next][..., None]
     if gain is not None:
         s0, s1 = gained(s0, gain), gained(s1, gain)
     s0, s1 = s0[..., 0], s1[..., 0]
     frac = np.where(s0 - s1 > 1e-6, (s0 - 0.5) / np.maximum(s0 - s1, 1e-6), 0.0)
-    r = radii[j_last] + np.clip(frac, 0.0, 1.0) * (radii[j_next] - radii[j_last])
+    r = radii[j_last] + np.minimum(np.maximum(frac, 0.0), 1.0) * (radii[j_next] - radii[j_last])
     return np.where(found, r, np.nan)
 
 
@@ -248,6 +250,14 @@ def solve_sym3_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (q[:, 0] + q[:, 1] + q[:, 2]) * inv
 
 
+# The normal equations' sums, rows: w ux, w uy, w ux ux, w uy uy, w ux uy (a02, a12, a00, a11, a01), w e ux,
+# w e uy, w e (the right-hand side's, b0, b1, b2, before the radius prior and the sign), and a22 (the
+# weights' sum and the prior, made once). solve_sym3_rows' gathers by those rows: the adjugate's
+# four factors and the first column, in one gather.
+_FIT_A = np.array([2, 4, 0, 3, 1, 8])                 # a00, a01, a02, a11, a12, a22 among the sums
+_FIT_GATHER = np.concatenate([_FIT_A[_ADJ_A], _FIT_A[_ADJ_B], _FIT_A[_ADJ_C], _FIT_A[_ADJ_D], _FIT_A[:3]])
+
+
 def fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px: float,
                 iterations: int = 6) -> tuple[np.ndarray, np.ndarray]:
     """(N, 2) centres and (N,) radii of circles through points (N, K, 2) with weights (N, K), the
@@ -256,37 +266,50 @@ def fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px:
     The rim's outer edge shows a little outside the base (blur, a blended pixel counted as rim):
     on a whole ring that only grows the radius, but on a short arc a fixed radius would pull the
     centre towards the arc. A long arc finds its own radius; a short one keeps the prior's."""
-    c = start.copy()
-    r = np.full(len(c), r_px + EDGE_BIAS_PX)
+    n = len(start)
     lam = RADIUS_PRIOR
+    r0 = r_px + EDGE_BIAS_PX
     xy = np.ascontiguousarray(np.moveaxis(points, -1, 0))           # (2, N, K): x and y
     w = weights
-    w_sum = w.sum(1)
-    # the weighted products summed for the normal equations, all reduced in one call:
-    # w ux, w uy, w ux ux, w uy uy, w ux uy, w e, w e ux, w e uy (x and y side by side, so
-    # that each product is one call for both)
+    # (each step written into arrays made once, the centre kept as (2, N): a step of a few dozen
+    # calls over small arrays, whose cost is the calls; each product and sum as solve_sym3 makes it)
+    c = np.array(start, np.float64).T.copy()                        # (2, N)
+    r = np.full(n, r0)
+    d, u = np.empty_like(xy), np.empty_like(xy)
+    dist, e = np.empty(xy.shape[1:]), np.empty(xy.shape[1:])
     terms = np.empty((8,) + xy.shape[1:])
-    a = np.empty((6, len(c)))
-    a[5] = w_sum + lam
+    sums = np.empty((9, n))
+    sums[8] = w.sum(1) + lam
+    half = 0.5 * r_px
     for _ in range(iterations):
-        d = xy - c.T[:, :, None]
-        dist = np.hypot(d[0], d[1])
-        u = d / np.maximum(dist, 1e-6)
-        e = dist - r[:, None]                           # d e / d (cx, cy, r) = (-ux, -uy, -1)
+        np.subtract(xy, c[:, :, None], out=d)
+        np.hypot(d[0], d[1], out=dist)
+        np.divide(d, np.maximum(dist, 1e-6), out=u)
+        np.subtract(dist, r[:, None], out=e)                 # d e / d (cx, cy, r) = (-ux, -uy, -1)
         np.multiply(w, u, out=terms[0:2])
         np.multiply(terms[0:2], u, out=terms[2:4])
         np.multiply(terms[0], u[1], out=terms[4])
-        np.multiply(w, e, out=terms[5])
-        np.multiply(terms[5], u, out=terms[6:8])
-        sums = terms.sum(2)
-        a[:5] = sums[[2, 4, 0, 3, 1]]                   # a00, a01, a02, a11, a12
-        # J^T e with J = (-ux, -uy, -1), and the radius prior
-        b = -sums[[6, 7, 5]]
-        b[2] += lam * (r - (r_px + EDGE_BIAS_PX))
-        step = solve_sym3_rows(a, b)
-        c = c + np.clip(-step[:2].T, -0.5 * r_px, 0.5 * r_px)
-        r = np.clip(r - step[2], 0.85 * r_px, 1.25 * r_px)
-    return c, r
+        np.multiply(w, e, out=terms[7])
+        np.multiply(terms[7], u, out=terms[5:7])
+        np.add.reduce(terms, axis=2, out=sums[:8])
+        # J^T e with J = (-ux, -uy, -1), and the radius prior: the right-hand side is minus these
+        # rows, so the step is minus the solution of the system with them as they are
+        sums[7] -= lam * (r - r0)
+        g = sums[_FIT_GATHER]
+        cof = g[0:6] * g[6:12]
+        cof -= g[12:18] * g[18:24]
+        p = g[24:27] * cof[:3]
+        det = p[0] + p[1] + p[2]
+        ok = np.abs(det) > 1e-6
+        inv = np.where(ok, 1.0 / np.where(ok, det, 1.0), 0.0)
+        q = cof[_ADJ_ROWS] * sums[None, 5:8]
+        neg_step = q[:, 0] + q[:, 1]
+        neg_step += q[:, 2]
+        neg_step *= inv
+        c += np.minimum(np.maximum(neg_step[:2], -half), half)
+        r += neg_step[2]
+        np.minimum(np.maximum(r, 0.85 * r_px, out=r), 1.25 * r_px, out=r)
+    return c.T.copy(), r
 
 
 def ray_units(n: int = N_RAYS) -> np.ndarray:

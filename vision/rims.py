@@ -271,11 +271,13 @@ def quantise_view(view_bgr: np.ndarray, wb=None):
     bits = 8 - QUANT_SHIFT
     # B, G, R levels packed into one index, shifted and or-ed in place (no float copy of the view)
     b, g, r = cv2.split(img)
-    # (in numpy's own index type: every look-up by it, np.take or bincount, would convert it again)
-    index = (b >> QUANT_SHIFT).astype(np.intp)
+    # (packed in 32 bits, then made numpy's own index type once: every look-up by it, np.take or
+    # bincount, would convert it again)
+    index = (b >> QUANT_SHIFT).astype(np.uint32)
     for level in (g, r):
         index <<= bits
         index |= level >> QUANT_SHIFT
+    index = index.astype(np.intp)
     counts = np.bincount(index.ravel(), minlength=1 << (3 * bits))
     present = np.flatnonzero(counts > 0)          # (nonzero over a bool map is three times faster)
     levels = ((np.stack([present >> (2 * bits), (present >> bits) & ((1 << bits) - 1),

@@ -130,3 +130,32 @@ def test_systems_solved_as_stacked_rows_are_those_solved_entry_by_entry():
     rows = np.stack([a[:, 0, 0], a[:, 0, 1], a[:, 0, 2], a[:, 1, 1], a[:, 1, 2], a[:, 2, 2]])
     b = rng.normal(size=(3, 50))
     np.testing.assert_array_equal(solve_sym3_rows(rows, b), np.stack(solve_sym3(*rows, *b)))
+
+
+def test_a_circle_fit_takes_the_gauss_newton_steps_written_entry_by_entry():
+    """fit_circle's steps, made in arrays reused across its iterations, are those of the normal
+    equations written out plainly (each sum, the radius prior and solve_sym3's solution), to the bit."""
+    from vision.rim_rays import EDGE_BIAS_PX, RADIUS_PRIOR, fit_circle, ray_units, solve_sym3
+    rng = np.random.default_rng(11)
+    n, r_px = 40, 9.0
+    start = rng.uniform(20, 200, (n, 2))
+    radius = r_px + rng.normal(0, 1.0, (n, ray_units().shape[0], 1))
+    points = start[:, None] + rng.normal(0, 2, (n, 1, 2)) + radius * ray_units()[None]
+    weights = (rng.random(points.shape[:2]) > rng.random((n, 1))).astype(np.float64)
+    weights[0] = 0.0                                         # no point: the prior alone
+    c, r = start.copy(), np.full(n, r_px + EDGE_BIAS_PX)
+    for _ in range(4):
+        dx, dy = points[..., 0] - c[:, None, 0], points[..., 1] - c[:, None, 1]
+        dist = np.hypot(dx, dy)
+        ux, uy = dx / np.maximum(dist, 1e-6), dy / np.maximum(dist, 1e-6)
+        e = dist - r[:, None]
+        w = weights
+        sx, sy, se = (w * ux).sum(1), (w * uy).sum(1), (w * e).sum(1)
+        step = solve_sym3((w * ux * ux).sum(1), (w * ux * uy).sum(1), sx, (w * uy * uy).sum(1), sy,
+                          w.sum(1) + RADIUS_PRIOR, -(w * e * ux).sum(1), -(w * e * uy).sum(1),
+                          -se + RADIUS_PRIOR * (r - (r_px + EDGE_BIAS_PX)))
+        c = c + np.clip(-np.stack(step[:2], 1), -0.5 * r_px, 0.5 * r_px)
+        r = np.clip(r - step[2], 0.85 * r_px, 1.25 * r_px)
+    got_c, got_r = fit_circle(points, weights, start, r_px, iterations=4)
+    np.testing.assert_array_equal(got_c, c)
+    np.testing.assert_array_equal(got_r, r)
