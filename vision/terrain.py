@@ -194,6 +194,19 @@ def _robust(values: np.ndarray, floor: np.ndarray = FLOOR) -> tuple[np.ndarray, 
     return centre.astype(np.float32), np.maximum(spread, floor[: values.shape[0]]).astype(np.float32)
 
 
+def _mean_std(xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """xs.mean(axis=0) and xs.std(axis=0) of an (N, C) array, numpy's own numbers (the same ufuncs
+    in the same order as its mean and var), with the sum over the rows taken once for both."""
+    n = np.intp(xs.shape[0])
+    total = np.add.reduce(xs, axis=0)
+    mean = np.true_divide(total, n, out=total, casting="unsafe")
+    dev = xs - mean
+    np.multiply(dev, dev, out=dev)
+    var = np.add.reduce(dev, axis=0)
+    np.true_divide(var, n, out=var, casting="unsafe")
+    return mean, np.sqrt(var, out=var)
+
+
 def _mahal(d: np.ndarray, sigma: np.ndarray) -> float:
     return float(np.sqrt(((np.asarray(d) / np.asarray(sigma)) ** 2).sum()))
 
@@ -211,26 +224,44 @@ def _local_mat(planes: np.ndarray, mat_like: np.ndarray, ppi: float, fallback: n
     small = max(1, int(ppi))          # the light changes slowly: an inch a pixel is enough
     k = max(3, int(round(2 * MAT_REACH_IN * ppi / small)) | 1)
 
-    wsum = cv2.blur(_shrink(mat_like, small), (k, k), borderType=cv2.BORDER_REFLECT)
-    sums = cv2.blur(cv2.merge([_shrink(plane * mat_like, small) for plane in planes]), (k, k),
-                    borderType=cv2.BORDER_REFLECT)
+    weighted = np.empty((len(planes) + 1, *mat_like.shape), np.float32)
+    np.multiply(planes, mat_like, out=weighted[:-1])
+    weighted[-1] = mat_like
+    shrunk = _shrink_planes(weighted, small)
+    wsum = cv2.blur(shrunk[-1], (k, k), borderType=cv2.BORDER_REFLECT)
+    sums = cv2.blur(cv2.merge(list(shrunk[:-1])), (k, k), borderType=cv2.BORDER_REFLECT)
     have = (wsum > 0.05)[..., None]
     mean = np.where(have, sums / np.maximum(wsum, 1e-6)[..., None], np.asarray(fallback, np.float32)).astype(np.float32)
     return np.ascontiguousarray(mean.transpose(2, 0, 1)), small
 
 
-def _enlarged(plane: np.ndarray, s: int, shape: tuple[int, int]) -> np.ndarray:
+def _enlarged(plane: np.ndarray, s: int, shape: tuple[int, int], out: np.ndarray | None = None) -> np.ndarray:
     """A plane of s x s blocks on the layer of `shape`: block j covers pixels s * j ... s * j + s - 1,
-    which is how an exact enlargement by s places it; the last partial blocks repeat."""
-    big = cv2.resize(plane, None, fx=s, fy=s, interpolation=cv2.INTER_LINEAR)
-    if big.shape != shape:
-        big = cv2.copyMakeBorder(big, 0, shape[0] - big.shape[0], 0, shape[1] - big.shape[1], cv2.BORDER_REPLICATE)
-    return big
+    which is how an exact enlargement by s places it; the last partial blocks repeat. Made in `out`
+    (float32, of `shape`) when given."""
+    hb, wb = plane.shape[0] * s, plane.shape[1] * s
+    if out is None:
+        out = np.empty(shape, np.float32)
+    cv2.resize(plane, None, fx=s, fy=s, interpolation=cv2.INTER_LINEAR, dst=out[:hb, :wb])
+    if wb < shape[1]:
+        out[:hb, wb:] = out[:hb, wb - 1:wb]
+    if hb < shape[0]:
+        out[hb:] = out[hb - 1]
+    return out
 
 
 def _shrink_planes(planes: np.ndarray, f: int) -> np.ndarray:
-    """(C, H // f, W // f): `_shrink` of each plane."""
-    return planes if f == 1 else np.stack([_shrink(p, f) for p in planes])
+    """(C, H // f, W // f): `_shrink` of each plane; when H is a multiple of f, in one call on the
+    planes stacked as one image of C * H rows, whose f x f blocks never straddle two planes (the
+    same pixels)."""
+    if f == 1:
+        return planes
+    c, h, w = planes.shape
+    if h % f:                  # (the planes cut to whole blocks would be copied to be stacked)
+        return np.stack([_shrink(p, f) for p in planes])
+    ww = w // f * f
+    stacked = planes[:, :, :ww].reshape(c * h, ww)      # (rows of w pixels, the first ww read)
+    return cv2.resize(stacked, (ww // f, c * h // f), interpolation=cv2.INTER_AREA).reshape(c, h // f, ww // f)
 
 
 def _finer(seed: np.ndarray, box, f: int, shape: tuple[int, int]):
@@ -296,8 +327,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     cox, coy = ox + (f - 1) / (2 * wppi), oy + (f - 1) / (2 * wppi)
     cexcluded, cunknown = excluded, unknown
     if f > 1:                  # (a block is unknown, or never terrain, when half its pixels are)
-        cexcluded = _shrink(excluded.astype(np.float32), f) >= UNKNOWN_SHARE
-        cunknown = _shrink(unknown.astype(np.float32), f) >= UNKNOWN_SHARE
+        cexcluded, cunknown = _shrink_planes(np.stack([excluded, unknown]).astype(np.float32), f) >= UNKNOWN_SHARE
 
     # The mat: its centre and spread over the whole view, then its local mean around each pixel.
     step = max(1, int(math.sqrt(hc * wc / 2500)))
@@ -309,21 +339,24 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         cplanes, mat_like, cppi,
         median_rows(cplanes[:, ::step, ::step][:, like_s]) if like_s.any() else median_rows(sample.T))
     # (only the log chromaticity and brightness planes are read at the seeds' layer)
-    clocal = np.stack([_enlarged(plane, block, (hc, wc)) for plane in blocks[:4]])
-    rel_c = cplanes[:4] - clocal[:4]
+    clocal = np.empty((4, hc, wc), np.float32)
+    for plane, local in zip(blocks[:4], clocal):
+        _enlarged(plane, block, (hc, wc), local)
+    rel_c = cplanes[:4] - clocal
     # (The seeds are judged in the work layer's mat spread, read below: a block's mean varies less than
     # its pixels, and a felt no more surely stands out for being looked at coarser.)
     rel = np.empty((4, h, w), np.float32)
     ratio = np.empty((3, h, w), np.float32)
     for i in range(7):
-        local = _enlarged(blocks[i], block * f, (h, w))
         if i < 4:
-            np.subtract(planes[i], local, out=rel[i])
+            local = _enlarged(blocks[i], block * f, (h, w), rel[i])
+            np.subtract(planes[i], local, out=local)
         else:
             # Colour as a share of the local mat's: a pixel half felt, half mat lies half way.
+            local = _enlarged(blocks[i], block * f, (h, w), ratio[i - 4])
             np.maximum(local, np.float32(1.0), out=local)
-            np.divide(planes[i], local, out=ratio[i - 4])
-            ratio[i - 4] -= np.float32(1.0)
+            np.divide(planes[i], local, out=local)
+            local -= np.float32(1.0)
     # (The work layer's mat spread, read where the coarse layer's mat-like samples lie.)
     fs = (slice(0, like_s.shape[0] * step * f, step * f), slice(0, like_s.shape[1] * step * f, step * f))
     like_f = like_s[: rel[0][fs].shape[0], : rel[0][fs].shape[1]]
@@ -424,7 +457,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         seen = part & ~unknown[cut]
         core = seen & (cv2.erode(part.view(np.uint8), open_k) > 0)
         xs = (rel[:, cut[0], cut[1]][:, core if core.sum() >= 8 else seen]).T
-        return (cseed, seed), box, xs.mean(axis=0), np.maximum(xs.std(axis=0), FLOOR)
+        mean, sd = _mean_std(xs)
+        return (cseed, seed), box, mean, np.maximum(sd, FLOOR)
 
     shift = np.zeros(3, np.float32)
     sure: list[int] = []                   # the kinds, and their seeds, that told the cast (first look)
@@ -923,7 +957,7 @@ MITRE_LIMIT = 5.0                # as shapely's buffer: a corner reaches out at 
 def _mitred(ring: np.ndarray, distance: float) -> np.ndarray | None:
     """A closed ring (N, 2) moved `distance` outwards, each corner mitred (shapely's mitre buffer of
     a simple ring without its bevels); None when it has a repeated point."""
-    z = ring[:, 0] + 1j * ring[:, 1]
+    z = np.ascontiguousarray(ring, np.float64).view(np.complex128)[:, 0]     # (x + 1j * y, as a view)
     forward = np.concatenate([z[1:], z[:1]]) - z                  # edge i: ring[i] -> ring[i + 1]
     length = np.abs(forward)
     if not (length > 0).all():
@@ -935,7 +969,7 @@ def _mitred(ring: np.ndarray, distance: float) -> np.ndarray | None:
     reach = np.abs(shift)
     shift *= distance * np.minimum(reach, MITRE_LIMIT) / np.maximum(reach, 1e-12)
     shift += z
-    return np.column_stack([shift.real, shift.imag])
+    return shift.view(np.float64).reshape(-1, 2)
 
 
 def _fill_holes(mask: np.ndarray, max_px: float) -> np.ndarray:
