@@ -17,6 +17,13 @@ The labels judge a pixel by the profile's colours; a rim painted nearer the felt
 the profile's is water to them. So the search is made again with the rim's pixels told by the
 paint as this photo shows it (the side's rims found outside the felt) against the felt's colours
 round them (a Gaussian each: paint_model, paint_map).
+
+Neither look sees a rim whose paint the labels call water all round: but the paint is darker (or
+lighter) than the felt, and the brightness keeps that step at full resolution where JPEG smears the
+colour. With the view, each candidate the colour found, or found short of a ring, is looked at
+again by the circle of the base's radius that the brightness steps along (step_circles): where
+that step runs along enough of the circle, with the side's paint or the felt's colour inside it, the
+circle places the base, and a candidate that only fell short of the colour's ring is one.
 """
 from __future__ import annotations
 
@@ -26,6 +33,7 @@ import numpy as np
 from vision.rim_rays import (EDGE_TRIM, STEP_PX, adjugate_sym3, best_per_cell, fit_trimmed, longest_arc,
                              max_wall, outer_edges, ray_units, sample_rays)
 from vision.rim_rays import reach as radii_out_to
+from vision.rim_refine import LUMA_BGR, circle_centres
 from vision.rim_vetting import similar_felts
 
 MIN_BODY = 0.45                # candidate: share of a square of 1.2 radii in the middle that is not felt
@@ -79,6 +87,7 @@ def water_candidates(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_
         felt = strict == labels[0]
         for t in labels[1:]:
             felt |= strict == t
+        step_sign = _step_sign(side_rgbs[k], [other_rgbs[t - n_sides] for t in labels])
         paint = None
         if view_bgr is not None and found_sides is not None and len(found_xy):
             paint = paint_model(view_bgr, strict, np.asarray(found_xy)[np.asarray(found_sides) == k], k, felt, r_px)
@@ -86,12 +95,15 @@ def water_candidates(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_
             lab = strict[y0:y1, x0:x1]
             f = felt[y0:y1, x0:x1]
             origin = np.array([x0, y0], float)
-            found = _in_window(lab, f, k, n_sides, r_px, wall_shift_px, origin, with_rejected)
+            bgr = view_bgr[y0:y1, x0:x1] if view_bgr is not None else None
+            found = _in_window(lab, f, k, n_sides, r_px, wall_shift_px, origin, with_rejected, bgr=bgr,
+                               step_sign=step_sign, found_xy=found_xy)
             if paint is not None:
                 # the rim by its paint as this photo shows it, against the felt round it
                 rim = paint_map(view_bgr[y0:y1, x0:x1], f | (lab == k), paint, r_px)
                 rings = [c[0] for c in found if c[4] == "ring"]
-                for c in _in_window(lab, f, k, n_sides, r_px, wall_shift_px, origin, with_rejected, rim=rim):
+                for c in _in_window(lab, f, k, n_sides, r_px, wall_shift_px, origin, with_rejected, rim=rim, bgr=bgr,
+                                    step_sign=step_sign, found_xy=found_xy):
                     if c[4] == "ring" and any(np.hypot(*(c[0] - q)) < OVERLAP * r_px for q in rings):
                         c = c[:4] + ("a ring found there",)
                     found.append(c)
@@ -156,8 +168,11 @@ def _same_figure(felt: np.ndarray, xy: np.ndarray, found_xy: np.ndarray, r_px: f
     return False
 
 
-def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected=False, rim=None):
-    """Bases in one piece's window, the rim's colour by its labels or by `rim` (a 0/1 map)."""
+def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected=False, rim=None, bgr=None,
+               step_sign=0.0, found_xy=None):
+    """Bases in one piece's window, the rim's colour by its labels or by `rim` (a 0/1 map); with
+    the window's view `bgr` (uint8 BGR), looked at again by the brightness's step (step_circles,
+    its way `step_sign`), not where a ring is found already (`found_xy`, view pixels)."""
     if rim is None:
         rim_f = (lab == k).astype(np.float32)
         felt_f = felt.astype(np.float32)
@@ -260,22 +275,46 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     reason = np.full(len(centre), "ring", object)
     for name, failed in reversed(tests):           # the first test failed names the candidate
         reason[failed] = name
+    # (the brightness may overrule only the colour's ring falling short, not what its middle is)
+    rescuable = np.logical_and.reduce([~failed for name, failed in tests if name not in RESCUED]) & (reason != "ring")
     # (placed again only where it is reported: the fit is row by row)
     placed = centre.copy()
-    again = np.arange(len(centre)) if with_rejected else np.flatnonzero(reason == "ring")
+    again = np.arange(len(centre)) if with_rejected else np.flatnonzero((reason == "ring") | rescuable)
     if len(again):
         placed[again] = _placed(points[again], kept[again], centre[again], r_px)
     conf = (np.minimum(1.0, coverage / 0.6) * np.maximum(0.0, 1 - residual / (2 * max_res))
             * np.maximum(0.0, 1 - out_rim / (2 * MAX_OUTSIDE_RIM)))
+    at = centre.copy()
+    if bgr is not None:
+        # The rim's edge in brightness: where it shows, it places the base (the colour's ring is
+        # as much the felt's mottling), and where the colour's ring falls short it shows the base.
+        look = rescuable | (reason == "ring")
+        if found_xy is not None and len(found_xy) and look.any():
+            # (not where a ring found already stands: whatever the step, that is its base)
+            near = np.hypot(*(placed[:, None, :] + origin - np.asarray(found_xy, np.float64)[None]).transpose(2, 0, 1))
+            look &= near.min(1) >= (OVERLAP - 1.5 * STEP_SEARCH) * r_px
+        look = np.flatnonzero(look)
+        if len(look):
+            units = ray_units(STEP_RAYS)
+            fitted, on = step_circles(bgr, placed[look], r_px, shift_at(placed[look]), units, step_sign)
+            arc = longest_arc(on)
+            # inside the step, the side's paint: the labels call it the side's colour or the felt's
+            inside = _inner_band((lab == k) | felt, fitted, r_px, units)
+            painted = (inside * on).sum(1) / np.maximum(on.sum(1), 1)
+            ok = (arc >= STEP_MIN_ARC) & (painted >= STEP_MIN_PAINT)
+            rescued = ok & (reason[look] != "ring")
+            conf[look[rescued]] = 0.5 * np.minimum(1.0, arc[rescued] / 0.6)
+            reason[look[ok]] = "ring"
+            placed[look[ok]] = at[look[ok]] = fitted[ok]
     res = []
     order = np.argsort(-conf)
     taken: list[np.ndarray] = []
     for i in order:
         why = reason[i]
-        if why == "ring" and any(np.hypot(*(centre[i] - t)) < OVERLAP * r_px for t in taken):
+        if why == "ring" and any(np.hypot(*(at[i] - t)) < OVERLAP * r_px for t in taken):
             why = "overlap"
         if why == "ring":
-            taken.append(centre[i])
+            taken.append(at[i])
         if why == "ring" or with_rejected:
             res.append((placed[i] + origin, float(conf[i]), float(coverage[i]), float(residual[i]), why))
     return dropped + res
@@ -409,3 +448,158 @@ def _placed(points, kept, centre, r_px: float) -> np.ndarray:
     fitted, _, w = fit_trimmed(points, kept, centre.copy(), r_px)
     ok = np.isfinite(fitted).all(1) & (w.sum(1) >= 3) & (np.hypot(*(fitted - centre).T) <= 0.5 * r_px)
     return np.where(ok[:, None], fitted, centre)
+
+
+# The rim's outer edge in brightness. Blue paint on blue water is nearly one hue, but not one
+# brightness: the rim is darker (or lighter) than the felt, and the luma keeps that step at the
+# frame's full resolution where JPEG smears the colour. A base's step runs along the circle of its
+# known radius (out by its side wall where the wall shows, on the camera's side) on every ray of
+# its visible arc, its paint one level inside, the felt one level beyond; a body's outline is not
+# that circle, and the felt's mottling makes steps of either way on a ray or two.
+STEP_SEARCH = 0.45             # radii: the circle is looked for this far round a candidate
+STEP_SAMPLE_PX = 0.25          # luma sample spacing along a ray
+STEP_MIN_LEVELS = 6.0          # grey levels across the edge that make a step on a ray
+STEP_NOISE = 1.5               # and at least this many times the felt's own spread round the ring
+STEP_GRID_PX = 0.5             # the centres tried lie this far apart
+STEP_INLIER_PX = 1.0           # a ray's steepest point this near the circle agrees with it
+STEP_MIN_ARC = 0.35            # the longest arc of rays stepping at the circle, as a share of it
+STEP_MIN_PAINT = 0.5           # the share of the band inside the step, on those rays, labelled the side's or the felt's
+STEP_SIGN_SHARE = 0.1          # the paint's and the felt's brightness this far apart (a share) tell the step's way
+STEP_RAYS = 64
+# What the step may overrule: the colour's ring falling short, never what the middle is. (On 60 hard
+# photos of each of seeds 0, 7, 3: 6 + 8 + 5 more bases found, no more phantoms, p95 not up.)
+RESCUED = ("coverage", "outside felt", "outside rim", "residual", "arc")
+
+
+def step_circles(view_bgr: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
+                 units: np.ndarray, sign: float = 0.0, bias_px: float = 0.3) -> tuple[np.ndarray, np.ndarray]:
+    """For each candidate centre (N, 2) in the view (uint8 BGR): the centre (N, 2) of the circle of
+    the base's radius `r_px` (out by the side wall, `shift` (N, 2), on the camera's side) that the
+    luma's step gathers most along within STEP_SEARCH radii, fitted to each ray's steepest point
+    near it; and which rays (`units` (K, 2)) step there (N, K): darker or lighter inside the circle
+    than beyond it, the way of the most, by more than the felt's spread round it, the felt level
+    beyond the step. `sign`: +1 the paint darker than the felt (lighter beyond the step), -1
+    lighter, 0 unknown (the way most rays step)."""
+    n, k = len(centres), len(units)
+    c = np.asarray(centres, np.float64).reshape(-1, 2)
+    if not n:
+        return c.copy(), np.zeros((0, k), bool)
+    wall = np.maximum(0.0, shift @ units.T)
+    reach_px = STEP_SEARCH * r_px
+    offs = np.arange(-reach_px - STEP_SAMPLE_PX, reach_px + STEP_SAMPLE_PX + 1e-9, STEP_SAMPLE_PX)
+    expect = r_px + bias_px + wall
+    s = _luma_rays(view_bgr, c, units, expect[..., None] + offs)
+    so = offs[1:-1]
+    inner, outer = s[..., :4].mean(2), s[..., -4:].mean(2)
+    big = np.abs(outer - inner) >= STEP_MIN_LEVELS
+    if sign:
+        sign = np.full(n, float(sign))
+    else:
+        sign = np.sign(np.where(big, outer - inner, 0.0).sum(1))
+        sign = np.where(sign == 0, 1.0, sign)
+    g = np.maximum((s[..., 2:] - s[..., :-2]) * (sign / (2 * STEP_SAMPLE_PX)).astype(np.float32)[:, None, None], 0.0)
+    # each centre tried (offset d) gathers the slope at its circle on every ray: ray k's step lies
+    # d . u_k further out, between two samples
+    # (on a grid twice as coarse first, then round the best of it)
+    coarse = _step_grid(reach_px, 2 * STEP_GRID_PX)
+    best = coarse[np.argmax(_gathered(g, coarse, units, reach_px, len(so)), axis=1)]
+    fine = best[:, None, :] + _step_grid(1.5 * STEP_GRID_PX, STEP_GRID_PX)[None]
+    inside = np.hypot(fine[..., 0], fine[..., 1]) <= reach_px + 1e-9
+    score = np.where(inside, _gathered(g, fine, units, reach_px, len(so)), -np.inf)
+    d_best = fine[np.arange(n), np.argmax(score, axis=1)]
+    along_best = d_best @ units.T
+    near = np.abs(so[None, None, :] - along_best[..., None]) <= STEP_INLIER_PX
+    j = np.clip(np.argmax(np.where(near, g, -1.0), axis=2), 1, len(so) - 2)
+    g0, g1, g2 = (np.take_along_axis(g, (j + o)[..., None], 2)[..., 0] for o in (-1, 0, 1))
+    curve = g0 - 2 * g1 + g2
+    frac = np.where(curve < -1e-9, 0.5 * (g0 - g2) / np.where(curve < -1e-9, curve, -1.0), 0.0)
+    step_at = expect + so[j] + np.clip(frac, -0.5, 0.5) * STEP_SAMPLE_PX - wall - bias_px
+    points = c[:, None, :] + step_at[..., None] * units[None]
+    w = big & (np.sign(outer - inner) == sign[:, None])
+    radius = np.full(n, float(r_px))
+    fitted = c + d_best
+    for _ in range(2):
+        # the circle through the steps near it, weighed by their steepness
+        off = np.hypot(points[..., 0] - fitted[:, None, 0], points[..., 1] - fitted[:, None, 1]) - r_px
+        on = w & (np.abs(off) <= STEP_INLIER_PX)
+        fitted = circle_centres(points, on * g1 ** 2, fitted, radius, iterations=2)
+    bad = ~np.isfinite(fitted).all(1) | (np.hypot(*(fitted - c).T) > 1.5 * reach_px)
+    fitted[bad] = c[bad]
+    return fitted, _steps_at(view_bgr, fitted, r_px, shift, units, sign) & ~bad[:, None]
+
+
+def _step_sign(side_rgb, felt_rgbs) -> float:
+    """+1 when the side's paint (RGB) is darker than each of the felts (lighter beyond its rim's
+    edge), -1 when lighter than each, 0 when they are about as bright."""
+    luma = lambda rgb: float(np.dot(LUMA_BGR[::-1], np.asarray(rgb, np.float64)))     # noqa: E731
+    paint = luma(side_rgb)
+    ratios = [paint / max(luma(f), 1.0) for f in felt_rgbs]
+    if ratios and all(r <= 1 - STEP_SIGN_SHARE for r in ratios):
+        return 1.0
+    if ratios and all(r >= 1 + STEP_SIGN_SHARE for r in ratios):
+        return -1.0
+    return 0.0
+
+
+def _inner_band(mask: np.ndarray, centres: np.ndarray, r_px: float, units: np.ndarray) -> np.ndarray:
+    """(N, K) the share of each ray's samples 0.5-2 px inside the circle of radius `r_px` about
+    `centres` (N, 2) that the bool map `mask` holds."""
+    return sample_rays(mask.astype(np.float32), centres, r_px - np.arange(0.5, 2.01, 0.5), units).mean(2)
+
+
+def _step_grid(reach_px: float, spacing: float) -> np.ndarray:
+    """(G, 2) the offsets of the centres tried, `spacing` apart within `reach_px`."""
+    steps = int(reach_px / spacing + 1e-9)
+    g = np.arange(-steps, steps + 1) * spacing
+    gx, gy = np.meshgrid(g, g)
+    inside = gx * gx + gy * gy <= reach_px * reach_px + 1e-9
+    return np.column_stack([gx[inside], gy[inside]])
+
+
+def _gathered(g: np.ndarray, d: np.ndarray, units: np.ndarray, reach_px: float, n_samples: int) -> np.ndarray:
+    """(N, G) the slope `g` (N, K, J: J samples along each ray from -reach_px, STEP_SAMPLE_PX
+    apart) summed round the circle about each centre's offsets `d` ((G, 2) for all, or (N, G, 2)
+    each its own): ray k's step lies d . u_k further out, between two samples."""
+    along = d @ units.T                                             # (G, K) or (N, G, K)
+    at = (along + reach_px) / STEP_SAMPLE_PX
+    i0 = np.clip(np.floor(at).astype(np.int64), 0, n_samples - 2)
+    f = np.clip(at - i0, 0.0, 1.0).astype(np.float32)
+    k = units.shape[0]
+    if d.ndim == 2:
+        rays = np.arange(k)[None, :]
+        return (g[:, rays, i0] * (1 - f) + g[:, rays, i0 + 1] * f).sum(2)
+    rows = np.arange(len(g))[:, None, None]
+    rays = np.arange(k)[None, None, :]
+    return (g[rows, rays, i0] * (1 - f) + g[rows, rays, i0 + 1] * f).sum(2)
+
+
+def _luma_rays(view_bgr: np.ndarray, centres: np.ndarray, units: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """(N, K, J) the view's (uint8 BGR) brightness along rays `units` (K, 2) from `centres` (N, 2)
+    at `radii` (N, K, J) pixels out (its colour sampled bilinear, then weighed as cv2's grey)."""
+    n, k = len(centres), len(units)
+    x = (centres[:, None, None, 0] + units[None, :, None, 0] * radii).astype(np.float32).reshape(n * k, -1)
+    y = (centres[:, None, None, 1] + units[None, :, None, 1] * radii).astype(np.float32).reshape(n * k, -1)
+    # (remap's maps are at most SHRT_MAX rows)
+    bgr = np.concatenate([cv2.remap(view_bgr, x[i:i + 32000], y[i:i + 32000], cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE) for i in range(0, n * k, 32000)])
+    return cv2.transform(bgr.astype(np.float32), LUMA_BGR[None]).reshape(n, k, -1)
+
+
+def _steps_at(view_bgr, centres, r_px, shift, units, sign) -> np.ndarray:
+    """(N, K) the rays on which the circle of radius `r_px` about `centres` is a step the way
+    `sign` (N,) (+1: lighter beyond): the level 0.5-2 px inside it (the paint) differs from the
+    level 0.5-2 px beyond it (past the wall) by STEP_MIN_LEVELS and STEP_NOISE times the felt's
+    mottling (from ray to ray, 2.5-4.5 px beyond), and the felt is about that level on out to
+    4.5 px. (Its spread round the whole ring takes in the bodies and dice standing near: on 60 hard
+    photos of each of seeds 0, 7, 3 that left 4 + 6 + 4 bases unfound.)"""
+    wall = np.maximum(0.0, shift @ units.T)
+    o = np.arange(-2.0, 4.51, 0.5)
+    s = _luma_rays(view_bgr, centres, units, r_px + o + (o > 0) * wall[..., None]) * sign[:, None, None]
+    inside = s[..., (o >= -2) & (o <= -0.5)].mean(2)
+    beyond = s[..., (o >= 0.5) & (o <= 2)].mean(2)
+    felt = s[..., o >= 2.5].mean(2)
+    step = beyond - inside
+    # (the felt's own mottling from ray to ray, not the things standing round the base)
+    spread = 1.4826 * np.median(np.abs(np.diff(felt, axis=1, append=felt[:, :1])), 1) / np.sqrt(2) + 2.0
+    need = np.maximum(STEP_MIN_LEVELS, STEP_NOISE * spread)[:, None]
+    return (step >= need) & (np.abs(felt - beyond) <= need + 0.5 * step)

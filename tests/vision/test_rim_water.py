@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from tests.vision.rim_scenes import BLUE, PPI, RED, WATER, TopScene
-from vision.rim_water import _rim_within, water_candidates, water_rims
+from vision.rim_rays import longest_arc, ray_units
+from vision.rim_water import _rim_within, step_circles, water_candidates, water_rims
 from vision.rims import find_rims, label_view
 
 SIDES = [RED, BLUE]
@@ -194,3 +195,60 @@ def test_a_base_half_hidden_by_its_body_in_water_is_placed_by_its_circle_measure
             errors.append(np.hypot(*(truth - xy / PPI).T).min())
     # (the search's own first fit, as reported before: mean 0.070 in, worst 0.116 in)
     assert max(errors) <= 0.11 and np.mean(errors) <= 0.066, np.round(errors, 3)
+
+
+def test_the_step_circle_of_the_base_radius_lies_on_the_rims_outer_edge_along_its_visible_arc():
+    # a rim darker than the water, half of it under a light body: the circle is found from starts
+    # up to a fifth of an inch off, and the step shows along the visible half only
+    errors, arcs = [], []
+    for seed in range(3):
+        scene = TopScene(width_in=4, depth_in=4, texture=0.07)
+        scene.poly([(0, 0), (4, 0), (4, 4), (0, 4)], WATER)
+        scene.figure(2.0, 2.0, "blue", (40, 82, 150), visible=0.5, lean_deg=30.0, body_rgb=BODIES[1])
+        img = scene.finish(seed=seed)
+        for off in [(0, 0), (3, -2), (-2, 3)]:
+            start = np.array([[2.0 * PPI + off[0], 2.0 * PPI + off[1]]])
+            centre, on = step_circles(img, start, 0.5 * PPI, np.zeros((1, 2)), ray_units(64), 1.0)
+            errors.append(np.hypot(*(centre[0] / PPI - (2.0, 2.0))))
+            arcs.append(longest_arc(on)[0])
+    assert max(errors) <= 0.1 and np.mean(errors) <= 0.05, np.round(errors, 3)
+    assert 0.35 <= min(arcs) and max(arcs) <= 0.65, arcs
+
+
+def test_blue_bases_the_labels_call_half_water_are_found_by_their_brightness_step():
+    # paint darker than the water and near its hue: too little of the ring reads as the side's
+    # colour for the colour's ring alone; the step at the rim's outer edge shows the base
+    found = {True: [], False: []}
+    for visible in (0.4, 0.45):
+        for seed in range(3):
+            rng = np.random.default_rng(seed)
+            scene = TopScene(width_in=8, depth_in=6, texture=0.07)
+            scene.poly([(0.8, 0.8), (7.2, 1.0), (7.0, 5.2), (1.0, 5.0)], WATER)
+            for (x, y), body in zip([(2.3, 2.2), (5.4, 2.4), (3.8, 4.0)], BODIES):
+                scene.figure(x, y, "blue", (40, 82, 150), visible=visible, lean_deg=float(rng.uniform(0, 360)),
+                             body_rgb=body)
+            img = scene.finish(seed=seed)
+            strict, _ = label_view(img, SIDES, [WATER])
+            truth = np.array([(x, y) for x, y, _ in scene.truth])
+            for with_view in (True, False):
+                hits = water_rims(strict, 2, SIDES, [WATER], 0.5 * PPI, np.empty((0, 2)),
+                                  view_bgr=img if with_view else None)
+                found[with_view] += [np.hypot(*(truth - xy / PPI).T).min() for xy, *_ in hits]
+    assert max(found[True]) <= 0.15, np.round(found[True], 3)
+    assert len(found[True]) >= len(found[False]) + 2, (len(found[True]), len(found[False]))
+
+
+def test_in_water_a_body_without_a_rim_a_red_base_and_a_dark_die_are_no_blue_bases_by_brightness():
+    # each is darker or lighter than the water round a base-sized blob; none is the side's paint
+    # stepping to the felt at the base's radius
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        scene = TopScene(width_in=8, depth_in=6, texture=0.07)
+        scene.poly([(0.8, 0.8), (7.2, 1.0), (7.0, 5.2), (1.0, 5.0)], WATER)
+        scene.figure(2.3, 2.2, "blue", WATER, visible=0.5, lean_deg=float(rng.uniform(0, 360)), body_rgb=BODIES[0])
+        scene.figure(5.4, 2.4, "red", RED, visible=0.5, lean_deg=float(rng.uniform(0, 360)), body_rgb=BODIES[1])
+        scene.disc(3.8, 4.0, 0.45, BODIES[1])
+        scene.die(6.2, 4.3, (30, 60, 110), pips=0)
+        img = scene.finish(seed=seed)
+        strict, _ = label_view(img, SIDES, [WATER])
+        assert water_rims(strict, 2, SIDES, [WATER], 0.5 * PPI, np.empty((0, 2)), view_bgr=img) == []
