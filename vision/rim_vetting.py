@@ -752,3 +752,80 @@ def shows_more_ring(ring: RimHit, kept: RimHit, r_px: float) -> bool:
     clearly more of its circle. The same rim found on two passes (centres nearer) keeps the surer."""
     return (ring.side_index == kept.side_index and math.hypot(*(ring.xy_view - kept.xy_view)) >= r_px
             and kept.confidence - ring.confidence < TIE_CONFIDENCE and ring.coverage >= kept.coverage + MORE_RING)
+
+
+BODY_LEAN_R = 1.0              # in radii per inch up: how far aside of its base's centre a body's parts
+                               # reach (a lean of about 27 degrees on a 1" base, arms and weapons held
+                               # out), and a radius more for the body's own width: with the camera's
+                               # smear, where a figure's cloak, head or the felt round its body may show
+NEAR_ARC_DEG = 30.0            # the rays within this of the camera's direction: a base's near arc
+
+
+def on_a_surer_body(hits: Sequence[RimHit], r_px: float, strict: np.ndarray, loose: np.ndarray,
+                    wall_shift_px: Callable[[np.ndarray], np.ndarray] | None, wall_height_in: float,
+                    figure_height_in: float) -> list[RimHit]:
+    """Rings up on a surer ring's figure: its cloak, its head, or felt of the ring's hue round its
+    body. In the top view a point z up a body stands shows z * (the wall shift per inch) farther
+    from the camera than its base (and, the body leaning, up to BODY_LEAN_R * z aside): a figure's
+    body shows behind its base, away from the camera, within its height's reach (`figure_height_in`,
+    BODY_LEAN_R aside per inch up and a radius for the body's width). A base stands on
+    the table with its own body on it showing away from the camera, so its near arc (towards the
+    camera), where that body hides least, shows its rim; a ring on a body has that body, running
+    down to the base in front of it, on its near side. So a ring less sure than another, behind it
+    (a radius or more farther from the camera along the camera's direction) within its body's
+    reach, showing its colour on no ray of its near arc (either label map, NEAR_ARC_DEG either
+    side of the camera's direction) is on that figure's body. A base beside or in front of another
+    in a melee is not behind it; one right behind it, touching, shows its near arc past the front
+    one's base. Looking straight down (no wall shift) nothing is called so."""
+    if wall_shift_px is None or wall_height_in <= 0:
+        return list(hits)
+    rings = sorted((i for i, h in enumerate(hits) if h.reason == "ring"), key=lambda i: -hits[i].confidence)
+    if len(rings) < 2:
+        return list(hits)
+    centres = np.array([hits[i].xy_view for i in rings], np.float64)
+    shift = np.asarray(wall_shift_px(centres), np.float64).reshape(-1, 2)
+    per_in = np.hypot(*shift.T) / wall_height_in                 # view px a thing shows farther per inch up
+    # (every pair at once: [a, b] is ring a against the surer ring b's body)
+    away = -shift / np.maximum(np.hypot(*shift.T), 1e-9)[:, None]
+    d = centres[:, None] - centres[None]                         # (A, B, 2)
+    behind = (d * away[None]).sum(2)
+    aside = np.abs(away[None, :, 0] * d[..., 1] - away[None, :, 1] * d[..., 0])
+    heights = np.linspace(0.0, figure_height_in, 21)
+    # nearest the body's axis at some height, less how far aside it may reach there
+    off_axis = (np.hypot(behind[..., None] - heights * per_in[None, :, None], aside[..., None])
+                - heights * BODY_LEAN_R * r_px).min(2)
+    conf = np.array([hits[i].confidence for i in rings])
+    reached = (conf[None] > conf[:, None]) & (per_in[None] > 1e-9) & (behind >= r_px) & (off_axis <= r_px)
+    out = list(hits)
+    on_body = np.zeros(len(rings), bool)
+    for a in np.flatnonzero(reached.any(1)):
+        hit = hits[rings[a]]
+        # (only a ring kept as a base has a body: `rings` runs from the surest down)
+        hosts = np.flatnonzero(reached[a] & ~on_body)
+        if not len(hosts) or near_arc(strict, loose, hit.side_index, hit.xy_view, shift[a], r_px) > 0:
+            continue
+        b = int(hosts[0])
+        on_body[a] = True
+        out[rings[a]] = dataclasses.replace(hit, reason=(
+            f"up on a surer figure's body: {behind[a, b] / r_px:.2f} radii behind a ring {conf[b]:.2f} sure, "
+            f"within its body's reach, and no rim on its own side towards the camera"))
+    return out
+
+
+def near_arc(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.ndarray, shift_px: np.ndarray,
+             r_px: float) -> float:
+    """Share of the rays of the ring at `centre` within NEAR_ARC_DEG of the camera's direction
+    (`shift_px`, a wall shift towards it) on which either label map shows `side`'s colour within
+    ARC_IN-ARC_OUT radii: its near arc and wall."""
+    norm = float(np.hypot(*shift_px))
+    if norm <= 1e-9:
+        return 1.0
+    units = _ARC_UNITS[_ARC_UNITS @ (np.asarray(shift_px, np.float64) / norm) >= math.cos(math.radians(NEAR_ARC_DEG))]
+    h, w = strict.shape
+    radii = np.linspace(ARC_IN, ARC_OUT, 6) * r_px
+    pts = np.asarray(centre, np.float64)[None, None] + units[:, None] * radii[None, :, None]
+    xi = np.clip(np.rint(pts[..., 0]).astype(int), 0, w - 1)
+    yi = np.clip(np.rint(pts[..., 1]).astype(int), 0, h - 1)
+    inside = (pts[..., 0] >= -0.5) & (pts[..., 0] < w - 0.5) & (pts[..., 1] >= -0.5) & (pts[..., 1] < h - 0.5)
+    on = (((strict[yi, xi] == side) | (loose[yi, xi] == side)) & inside).any(1)
+    return float(on.mean()) if len(on) else 1.0

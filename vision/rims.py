@@ -42,8 +42,10 @@ from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS,
                                WALL_SHOWN_LIKELIHOOD, brightness_centres, consensus_centres, frame_scale_at,
                                held_radius_centres, rim_over_felt, wall_shown_points)
 from vision.rim_search import quantised_likelihoods
-from vision.rim_vetting import MAX_OUTER, faces_away_more, is_strong, shows_more_ring, similar_felts, vet_hits
+from vision.rim_vetting import (MAX_OUTER, faces_away_more, is_strong, on_a_surer_body, shows_more_ring, similar_felts,
+                                vet_hits)
 from vision.rim_water import water_rims
+from vision.settings import VISION_DEFAULTS
 
 MIN_COVERAGE = 0.2             # share of the ring that must show (a leaning body hides up to 70%,
                                # and the rays at the ends of the arc the body's edge spoils)
@@ -491,7 +493,8 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     second, _, _ = _find_rims_once(view_bgr, ppi, learned, base_in, with_rejected=with_rejected, only_sides=changed,
                                    skip_near=np.array([h.xy_view for h in sure]).reshape(-1, 2), **args)
     unchanged = [h for h in first if h.side_index not in changed]
-    hits = _one_per_base(sure + unchanged + second, base_in / 2 * ppi, strict, loose)
+    hits = _one_per_base(sure + unchanged + second, base_in / 2 * ppi, strict, loose, wall_shift_px, wall_height_in,
+                         with_rejected)
     return _with_water_rims(hits, strict, learned, other_rgbs, base_in / 2 * ppi, wall_shift_px, view_bgr)
 
 
@@ -780,7 +783,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     for hit in vetted:
         if hit.reason == "ring" or with_rejected:
             hits.append(_rounded(hit))
-    return _one_per_base(hits, r_px, strict, loose), strict, loose
+    return _one_per_base(hits, r_px, strict, loose, wall_shift_px, wall_height_in, with_rejected), strict, loose
 
 
 def _other_colour(strict, loose, centres, sides, n_sides: int, reach_px: float) -> Slots:
@@ -963,13 +966,17 @@ def _rounded(hit: RimHit) -> RimHit:
 
 
 def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = None,
-                  loose: np.ndarray | None = None) -> list[RimHit]:
+                  loose: np.ndarray | None = None, wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None,
+                  wall_height_in: float = 0.0, with_rejected: bool = False) -> list[RimHit]:
     """Bases do not overlap: of kept candidates closer than a base's diameter (less a little for the
     fit), the most confident stands, or, of two rings of one side as sure as each other, the one
     showing more of its circle (rim_vetting.shows_more_ring), or, of two sides' rings, the one whose
     rim shows on its side away from the other (rim_vetting.faces_away_more, on the side labels
     `strict` and `loose`: the other is cloth on its body). (An arc seen from its mirror side fits
-    a circle as well.)"""
+    a circle as well.) Last, a ring behind a surer one, within its figure's reach, with no rim on
+    its near arc is up on that figure's body (rim_vetting.on_a_surer_body, from the pose's
+    `wall_shift_px` for a base top `wall_height_in` up): left out, or kept with that reason
+    `with_rejected`."""
     # The most confident ring stands (the labels it was found on only break ties): a faint rim
     # found on the likelihood may be the base, and a strict ring beside it cloth on its body.
     order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", -hits[i].confidence,
@@ -996,7 +1003,10 @@ def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = N
         w = np.array([o.coverage * o.confidence for o in same])
         if len(same) > 1 and w.sum() > 0:
             out[j] = dataclasses.replace(h, xy_view=(np.array([o.xy_view for o in same]) * w[:, None]).sum(0) / w.sum())
-    return out
+    if strict is None or loose is None:
+        return out
+    vetted = on_a_surer_body(out, r_px, strict, loose, wall_shift_px, wall_height_in, VISION_DEFAULTS["figure_height_in"])
+    return [h for h, o in zip(vetted, out) if with_rejected or h.reason == "ring" or o.reason != "ring"]
 
 
 def table_view_wall_shift(pose, view, height_in: float) -> Callable[[np.ndarray], np.ndarray]:
