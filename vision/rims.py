@@ -40,7 +40,7 @@ from vision.rim_rays import (EDGE_BIAS_PX, EDGE_TRIM, STEP_PX, Bands, Slots, bes
                              free_radius, gained, gained_threshold, longest_arc, max_wall, outer_edges, ray_units, reach, sample_rays)
 from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS,
                                WALL_SHOWN_LIKELIHOOD, brightness_centres, consensus_centres, frame_scale_at,
-                               held_radius_centres, rim_over_felt, wall_shown_points)
+                               held_radius_centres, off_cloaks, rim_over_felt, wall_shown_points)
 from vision.rim_search import quantised_likelihoods
 from vision.rim_vetting import (MAX_OUTER, faces_away_more, is_strong, on_a_surer_body, shows_more_ring, similar_felts,
                                 vet_hits)
@@ -493,8 +493,9 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     second, _, _ = _find_rims_once(view_bgr, ppi, learned, base_in, with_rejected=with_rejected, only_sides=changed,
                                    skip_near=np.array([h.xy_view for h in sure]).reshape(-1, 2), **args)
     unchanged = [h for h in first if h.side_index not in changed]
-    hits = _one_per_base(sure + unchanged + second, base_in / 2 * ppi, strict, loose, wall_shift_px, wall_height_in,
-                         with_rejected)
+    both = sure + unchanged + second
+    hits = _off_cloaks(both, _one_per_base(both, base_in / 2 * ppi, strict, loose, wall_shift_px, wall_height_in,
+                                           with_rejected), base_in / 2 * ppi, view_bgr, wall_shift_px)
     return _with_water_rims(hits, strict, learned, other_rgbs, base_in / 2 * ppi, wall_shift_px, view_bgr)
 
 
@@ -783,7 +784,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     for hit in vetted:
         if hit.reason == "ring" or with_rejected:
             hits.append(_rounded(hit))
-    return _one_per_base(hits, r_px, strict, loose, wall_shift_px, wall_height_in, with_rejected), strict, loose
+    return _off_cloaks(hits, _one_per_base(hits, r_px, strict, loose, wall_shift_px, wall_height_in, with_rejected),
+                       r_px, view_bgr, wall_shift_px), strict, loose
 
 
 def _other_colour(strict, loose, centres, sides, n_sides: int, reach_px: float) -> Slots:
@@ -953,6 +955,27 @@ def _in_felt_centres(mask_f, gain, over_felt, centres, shift, r_px, units, radii
     fitted, _, kept = fit_trimmed(points, valid, twice, r_px)
     fitted = np.where(np.isfinite(fitted) & (kept.sum(1) >= 3)[:, None], fitted, twice)
     return (centres + fitted[:n] + agreed + fitted[n:]) / 4.0, agree
+
+
+def _off_cloaks(hits: list[RimHit], kept: list[RimHit], r_px: float, view_bgr, wall_shift_px) -> list[RimHit]:
+    """`kept` (_one_per_base of `hits`) with each ring that is a cloak of its side's colour up on the
+    body moved onto its base's ring among `hits` (rim_refine.off_cloaks: the ring towards the camera
+    whose outer edge is clearly more of a brightness step). Without the camera's direction
+    (`wall_shift_px` None) nothing is moved."""
+    rings = [h for h in hits if h.reason == "ring"]
+    at = [j for j, h in enumerate(kept) if h.reason == "ring"]
+    if wall_shift_px is None or view_bgr is None or len(rings) < 2 or not at:
+        return kept
+    xy = np.array([kept[j].xy_view for j in at], np.float64)
+    ring_xy = np.array([h.xy_view for h in rings], np.float64)
+    moved = off_cloaks(view_bgr, xy, np.array([kept[j].side_index for j in at]), np.asarray(wall_shift_px(xy), np.float64),
+                       ring_xy, np.array([h.side_index for h in rings]), np.asarray(wall_shift_px(ring_xy), np.float64),
+                       np.array([h.coverage * h.confidence for h in rings]), ray_units(), r_px, SAME_RING * r_px)
+    kept = list(kept)
+    for j, m in zip(at, moved):
+        if not np.array_equal(m, kept[j].xy_view):
+            kept[j] = dataclasses.replace(kept[j], xy_view=m)
+    return kept
 
 
 def _rounded(hit: RimHit) -> RimHit:

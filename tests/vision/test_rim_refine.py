@@ -8,7 +8,7 @@ import pytest
 
 from tests.vision.rim_scenes import PPI, RED, SS, TopScene
 from vision.rim_rays import N_RAYS, ray_units
-from vision.rim_refine import brightness_centres, held_radius_centres
+from vision.rim_refine import brightness_centres, held_radius_centres, off_cloaks, outer_steps
 from vision.rims import find_rims
 
 R_PX = 10.0
@@ -248,3 +248,38 @@ def test_rays_whose_levels_go_against_the_rings_way_are_not_its_steps():
     view = cv2.GaussianBlur(view, (0, 0), 0.6)
     error, _ = _placed(view, truth, np.array([20.8, 20.6]), _visible(-60, 0.35))
     assert error < 0.3
+
+
+def _cloaked(other_side: int = 0):
+    """A dark red base on a pale mat with a cloak of its colour hanging past its rim away from the
+    camera (the camera towards -x: the wall's foot shows 1 px that way); the ring the colour fits
+    through rim and cloak sits 2.5 px off towards the cloak. (view, truth, kept, rings, sides, shift)"""
+    truth, shift = np.array([20.0, 20.0]), np.array([[-1.0, 0.0]])
+    view = _view([tuple(truth)], rim_bgr=DARK_RED, mat_bgr=PALE_MAT, shift=shift[0], wall_bgr=(25, 25, 90),
+                 cloak=(27.0, 20.5, 6.5))
+    kept = truth + np.array([2.5, 0.3])
+    rings = np.vstack([kept, truth + np.array([0.2, -0.1]), truth + np.array([-0.1, 0.2])])
+    return view, truth, kept, rings, np.array([0, other_side, other_side]), shift
+
+
+def test_a_cloak_of_the_rims_colour_kept_over_the_rim_gives_way_to_the_rim():
+    # The base's outer edge steps in brightness all round the circle of its radius; the circle
+    # through rim and cloak does not, and it lies away from the camera: the rim's rings are the base.
+    view, truth, kept, rings, sides, shift = _cloaked()
+    steps = outer_steps(view, rings, np.repeat(shift, 3, 0), ray_units(), R_PX)
+    assert steps[1:].min() > 1.5 * steps[0]
+    moved = off_cloaks(view, kept[None], np.array([0]), shift, rings, sides, np.repeat(shift, 3, 0),
+                       np.array([0.5, 0.3, 0.3]), ray_units(), R_PX, 2.0)
+    assert np.hypot(*(moved[0] - truth)) < 0.3
+
+
+@pytest.mark.parametrize("case", ["camera beyond the cloak", "rings of the other side", "no camera"])
+def test_a_kept_ring_stays_unless_the_surer_step_lies_towards_the_camera_on_its_own_side(case):
+    # The same rings, but the kept one lies towards the camera from the rim's (a cloth up on the body
+    # shows away from it: this is no cloak), or the rim's rings are the other side's, or the
+    # camera's direction is not known: the kept centre stands.
+    view, truth, kept, rings, sides, shift = _cloaked(other_side=1 if case == "rings of the other side" else 0)
+    shift = {"camera beyond the cloak": -shift, "no camera": 0 * shift}.get(case, shift)
+    moved = off_cloaks(view, kept[None], np.array([0]), shift, rings, sides, np.repeat(shift, 3, 0),
+                       np.array([0.5, 0.3, 0.3]), ray_units(), R_PX, 2.0)
+    assert moved[0].tolist() == kept.tolist()
