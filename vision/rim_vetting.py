@@ -763,31 +763,37 @@ NEAR_ARC_DEG = 30.0            # the rays within this of the camera's direction:
 
 def on_a_surer_body(hits: Sequence[RimHit], r_px: float, strict: np.ndarray, loose: np.ndarray,
                     wall_shift_px: Callable[[np.ndarray], np.ndarray] | None, wall_height_in: float,
-                    figure_height_in: float) -> list[RimHit]:
+                    figure_height_in: float, faint_bases: np.ndarray | None = None) -> list[RimHit]:
     """Rings up on a surer ring's figure: its cloak, its head, or felt of the ring's hue round its
     body. In the top view a point z up a body stands shows z * (the wall shift per inch) farther
     from the camera than its base (and, the body leaning, up to BODY_LEAN_R * z aside): a figure's
     body shows behind its base, away from the camera, within its height's reach (`figure_height_in`,
-    BODY_LEAN_R aside per inch up and a radius for the body's width). A base stands on
-    the table with its own body on it showing away from the camera, so its near arc (towards the
-    camera), where that body hides least, shows its rim; a ring on a body has that body, running
-    down to the base in front of it, on its near side. So a ring less sure than another, behind it
-    (a radius or more farther from the camera along the camera's direction) within its body's
-    reach, showing its colour on no ray of its near arc (either label map, NEAR_ARC_DEG either
-    side of the camera's direction) is on that figure's body. A base beside or in front of another
-    in a melee is not behind it; one right behind it, touching, shows its near arc past the front
-    one's base. Looking straight down (no wall shift) nothing is called so."""
+    BODY_LEAN_R aside per inch up and a radius for the body's width). A base stands on the table
+    with its own body on it showing away from the camera, so its near arc (towards the camera),
+    where that body hides least, shows its rim; a ring on a body has that body, running down to the
+    base in front of it, on its near side. So a ring less sure than another, behind it (a radius or
+    more farther from the camera along the camera's direction) within its body's reach, showing its
+    colour on no ray of its near arc (either label map, NEAR_ARC_DEG either side of the camera's
+    direction) is on that figure's body. So is one behind any of the `faint_bases` (M, 2): centres
+    of rings of a base's shape too weak to keep, a base whose body hides most of its rim, at least a
+    diameter from the ring (another base). A base beside or in front of another in a melee is not
+    behind it; one right behind it, touching, shows its near arc past the front one's base. Looking
+    straight down (no wall shift) nothing is called so."""
     if wall_shift_px is None or wall_height_in <= 0:
         return list(hits)
     rings = sorted((i for i, h in enumerate(hits) if h.reason == "ring"), key=lambda i: -hits[i].confidence)
-    if len(rings) < 2:
+    faint = np.zeros((0, 2)) if faint_bases is None else np.asarray(faint_bases, np.float64).reshape(-1, 2)
+    if not rings or len(rings) + len(faint) < 2:
         return list(hits)
     centres = np.array([hits[i].xy_view for i in rings], np.float64)
-    shift = np.asarray(wall_shift_px(centres), np.float64).reshape(-1, 2)
-    per_in = np.hypot(*shift.T) / wall_height_in                 # view px a thing shows farther per inch up
-    # (every pair at once: [a, b] is ring a against the surer ring b's body)
-    away = -shift / np.maximum(np.hypot(*shift.T), 1e-9)[:, None]
-    d = centres[:, None] - centres[None]                         # (A, B, 2)
+    # the bodies: the rings (surest first), then the faint bases
+    bases = np.concatenate([centres, faint])
+    shift = np.asarray(wall_shift_px(bases), np.float64).reshape(-1, 2)
+    norm = np.hypot(*shift.T)
+    per_in = norm / wall_height_in                               # view px a thing shows farther per inch up
+    away = -shift / np.maximum(norm, 1e-9)[:, None]
+    # (every pair at once: [a, b] is ring a against base b's body)
+    d = centres[:, None] - bases[None]                           # (A, B, 2)
     behind = (d * away[None]).sum(2)
     aside = np.abs(away[None, :, 0] * d[..., 1] - away[None, :, 1] * d[..., 0])
     heights = np.linspace(0.0, figure_height_in, 21)
@@ -795,9 +801,12 @@ def on_a_surer_body(hits: Sequence[RimHit], r_px: float, strict: np.ndarray, loo
     off_axis = (np.hypot(behind[..., None] - heights * per_in[None, :, None], aside[..., None])
                 - heights * BODY_LEAN_R * r_px).min(2)
     conf = np.array([hits[i].confidence for i in rings])
-    reached = (conf[None] > conf[:, None]) & (per_in[None] > 1e-9) & (behind >= r_px) & (off_axis <= r_px)
+    host = np.concatenate([conf[None] > conf[:, None],
+                           np.broadcast_to(np.hypot(*d[:, len(rings):].transpose(2, 0, 1)) >= 2 * r_px,
+                                           (len(rings), len(faint)))], axis=1)
+    reached = host & (per_in[None] > 1e-9) & (behind >= r_px) & (off_axis <= r_px)
     out = list(hits)
-    on_body = np.zeros(len(rings), bool)
+    on_body = np.zeros(len(bases), bool)
     for a in np.flatnonzero(reached.any(1)):
         hit = hits[rings[a]]
         # (only a ring kept as a base has a body: `rings` runs from the surest down)
@@ -806,9 +815,10 @@ def on_a_surer_body(hits: Sequence[RimHit], r_px: float, strict: np.ndarray, loo
             continue
         b = int(hosts[0])
         on_body[a] = True
+        which = f"a ring {conf[b]:.2f} sure" if b < len(rings) else "a ring too weak to keep"
         out[rings[a]] = dataclasses.replace(hit, reason=(
-            f"up on a surer figure's body: {behind[a, b] / r_px:.2f} radii behind a ring {conf[b]:.2f} sure, "
-            f"within its body's reach, and no rim on its own side towards the camera"))
+            f"up on a figure's body: {behind[a, b] / r_px:.2f} radii behind {which}, within its body's reach, "
+            f"and no rim on its own side towards the camera"))
     return out
 
 

@@ -784,8 +784,11 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     for hit in vetted:
         if hit.reason == "ring" or with_rejected:
             hits.append(_rounded(hit))
-    return _off_cloaks(hits, _one_per_base(hits, r_px, strict, loose, wall_shift_px, wall_height_in, with_rejected),
-                       r_px, view_bgr, wall_shift_px), strict, loose
+    # (a ring of a base's shape too weak to keep, its body hiding most of its rim, still tells where a
+    # figure stands whose body a ring behind it may be on: on_a_surer_body)
+    faint = np.flatnonzero((failed == 0) & (conf < MIN_CONFIDENCE) & ~kept_hidden & np.isfinite(c2).all(1))
+    kept = _one_per_base(hits, r_px, strict, loose, wall_shift_px, wall_height_in, with_rejected, c2[faint])
+    return _off_cloaks(hits, kept, r_px, view_bgr, wall_shift_px), strict, loose
 
 
 def _other_colour(strict, loose, centres, sides, n_sides: int, reach_px: float) -> Slots:
@@ -990,7 +993,8 @@ def _rounded(hit: RimHit) -> RimHit:
 
 def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = None,
                   loose: np.ndarray | None = None, wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None,
-                  wall_height_in: float = 0.0, with_rejected: bool = False) -> list[RimHit]:
+                  wall_height_in: float = 0.0, with_rejected: bool = False,
+                  faint_bases: np.ndarray | None = None) -> list[RimHit]:
     """Bases do not overlap: of kept candidates closer than a base's diameter (less a little for the
     fit), the most confident stands, or, of two rings of one side as sure as each other, the one
     showing more of its circle (rim_vetting.shows_more_ring), or, of two sides' rings, the one whose
@@ -998,8 +1002,8 @@ def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = N
     `strict` and `loose`: the other is cloth on its body). (An arc seen from its mirror side fits
     a circle as well.) Last, a ring behind a surer one, within its figure's reach, with no rim on
     its near arc is up on that figure's body (rim_vetting.on_a_surer_body, from the pose's
-    `wall_shift_px` for a base top `wall_height_in` up): left out, or kept with that reason
-    `with_rejected`."""
+    `wall_shift_px` for a base top `wall_height_in` up), or behind one of the `faint_bases` (centres
+    of rings of a base's shape too weak to keep): left out, or kept with that reason `with_rejected`."""
     # The most confident ring stands (the labels it was found on only break ties): a faint rim
     # found on the likelihood may be the base, and a strict ring beside it cloth on its body.
     order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", -hits[i].confidence,
@@ -1028,7 +1032,8 @@ def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = N
             out[j] = dataclasses.replace(h, xy_view=(np.array([o.xy_view for o in same]) * w[:, None]).sum(0) / w.sum())
     if strict is None or loose is None:
         return out
-    vetted = on_a_surer_body(out, r_px, strict, loose, wall_shift_px, wall_height_in, VISION_DEFAULTS["figure_height_in"])
+    vetted = on_a_surer_body(out, r_px, strict, loose, wall_shift_px, wall_height_in, VISION_DEFAULTS["figure_height_in"],
+                             faint_bases)
     return [h for h, o in zip(vetted, out) if with_rejected or h.reason == "ring" or o.reason != "ring"]
 
 
