@@ -1,19 +1,20 @@
 """Terrain's inner steps against the plain computation each stands in for: a piece's likelihoods
-as one matrix product, its outline grown by mitred corners, the pool's cheap blur, the clipped
-mask as one range test, the features made plane by plane in place, the figures standing on a
-piece read at their centres."""
+as one matrix product (a long one made in pieces), its outline grown by mitred corners, the pool's
+cheap blur, the clipped mask as one range test, the features made plane by plane in place, the
+figures standing on a piece read at their centres."""
 from __future__ import annotations
 
 import math
 
 import cv2
 import numpy as np
+import pytest
 import shapely
 from hypothesis import example, given, settings, strategies as st
 
 from vision.pipeline import CLIPPED, _clipped
-from vision.terrain import (FOOT_MARGIN_IN, MITRE_LIMIT, OFFSET, SMOOTH_IN, _add_footprints, _features,
-                            _gauss_table, _kernel, _mitred, _smooth, _sure)
+from vision.terrain import (FOOT_MARGIN_IN, MITRE_LIMIT, OFFSET, PRODUCT_LIMIT, SMOOTH_IN, _add_footprints,
+                            _features, _gauss_table, _kernel, _mitred, _product, _smooth, _sure)
 
 
 def test_likelihoods_as_one_product_are_the_gaussians_posterior():
@@ -30,6 +31,18 @@ def test_likelihoods_as_one_product_are_the_gaussians_posterior():
         got = _sure(xs, _gauss_table(mus, sds, priors), classes)
         assert got.shape == (40, 50)
         assert np.abs(got.ravel() - posterior).max() < 1e-3
+
+
+@pytest.mark.parametrize("m, k, n", [(7, 7, 30420), (12, 7, 2 * PRODUCT_LIMIT // 84 + 5), (9, 7, 300),
+                                     (16000, 3, 9), (2 * PRODUCT_LIMIT // 27 + 1, 3, 9)])
+def test_a_long_product_made_in_pieces_is_the_same_to_the_bit(m, k, n):
+    rng = np.random.default_rng(m + n)
+    a = rng.normal(0, 1, (m, k)).astype(np.float32)
+    b = rng.normal(0, 1, (k, n)).astype(np.float32)
+    assert np.array_equal(_product(a, b), a @ b)
+    # (as the seeds' distances read them: the pixels' features a transposed view)
+    at = np.ascontiguousarray(a.T).T
+    assert np.array_equal(_product(at, b), at @ b)
 
 
 def _corner_ratios(ring: np.ndarray) -> np.ndarray:
