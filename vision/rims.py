@@ -486,7 +486,8 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     learned = learn_side_colours(view_bgr, ppi, base_in, side_rgbs, first, strict, loose, wb=wb, mat=mat,
                                  other_rgbs=other_rgbs)
     if learned is None:
-        return _with_water_rims(first, strict, side_rgbs, other_rgbs, base_in / 2 * ppi, wall_shift_px, view_bgr)
+        return _with_water_rims(first, strict, side_rgbs, other_rgbs, base_in / 2 * ppi, wall_shift_px, view_bgr,
+                                loose, wall_height_in)
     # Only the sides whose colour moved are looked at again, and not where a sure rim stands.
     changed = {k for k in range(len(side_rgbs)) if tuple(learned[k]) != tuple(side_rgbs[k])}
     sure = [h for h in first if h.reason == "ring" and h.confidence >= TEACH_CONFIDENCE]
@@ -496,10 +497,12 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     both = sure + unchanged + second
     hits = _off_cloaks(both, _one_per_base(both, base_in / 2 * ppi, strict, loose, wall_shift_px, wall_height_in,
                                            with_rejected), base_in / 2 * ppi, view_bgr, wall_shift_px)
-    return _with_water_rims(hits, strict, learned, other_rgbs, base_in / 2 * ppi, wall_shift_px, view_bgr)
+    return _with_water_rims(hits, strict, learned, other_rgbs, base_in / 2 * ppi, wall_shift_px, view_bgr,
+                            loose, wall_height_in)
 
 
-def _with_water_rims(hits, strict, side_rgbs, other_rgbs, r_px, wall_shift_px, view_bgr=None) -> list[RimHit]:
+def _with_water_rims(hits, strict, side_rgbs, other_rgbs, r_px, wall_shift_px, view_bgr=None, loose=None,
+                     wall_height_in: float = 0.0) -> list[RimHit]:
     """`hits` and the bases standing in felt of their own side's hue that no ring found
     (vision.rim_water: there the ring test cannot tell the rim from the felt)."""
     rings = [h for h in hits if h.reason == "ring"]
@@ -508,6 +511,13 @@ def _with_water_rims(hits, strict, side_rgbs, other_rgbs, r_px, wall_shift_px, v
              for xy, k, conf, cov, res in water_rims(strict, len(side_rgbs), side_rgbs, other_rgbs, r_px, found,
                                                      wall_shift_px=wall_shift_px, view_bgr=view_bgr,
                                                      found_sides=np.array([h.side_index for h in rings], int))]
+    if extra and loose is not None:
+        # What is not felt in the felt is a base's middle or a figure's body: a find behind a surer
+        # ring, within its figure's reach, with no rim on its near side, is that body, as a ring
+        # there is (rim_vetting.on_a_surer_body)
+        vetted = on_a_surer_body(rings + extra, r_px, strict, loose, wall_shift_px, wall_height_in,
+                                 VISION_DEFAULTS["figure_height_in"])
+        extra = [h for h in vetted[len(rings):] if h.reason == "ring"]
     return hits + extra
 
 

@@ -311,3 +311,28 @@ def test_candidates_of_labels_as_bytes_are_those_of_labels_as_floats(r_px):
     cv2.circle(labels, (60, 50), int(r_px), 1, 2)            # a ring of side 1 among the noise
     as_bytes = cv2.compare(labels, 1, cv2.CMP_EQ)
     np.testing.assert_array_equal(_candidates(as_bytes, r_px), _candidates((labels == 1).astype(np.float32), r_px))
+
+
+@pytest.mark.parametrize("behind_r, aside_r, kept", [
+    (2.0, 0.0, False),      # behind a surer ring, within its figure's reach, no rim on its near side: its body
+    (0.0, 2.2, True),       # beside it: another base
+    (-2.2, 0.0, True),      # in front of it: another base
+])
+def test_a_water_find_up_on_a_surer_rings_body_is_left_out(monkeypatch, behind_r, aside_r, kept):
+    """The water search finds a base by what is not felt in felt of its side's hue: a surer figure's
+    body standing in the felt behind its base is that too. Such a find is judged as a ring is
+    (rim_vetting.on_a_surer_body); a find beside or in front of the ring is another base."""
+    import vision.rims as rims
+    r_px, per_in = 10.0, 8.0
+    shift = lambda c: np.tile([0.0, per_in * 0.125], (len(np.asarray(c).reshape(-1, 2)), 1))   # noqa: E731
+    base = np.array([80.0, 80.0])
+    find = base + np.array([aside_r, -behind_r]) * r_px          # the camera towards +y
+    strict = np.full((160, 160), -1, np.int32)
+    yy, xx = np.mgrid[:160, :160]
+    on_rim = np.abs(np.hypot(xx - base[0], yy - base[1]) - r_px) <= 1.5
+    strict[on_rim & (yy >= base[1] - 2)] = 1                      # the surer ring's near arc
+    monkeypatch.setattr(rims, "water_rims", lambda *a, **k: [(find, 1, 0.4, 0.4, 0.8)])
+    ring = RimHit(base, 1, 0.7, 0.5, 0.5, 0.0, 0.0, "ring")
+    out = rims._with_water_rims([ring], strict, SIDES, [WATER], r_px, shift, None, np.full_like(strict, -1), 0.125)
+    assert out[0] is ring
+    assert (len(out) == 2) == kept, [(h.xy_view, h.reason) for h in out]
