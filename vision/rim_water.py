@@ -27,6 +27,8 @@ circle places the base, and a candidate that only fell short of the colour's rin
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
 
@@ -185,7 +187,7 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     c = _candidates(body_f, felt_f, r_px)
     if not len(c):
         return []
-    units = ray_units()
+    units = _UNITS
     radii = np.arange(0.0, 2.0 * r_px + 4, STEP_PX)
 
     def shift_at(centres):
@@ -295,7 +297,7 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
             look &= near.min(1) >= (OVERLAP - 1.5 * STEP_SEARCH) * r_px
         look = np.flatnonzero(look)
         if len(look):
-            units = ray_units(STEP_RAYS)
+            units = _STEP_UNITS
             fitted, on = step_circles(bgr, placed[look], r_px, shift_at(placed[look]), units, step_sign)
             arc = longest_arc(on)
             # inside the step, the side's paint: the labels call it the side's colour or the felt's
@@ -470,6 +472,12 @@ STEP_RAYS = 64
 # photos of each of seeds 0, 7, 3: 6 + 8 + 5 more bases found, no more phantoms, p95 not up.)
 RESCUED = ("coverage", "outside felt", "outside rim", "residual", "arc")
 
+# (the rays' directions, made once: read only)
+_UNITS = ray_units()
+_STEP_UNITS = ray_units(STEP_RAYS)
+_UNITS.flags.writeable = False
+_STEP_UNITS.flags.writeable = False
+
 
 def step_circles(view_bgr: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
                  units: np.ndarray, sign: float = 0.0, bias_px: float = 0.3) -> tuple[np.ndarray, np.ndarray]:
@@ -547,13 +555,17 @@ def _inner_band(mask: np.ndarray, centres: np.ndarray, r_px: float, units: np.nd
     return sample_rays(mask.astype(np.float32), centres, r_px - np.arange(0.5, 2.01, 0.5), units).mean(2)
 
 
+@lru_cache(maxsize=16)
 def _step_grid(reach_px: float, spacing: float) -> np.ndarray:
-    """(G, 2) the offsets of the centres tried, `spacing` apart within `reach_px`."""
+    """(G, 2) the offsets of the centres tried, `spacing` apart within `reach_px` (made once for
+    each base size: read only)."""
     steps = int(reach_px / spacing + 1e-9)
     g = np.arange(-steps, steps + 1) * spacing
     gx, gy = np.meshgrid(g, g)
     inside = gx * gx + gy * gy <= reach_px * reach_px + 1e-9
-    return np.column_stack([gx[inside], gy[inside]])
+    grid = np.column_stack([gx[inside], gy[inside]])
+    grid.flags.writeable = False
+    return grid
 
 
 def _gathered(g: np.ndarray, d: np.ndarray, units: np.ndarray, reach_px: float, n_samples: int) -> np.ndarray:
