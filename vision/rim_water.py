@@ -196,11 +196,15 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
         return np.asarray(wall_shift_px(centres + origin), np.float64).reshape(-1, 2)
 
     def felt_beyond(edges, fs, radii):
-        # beyond a rim's edge, the felt (not the body, not more rim)
-        rr = radii[None, None, :]
-        e = np.nan_to_num(edges, nan=-1e9)[..., None]
-        beyond = (rr >= e + 1.0) & (rr <= e + max(2.0, 0.3 * r_px))
-        return (fs * beyond).sum(2) >= 0.6 * np.maximum(beyond.sum(2), 1)
+        # beyond a rim's edge, the felt (not the body, not more rim); read only on the rays with
+        # an edge (a ray without one has none beyond it)
+        out = np.isfinite(edges)
+        if out.any():
+            rr = radii[None, :]
+            e = edges[out][:, None]
+            beyond = (rr >= e + 1.0) & (rr <= e + max(2.0, 0.3 * r_px))
+            out[out] = (fs[out] * beyond).sum(1) >= 0.6 * np.maximum(beyond.sum(1), 1)
+        return out
 
     def first_valid(centres, shift, units, radii, need):
         # the first look's valid rays; a centre with fewer edges than `need` fails whatever lies
