@@ -259,14 +259,17 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     arc = longest_arc(kept)
     residual = np.sqrt((np.where(kept, off, 0.0) ** 2).sum(1) / np.maximum(kept.sum(1), 1))
     rr = radii[None, None, :]
-    middle = np.broadcast_to(rr <= 0.45 * r_px, rim.shape)
-    n_mid = np.maximum(middle.sum((1, 2)), 1)
+    middle = rr <= 0.45 * r_px
+    # (the samples in the middle and in the band outside counted by where the radii fall, not
+    # over every sample)
+    n_mid = np.maximum(np.full(len(centre), rim.shape[1] * int(middle.sum())), 1)
     mid_felt = (fs * middle).sum((1, 2)) / n_mid
     mid_rim = (rim * middle).sum((1, 2)) / n_mid
     other_s = sample_rays(other_f, centre, radii, units)
     mid_other = (other_s * middle).sum((1, 2)) / n_mid
     outside = (rr >= 1.35 * r_px + wall[..., None]) & (rr <= 1.8 * r_px + wall[..., None])
-    n_out = np.maximum(outside.sum((1, 2)), 1)
+    n_out = np.maximum((np.searchsorted(radii, 1.8 * r_px + wall, side="right")
+                        - np.searchsorted(radii, 1.35 * r_px + wall, side="left")).clip(0).sum(1), 1)
     out_rim = (rim * outside).sum((1, 2)) / n_out
     out_felt = (fs * outside).sum((1, 2)) / n_out
     ring = (rr >= 0.6 * r_px) & (rr <= 1.3 * r_px + wall[..., None])
