@@ -392,8 +392,7 @@ def outer_steps(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndarray, un
     (N, 2) out on the camera's side), on every ray (`units` (K, 2)), signed the way most of the
     ring's levels go from inside to out and clipped at 0, averaged over the rays."""
     centres = np.asarray(centres, np.float64).reshape(-1, 2)
-    n, k = len(centres), len(units)
-    if not n:
+    if not len(centres):
         return np.zeros(0)
     wall = np.maximum(0.0, np.asarray(shift, np.float64).reshape(-1, 2) @ units.T)
     offs = np.array([-STEP_SIDE_PX, -BRIGHT_STEP_PX, BRIGHT_STEP_PX, STEP_SIDE_PX])

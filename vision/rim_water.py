@@ -35,7 +35,7 @@ import numpy as np
 from vision.rim_rays import (EDGE_TRIM, STEP_PX, adjugate_sym3, best_per_cell, fit_trimmed, longest_arc,
                              max_wall, outer_edges, ray_units, sample_rays)
 from vision.rim_rays import reach as radii_out_to
-from vision.rim_refine import LUMA_BGR, circle_centres
+from vision.rim_refine import BRIGHT_BIAS_PX, LUMA_BGR, circle_centres, luma_rays, steepest_points
 from vision.rim_vetting import similar_felts
 
 MIN_BODY = 0.45                # candidate: share of a square of 1.2 radii in the middle that is not felt
@@ -487,7 +487,7 @@ _STEP_UNITS.flags.writeable = False
 
 
 def step_circles(view_bgr: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
-                 units: np.ndarray, sign: float = 0.0, bias_px: float = 0.3) -> tuple[np.ndarray, np.ndarray]:
+                 units: np.ndarray, sign: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """For each candidate centre (N, 2) in the view (uint8 BGR): the centre (N, 2) of the circle of
     the base's radius `r_px` (out by the side wall, `shift` (N, 2), on the camera's side) that the
     luma's step gathers most along within STEP_SEARCH radii, fitted to each ray's steepest point
@@ -502,8 +502,8 @@ def step_circles(view_bgr: np.ndarray, centres: np.ndarray, r_px: float, shift: 
     wall = np.maximum(0.0, shift @ units.T)
     reach_px = STEP_SEARCH * r_px
     offs = np.arange(-reach_px - STEP_SAMPLE_PX, reach_px + STEP_SAMPLE_PX + 1e-9, STEP_SAMPLE_PX)
-    expect = r_px + bias_px + wall
-    s = _luma_rays(view_bgr, c, units, expect[..., None] + offs)
+    expect = r_px + BRIGHT_BIAS_PX + wall
+    s = luma_rays(view_bgr, c, units, expect[..., None] + offs)
     so = offs[1:-1]
     inner, outer = s[..., :4].mean(2), s[..., -4:].mean(2)
     big = np.abs(outer - inner) >= STEP_MIN_LEVELS
@@ -523,12 +523,8 @@ def step_circles(view_bgr: np.ndarray, centres: np.ndarray, r_px: float, shift: 
     score = np.where(inside, _gathered(g, fine, units, reach_px, len(so)), -np.inf)
     d_best = fine[np.arange(n), np.argmax(score, axis=1)]
     along_best = d_best @ units.T
-    near = np.abs(so[None, None, :] - along_best[..., None]) <= STEP_INLIER_PX
-    j = np.clip(np.argmax(np.where(near, g, -1.0), axis=2), 1, len(so) - 2)
-    g0, g1, g2 = (np.take_along_axis(g, (j + o)[..., None], 2)[..., 0] for o in (-1, 0, 1))
-    curve = g0 - 2 * g1 + g2
-    frac = np.where(curve < -1e-9, 0.5 * (g0 - g2) / np.where(curve < -1e-9, curve, -1.0), 0.0)
-    step_at = expect + so[j] + np.clip(frac, -0.5, 0.5) * STEP_SAMPLE_PX - wall - bias_px
+    step_at, g1 = steepest_points(g, so, along_best, expect, STEP_INLIER_PX, STEP_SAMPLE_PX)
+    step_at = step_at - wall - BRIGHT_BIAS_PX
     points = c[:, None, :] + step_at[..., None] * units[None]
     w = big & (np.sign(outer - inner) == sign[:, None])
     radius = np.full(n, float(r_px))
@@ -592,18 +588,6 @@ def _gathered(g: np.ndarray, d: np.ndarray, units: np.ndarray, reach_px: float, 
     return (g[rows, rays, i0] * (1 - f) + g[rows, rays, i0 + 1] * f).sum(2)
 
 
-def _luma_rays(view_bgr: np.ndarray, centres: np.ndarray, units: np.ndarray, radii: np.ndarray) -> np.ndarray:
-    """(N, K, J) the view's (uint8 BGR) brightness along rays `units` (K, 2) from `centres` (N, 2)
-    at `radii` (N, K, J) pixels out (its colour sampled bilinear, then weighed as cv2's grey)."""
-    n, k = len(centres), len(units)
-    x = (centres[:, None, None, 0] + units[None, :, None, 0] * radii).astype(np.float32).reshape(n * k, -1)
-    y = (centres[:, None, None, 1] + units[None, :, None, 1] * radii).astype(np.float32).reshape(n * k, -1)
-    # (remap's maps are at most SHRT_MAX rows)
-    bgr = np.concatenate([cv2.remap(view_bgr, x[i:i + 32000], y[i:i + 32000], cv2.INTER_LINEAR,
-                                    borderMode=cv2.BORDER_REPLICATE) for i in range(0, n * k, 32000)])
-    return cv2.transform(bgr.astype(np.float32), LUMA_BGR[None]).reshape(n, k, -1)
-
-
 def _steps_at(view_bgr, centres, r_px, shift, units, sign) -> np.ndarray:
     """(N, K) the rays on which the circle of radius `r_px` about `centres` is a step the way
     `sign` (N,) (+1: lighter beyond): the level 0.5-2 px inside it (the paint) differs from the
@@ -613,7 +597,7 @@ def _steps_at(view_bgr, centres, r_px, shift, units, sign) -> np.ndarray:
     photos of each of seeds 0, 7, 3 that left 4 + 6 + 4 bases unfound.)"""
     wall = np.maximum(0.0, shift @ units.T)
     o = np.arange(-2.0, 4.51, 0.5)
-    s = _luma_rays(view_bgr, centres, units, r_px + o + (o > 0) * wall[..., None]) * sign[:, None, None]
+    s = luma_rays(view_bgr, centres, units, r_px + o + (o > 0) * wall[..., None]) * sign[:, None, None]
     inside = s[..., (o >= -2) & (o <= -0.5)].mean(2)
     beyond = s[..., (o >= 0.5) & (o <= 2)].mean(2)
     felt = s[..., o >= 2.5].mean(2)
