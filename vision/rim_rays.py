@@ -237,22 +237,9 @@ _ADJ_C, _ADJ_D = np.array([4, 1, 2, 2, 0, 1]), np.array([4, 5, 3, 2, 4, 1])
 _ADJ_ROWS = np.array([[0, 1, 2], [1, 3, 4], [2, 4, 5]])
 
 
-def solve_sym3_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """solve_sym3 of systems stacked as rows: `a` (6, N) the entries (a00, a01, a02, a11, a12,
-    a22), `b` (3, N); (3, N) the solutions, the same numbers to the bit (each product and sum as
-    solve_sym3 makes it, a handful of calls over stacked rows instead of one per entry)."""
-    cof = a[_ADJ_A] * a[_ADJ_B] - a[_ADJ_C] * a[_ADJ_D]
-    p = a[:3] * cof[:3]
-    det = p[0] + p[1] + p[2]
-    ok = np.abs(det) > 1e-6
-    inv = np.where(ok, 1.0 / np.where(ok, det, 1.0), 0.0)
-    q = cof[_ADJ_ROWS] * b[None]
-    return (q[:, 0] + q[:, 1] + q[:, 2]) * inv
-
-
 # The normal equations' sums, rows: w ux, w uy, w ux ux, w uy uy, w ux uy (a02, a12, a00, a11, a01), w e ux,
 # w e uy, w e (the right-hand side's, b0, b1, b2, before the radius prior and the sign), and a22 (the
-# weights' sum and the prior, made once). solve_sym3_rows' gathers by those rows: the adjugate's
+# weights' sum and the prior, made once). fit_circle gathers by those rows: the adjugate's
 # four factors and the first column, in one gather.
 _FIT_A = np.array([2, 4, 0, 3, 1, 8])                 # a00, a01, a02, a11, a12, a22 among the sums
 _FIT_GATHER = np.concatenate([_FIT_A[_ADJ_A], _FIT_A[_ADJ_B], _FIT_A[_ADJ_C], _FIT_A[_ADJ_D], _FIT_A[:3]])

@@ -246,6 +246,31 @@ BRIGHT_EVEN_SLOPE_IN_FELT = 10.0   # and for a ring in felt of its own hue, whos
 LUMA_BGR = np.array([0.114, 0.587, 0.299], np.float32)   # brightness from B, G, R (cv2's grey's weights)
 
 
+def luma_rays(view_bgr: np.ndarray, centres: np.ndarray, units: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """(N, K, J) the view's (uint8 BGR) brightness along rays `units` (K, 2) from `centres` (N, 2)
+    at `radii` (N, K, J) pixels out (its colour sampled bilinear, then weighed as cv2's grey)."""
+    n, k = len(centres), len(units)
+    x = (centres[:, None, None, 0] + units[None, :, None, 0] * radii).astype(np.float32).reshape(n * k, -1)
+    y = (centres[:, None, None, 1] + units[None, :, None, 1] * radii).astype(np.float32).reshape(n * k, -1)
+    # (remap's maps are at most SHRT_MAX rows)
+    bgr = np.concatenate([cv2.remap(view_bgr, x[i:i + 32000], y[i:i + 32000], cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE) for i in range(0, n * k, 32000)])
+    return cv2.transform(bgr.astype(np.float32), LUMA_BGR[None]).reshape(n, k, -1)
+
+
+def steepest_points(slope: np.ndarray, offs: np.ndarray, along: np.ndarray, expect: np.ndarray,
+                    near_px: float, step_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """Each ray's steepest point near a circle, to a fraction of a sample (a parabola through three):
+    `slope` (N, K, J) at `offs` (J,) from `expect` (N, K) pixels out, the circle `along` (N, K) from
+    it; only samples within `near_px` of it count, `step_px` apart. -> (N, K) how far out the
+    point lies, and (N, K) the slope there."""
+    near = np.abs(offs[None, None, :] - along[..., None]) <= near_px
+    j = np.clip(np.argmax(np.where(near, slope, -1.0), axis=2), 1, len(offs) - 2)
+    g0, g1, g2 = (np.take_along_axis(slope, (j + o)[..., None], 2)[..., 0] for o in (-1, 0, 1))
+    curve = g0 - 2 * g1 + g2
+    frac = np.where(curve < -1e-9, 0.5 * (g0 - g2) / np.where(curve < -1e-9, curve, -1.0), 0.0)
+    return expect + offs[j] + np.clip(frac, -0.5, 0.5) * step_px, g1
+
 def brightness_centres(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndarray, units: np.ndarray,
                        agree: np.ndarray, r_px: float, in_felt: np.ndarray | None = None) -> np.ndarray:
     """(N, 2) the rings' centres (`centres` (N, 2), from the colour) moved towards the circle of the
@@ -268,12 +293,7 @@ def brightness_centres(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndar
     offs = np.arange(-reach_px - BRIGHT_STEP_PX, reach_px + BRIGHT_STEP_PX + 1e-9, BRIGHT_STEP_PX)
     expect = r_px + BRIGHT_BIAS_PX + wall                                # (N, K): where the step should be
     rad = expect[..., None] + offs
-    x = (c[:, None, None, 0] + units[None, :, None, 0] * rad).astype(np.float32).reshape(n * k, -1)
-    y = (c[:, None, None, 1] + units[None, :, None, 1] * rad).astype(np.float32).reshape(n * k, -1)
-    # (remap's maps are at most SHRT_MAX rows)
-    bgr = np.concatenate([cv2.remap(view_bgr, x[i:i + 32000], y[i:i + 32000], cv2.INTER_LINEAR,
-                                    borderMode=cv2.BORDER_REPLICATE) for i in range(0, n * k, 32000)])
-    s = cv2.transform(bgr.astype(np.float32), LUMA_BGR[None]).reshape(n, k, -1)
+    s = luma_rays(view_bgr, c, units, rad)
     so = offs[1:-1]                                                      # where the slope is known
     inner, outer = s[..., :3].mean(2), s[..., -3:].mean(2)
     g = np.maximum((s[..., 2:] - s[..., :-2]) * (np.sign(outer - inner) / (2 * BRIGHT_STEP_PX))[..., None], 0.0)
@@ -291,12 +311,8 @@ def brightness_centres(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndar
     best = np.argmax(gathered, axis=1)
     n_use = use.sum(1)
     # each ray's steepest point near that circle, to a fraction of a sample (a parabola through three)
-    near = np.abs(so[None, None, :] - along[best][..., None]) <= BRIGHT_NEAR_PX
-    j = np.clip(np.argmax(np.where(near, g, -1.0), axis=2), 1, len(so) - 2)
-    g0, g1, g2 = (np.take_along_axis(g, (j + o)[..., None], 2)[..., 0] for o in (-1, 0, 1))
-    curve = g0 - 2 * g1 + g2
-    frac = np.where(curve < -1e-9, 0.5 * (g0 - g2) / np.where(curve < -1e-9, curve, -1.0), 0.0)
-    step_at = expect + so[j] + np.clip(frac, -0.5, 0.5) * BRIGHT_STEP_PX - wall   # the step, the wall off
+    step_at, g1 = steepest_points(g, so, along[best], expect, BRIGHT_NEAR_PX, BRIGHT_STEP_PX)
+    step_at = step_at - wall                                             # the step, the wall off
     # each step weighed by its steepness squared (its place is as uncertain as the mat's noise over it)
     w = np.where(use, g1, 0.0) ** 2
     radius = np.full(n, float(r_px))
@@ -376,17 +392,12 @@ def outer_steps(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndarray, un
     (N, 2) out on the camera's side), on every ray (`units` (K, 2)), signed the way most of the
     ring's levels go from inside to out and clipped at 0, averaged over the rays."""
     centres = np.asarray(centres, np.float64).reshape(-1, 2)
-    n, k = len(centres), len(units)
-    if not n:
+    if not len(centres):
         return np.zeros(0)
     wall = np.maximum(0.0, np.asarray(shift, np.float64).reshape(-1, 2) @ units.T)
     offs = np.array([-STEP_SIDE_PX, -BRIGHT_STEP_PX, BRIGHT_STEP_PX, STEP_SIDE_PX])
     rad = (r_px + BRIGHT_BIAS_PX + wall)[..., None] + offs
-    x = (centres[:, None, None, 0] + units[None, :, None, 0] * rad).astype(np.float32).reshape(n * k, -1)
-    y = (centres[:, None, None, 1] + units[None, :, None, 1] * rad).astype(np.float32).reshape(n * k, -1)
-    bgr = np.concatenate([cv2.remap(view_bgr, x[i:i + 32000], y[i:i + 32000], cv2.INTER_LINEAR,
-                                    borderMode=cv2.BORDER_REPLICATE) for i in range(0, n * k, 32000)])
-    s = cv2.transform(bgr.astype(np.float32), LUMA_BGR[None]).reshape(n, k, -1)
+    s = luma_rays(view_bgr, centres, units, rad)
     slope = (s[..., 2] - s[..., 1]) / (2 * BRIGHT_STEP_PX)
     way = np.sign((s[..., 3] - s[..., 0]).sum(1))
     return np.maximum(slope * way[:, None], 0.0).mean(1)
@@ -407,12 +418,18 @@ def off_cloaks(view_bgr: np.ndarray, kept: np.ndarray, kept_sides: np.ndarray, k
     rings = np.asarray(rings, np.float64).reshape(-1, 2)
     if len(rings) < 2 or not len(kept):
         return out
-    ring_step = outer_steps(view_bgr, rings, ring_shift, units, r_px)
+    groups = [(j, same) for j in range(len(kept))
+              if len(same := np.flatnonzero((ring_sides == kept_sides[j])
+                                            & (np.hypot(*(rings - kept[j]).T) < CLOAK_NEAR * r_px))) >= 2]
+    if not groups:
+        return out
+    # (each ring's step is its own: only the rings a kept one may move onto are measured)
+    need = np.unique(np.concatenate([same for _, same in groups]))
+    ring_step = np.zeros(len(rings))
+    ring_step[need] = outer_steps(view_bgr, rings[need], np.asarray(ring_shift, np.float64).reshape(-1, 2)[need],
+                                  units, r_px)
     own_step = None
-    for j in range(len(kept)):
-        same = np.flatnonzero((ring_sides == kept_sides[j]) & (np.hypot(*(rings - kept[j]).T) < CLOAK_NEAR * r_px))
-        if len(same) < 2:
-            continue
+    for j, same in groups:
         best = same[np.argmax(ring_step[same])]
         off = kept[j] - rings[best]
         dist = float(np.hypot(*off))

@@ -27,13 +27,15 @@ circle places the base, and a candidate that only fell short of the colour's rin
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
 
 from vision.rim_rays import (EDGE_TRIM, STEP_PX, adjugate_sym3, best_per_cell, fit_trimmed, longest_arc,
                              max_wall, outer_edges, ray_units, sample_rays)
 from vision.rim_rays import reach as radii_out_to
-from vision.rim_refine import LUMA_BGR, circle_centres
+from vision.rim_refine import BRIGHT_BIAS_PX, LUMA_BGR, circle_centres, luma_rays, steepest_points
 from vision.rim_vetting import similar_felts
 
 MIN_BODY = 0.45                # candidate: share of a square of 1.2 radii in the middle that is not felt
@@ -185,7 +187,7 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     c = _candidates(body_f, felt_f, r_px)
     if not len(c):
         return []
-    units = ray_units()
+    units = _UNITS
     radii = np.arange(0.0, 2.0 * r_px + 4, STEP_PX)
 
     def shift_at(centres):
@@ -194,11 +196,15 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
         return np.asarray(wall_shift_px(centres + origin), np.float64).reshape(-1, 2)
 
     def felt_beyond(edges, fs, radii):
-        # beyond a rim's edge, the felt (not the body, not more rim)
-        rr = radii[None, None, :]
-        e = np.nan_to_num(edges, nan=-1e9)[..., None]
-        beyond = (rr >= e + 1.0) & (rr <= e + max(2.0, 0.3 * r_px))
-        return (fs * beyond).sum(2) >= 0.6 * np.maximum(beyond.sum(2), 1)
+        # beyond a rim's edge, the felt (not the body, not more rim); read only on the rays with
+        # an edge (a ray without one has none beyond it)
+        out = np.isfinite(edges)
+        if out.any():
+            rr = radii[None, :]
+            e = edges[out][:, None]
+            beyond = (rr >= e + 1.0) & (rr <= e + max(2.0, 0.3 * r_px))
+            out[out] = (fs[out] * beyond).sum(1) >= 0.6 * np.maximum(beyond.sum(1), 1)
+        return out
 
     def first_valid(centres, shift, units, radii, need):
         # the first look's valid rays; a centre with fewer edges than `need` fails whatever lies
@@ -253,14 +259,17 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     arc = longest_arc(kept)
     residual = np.sqrt((np.where(kept, off, 0.0) ** 2).sum(1) / np.maximum(kept.sum(1), 1))
     rr = radii[None, None, :]
-    middle = np.broadcast_to(rr <= 0.45 * r_px, rim.shape)
-    n_mid = np.maximum(middle.sum((1, 2)), 1)
+    middle = rr <= 0.45 * r_px
+    # (the samples in the middle and in the band outside counted by where the radii fall, not
+    # over every sample)
+    n_mid = np.maximum(np.full(len(centre), rim.shape[1] * int(middle.sum())), 1)
     mid_felt = (fs * middle).sum((1, 2)) / n_mid
     mid_rim = (rim * middle).sum((1, 2)) / n_mid
     other_s = sample_rays(other_f, centre, radii, units)
     mid_other = (other_s * middle).sum((1, 2)) / n_mid
     outside = (rr >= 1.35 * r_px + wall[..., None]) & (rr <= 1.8 * r_px + wall[..., None])
-    n_out = np.maximum(outside.sum((1, 2)), 1)
+    n_out = np.maximum((np.searchsorted(radii, 1.8 * r_px + wall, side="right")
+                        - np.searchsorted(radii, 1.35 * r_px + wall, side="left")).clip(0).sum(1), 1)
     out_rim = (rim * outside).sum((1, 2)) / n_out
     out_felt = (fs * outside).sum((1, 2)) / n_out
     ring = (rr >= 0.6 * r_px) & (rr <= 1.3 * r_px + wall[..., None])
@@ -295,7 +304,7 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
             look &= near.min(1) >= (OVERLAP - 1.5 * STEP_SEARCH) * r_px
         look = np.flatnonzero(look)
         if len(look):
-            units = ray_units(STEP_RAYS)
+            units = _STEP_UNITS
             fitted, on = step_circles(bgr, placed[look], r_px, shift_at(placed[look]), units, step_sign)
             arc = longest_arc(on)
             # inside the step, the side's paint: the labels call it the side's colour or the felt's
@@ -470,9 +479,15 @@ STEP_RAYS = 64
 # photos of each of seeds 0, 7, 3: 6 + 8 + 5 more bases found, no more phantoms, p95 not up.)
 RESCUED = ("coverage", "outside felt", "outside rim", "residual", "arc")
 
+# (the rays' directions, made once: read only)
+_UNITS = ray_units()
+_STEP_UNITS = ray_units(STEP_RAYS)
+_UNITS.flags.writeable = False
+_STEP_UNITS.flags.writeable = False
+
 
 def step_circles(view_bgr: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
-                 units: np.ndarray, sign: float = 0.0, bias_px: float = 0.3) -> tuple[np.ndarray, np.ndarray]:
+                 units: np.ndarray, sign: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """For each candidate centre (N, 2) in the view (uint8 BGR): the centre (N, 2) of the circle of
     the base's radius `r_px` (out by the side wall, `shift` (N, 2), on the camera's side) that the
     luma's step gathers most along within STEP_SEARCH radii, fitted to each ray's steepest point
@@ -487,8 +502,8 @@ def step_circles(view_bgr: np.ndarray, centres: np.ndarray, r_px: float, shift: 
     wall = np.maximum(0.0, shift @ units.T)
     reach_px = STEP_SEARCH * r_px
     offs = np.arange(-reach_px - STEP_SAMPLE_PX, reach_px + STEP_SAMPLE_PX + 1e-9, STEP_SAMPLE_PX)
-    expect = r_px + bias_px + wall
-    s = _luma_rays(view_bgr, c, units, expect[..., None] + offs)
+    expect = r_px + BRIGHT_BIAS_PX + wall
+    s = luma_rays(view_bgr, c, units, expect[..., None] + offs)
     so = offs[1:-1]
     inner, outer = s[..., :4].mean(2), s[..., -4:].mean(2)
     big = np.abs(outer - inner) >= STEP_MIN_LEVELS
@@ -508,12 +523,8 @@ def step_circles(view_bgr: np.ndarray, centres: np.ndarray, r_px: float, shift: 
     score = np.where(inside, _gathered(g, fine, units, reach_px, len(so)), -np.inf)
     d_best = fine[np.arange(n), np.argmax(score, axis=1)]
     along_best = d_best @ units.T
-    near = np.abs(so[None, None, :] - along_best[..., None]) <= STEP_INLIER_PX
-    j = np.clip(np.argmax(np.where(near, g, -1.0), axis=2), 1, len(so) - 2)
-    g0, g1, g2 = (np.take_along_axis(g, (j + o)[..., None], 2)[..., 0] for o in (-1, 0, 1))
-    curve = g0 - 2 * g1 + g2
-    frac = np.where(curve < -1e-9, 0.5 * (g0 - g2) / np.where(curve < -1e-9, curve, -1.0), 0.0)
-    step_at = expect + so[j] + np.clip(frac, -0.5, 0.5) * STEP_SAMPLE_PX - wall - bias_px
+    step_at, g1 = steepest_points(g, so, along_best, expect, STEP_INLIER_PX, STEP_SAMPLE_PX)
+    step_at = step_at - wall - BRIGHT_BIAS_PX
     points = c[:, None, :] + step_at[..., None] * units[None]
     w = big & (np.sign(outer - inner) == sign[:, None])
     radius = np.full(n, float(r_px))
@@ -547,13 +558,17 @@ def _inner_band(mask: np.ndarray, centres: np.ndarray, r_px: float, units: np.nd
     return sample_rays(mask.astype(np.float32), centres, r_px - np.arange(0.5, 2.01, 0.5), units).mean(2)
 
 
+@lru_cache(maxsize=16)
 def _step_grid(reach_px: float, spacing: float) -> np.ndarray:
-    """(G, 2) the offsets of the centres tried, `spacing` apart within `reach_px`."""
+    """(G, 2) the offsets of the centres tried, `spacing` apart within `reach_px` (made once for
+    each base size: read only)."""
     steps = int(reach_px / spacing + 1e-9)
     g = np.arange(-steps, steps + 1) * spacing
     gx, gy = np.meshgrid(g, g)
     inside = gx * gx + gy * gy <= reach_px * reach_px + 1e-9
-    return np.column_stack([gx[inside], gy[inside]])
+    grid = np.column_stack([gx[inside], gy[inside]])
+    grid.flags.writeable = False
+    return grid
 
 
 def _gathered(g: np.ndarray, d: np.ndarray, units: np.ndarray, reach_px: float, n_samples: int) -> np.ndarray:
@@ -573,18 +588,6 @@ def _gathered(g: np.ndarray, d: np.ndarray, units: np.ndarray, reach_px: float, 
     return (g[rows, rays, i0] * (1 - f) + g[rows, rays, i0 + 1] * f).sum(2)
 
 
-def _luma_rays(view_bgr: np.ndarray, centres: np.ndarray, units: np.ndarray, radii: np.ndarray) -> np.ndarray:
-    """(N, K, J) the view's (uint8 BGR) brightness along rays `units` (K, 2) from `centres` (N, 2)
-    at `radii` (N, K, J) pixels out (its colour sampled bilinear, then weighed as cv2's grey)."""
-    n, k = len(centres), len(units)
-    x = (centres[:, None, None, 0] + units[None, :, None, 0] * radii).astype(np.float32).reshape(n * k, -1)
-    y = (centres[:, None, None, 1] + units[None, :, None, 1] * radii).astype(np.float32).reshape(n * k, -1)
-    # (remap's maps are at most SHRT_MAX rows)
-    bgr = np.concatenate([cv2.remap(view_bgr, x[i:i + 32000], y[i:i + 32000], cv2.INTER_LINEAR,
-                                    borderMode=cv2.BORDER_REPLICATE) for i in range(0, n * k, 32000)])
-    return cv2.transform(bgr.astype(np.float32), LUMA_BGR[None]).reshape(n, k, -1)
-
-
 def _steps_at(view_bgr, centres, r_px, shift, units, sign) -> np.ndarray:
     """(N, K) the rays on which the circle of radius `r_px` about `centres` is a step the way
     `sign` (N,) (+1: lighter beyond): the level 0.5-2 px inside it (the paint) differs from the
@@ -594,7 +597,7 @@ def _steps_at(view_bgr, centres, r_px, shift, units, sign) -> np.ndarray:
     photos of each of seeds 0, 7, 3 that left 4 + 6 + 4 bases unfound.)"""
     wall = np.maximum(0.0, shift @ units.T)
     o = np.arange(-2.0, 4.51, 0.5)
-    s = _luma_rays(view_bgr, centres, units, r_px + o + (o > 0) * wall[..., None]) * sign[:, None, None]
+    s = luma_rays(view_bgr, centres, units, r_px + o + (o > 0) * wall[..., None]) * sign[:, None, None]
     inside = s[..., (o >= -2) & (o <= -0.5)].mean(2)
     beyond = s[..., (o >= 0.5) & (o <= 2)].mean(2)
     felt = s[..., o >= 2.5].mean(2)

@@ -495,8 +495,8 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
                                    skip_near=np.array([h.xy_view for h in sure]).reshape(-1, 2), **args)
     unchanged = [h for h in first if h.side_index not in changed]
     both = sure + unchanged + second
-    hits = _off_cloaks(both, _one_per_base(both, base_in / 2 * ppi, strict, loose, wall_shift_px, wall_height_in,
-                                           with_rejected), base_in / 2 * ppi, view_bgr, wall_shift_px)
+    hits = _one_per_base(both, base_in / 2 * ppi, strict, loose, wall_shift_px, wall_height_in, with_rejected,
+                         view_bgr=view_bgr)
     return _with_water_rims(hits, strict, learned, other_rgbs, base_in / 2 * ppi, wall_shift_px, view_bgr,
                             loose, wall_height_in)
 
@@ -796,9 +796,10 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
             hits.append(_rounded(hit))
     # (a ring of a base's shape too weak to keep, its body hiding most of its rim, still tells where a
     # figure stands whose body a ring behind it may be on: on_a_surer_body)
-    faint = np.flatnonzero((failed == 0) & (conf < MIN_CONFIDENCE) & ~kept_hidden & np.isfinite(c2).all(1))
-    kept = _one_per_base(hits, r_px, strict, loose, wall_shift_px, wall_height_in, with_rejected, c2[faint])
-    return _off_cloaks(hits, kept, r_px, view_bgr, wall_shift_px), strict, loose
+    # (failed == 0: the shape tests fail a centre that is not finite)
+    faint = np.flatnonzero((failed == 0) & (conf < MIN_CONFIDENCE) & ~kept_hidden)
+    return (_one_per_base(hits, r_px, strict, loose, wall_shift_px, wall_height_in, with_rejected, c2[faint], view_bgr),
+            strict, loose)
 
 
 def _other_colour(strict, loose, centres, sides, n_sides: int, reach_px: float) -> Slots:
@@ -1004,7 +1005,7 @@ def _rounded(hit: RimHit) -> RimHit:
 def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = None,
                   loose: np.ndarray | None = None, wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None,
                   wall_height_in: float = 0.0, with_rejected: bool = False,
-                  faint_bases: np.ndarray | None = None) -> list[RimHit]:
+                  faint_bases: np.ndarray | None = None, view_bgr: np.ndarray | None = None) -> list[RimHit]:
     """Bases do not overlap: of kept candidates closer than a base's diameter (less a little for the
     fit), the most confident stands, or, of two rings of one side as sure as each other, the one
     showing more of its circle (rim_vetting.shows_more_ring), or, of two sides' rings, the one whose
@@ -1013,7 +1014,8 @@ def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = N
     a circle as well.) Last, a ring behind a surer one, within its figure's reach, with no rim on
     its near arc is up on that figure's body (rim_vetting.on_a_surer_body, from the pose's
     `wall_shift_px` for a base top `wall_height_in` up), or behind one of the `faint_bases` (centres
-    of rings of a base's shape too weak to keep): left out, or kept with that reason `with_rejected`."""
+    of rings of a base's shape too weak to keep): left out, or kept with that reason `with_rejected`. With the
+    view (uint8 BGR), a kept ring that is a cloak of its side's colour moves onto its base's (_off_cloaks)."""
     # The most confident ring stands (the labels it was found on only break ties): a faint rim
     # found on the likelihood may be the base, and a strict ring beside it cloth on its body.
     order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", -hits[i].confidence,
@@ -1040,11 +1042,11 @@ def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = N
         w = np.array([o.coverage * o.confidence for o in same])
         if len(same) > 1 and w.sum() > 0:
             out[j] = dataclasses.replace(h, xy_view=(np.array([o.xy_view for o in same]) * w[:, None]).sum(0) / w.sum())
-    if strict is None or loose is None:
-        return out
-    vetted = on_a_surer_body(out, r_px, strict, loose, wall_shift_px, wall_height_in, VISION_DEFAULTS["figure_height_in"],
-                             faint_bases)
-    return [h for h, o in zip(vetted, out) if with_rejected or h.reason == "ring" or o.reason != "ring"]
+    if strict is not None and loose is not None:
+        vetted = on_a_surer_body(out, r_px, strict, loose, wall_shift_px, wall_height_in,
+                                 VISION_DEFAULTS["figure_height_in"], faint_bases)
+        out = [h for h, o in zip(vetted, out) if with_rejected or h.reason == "ring" or o.reason != "ring"]
+    return _off_cloaks(hits, out, r_px, view_bgr, wall_shift_px)
 
 
 def table_view_wall_shift(pose, view, height_in: float) -> Callable[[np.ndarray], np.ndarray]:

@@ -121,17 +121,6 @@ def test_the_longest_arc_is_the_longest_run_of_kept_rays_round_the_circle():
         assert share == min(max(runs), 24) / 24
 
 
-def test_systems_solved_as_stacked_rows_are_those_solved_entry_by_entry():
-    from vision.rim_rays import solve_sym3, solve_sym3_rows
-    rng = np.random.default_rng(7)
-    m = rng.normal(size=(50, 3, 3)) * np.exp(rng.normal(0, 3, (50, 1, 1)))
-    a = m @ m.transpose(0, 2, 1)
-    a[0] = 0.0                                               # a singular system: no step
-    rows = np.stack([a[:, 0, 0], a[:, 0, 1], a[:, 0, 2], a[:, 1, 1], a[:, 1, 2], a[:, 2, 2]])
-    b = rng.normal(size=(3, 50))
-    np.testing.assert_array_equal(solve_sym3_rows(rows, b), np.stack(solve_sym3(*rows, *b)))
-
-
 def test_a_circle_fit_takes_the_gauss_newton_steps_written_entry_by_entry():
     """fit_circle's steps, made in arrays reused across its iterations, are those of the normal
     equations written out plainly (each sum, the radius prior and solve_sym3's solution), to the bit."""

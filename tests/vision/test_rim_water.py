@@ -221,12 +221,7 @@ def test_blue_bases_the_labels_call_half_water_are_found_by_their_brightness_ste
     found = {True: [], False: []}
     for visible in (0.4, 0.45):
         for seed in range(3):
-            rng = np.random.default_rng(seed)
-            scene = TopScene(width_in=8, depth_in=6, texture=0.07)
-            scene.poly([(0.8, 0.8), (7.2, 1.0), (7.0, 5.2), (1.0, 5.0)], WATER)
-            for (x, y), body in zip([(2.3, 2.2), (5.4, 2.4), (3.8, 4.0)], BODIES):
-                scene.figure(x, y, "blue", (40, 82, 150), visible=visible, lean_deg=float(rng.uniform(0, 360)),
-                             body_rgb=body)
+            scene = _water_table((40, 82, 150), visible, seed)
             img = scene.finish(seed=seed)
             strict, _ = label_view(img, SIDES, [WATER])
             truth = np.array([(x, y) for x, y, _ in scene.truth])
