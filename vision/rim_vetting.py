@@ -323,15 +323,21 @@ def arc_direction(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.n
     label map shows `side`'s colour within ARC_IN-ARC_OUT radii (to the nearest pixel): which way the
     ring's visible arc lies, and (its length, up to 1) how one-sided it is; zero for a ring showing
     all round, or none."""
+    on = _arc_shows(strict, loose, side, centre, r_px, _ARC_UNITS)
+    return (_ARC_UNITS * on[:, None]).sum(0) / max(int(on.sum()), 1)
+
+
+def _arc_shows(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.ndarray, r_px: float,
+               units: np.ndarray) -> np.ndarray:
+    """(K,) whether either label map shows `side`'s colour within ARC_IN-ARC_OUT radii of `centre`
+    (to the nearest pixel) on each of the rays `units` (K, 2)."""
     h, w = strict.shape
-    units = _ARC_UNITS
     radii = np.linspace(ARC_IN, ARC_OUT, 6) * r_px
     pts = np.asarray(centre, np.float64)[None, None] + units[:, None] * radii[None, :, None]
     xi = np.clip(np.rint(pts[..., 0]).astype(int), 0, w - 1)
     yi = np.clip(np.rint(pts[..., 1]).astype(int), 0, h - 1)
     inside = (pts[..., 0] >= -0.5) & (pts[..., 0] < w - 0.5) & (pts[..., 1] >= -0.5) & (pts[..., 1] < h - 0.5)
-    on = (((strict[yi, xi] == side) | (loose[yi, xi] == side)) & inside).any(1)
-    return (units * on[:, None]).sum(0) / max(int(on.sum()), 1)
+    return (((strict[yi, xi] == side) | (loose[yi, xi] == side)) & inside).any(1)
 
 
 def _vote(margin: float, least: float) -> int:
@@ -831,11 +837,5 @@ def near_arc(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.ndarra
     if norm <= 1e-9:
         return 1.0
     units = _ARC_UNITS[_ARC_UNITS @ (np.asarray(shift_px, np.float64) / norm) >= math.cos(math.radians(NEAR_ARC_DEG))]
-    h, w = strict.shape
-    radii = np.linspace(ARC_IN, ARC_OUT, 6) * r_px
-    pts = np.asarray(centre, np.float64)[None, None] + units[:, None] * radii[None, :, None]
-    xi = np.clip(np.rint(pts[..., 0]).astype(int), 0, w - 1)
-    yi = np.clip(np.rint(pts[..., 1]).astype(int), 0, h - 1)
-    inside = (pts[..., 0] >= -0.5) & (pts[..., 0] < w - 0.5) & (pts[..., 1] >= -0.5) & (pts[..., 1] < h - 0.5)
-    on = (((strict[yi, xi] == side) | (loose[yi, xi] == side)) & inside).any(1)
+    on = _arc_shows(strict, loose, side, centre, r_px, units)
     return float(on.mean()) if len(on) else 1.0
