@@ -765,6 +765,7 @@ BODY_LEAN_R = 1.0              # in radii per inch up: how far aside of its base
                                # out), and a radius more for the body's own width: with the camera's
                                # smear, where a figure's cloak, head or the felt round its body may show
 NEAR_ARC_DEG = 30.0            # the rays within this of the camera's direction: a base's near arc
+FAINT_APART = 1.8              # radii: a faint base nearer a ring than this is that ring's (rims.OVERLAP)
 
 
 def on_a_surer_body(hits: Sequence[RimHit], r_px: float, strict: np.ndarray, loose: np.ndarray,
@@ -782,7 +783,8 @@ def on_a_surer_body(hits: Sequence[RimHit], r_px: float, strict: np.ndarray, loo
     colour on no ray of its near arc (either label map, NEAR_ARC_DEG either side of the camera's
     direction) is on that figure's body. So is one behind any of the `faint_bases` (M, 2): centres
     of rings of a base's shape too weak to keep, a base whose body hides most of its rim, at least a
-    diameter from the ring (another base). A base beside or in front of another in a melee is not
+    diameter from the ring (another base), and not within FAINT_APART radii of any ring (that ring's
+    own base found again on other labels, judged as the ring it is). A base beside or in front of another in a melee is not
     behind it; one right behind it, touching, shows its near arc past the front one's base. Looking
     straight down (no wall shift) nothing is called so."""
     if wall_shift_px is None or wall_height_in <= 0:
@@ -792,6 +794,9 @@ def on_a_surer_body(hits: Sequence[RimHit], r_px: float, strict: np.ndarray, loo
     if not rings or len(rings) + len(faint) < 2:
         return list(hits)
     centres = np.array([hits[i].xy_view for i in rings], np.float64)
+    # (a faint base where a ring stands is that ring's base found again on other labels: the ring
+    # itself is the body, surer or not)
+    faint = faint[(np.hypot(*(faint[:, None] - centres[None]).transpose(2, 0, 1)) >= FAINT_APART * r_px).all(1)]
     # the bodies: the rings (surest first), then the faint bases
     bases = np.concatenate([centres, faint])
     shift = np.asarray(wall_shift_px(bases), np.float64).reshape(-1, 2)

@@ -805,3 +805,21 @@ def test_a_ring_behind_a_base_too_weak_to_keep_with_no_near_arc_is_up_on_its_bod
     out = on_a_surer_body([_hit(ring, 1, confidence=0.4)], R_PX, label, _labels((160, 160)), _towards(camera_deg),
                           BASE_TOP_IN, FIGURE_HEIGHT_IN, faint[None])
     assert out[0].reason.startswith("up on a figure's body") if on_body else out[0].reason == "ring", out
+
+
+def test_a_faint_copy_of_a_less_sure_ring_does_not_make_a_surer_ring_behind_it_a_body():
+    """A base found again on other labels, too weak there to keep, is that ring's base, not another
+    figure: a ring behind it that is surer than the ring itself stays a base."""
+    from vision.rim_vetting import on_a_surer_body
+    base, ring = np.array([80.0, 80.0]), np.array([80.0, 60.0])      # the camera towards +y
+    label = _labels((160, 160))
+    _arc(label, base, R_PX, 1, 10, 170)
+    _arc(label, ring, R_PX, 1, 200, 340)
+    shift = _towards(90.0)
+    front, surer_back = _hit(base, 1, confidence=0.4), _hit(ring, 1, confidence=0.7)
+    copy = (base + np.array([1.5, 1.0]))[None]                       # the front ring fitted again, off by a little
+    assert [h.reason for h in on_a_surer_body([front, surer_back], R_PX, label, label, shift, BASE_TOP_IN, 2.0,
+                                              copy)] == ["ring", "ring"]
+    other = (base + np.array([0.0, 2.5 * R_PX]))[None]              # a figure of its own, further in front
+    assert on_a_surer_body([front, surer_back], R_PX, label, label, shift, BASE_TOP_IN, 2.0,
+                           other)[1].reason != "ring"
