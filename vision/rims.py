@@ -1042,11 +1042,13 @@ def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = N
         w = np.array([o.coverage * o.confidence for o in same])
         if len(same) > 1 and w.sum() > 0:
             out[j] = dataclasses.replace(h, xy_view=(np.array([o.xy_view for o in same]) * w[:, None]).sum(0) / w.sum())
+    # (a cloak moved onto its base first: the body test judges where the bases stand)
+    out = _off_cloaks(hits, out, r_px, view_bgr, wall_shift_px)
     if strict is not None and loose is not None:
         vetted = on_a_surer_body(out, r_px, strict, loose, wall_shift_px, wall_height_in,
                                  VISION_DEFAULTS["figure_height_in"], faint_bases)
         out = [h for h, o in zip(vetted, out) if with_rejected or h.reason == "ring" or o.reason != "ring"]
-    return _off_cloaks(hits, out, r_px, view_bgr, wall_shift_px)
+    return out
 
 
 def table_view_wall_shift(pose, view, height_in: float) -> Callable[[np.ndarray], np.ndarray]:
