@@ -1011,11 +1011,12 @@ def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = N
     showing more of its circle (rim_vetting.shows_more_ring), or, of two sides' rings, the one whose
     rim shows on its side away from the other (rim_vetting.faces_away_more, on the side labels
     `strict` and `loose`: the other is cloth on its body). (An arc seen from its mirror side fits
-    a circle as well.) Last, a ring behind a surer one, within its figure's reach, with no rim on
-    its near arc is up on that figure's body (rim_vetting.on_a_surer_body, from the pose's
-    `wall_shift_px` for a base top `wall_height_in` up), or behind one of the `faint_bases` (centres
-    of rings of a base's shape too weak to keep): left out, or kept with that reason `with_rejected`. With the
-    view (uint8 BGR), a kept ring that is a cloak of its side's colour moves onto its base's (_off_cloaks)."""
+    a circle as well.) Then, given the view (uint8 BGR), a kept ring that is a cloak of its side's
+    colour moves onto its base's (_off_cloaks). Last, a ring behind a surer one, within its figure's
+    reach, with no rim on its near arc is up on that figure's body (rim_vetting.on_a_surer_body,
+    from the pose's `wall_shift_px` for a base top `wall_height_in` up), or behind one of the
+    `faint_bases` (centres of rings of a base's shape too weak to keep): left out, or kept with that
+    reason `with_rejected`."""
     # The most confident ring stands (the labels it was found on only break ties): a faint rim
     # found on the likelihood may be the base, and a strict ring beside it cloth on its body.
     order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", -hits[i].confidence,
