@@ -714,15 +714,21 @@ def test_a_ring_behind_a_surer_base_with_no_near_arc_is_up_on_its_body(camera_de
         assert out[0.4].startswith("up on a figure's body") if on_body else out[0.4] == "ring", out
 
 
+def _base_and_ring_behind():
+    """A base and a ring a radius and more behind it (the camera towards +y), the base's rim showing on
+    its near arc, the ring's only on its far one; and the wall shift."""
+    base, ring = np.array([80.0, 80.0]), np.array([80.0, 60.0])
+    label = _labels((160, 160))
+    _arc(label, base, R_PX, 1, 10, 170)
+    _arc(label, ring, R_PX, 1, 200, 340)
+    return base, ring, label, _towards(90.0)
+
+
 def test_a_ring_on_a_body_is_only_called_so_behind_a_surer_ring_and_with_the_cameras_pose():
     """The less sure of the two stands behind; looking straight down (no wall shift) nothing is
     called so; and a ring surer than the base in front of it is not on its body."""
     from vision.rim_vetting import on_a_surer_body
-    base, ring = np.array([80.0, 80.0]), np.array([80.0, 60.0])      # the camera towards +y
-    label = _labels((160, 160))
-    _arc(label, base, R_PX, 1, 10, 170)
-    _arc(label, ring, R_PX, 1, 200, 340)
-    shift = _towards(90.0)
+    base, ring, label, shift = _base_and_ring_behind()
     front, back = _hit(base, 1, confidence=0.6), _hit(ring, 1, confidence=0.4)
     assert on_a_surer_body([front, back], R_PX, label, label, shift, BASE_TOP_IN, 2.0)[1].reason != "ring"
     assert on_a_surer_body([front, back], R_PX, label, label, None, BASE_TOP_IN, 2.0)[1].reason == "ring"
@@ -811,11 +817,7 @@ def test_a_faint_copy_of_a_less_sure_ring_does_not_make_a_surer_ring_behind_it_a
     """A base found again on other labels, too weak there to keep, is that ring's base, not another
     figure: a ring behind it that is surer than the ring itself stays a base."""
     from vision.rim_vetting import on_a_surer_body
-    base, ring = np.array([80.0, 80.0]), np.array([80.0, 60.0])      # the camera towards +y
-    label = _labels((160, 160))
-    _arc(label, base, R_PX, 1, 10, 170)
-    _arc(label, ring, R_PX, 1, 200, 340)
-    shift = _towards(90.0)
+    base, ring, label, shift = _base_and_ring_behind()
     front, surer_back = _hit(base, 1, confidence=0.4), _hit(ring, 1, confidence=0.7)
     copy = (base + np.array([1.5, 1.0]))[None]                       # the front ring fitted again, off by a little
     assert [h.reason for h in on_a_surer_body([front, surer_back], R_PX, label, label, shift, BASE_TOP_IN, 2.0,
