@@ -724,7 +724,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     alone = (other_near == 0) & (near_hue == 0) & (any_felt < FELT_AROUND)
     ring_filled = np.maximum(inner, 1 - hollow)
     strong = is_strong(coverage, clean, residual, max_res)
-    shape = (np.minimum(1.0, coverage / 0.6) * np.minimum(1.0, clean / 0.8)
+    shown = np.minimum(1.0, coverage / SEEN_FULL)      # how whole the ring shows, for the confidence
+    shape = (shown * np.minimum(1.0, clean / 0.8)
              * np.maximum(0.0, 1 - residual / (2 * max_res)) * np.maximum(0.0, 1 - outer / (2 * MAX_OUTER)))
 
     def confidence(fill):
@@ -747,8 +748,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         covered[ask], front[ask] = _body_cover(view_bgr, c2[ask], kept[ask], r_px, shift_at(c2[ask]))
     hidden = (covered >= MIN_COVERED) & (front <= MAX_FRONT)      # (covered is 0 where not asked)
     seen = np.minimum(SEEN_FULL, coverage + HIDDEN_SEEN * covered * (1 - coverage))
-    kept_hidden = hidden & (conf * np.minimum(1.0, seen / SEEN_FULL) / np.maximum(np.minimum(1.0, coverage / 0.6), 1e-9)
-                            >= MIN_CONFIDENCE)
+    kept_hidden = hidden & (conf * np.minimum(1.0, seen / SEEN_FULL) / np.maximum(shown, 1e-9) >= MIN_CONFIDENCE)
     candidates = []
     for i in range(len(c0)):
         reason = ("ring", "no circle of the base's size", f"too little ring ({coverage[i]:.2f} of it)",
