@@ -796,7 +796,9 @@ def on_a_surer_body(hits: Sequence[RimHit], r_px: float, strict: np.ndarray, loo
     centres = np.array([hits[i].xy_view for i in rings], np.float64)
     # (a faint base where a ring stands is that ring's base found again on other labels: the ring
     # itself is the body, surer or not)
-    faint = faint[(np.hypot(*(faint[:, None] - centres[None]).transpose(2, 0, 1)) >= FAINT_APART * r_px).all(1)]
+    apart = np.hypot(*(centres[:, None] - faint[None]).transpose(2, 0, 1))      # (A, F): ring to faint base
+    keep = (apart >= FAINT_APART * r_px).all(0)
+    faint, apart = faint[keep], apart[:, keep]
     # the bodies: the rings (surest first), then the faint bases
     bases = np.concatenate([centres, faint])
     shift = np.asarray(wall_shift_px(bases), np.float64).reshape(-1, 2)
@@ -812,9 +814,7 @@ def on_a_surer_body(hits: Sequence[RimHit], r_px: float, strict: np.ndarray, loo
     off_axis = (np.hypot(behind[..., None] - heights * per_in[None, :, None], aside[..., None])
                 - heights * BODY_LEAN_R * r_px).min(2)
     conf = np.array([hits[i].confidence for i in rings])
-    host = np.concatenate([conf[None] > conf[:, None],
-                           np.broadcast_to(np.hypot(*d[:, len(rings):].transpose(2, 0, 1)) >= 2 * r_px,
-                                           (len(rings), len(faint)))], axis=1)
+    host = np.concatenate([conf[None] > conf[:, None], apart >= 2 * r_px], axis=1)
     reached = host & (per_in[None] > 1e-9) & (behind >= r_px) & (off_axis <= r_px)
     out = list(hits)
     on_body = np.zeros(len(bases), bool)
