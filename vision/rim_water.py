@@ -102,7 +102,7 @@ def water_candidates(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_
                                step_sign=step_sign, found_xy=found_xy)
             if paint is not None:
                 # the rim by its paint as this photo shows it, against the felt round it
-                rim = paint_map(view_bgr[y0:y1, x0:x1], f | (lab == k), paint, r_px)
+                rim = paint_map(bgr, f | (lab == k), paint, r_px)
                 rings = [c[0] for c in found if c[4] == "ring"]
                 for c in _in_window(lab, f, k, n_sides, r_px, wall_shift_px, origin, with_rejected, rim=rim, bgr=bgr,
                                     step_sign=step_sign, found_xy=found_xy):
@@ -334,7 +334,7 @@ def paint_model(view_bgr: np.ndarray, strict: np.ndarray, rings_xy: np.ndarray, 
     """(mean, covariance) of side k's paint (BGR) as this photo shows it: the pixels labelled k in
     the rim band (0.7-1 radii) of its rings found outside the felt; None with too few."""
     h, w = strict.shape
-    units = ray_units()
+    units = _UNITS
     radii = np.arange(0.7 * r_px, r_px + 1e-6, STEP_PX)
     pts = (np.asarray(rings_xy, np.float64).reshape(-1, 1, 1, 2)
            + radii[None, None, :, None] * units[None, :, None, :]).reshape(-1, 2)
@@ -536,7 +536,7 @@ def step_circles(view_bgr: np.ndarray, centres: np.ndarray, r_px: float, shift: 
         fitted = circle_centres(points, on * g1 ** 2, fitted, radius, iterations=2)
     bad = ~np.isfinite(fitted).all(1) | (np.hypot(*(fitted - c).T) > 1.5 * reach_px)
     fitted[bad] = c[bad]
-    return fitted, _steps_at(view_bgr, fitted, r_px, shift, units, sign) & ~bad[:, None]
+    return fitted, _steps_at(view_bgr, fitted, r_px, wall, units, sign) & ~bad[:, None]
 
 
 def _step_sign(side_rgb, felt_rgbs) -> float:
@@ -588,14 +588,14 @@ def _gathered(g: np.ndarray, d: np.ndarray, units: np.ndarray, reach_px: float, 
     return (g[rows, rays, i0] * (1 - f) + g[rows, rays, i0 + 1] * f).sum(2)
 
 
-def _steps_at(view_bgr, centres, r_px, shift, units, sign) -> np.ndarray:
+def _steps_at(view_bgr, centres, r_px, wall, units, sign) -> np.ndarray:
     """(N, K) the rays on which the circle of radius `r_px` about `centres` is a step the way
     `sign` (N,) (+1: lighter beyond): the level 0.5-2 px inside it (the paint) differs from the
     level 0.5-2 px beyond it (past the wall) by STEP_MIN_LEVELS and STEP_NOISE times the felt's
     mottling (from ray to ray, 2.5-4.5 px beyond), and the felt is about that level on out to
     4.5 px. (Its spread round the whole ring takes in the bodies and dice standing near: on 60 hard
-    photos of each of seeds 0, 7, 3 that left 4 + 6 + 4 bases unfound.)"""
-    wall = np.maximum(0.0, shift @ units.T)
+    photos of each of seeds 0, 7, 3 that left 4 + 6 + 4 bases unfound.) `wall` (N, K): the side
+    wall's width on each ray (step_circles')."""
     o = np.arange(-2.0, 4.51, 0.5)
     s = luma_rays(view_bgr, centres, units, r_px + o + (o > 0) * wall[..., None]) * sign[:, None, None]
     inside = s[..., (o >= -2) & (o <= -0.5)].mean(2)
