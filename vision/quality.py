@@ -99,7 +99,7 @@ def photo_quality(gray: np.ndarray) -> PhotoQuality:
         np.abs(g, out=g)
     # The steepest slopes across, down and along both diagonals: a shake smears one direction only,
     # so the photo is as blurred as its worst direction.
-    steepest = min(_top_percentile(g, 99.95, nonnegative=True) * f for g, f in zip(directions, factors))
+    steepest = min(_top_percentile(g, 99.95) * f for g, f in zip(directions, factors))
     # The brightness step across an edge: between the dark and bright ends of the frame.
     step = max(float(bright - lo), 1.0)
     return PhotoQuality(float(median), float(bright), float(step / max(steepest, 1e-3)), float(bright - lo))
@@ -120,10 +120,10 @@ def _histogram_percentiles(values: np.ndarray, qs) -> tuple[float, ...]:
     return tuple(out)
 
 
-def _top_percentile(values: np.ndarray, q: float, nonnegative: bool = False) -> float:
+def _top_percentile(values: np.ndarray, q: float) -> float:
     """np.percentile(values, q) (linear) for q near 100, the same number: the two order statistics
     it interpolates are looked for only among the largest values (a pass over the array to find
-    them, not a partition of all of it). `nonnegative`: the caller knows no value is below 0."""
+    them, not a partition of all of it)."""
     flat = values.ravel()
     n = flat.size
     virtual = (n - 1) * (np.float64(q) / 100)
@@ -133,7 +133,7 @@ def _top_percentile(values: np.ndarray, q: float, nonnegative: bool = False) -> 
     top = flat[:0]
     # A threshold a little below where the sample puts them; where the sample's largest values
     # are rarer than the whole's (sharp edges in few places), a lower one, before sorting all.
-    whole = flat.dtype.kind in "iu" and len(sub) and (nonnegative or int(sub.min()) >= 0)
+    whole = flat.dtype.kind in "iu" and len(sub) and int(sub.min()) >= 0
     cum = np.cumsum(np.bincount(sub)) if whole else None       # small whole numbers: counted, not sorted
     for margin in (2 * need // 16 + 2, 8 * need // 16 + 8):
         k = len(sub) - 1 - min(len(sub) - 1, margin)

@@ -280,7 +280,7 @@ def brightness_centres(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndar
     circle. `in_felt` (N,): the rings standing in felt of their own hue, whose step is trusted at
     BRIGHT_EVEN_SLOPE_IN_FELT rather than BRIGHT_EVEN_SLOPE (None: none). A centre that is not finite
     stays as it is."""
-    n, k = agree.shape
+    n = agree.shape[0]
     centres = np.asarray(centres, np.float64)
     finite = np.isfinite(centres).all(1)
     if not finite.any():

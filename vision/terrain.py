@@ -235,13 +235,11 @@ def _local_mat(planes: np.ndarray, mat_like: np.ndarray, ppi: float, fallback: n
     return np.ascontiguousarray(mean.transpose(2, 0, 1)), small
 
 
-def _enlarged(plane: np.ndarray, s: int, shape: tuple[int, int], out: np.ndarray | None = None) -> np.ndarray:
+def _enlarged(plane: np.ndarray, s: int, shape: tuple[int, int], out: np.ndarray) -> np.ndarray:
     """A plane of s x s blocks on the layer of `shape`: block j covers pixels s * j ... s * j + s - 1,
     which is how an exact enlargement by s places it; the last partial blocks repeat. Made in `out`
-    (float32, of `shape`) when given."""
+    (float32, of `shape`), which is returned."""
     hb, wb = plane.shape[0] * s, plane.shape[1] * s
-    if out is None:
-        out = np.empty(shape, np.float32)
     cv2.resize(plane, None, fx=s, fy=s, interpolation=cv2.INTER_LINEAR, dst=out[:hb, :wb])
     if wb < shape[1]:
         out[:hb, wb:] = out[:hb, wb - 1:wb]
