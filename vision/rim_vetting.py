@@ -31,7 +31,8 @@ base's top and the figure's body:
   gaps of its arc (felt_through);
 - a mat's or felt's own mottling (wood grain under warm light, water felt) making a faint ring of a
   side's hue: its middle is the colour of what lies round it, where a base's holds its top and the
-  figure's feet (middle_contrast).
+  figure's feet (middle_contrast); or whose band is no more unlike the ground round it in hue than
+  that ground is itself, a felt's edge too: a rim is paint unlike what it stands on (band_contrast).
 
 One entry, `vet_hits`: each candidate comes back with reason "ring" when it is a base, else with
 why it is not. The tests look at small windows round each candidate only.
@@ -135,6 +136,12 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
                     reason = (f"a faint ring ({hit.confidence:.2f} sure) whose middle is the colour of the mat or felt "
                               f"round it ({contrast:.0f} Lab units off it), not a base's top and a body: the "
                               f"texture's own mottling")
+                else:
+                    stands = band_contrast(view_bgr, hit.xy_view, r_px)
+                    if stands < MIN_BAND_CONTRAST:
+                        reason = (f"a faint ring ({hit.confidence:.2f} sure) whose colour stands out of the ground round "
+                                  f"it by less than can be seen ({stands:.1f} units of hue): the mat's or felt's own "
+                                  f"colours (grain, a felt's edge), not a rim painted on a base")
             if not reason and hit.side_index < len(similar_felt) and len(similar_felt[hit.side_index]):
                 felt = felt_middle(strict, hit.xy_view, r_px, similar_felt[hit.side_index])
                 if felt >= MIN_FELT_MIDDLE:
@@ -662,6 +669,48 @@ def _contrast_masks(r_px: float) -> tuple[np.ndarray, np.ndarray]:
     (label_fill's, the middle widened to the band's window)."""
     (band,), (middle, _) = _fill_masks(r_px, True), _fill_masks(r_px, False)
     return np.pad(middle, (band.shape[0] - middle.shape[0]) // 2), band
+
+
+BAND_RING = (0.75, 1.2)        # radii: a ring's rim, its blur and what stands just inside it
+BAND_GROUND = (1.4, 1.9)       # radii: the ground round it, past the blur
+MIN_BAND_CONTRAST = 2.3        # CIELAB a*b* units (OpenCV's 8-bit Lab keeps them): about the least
+                               # difference of colour that can be seen (a just-noticeable difference)
+
+
+def band_contrast(view_bgr: np.ndarray, centre: np.ndarray, r_px: float) -> float:
+    """How much more the band of the ring at `centre` (to the nearest pixel; BAND_RING) is unlike
+    the ground round it (BAND_GROUND) in hue than the ground is itself: the median a*b* distance
+    (CIE Lab) of the band's pixels from the ground's median colour, less that of the ground's own
+    pixels. A base's rim is paint of its side's colour, its top and the figure's feet inside it: its
+    band is of other colours than the mat or felt it stands on, even where its rim shows faint. A
+    faint ring the mat's grain or a felt's edge makes of a side's hue is those very colours: as
+    unlike their own median as the ground round them is. Infinite where the ground is out of view."""
+    h, w = view_bgr.shape[:2]
+    band, ground = _band_masks(float(r_px))
+    m = band.shape[0] // 2
+    ix, iy = int(round(centre[0])), int(round(centre[1]))
+    x0, x1, y0, y1 = max(0, ix - m), min(w, ix + m + 1), max(0, iy - m), min(h, iy + m + 1)
+    if x1 <= x0 or y1 <= y0:
+        return math.inf
+    cut = (slice(y0 - iy + m, y1 - iy + m), slice(x0 - ix + m, x1 - ix + m))
+    win = view_bgr[y0:y1, x0:x1]
+    ring, round_it = win[band[cut]], win[ground[cut]]
+    if len(ring) < 8 or len(round_it) < 8:
+        return math.inf
+    ab = cv2.cvtColor(np.concatenate([ring, round_it])[None], cv2.COLOR_BGR2LAB)[0, :, 1:].astype(np.float32)
+    ref = median_rows(ab[len(ring):].T)
+    dist = np.sqrt(((ab - ref) ** 2).sum(1))
+    return float(median_rows(dist[None, :len(ring)])[0] - median_rows(dist[None, len(ring):])[0])
+
+
+@functools.lru_cache(maxsize=8)
+def _band_masks(r_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """band_contrast's masks round a pixel, (2m + 1, 2m + 1) each: the ring's band and the ground's."""
+    m = int(math.ceil(BAND_GROUND[1] * r_px))
+    yy, xx = np.mgrid[-m:m + 1, -m:m + 1]
+    d2 = (xx * xx + yy * yy) / (r_px * r_px)
+    return ((d2 >= BAND_RING[0] ** 2) & (d2 <= BAND_RING[1] ** 2),
+            (d2 >= BAND_GROUND[0] ** 2) & (d2 <= BAND_GROUND[1] ** 2))
 
 
 FELT_HUE_DEG = 30.0            # a felt whose hue is this near a side's is one its rims may be lost in

@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.rim_vetting import (MAX_DARK, MAX_FELT_THROUGH, MAX_FLAT_MIDDLE, MIN_MIDDLE_CONTRAST, MIN_SCREEN_SOLIDITY,
+from vision.rim_vetting import (MAX_DARK, MAX_FELT_THROUGH, MAX_FLAT_MIDDLE, MIN_BAND_CONTRAST, MIN_MIDDLE_CONTRAST,
+                                 MIN_SCREEN_SOLIDITY, band_contrast,
                                  brightest_tenth, felt_middle, felt_through, flat_beside, flat_middle, frame_span,
                                  arc_direction, middle_contrast, rim_beneath, similar_felts, vet_hits)
 from vision.rims import RimHit
@@ -825,3 +826,42 @@ def test_a_faint_copy_of_a_less_sure_ring_does_not_make_a_surer_ring_behind_it_a
     other = (base + np.array([0.0, 2.5 * R_PX]))[None]              # a figure of its own, further in front
     assert on_a_surer_body([front, surer_back], R_PX, label, label, shift, BASE_TOP_IN, 2.0,
                            other)[1].reason != "ring"
+
+
+def _grain_with_a_light_streak(rng) -> np.ndarray:
+    """Wood grain under warm light with one paler streak along it through (60, 60): a ring of the
+    grain's red-brown round the streak has a middle unlike the band round it (middle_contrast lets
+    it by), but no colour the wood does not have."""
+    img = _wood(rng).astype(np.int16)
+    img[56:65] += np.array([30, 40, 30], np.int16)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("base, confidence, kept", [
+    (False, 0.40, False),       # the grain's own faint ring: its band is the wood's colours
+    (True, 0.40, True),         # a faint rim painted on a base, its top and a body inside it
+    (False, 0.60, True),        # a ring this sure is judged on its rim, not on what is round it
+])
+def test_a_faint_ring_whose_colour_does_not_stand_out_of_the_ground_is_the_grain(base, confidence, kept):
+    """Wood grain under tungsten light, or a felt's edge, makes faint rings of a side's hue out of
+    its own colours; a base's band holds its painted rim, its top and the figure's feet."""
+    img = _grain_with_a_light_streak(np.random.default_rng(11))
+    if base:
+        cv2.circle(img, (60, 60), 8, (55, 80, 95), -1)                               # the base's top
+        cv2.ellipse(img, (60, 57), (4, 7), 0, 0, 360, (50, 95, 70), -1)              # the body
+        cv2.ellipse(img, (60, 60), (9, 9), 0, -40, 120, (40, 50, 170), 3)           # the red rim
+    centre = np.array([60.0, 60.0])
+    assert middle_contrast(img, centre, R_PX) >= MIN_MIDDLE_CONTRAST      # the older test lets both by
+    assert (band_contrast(img, centre, R_PX) >= MIN_BAND_CONTRAST) == base, band_contrast(img, centre, R_PX)
+    label = _labels()
+    _arc(label, centre, R_PX, 0, -40, 120)
+    hit = _hit(centre, 0, coverage=0.4, confidence=confidence, other=0.0)
+    out = vet_hits([hit], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4, view_bgr=img)
+    assert (out[0].reason == "ring") == kept, out[0].reason
+    assert kept or "stands out" in out[0].reason
+
+
+def test_a_rings_band_contrast_needs_the_ground_round_it_in_view():
+    img = _view()
+    assert band_contrast(img, np.array([60.0, 60.0]), R_PX) == 0.0
+    assert math.isinf(band_contrast(img, np.array([-30.0, 60.0]), R_PX))
