@@ -52,6 +52,7 @@ OVERLAP = 1.8                  # radii: no base where a ring is already found
 SAME_FIGURE = 3.5              # radii: a ring found this near with no felt between is the same figure
 MAX_FELT_BETWEEN = 0.1         # share of the line between them on felt, at most, for that
 MAX_MIDDLE_OTHER = 0.25        # the middle is no other side's colour (a red die in the water)
+CONTESTED = "a ring found there"   # a base but for a ring found already this near it
 SEED_OFFSET = 0.7              # radii: the fit also starts this far from a candidate, 8 ways
 MIN_PAINT_SAMPLES = 40         # pixels of a side's rims found outside the felt, to learn its paint from
 FELT_BOX = 6.0                 # radii: the side of the box the local felt's colours are learnt in
@@ -75,10 +76,12 @@ def water_rims(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_px: fl
 
 def water_candidates(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_px: float, found_xy: np.ndarray,
                      *, wall_shift_px=None, view_bgr: np.ndarray | None = None,
-                     found_sides: np.ndarray | None = None, with_rejected: bool = False) -> list[tuple]:
+                     found_sides: np.ndarray | None = None, with_rejected: bool = False,
+                     contested: bool = False) -> list[tuple]:
     """water_rims' candidates, [(centre (2,), side, confidence, coverage, residual_px, reason)]:
     "ring" for a base, else the first test it failed (with `with_rejected`; only the bases
-    without)."""
+    without). With `contested`, also the bases that only a ring found already near them leaves out
+    (CONTESTED: which of the two is the base and which stands on its body is for the caller)."""
     felts = similar_felts(side_rgbs, other_rgbs, n_sides)
     out = []
     if r_px < 3 or not any(felts):
@@ -107,14 +110,14 @@ def water_candidates(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_
                 for c in _in_window(lab, f, k, n_sides, r_px, wall_shift_px, origin, with_rejected, rim=rim, bgr=bgr,
                                     step_sign=step_sign, found_xy=found_xy):
                     if c[4] == "ring" and any(np.hypot(*(c[0] - q)) < OVERLAP * r_px for q in rings):
-                        c = c[:4] + ("a ring found there",)
+                        c = c[:4] + ("found by the labels too",)
                     found.append(c)
             for xy, conf, cov, res, why in found:
                 if why == "ring" and len(found_xy) and np.hypot(*(np.asarray(found_xy) - xy).T).min() < OVERLAP * r_px:
-                    why = "a ring found there"
+                    why = CONTESTED
                 elif why == "ring" and _same_figure(felt, xy, found_xy, r_px):
                     why = "same figure"
-                if why == "ring" or with_rejected:
+                if why == "ring" or with_rejected or (contested and why == CONTESTED):
                     out.append((xy, k, conf, cov, res, why))
     return _one_per_base(out, r_px, with_rejected)
 
@@ -130,7 +133,7 @@ def _one_per_base(found: list[tuple], r_px: float, with_rejected: bool) -> list[
             out[i] = out[i][:5] + ("overlap",)
         else:
             taken.append(out[i][0])
-    return out if with_rejected else [c for c in out if c[5] == "ring"]
+    return out if with_rejected else [c for c in out if c[5] in ("ring", CONTESTED)]
 
 
 def _pieces(felt: np.ndarray, r_px: float) -> list[tuple[int, int, int, int]]:

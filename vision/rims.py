@@ -44,7 +44,7 @@ from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS,
 from vision.rim_search import quantised_likelihoods
 from vision.rim_vetting import (MAX_OUTER, faces_away_more, is_strong, on_a_surer_body, shows_more_ring, similar_felts,
                                 vet_hits)
-from vision.rim_water import water_rims
+from vision.rim_water import water_candidates
 from vision.settings import VISION_DEFAULTS
 
 MIN_COVERAGE = 0.2             # share of the ring that must show (a leaning body hides up to 70%,
@@ -487,7 +487,7 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
                                  other_rgbs=other_rgbs)
     if learned is None:
         return _with_water_rims(first, strict, side_rgbs, other_rgbs, base_in / 2 * ppi, wall_shift_px, view_bgr,
-                                loose, wall_height_in)
+                                loose, wall_height_in, with_rejected)
     # Only the sides whose colour moved are looked at again, and not where a sure rim stands.
     changed = {k for k in range(len(side_rgbs)) if tuple(learned[k]) != tuple(side_rgbs[k])}
     sure = [h for h in first if h.reason == "ring" and h.confidence >= TEACH_CONFIDENCE]
@@ -498,19 +498,28 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     hits = _one_per_base(both, base_in / 2 * ppi, strict, loose, wall_shift_px, wall_height_in, with_rejected,
                          view_bgr=view_bgr)
     return _with_water_rims(hits, strict, learned, other_rgbs, base_in / 2 * ppi, wall_shift_px, view_bgr,
-                            loose, wall_height_in)
+                            loose, wall_height_in, with_rejected)
 
 
 def _with_water_rims(hits, strict, side_rgbs, other_rgbs, r_px, wall_shift_px, view_bgr=None, loose=None,
-                     wall_height_in: float = 0.0) -> list[RimHit]:
+                     wall_height_in: float = 0.0, with_rejected: bool = False) -> list[RimHit]:
     """`hits` and the bases standing in felt of their own side's hue that no ring found
     (vision.rim_water: there the ring test cannot tell the rim from the felt)."""
     rings = [h for h in hits if h.reason == "ring"]
     found = np.array([h.xy_view for h in rings], np.float64).reshape(-1, 2)
-    extra = [RimHit(xy, k, round(conf, 3), round(cov, 3), round(res, 2), 0.0, 0.0, "ring")
-             for xy, k, conf, cov, res in water_rims(strict, len(side_rgbs), side_rgbs, other_rgbs, r_px, found,
-                                                     wall_shift_px=wall_shift_px, view_bgr=view_bgr,
-                                                     found_sides=np.array([h.side_index for h in rings], int))]
+    seen = [(RimHit(xy, k, round(conf, 3), round(cov, 3), round(res, 2), 0.0, 0.0, "ring"), why)
+            for xy, k, conf, cov, res, why in water_candidates(
+                strict, len(side_rgbs), side_rgbs, other_rgbs, r_px, found, wall_shift_px=wall_shift_px,
+                view_bgr=view_bgr, found_sides=np.array([h.side_index for h in rings], int), contested=True)]
+    extra = [h for h, why in seen if why == "ring"]
+    contested = [h for h, why in seen if why != "ring"]
+    if contested:
+        # A base the water search sees where the ring test found a ring: which stands on the
+        # other's body is told by the camera, as between two rings (rim_vetting.on_a_surer_body).
+        # The rings only the water search's base puts on a body are that figure's body, and it
+        # takes their place.
+        hits, rings, extra = _contested(hits, rings, extra, contested, r_px, strict, wall_shift_px, wall_height_in,
+                                        with_rejected)
     if extra and loose is not None:
         # What is not felt in the felt is a base's middle or a figure's body: a find behind a surer
         # ring, within its figure's reach, with no rim on its near side, is that body, as a ring
@@ -519,6 +528,35 @@ def _with_water_rims(hits, strict, side_rgbs, other_rgbs, r_px, wall_shift_px, v
                                  VISION_DEFAULTS["figure_height_in"])
         extra = [h for h in vetted[len(rings):] if h.reason == "ring"]
     return hits + extra
+
+
+def _contested(hits, rings, extra, contested, r_px, strict, wall_shift_px, wall_height_in, with_rejected):
+    """(hits, rings, extra) with the rings that only a contested water base (`contested`: bases
+    the water search saw within OVERLAP of a ring) puts up on its body left out (named so with
+    `with_rejected`'s hits) and those water bases in `extra`, one a base, where no other ring stands.
+
+    Up on a body is judged as between two rings (rim_vetting.on_a_surer_body: less sure, a radius
+    or more behind, within the body's reach) but by the camera alone: in felt of the side's hue the
+    ring's near arc shows the side's colour whatever it stands on (the felt on the loose labels, the
+    water base's own rim on the strict ones), so it cannot tell. (On 60 hard photos of each of
+    seeds 0, 7, 3, the water bases seen within OVERLAP of a ring and 0.2-0.8 in off stood behind
+    that ring or beside it, none a radius in front of it.)"""
+    height = VISION_DEFAULTS["figure_height_in"]
+    blank = np.full(strict.shape, -1, strict.dtype)       # no colour anywhere: the camera alone judges
+    alone = on_a_surer_body(rings, r_px, blank, blank, wall_shift_px, wall_height_in, height)
+    both = on_a_surer_body(rings + contested, r_px, blank, blank, wall_shift_px, wall_height_in, height)
+    off = {i for i in range(len(rings)) if alone[i].reason == "ring" and both[i].reason != "ring"}
+    if not off:
+        return hits, rings, extra
+    kept = [h for i, h in enumerate(rings) if i not in off]
+    taken = [h.xy_view for h in kept + extra]
+    for h in sorted(contested, key=lambda h: -h.confidence):
+        if all(np.hypot(*(h.xy_view - q)) >= OVERLAP * r_px for q in taken):
+            extra = extra + [h]
+            taken.append(h.xy_view)
+    gone = {id(rings[i]): both[i] for i in off}
+    hits = [gone.get(id(h), h) for h in hits if with_rejected or id(h) not in gone]
+    return hits, kept, extra
 
 
 TEACH_CONFIDENCE = 0.5         # rims this confident teach their side's colour to the second pass

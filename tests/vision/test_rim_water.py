@@ -4,6 +4,7 @@ base's radius, then felt; a die of a side's colour in the water is no base."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.vision.rim_scenes import BLUE, PPI, RED, WATER, TopScene
 from vision.rim_rays import longest_arc, ray_units
@@ -66,7 +67,7 @@ def test_every_candidate_in_water_comes_with_why_it_was_left_out():
     assert not [c for c in seen if c[5] == "ring"]
     assert {c[5] for c in seen} <= {"first look", "fit", "coverage", "arc", "residual", "middle felt", "middle rim",
                                     "middle other", "outside rim", "outside felt", "other side", "overlap",
-                                    "a ring found there", "same figure"}
+                                    "a ring found there", "found by the labels too", "same figure"}
     for x, y, _side in scene.truth:       # each base is seen, and left to the ring already found there
         near = [c[5] for c in seen if np.hypot(*(c[0] / PPI - (x, y))) <= 0.2]
         assert "a ring found there" in near, f"({x}, {y}): {near}"
@@ -270,3 +271,53 @@ def test_a_body_leaning_out_over_the_felt_past_its_rim_does_not_drown_the_rims_s
             hits = water_rims(strict, 2, SIDES, [WATER], 0.5 * PPI, np.empty((0, 2)), view_bgr=img)
             errors += [np.hypot(*(truth - xy / PPI).T).min() for xy, *_ in hits]
     assert len(errors) >= 12 and max(errors) <= 0.1, np.round(errors, 3)
+
+
+# A ring the ring test found up on the body of a blue figure standing in blue water, and the base
+# the water search sees in front of it (rims._contested). Camera towards +y: a thing one inch up
+# shows 8 px farther from it, a 1/8" base top 1 px.
+CONTEST_R_PX = 10.0
+CONTEST_TOP_IN = 0.125
+
+
+def _towards_plus_y(c):
+    return np.tile([0.0, 8.0 * CONTEST_TOP_IN], (len(np.asarray(c).reshape(-1, 2)), 1))
+
+
+def _contest(ring_xy, water_xy, ring_conf, water_conf, colour_on_near_arcs=False, with_rejected=False):
+    from vision.rims import RimHit, _contested
+    strict = np.full((160, 160), 2, np.int32)               # all water felt (side 1's felt label)
+    if colour_on_near_arcs:
+        # felt of the side's hue shows it round every ring, the near arcs too
+        yy, xx = np.mgrid[:160, :160]
+        for cx, cy in (ring_xy, water_xy):
+            d = np.hypot(xx - cx, yy - cy)
+            strict[(d >= 0.7 * CONTEST_R_PX) & (d <= CONTEST_R_PX) & (yy > cy)] = 1
+    ring = RimHit(np.array(ring_xy, float), 1, ring_conf, 0.4, 0.8, 0.1, 0.1, "ring")
+    water = RimHit(np.array(water_xy, float), 1, water_conf, 0.5, 0.9, 0.0, 0.0, "ring")
+    other = RimHit(np.array([20.0, 20.0]), 0, 0.9, 0.8, 0.5, 0.0, 0.0, "ring")     # a red base far off
+    hits = [other, ring]
+    return _contested(hits, [other, ring], [], [water], CONTEST_R_PX, strict, _towards_plus_y, CONTEST_TOP_IN,
+                      with_rejected)
+
+
+@pytest.mark.parametrize("colour_on_near_arcs", [False, True])
+def test_a_ring_up_on_the_body_of_a_surer_water_base_in_front_of_it_gives_way_to_that_base(colour_on_near_arcs):
+    # the ring 1.5 radii behind the base (away from the camera, -y), less sure: it is the body
+    hits, rings, extra = _contest((80, 65), (80, 80), 0.37, 0.46, colour_on_near_arcs)
+    assert [h.side_index for h in hits] == [0] and [h.side_index for h in rings] == [0]
+    assert [tuple(h.xy_view) for h in extra] == [(80.0, 80.0)]
+    # with every candidate asked for, the ring is named for why it went
+    hits, _, _ = _contest((80, 65), (80, 80), 0.37, 0.46, colour_on_near_arcs, with_rejected=True)
+    assert hits[1].reason.startswith("up on a figure's body")
+
+
+@pytest.mark.parametrize("ring_xy, ring_conf, water_conf", [
+    ((80, 95), 0.37, 0.46),      # the ring in front of the water base: the water base is on its body
+    ((80, 65), 0.50, 0.46),      # the ring behind but surer than the water base
+    ((95, 80), 0.37, 0.46),      # beside it, not behind
+])
+def test_a_ring_the_water_base_does_not_put_on_its_body_stays_and_the_water_base_does_not(ring_xy, ring_conf,
+                                                                                            water_conf):
+    hits, rings, extra = _contest(ring_xy, (80, 80), ring_conf, water_conf)
+    assert [h.side_index for h in hits] == [0, 1] and len(rings) == 2 and extra == []

@@ -331,7 +331,7 @@ def test_a_water_find_up_on_a_surer_rings_body_is_left_out(monkeypatch, behind_r
     yy, xx = np.mgrid[:160, :160]
     on_rim = np.abs(np.hypot(xx - base[0], yy - base[1]) - r_px) <= 1.5
     strict[on_rim & (yy >= base[1] - 2)] = 1                      # the surer ring's near arc
-    monkeypatch.setattr(rims, "water_rims", lambda *a, **k: [(find, 1, 0.4, 0.4, 0.8)])
+    monkeypatch.setattr(rims, "water_candidates", lambda *a, **k: [(find, 1, 0.4, 0.4, 0.8, "ring")])
     ring = RimHit(base, 1, 0.7, 0.5, 0.5, 0.0, 0.0, "ring")
     out = rims._with_water_rims([ring], strict, SIDES, [WATER], r_px, shift, None, np.full_like(strict, -1), 0.125)
     assert out[0] is ring
