@@ -542,7 +542,7 @@ def _contested(hits, rings, extra, contested, r_px, strict, wall_shift_px, wall_
     seeds 0, 7, 3, the water bases seen within OVERLAP of a ring and 0.2-0.8 in off stood behind
     that ring or beside it, none a radius in front of it.)"""
     height = VISION_DEFAULTS["figure_height_in"]
-    blank = np.full(strict.shape, -1, strict.dtype)       # no colour anywhere: the camera alone judges
+    blank = np.broadcast_to(np.array(-1, strict.dtype), strict.shape)   # no colour anywhere: the camera alone judges
     alone = on_a_surer_body(rings, r_px, blank, blank, wall_shift_px, wall_height_in, height)
     both = on_a_surer_body(rings + contested, r_px, blank, blank, wall_shift_px, wall_height_in, height)
     off = {i for i in range(len(rings)) if alone[i].reason == "ring" and both[i].reason != "ring"}
