@@ -400,7 +400,7 @@ def _look_alike(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float,
     if hit.outer > MAX_OUTER:
         return f"the colour goes on outside ({hit.outer:.2f} of the band around)"
     label = loose if hit.by_hue else strict
-    span = frame_span(label, hit.side_index, hit.xy_view, r_px)
+    span = frame_span(label, hit.side_index, hit.xy_view, r_px, least=MAX_FRAME_SPAN * r_px)
     if span > MAX_FRAME_SPAN * r_px:
         return f"a corner of a frame of the colour {span / (2 * r_px):.1f} bases across (a phone's case)"
     return ""
@@ -475,11 +475,12 @@ def _fill_masks(r_px: float, around: bool) -> tuple[np.ndarray, ...]:
     return d2 <= MIDDLE_IN ** 2, (d2 > MIDDLE_IN ** 2) & (d2 <= SOLID_OUT ** 2)
 
 
-def frame_span(label: np.ndarray, side: int, centre: np.ndarray, r_px: float) -> float:
+def frame_span(label: np.ndarray, side: int, centre: np.ndarray, r_px: float, least: float = 0.0) -> float:
     """The smaller side, in pixels, of the bounding box of the hollow piece of colour `side` the ring
     at `centre` is part of (0 when that piece is solid or none): a phone's case is a thin frame some
     three by six inches round; bases, even side by side, are not. Looked at in a window a little
-    wider than such a frame's short side."""
+    wider than such a frame's short side. 0 too when all the colour in the window spans no more than
+    `least` one way or the other: no piece of it can be wider (then none is told apart)."""
     h, w = label.shape
     cx, cy = centre
     half = (MAX_FRAME_SPAN + 1.0) * r_px
@@ -487,21 +488,22 @@ def frame_span(label: np.ndarray, side: int, centre: np.ndarray, r_px: float) ->
     wy0, wy1 = max(0, int(cy - half)), min(h, int(cy + half) + 1)
     if wx1 <= wx0 or wy1 <= wy0:
         return 0.0
-    mask = (label[wy0:wy1, wx0:wx1] == side).astype(np.uint8)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    on = label[wy0:wy1, wx0:wx1] == side
     lx, ly = cx - wx0, cy - wy0
     x0, x1 = max(0, int(lx - 1.2 * r_px)), min(wx1 - wx0, int(lx + 1.2 * r_px) + 1)
     y0, y1 = max(0, int(ly - 1.2 * r_px)), min(wy1 - wy0, int(ly + 1.2 * r_px) + 1)
     if x1 <= x0 or y1 <= y0:
         return 0.0
-    ids = lab[y0:y1, x0:x1].ravel()
+    # (the pieces are labelled only when one could be wider than `least`: most windows' colour is not)
+    rows, cols = np.flatnonzero(on.any(1)), np.flatnonzero(on.any(0))
+    if not len(rows) or min(rows[-1] - rows[0], cols[-1] - cols[0]) + 1 <= least:
+        return 0.0
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(on.view(np.uint8), connectivity=8)
+    ids = np.unique(lab[y0:y1, x0:x1])
     ids = ids[ids > 0]
-    best = 0.0
-    for c in np.unique(ids):
-        bw, bh, area = stats[c, cv2.CC_STAT_WIDTH], stats[c, cv2.CC_STAT_HEIGHT], stats[c, cv2.CC_STAT_AREA]
-        if area <= FRAME_FILL * bw * bh:
-            best = max(best, float(min(bw, bh)))
-    return best
+    bw, bh = stats[ids, cv2.CC_STAT_WIDTH], stats[ids, cv2.CC_STAT_HEIGHT]
+    hollow = stats[ids, cv2.CC_STAT_AREA] <= FRAME_FILL * bw * bh
+    return float(np.minimum(bw, bh)[hollow].max()) if hollow.any() else 0.0
 
 
 N_LOOK = 32                    # rays round a ring for the look-alike measures
