@@ -223,14 +223,16 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
     def arc(a: int) -> np.ndarray:          # (only for the rings that meet another side's)
         hit = hits[rings[a]]
         return arc_direction(strict, loose, hit.side_index, hit.xy_view, r_px)
+    # (the pairs of two sides near enough, found at once: [a, b] is ring b seen from ring a)
+    d_all = centres[None] - centres[:, None]
+    apart_all = np.hypot(d_all[..., 0], d_all[..., 1]) / r_px
+    sides = np.array([hits[i].side_index for i in rings])
+    pairs = (sides[:, None] != sides[None]) & ~(apart_all > MAX_OVERLAP)
     out = list(hits)
     for a, i in enumerate(rings):
         towards = shift[a] / max(norm[a], 1e-9)
-        for b, j in enumerate(rings):
-            d = centres[b] - centres[a]
-            apart = float(np.hypot(*d)) / r_px
-            if hits[j].side_index == hits[i].side_index or apart > MAX_OVERLAP:
-                continue
+        for b in np.flatnonzero(pairs[a]):
+            j, d, apart = rings[b], d_all[a, b], float(apart_all[a, b])
             nearer = float(d @ towards) / r_px if norm[a] > 1e-6 else 0.0
             if apart > MAX_SAME_PLACE and abs(nearer) < math.sqrt(max(0.0, apart * apart - nearer * nearer)):
                 continue            # farther apart than one base's rings, and more across the camera's
@@ -743,7 +745,15 @@ def felt_middle(strict: np.ndarray, centre: np.ndarray, r_px: float, labels: Seq
     m = max(1, int(0.45 * r_px))
     ix, iy = int(round(centre[0])), int(round(centre[1]))
     mid = strict[max(0, iy - m):min(h, iy + m + 1), max(0, ix - m):min(w, ix + m + 1)]
-    return float(np.isin(mid, labels).mean()) if mid.size else 0.0
+    return float(_any_of(mid, labels).mean()) if mid.size else 0.0
+
+
+def _any_of(label: np.ndarray, labels: Sequence[int]) -> np.ndarray:
+    """Where `label` is one of `labels` (a few: np.isin sorts them for every call)."""
+    out = np.zeros(label.shape, bool)
+    for k in labels:
+        out |= label == k
+    return out
 
 
 FELT_BEYOND = 1.6              # in radii: felt this far out lies past a base's rim and its blur
@@ -778,15 +788,17 @@ def felt_through(strict: np.ndarray, centre: np.ndarray, r_px: float, labels: Se
     win, d2 = window(MIDDLE_IN)
     middle = d2 <= MIDDLE_IN ** 2
     n_middle = int(middle.sum())
-    if not n_middle or np.count_nonzero(np.isin(strict[win], labels) & middle) <= MAX_FELT_THROUGH * n_middle:
+    if not n_middle or np.count_nonzero(_any_of(strict[win], labels) & middle) <= MAX_FELT_THROUGH * n_middle:
         return 0.0, 0.0
     win, d2 = window(3.0)
-    felt = np.isin(strict[win], labels)
+    felt = _any_of(strict[win], labels)
     middle = d2 <= MIDDLE_IN ** 2
-    _, lab = cv2.connectedComponents(felt.astype(np.uint8), connectivity=4)
+    n, lab = cv2.connectedComponents(felt.view(np.uint8), connectivity=4)
     far = felt & (d2 >= FELT_BEYOND ** 2)
-    beyond = np.unique(lab[far])
-    joined = middle & np.isin(lab, beyond[beyond > 0])
+    reaches = np.zeros(n, bool)
+    reaches[lab[far]] = True
+    reaches[0] = False
+    joined = middle & reaches[lab]
     through = float(joined.sum() / n_middle)
     if view_bgr is None or not joined.any():
         return through, 1.0 if joined.any() else 0.0
