@@ -497,8 +497,8 @@ def frame_span(label: np.ndarray, side: int, centre: np.ndarray, r_px: float, le
     if x1 <= x0 or y1 <= y0:
         return 0.0
     # (the pieces are labelled only when one could be wider than `least`: most windows' colour is not)
-    rows, cols = np.flatnonzero(on.any(1)), np.flatnonzero(on.any(0))
-    if not len(rows) or min(rows[-1] - rows[0], cols[-1] - cols[0]) + 1 <= least:
+    _, _, all_w, all_h = cv2.boundingRect(on.view(np.uint8))
+    if min(all_w, all_h) <= least:
         return 0.0
     n, lab, stats, _ = cv2.connectedComponentsWithStats(on.view(np.uint8), connectivity=8)
     ids = np.unique(lab[y0:y1, x0:x1])
@@ -542,8 +542,9 @@ def _best_ring(other, shape, qs: np.ndarray, centre: np.ndarray, r_px: float) ->
     # A ring round Q: the colour on its rays at the base's radius, and not well inside it (a ring
     # seen from a centre moved towards it shows on as many rays, but inside too).
     radii = np.array([0.45, 0.6, 0.8, 0.95, 1.1]) * r_px
-    pts = qs[:, None, None, :] + radii[None, None, :, None] * _UNITS[None, :, None, :]     # (Q, K, J, 2)
-    xi, yi = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
+    # (Q, K, J) each: the points on ray K at radius J round Q
+    xi = np.round(qs[:, 0, None, None] + radii[None, None, :] * _UNITS[None, :, None, 0]).astype(int)
+    yi = np.round(qs[:, 1, None, None] + radii[None, None, :] * _UNITS[None, :, None, 1]).astype(int)
     inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
     hit = other(np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)) & inside
     share = hit[..., 2:].any(2).mean(1) - hit[..., :2].any(2).mean(1)                     # (Q,)
@@ -624,7 +625,7 @@ def flat_beside(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, bright: f
     disc = view_bgr[dy0:min(h, iy + m + 1), dx0:min(w, ix + m + 1)]
     if not disc.size:
         return 0.0, 0.0
-    yy, xx = np.ogrid[dy0:dy0 + disc.shape[0], dx0:dx0 + disc.shape[1]]
+    yy, xx = np.arange(dy0, dy0 + disc.shape[0])[:, None], np.arange(dx0, dx0 + disc.shape[1])
     gray = np.where((xx - cx) ** 2 + (yy - cy) ** 2 <= (SCREEN_REACH * r_px) ** 2,
                     disc.sum(axis=2, dtype=np.int32), np.iinfo(np.int32).max)
     sy, sx = np.unravel_index(int(np.argmin(gray)), gray.shape)
@@ -781,7 +782,7 @@ def felt_through(strict: np.ndarray, centre: np.ndarray, r_px: float, labels: Se
     def window(reach: float):
         half = int(math.ceil(reach * r_px))
         x0, x1, y0, y1 = max(0, ix - half), min(w, ix + half + 1), max(0, iy - half), min(h, iy + half + 1)
-        yy, xx = np.ogrid[y0:y1, x0:x1]
+        yy, xx = np.arange(y0, y1)[:, None], np.arange(x0, x1)
         return (slice(y0, y1), slice(x0, x1)), ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (r_px * r_px)
 
     # (no more of the middle can be felt joined to the felt round it than is felt at all: looked at first)
