@@ -164,11 +164,13 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
                 hit = dataclasses.replace(hit, reason=reason)
         out.append(hit)
     left_out = {j for j, h in enumerate(hits) if h.reason != "ring" and np.isfinite(h.xy_view).all()}
-    out = _cloth_over_rims(out, r_px, wall_shift_px, strict, loose)
+    arcs: dict[int, np.ndarray] = {}          # (the two cloth tests read the same rings' arcs)
+    out = _cloth_over_rims(out, r_px, wall_shift_px, strict, loose, arcs)
     n = len(out)
     left_out |= set(range(n, n + len(left_out_rims)))
     shown = [_LeftOut(np.asarray(xy, np.float64), int(side)) for xy, side in left_out_rims]
-    return _rims_under_cloth(out + shown, cloth_called, r_px, wall_shift_px, strict, loose, faint, left_out)[:n]
+    return _rims_under_cloth(out + shown, cloth_called, r_px, wall_shift_px, strict, loose, faint, left_out,
+                             arcs)[:n]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -197,7 +199,8 @@ MIN_FACING = 0.3               # a ring whose rim shows this much more on its si
 
 def _cloth_over_rims(hits: list[RimHit], r_px: float,
                      wall_shift_px: Callable[[np.ndarray], np.ndarray] | None,
-                     strict: np.ndarray, loose: np.ndarray) -> list[RimHit]:
+                     strict: np.ndarray, loose: np.ndarray,
+                     arcs: dict[int, np.ndarray] | None = None) -> list[RimHit]:
     """Of two rings of different sides in nearly one place, or whose circles overlap with one off
     the other along the camera's direction (cloth hanging high shows well behind the rim), only
     one can be a base: the other is cloth on its figure's body. First, where the rim shows: the
@@ -209,7 +212,7 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
     towards the camera); and the rim is the figure's outer edge at its foot, so less of the
     cloth's colour lies outside it than of its own outside the cloth (`other`). When they
     disagree the surer ring stands; when neither tells, both stay for the other tests (as without
-    the camera's pose)."""
+    the camera's pose). `arcs`: the arc_direction's already read, by index into `hits` (filled in)."""
     if wall_shift_px is None:
         return hits
     rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
@@ -219,10 +222,13 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
     shift = np.asarray(wall_shift_px(centres), np.float64).reshape(-1, 2)
     norm = np.hypot(*shift.T)
 
-    @functools.lru_cache(maxsize=None)
+    arcs = {} if arcs is None else arcs
+
     def arc(a: int) -> np.ndarray:          # (only for the rings that meet another side's)
-        hit = hits[rings[a]]
-        return arc_direction(strict, loose, hit.side_index, hit.xy_view, r_px)
+        i = rings[a]
+        if i not in arcs:
+            arcs[i] = arc_direction(strict, loose, hits[i].side_index, hits[i].xy_view, r_px)
+        return arcs[i]
     # (the pairs of two sides near enough, found at once: [a, b] is ring b seen from ring a)
     d_all = centres[None] - centres[:, None]
     apart_all = np.hypot(d_all[..., 0], d_all[..., 1]) / r_px
@@ -257,7 +263,7 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
 def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
                       wall_shift_px: Callable[[np.ndarray], np.ndarray] | None,
                       strict: np.ndarray, loose: np.ndarray, faint: set[int] = frozenset(),
-                      left_out: set[int] = frozenset()) -> list[RimHit]:
+                      left_out: set[int] = frozenset(), arcs: dict[int, np.ndarray] | None = None) -> list[RimHit]:
     """A ring overlapping a candidate of another side whose rim shows on its side away from it
     (MIN_FACING more than the ring's does away from the candidate: arc_direction) is cloth on that
     figure's body, even when the candidate was itself left out: called cloth by the tests that
@@ -266,7 +272,8 @@ def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
     rim beneath; those come back as bases), or, for a faint ring (`faint`: not strong, less sure
     than FAINT_RING), left out by the shape tests (`left_out`: too weak, too little of it showing,
     as a rim the body mostly hides is): cloth hanging on a body over a rim the ring search
-    missed shows as a faint ring whose arc faces the rim's."""
+    missed shows as a faint ring whose arc faces the rim's. `arcs`: the arc_direction's already
+    read, by index into `hits` (filled in)."""
     if wall_shift_px is None:
         return hits
     rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
@@ -275,9 +282,12 @@ def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
     if not rings or not others:
         return hits
 
-    @functools.lru_cache(maxsize=None)
+    arcs = {} if arcs is None else arcs
+
     def arc(k: int) -> np.ndarray:
-        return arc_direction(strict, loose, hits[k].side_index, hits[k].xy_view, r_px)
+        if k not in arcs:
+            arcs[k] = arc_direction(strict, loose, hits[k].side_index, hits[k].xy_view, r_px)
+        return arcs[k]
     # (the pairs near enough, of two sides, found at once: the candidates left out are many)
     d_all = (np.array([hits[j].xy_view for j in others], np.float64)[None]
              - np.array([hits[i].xy_view for i in rings], np.float64)[:, None])             # (rings, others, 2)
@@ -359,14 +369,15 @@ def _up_on_a_body(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: floa
     # The rim beneath, nearly round the same centre, shows within 1.6 radii of it (RimHit.other)
     if n_sides is None or wall_shift_px is None or wall_height_in <= 0 or hit.other <= 0:
         return ""
-    # labels -1 (none), sides 0..n-1, terrain n.. (all taken as n: not a side): which are another side
-    others = np.zeros(n_sides + 2, bool)
-    others[1:n_sides + 1] = True
-    others[hit.side_index + 1] = False
+    # labels -1 (none), sides 0..n-1, terrain n..: which are another side (looked up by the label's
+    # byte, -1 being 255)
+    others = np.zeros(256, bool)
+    others[:n_sides] = True
+    others[hit.side_index] = False
+    strict_b, loose_b = _label_bytes(strict), _label_bytes(loose)
 
     def other(yi: np.ndarray, xi: np.ndarray) -> np.ndarray:
-        return (others[np.minimum(strict[yi, xi], n_sides) + 1]
-                | others[np.minimum(loose[yi, xi], n_sides) + 1])
+        return others[strict_b[yi, xi]] | others[loose_b[yi, xi]]
     shift = np.asarray(wall_shift_px(hit.xy_view[None]), np.float64).reshape(2)
     per_in = np.hypot(*shift) / wall_height_in / r_px         # radii a thing shows farther out per inch up
     share, offset = rim_beneath(other, strict.shape, hit.xy_view, r_px, shift)
@@ -376,6 +387,14 @@ def _up_on_a_body(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: floa
         return (f"cloth up on a body: a rim of another colour ({share:.2f} of a ring) shows {offset:.2f} radii "
                 f"nearer the camera")
     return ""
+
+
+def _label_bytes(label: np.ndarray) -> np.ndarray:
+    """The labels as bytes, -1 (and any label past a byte's) as 255, for a table looked up by label: a
+    view of the int8 labels vision.rims makes."""
+    if label.dtype == np.int8:
+        return label.view(np.uint8)
+    return np.where((label >= 0) & (label < 255), label, 255).astype(np.uint8)
 
 
 def _look_alike(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float, strong: bool) -> str:
@@ -460,8 +479,8 @@ def label_fill(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.ndar
     out = []
     for mask in masks:
         part = mask[cut]
-        n = int(part.sum())
-        out.append(float(on[part].sum()) / n if n else 0.0)
+        n = np.count_nonzero(part)
+        out.append(float(np.count_nonzero(on & part)) / n if n else 0.0)
     return tuple(out)
 
 
@@ -545,8 +564,8 @@ def _best_ring(other, shape, qs: np.ndarray, centre: np.ndarray, r_px: float) ->
     # (Q, K, J) each: the points on ray K at radius J round Q
     xi = np.round(qs[:, 0, None, None] + radii[None, None, :] * _UNITS[None, :, None, 0]).astype(int)
     yi = np.round(qs[:, 1, None, None] + radii[None, None, :] * _UNITS[None, :, None, 1]).astype(int)
-    inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-    hit = other(np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)) & inside
+    xc, yc = np.clip(xi, 0, w - 1), np.clip(yi, 0, h - 1)
+    hit = other(yc, xc) & (xc == xi) & (yc == yi)                  # (a point off the view meets nothing)
     share = hit[..., 2:].any(2).mean(1) - hit[..., :2].any(2).mean(1)                     # (Q,)
     best = int(np.argmax(share))
     return float(share[best]), float(np.hypot(*(qs[best] - centre)) / r_px)
