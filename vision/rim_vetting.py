@@ -356,7 +356,8 @@ def _arc_shows(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.ndar
     xi = np.clip(np.rint(pts[..., 0]).astype(int), 0, w - 1)
     yi = np.clip(np.rint(pts[..., 1]).astype(int), 0, h - 1)
     inside = (pts[..., 0] >= -0.5) & (pts[..., 0] < w - 0.5) & (pts[..., 1] >= -0.5) & (pts[..., 1] < h - 0.5)
-    return (((strict[yi, xi] == side) | (loose[yi, xi] == side)) & inside).any(1)
+    at = yi * w + xi
+    return (((strict.reshape(-1).take(at) == side) | (loose.reshape(-1).take(at) == side)) & inside).any(1)
 
 
 def _vote(margin: float, least: float) -> int:
@@ -374,10 +375,12 @@ def _up_on_a_body(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: floa
     others = np.zeros(256, bool)
     others[:n_sides] = True
     others[hit.side_index] = False
-    strict_b, loose_b = _label_bytes(strict), _label_bytes(loose)
+    strict_b, loose_b = _label_bytes(strict).reshape(-1), _label_bytes(loose).reshape(-1)
+    w = strict.shape[1]
 
     def other(yi: np.ndarray, xi: np.ndarray) -> np.ndarray:
-        return others[strict_b[yi, xi]] | others[loose_b[yi, xi]]
+        at = yi * w + xi                                          # (each map read once, flat)
+        return others.take(strict_b.take(at)) | others.take(loose_b.take(at))
     shift = np.asarray(wall_shift_px(hit.xy_view[None]), np.float64).reshape(2)
     per_in = np.hypot(*shift) / wall_height_in / r_px         # radii a thing shows farther out per inch up
     share, offset = rim_beneath(other, strict.shape, hit.xy_view, r_px, shift)
@@ -519,12 +522,16 @@ def frame_span(label: np.ndarray, side: int, centre: np.ndarray, r_px: float, le
     _, _, all_w, all_h = cv2.boundingRect(on.view(np.uint8))
     if min(all_w, all_h) <= least:
         return 0.0
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(on.view(np.uint8), connectivity=8)
-    ids = np.unique(lab[y0:y1, x0:x1])
-    ids = ids[ids > 0]
-    bw, bh = stats[ids, cv2.CC_STAT_WIDTH], stats[ids, cv2.CC_STAT_HEIGHT]
-    hollow = stats[ids, cv2.CC_STAT_AREA] <= FRAME_FILL * bw * bh
-    return float(np.minimum(bw, bh)[hollow].max()) if hollow.any() else 0.0
+    # (the boxes of the pieces the ring is part of only: labelling with every piece's box costs more)
+    _, lab = cv2.connectedComponents(on.view(np.uint8), connectivity=8)
+    best = 0.0
+    for c in np.unique(lab[y0:y1, x0:x1]):
+        if c > 0:
+            piece = (lab == c).view(np.uint8)
+            _, _, bw, bh = cv2.boundingRect(piece)
+            if np.count_nonzero(piece) <= FRAME_FILL * bw * bh:
+                best = max(best, float(min(bw, bh)))
+    return best
 
 
 N_LOOK = 32                    # rays round a ring for the look-alike measures
