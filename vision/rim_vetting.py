@@ -126,7 +126,7 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
                     reason = (f"the edge of something large and dark ({area:.1f} bases of one flat colour in its middle): "
                               f"a phone's screen, a mug's inside")
                 else:
-                    area, solid = flat_beside(view_bgr, hit.xy_view, r_px, bright)
+                    area, solid = flat_beside(view_bgr, hit.xy_view, r_px, bright, least=MAX_FLAT_MIDDLE)
                     if area > MAX_FLAT_MIDDLE and solid >= MIN_SCREEN_SOLIDITY:
                         reason = (f"beside something large, dark and straight-edged ({area:.1f} bases of one flat "
                                   f"colour, {solid:.2f} of its hull, through its disc): a phone's screen")
@@ -636,13 +636,15 @@ SCREEN_REACH = 0.7             # in radii: a ring's disc, where the darkest pixe
 MIN_SCREEN_SOLIDITY = 0.75     # a flat dark patch this convex (of its hull) is straight-edged: a screen
 
 
-def flat_beside(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, bright: float) -> tuple[float, float]:
+def flat_beside(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, bright: float,
+                least: float = 0.0) -> tuple[float, float]:
     """(area in bases, solidity) of the flat dark patch the darkest pixel of the ring's disc (within
     SCREEN_REACH radii of `centre`) is part of, looked at within three radii: a ring drawn beside a
     phone's screen, its middle half on the screen and half on the mat, has the screen's straight
     edge through its disc. Solidity: the patch's area over its convex hull's (a screen's corner,
     however the window cuts it, is convex; a shadowed felt's dark texture is ragged). (0, 0) when
-    that pixel is not dark (MAX_DARK of `bright`)."""
+    that pixel is not dark (MAX_DARK of `bright`); the solidity 0 too for a patch of no more than
+    `least` bases (its hull is drawn only for a patch large enough to be a screen)."""
     h, w = view_bgr.shape[:2]
     cx, cy = centre
     m = max(1, int(SCREEN_REACH * r_px))
@@ -658,6 +660,8 @@ def flat_beside(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, bright: f
     if gray[sy, sx] >= MAX_DARK * bright:
         return 0.0, 0.0
     area, mask = _flat_patch(view_bgr, centre, r_px, (dx0 + sx, dy0 + sy))
+    if area / (math.pi * r_px * r_px) <= least:
+        return float(area / (math.pi * r_px * r_px)), 0.0
     pts = cv2.findNonZero(mask[1:-1, 1:-1])
     hull = cv2.contourArea(cv2.convexHull(pts)) if pts is not None and len(pts) >= 3 else 0.0
     return float(area / (math.pi * r_px * r_px)), float(min(1.0, area / hull)) if hull > 0 else 0.0
