@@ -470,21 +470,29 @@ def label_fill(strict: np.ndarray, loose: np.ndarray, side: int, centre: np.ndar
     `centre` (to the nearest pixel) that either label map calls `side`: a die's pips and a
     likelihood's blur may make its own map look hollow, its labels not. `around`: instead, (share of
     the band 1.35-1.8 radii out,)."""
-    h, w = strict.shape
     masks = _fill_masks(float(r_px), around)
-    m = masks[0].shape[0] // 2
-    ix, iy = int(round(centre[0])), int(round(centre[1]))
-    x0, x1, y0, y1 = max(0, ix - m), min(w, ix + m + 1), max(0, iy - m), min(h, iy + m + 1)
-    if x1 <= x0 or y1 <= y0:
+    window = _mask_window(strict.shape, centre, masks[0].shape[0] // 2)
+    if window is None:
         return (0.0,) * len(masks)
-    on = (strict[y0:y1, x0:x1] == side) | (loose[y0:y1, x0:x1] == side)
-    cut = (slice(y0 - iy + m, y1 - iy + m), slice(x0 - ix + m, x1 - ix + m))
+    win, cut = window
+    on = (strict[win] == side) | (loose[win] == side)
     out = []
     for mask in masks:
         part = mask[cut]
         n = np.count_nonzero(part)
         out.append(float(np.count_nonzero(on & part)) / n if n else 0.0)
     return tuple(out)
+
+
+def _mask_window(shape: tuple, centre: np.ndarray, m: int) -> tuple[tuple[slice, slice], tuple[slice, slice]] | None:
+    """(the view's window, the part of a (2m + 1, 2m + 1) mask centred on `centre` (to the nearest
+    pixel) that falls in it), None when none does."""
+    h, w = shape[:2]
+    ix, iy = int(round(centre[0])), int(round(centre[1]))
+    x0, x1, y0, y1 = max(0, ix - m), min(w, ix + m + 1), max(0, iy - m), min(h, iy + m + 1)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    return (slice(y0, y1), slice(x0, x1)), (slice(y0 - iy + m, y1 - iy + m), slice(x0 - ix + m, x1 - ix + m))
 
 
 @functools.lru_cache(maxsize=8)
@@ -681,15 +689,11 @@ def middle_contrast(view_bgr: np.ndarray, centre: np.ndarray, r_px: float) -> fl
     AROUND_IN-AROUND_OUT radii round it (the mat or felt it lies on, past a rim and its blur): what
     stands in a base's middle, its top and the figure's feet, is not what lies round it. Infinite
     where either is out of the view."""
-    h, w = view_bgr.shape[:2]
     middle, band = _contrast_masks(float(r_px))
-    m = middle.shape[0] // 2
-    ix, iy = int(round(centre[0])), int(round(centre[1]))
-    x0, x1, y0, y1 = max(0, ix - m), min(w, ix + m + 1), max(0, iy - m), min(h, iy + m + 1)
-    if x1 <= x0 or y1 <= y0:
+    window = _mask_window(view_bgr.shape, centre, middle.shape[0] // 2)
+    if window is None:
         return math.inf
-    cut = (slice(y0 - iy + m, y1 - iy + m), slice(x0 - ix + m, x1 - ix + m))
-    win = view_bgr[y0:y1, x0:x1]
+    win, cut = view_bgr[window[0]], window[1]
     mid, ring = win[middle[cut]], win[band[cut]]
     if not len(mid) or len(ring) < 8:
         return math.inf
@@ -720,15 +724,11 @@ def band_contrast(view_bgr: np.ndarray, centre: np.ndarray, r_px: float) -> floa
     band is of other colours than the mat or felt it stands on, even where its rim shows faint. A
     faint ring the mat's grain or a felt's edge makes of a side's hue is those very colours: as
     unlike their own median as the ground round them is. Infinite where the ground is out of view."""
-    h, w = view_bgr.shape[:2]
     band, ground = _band_masks(float(r_px))
-    m = band.shape[0] // 2
-    ix, iy = int(round(centre[0])), int(round(centre[1]))
-    x0, x1, y0, y1 = max(0, ix - m), min(w, ix + m + 1), max(0, iy - m), min(h, iy + m + 1)
-    if x1 <= x0 or y1 <= y0:
+    window = _mask_window(view_bgr.shape, centre, band.shape[0] // 2)
+    if window is None:
         return math.inf
-    cut = (slice(y0 - iy + m, y1 - iy + m), slice(x0 - ix + m, x1 - ix + m))
-    win = view_bgr[y0:y1, x0:x1]
+    win, cut = view_bgr[window[0]], window[1]
     ring, round_it = win[band[cut]], win[ground[cut]]
     if len(ring) < 8 or len(round_it) < 8:
         return math.inf
