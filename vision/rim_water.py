@@ -185,7 +185,9 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
         # the felt's mottling the labels call the rim's colour is felt, unless it is the paint
         rim_f = rim
         felt_f = ((felt | (lab == k)) & (rim < 0.5)).astype(np.float32)
-    other_f = ((lab >= 0) & (lab < n_sides) & (lab != k)).astype(np.float32)
+    other_px = (lab >= 0) & (lab < n_sides) & (lab != k)
+    other_any = bool(other_px.any())
+    other_f = other_px.astype(np.float32)
     body_f = 1.0 - np.maximum(np.maximum(felt_f, rim_f), other_f)
     c = _candidates(body_f, felt_f, r_px)
     if not len(c):
@@ -233,6 +235,20 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
         points = centres[:, None, :] + top[..., None] * units[None]
         return points, valid, wall, rim, fs
 
+    def first_points(centres, shift, units, radii):
+        # edges_from's points and valid rays for the first fit: the rim's map sampled no farther
+        # than an edge's samples, the felt only round the centres with an edge
+        wall = np.maximum(0.0, shift @ units.T)
+        hi = 1.3 * r_px + wall
+        near = radii_out_to(radii, float(hi.max(initial=0.0)))
+        edges = outer_edges(sample_rays(rim_f, centres, near, units), near, 0.5 * r_px, hi)
+        valid = np.isfinite(edges)
+        some = valid.any(1)
+        if some.any():
+            valid[some] &= felt_beyond(edges[some], sample_rays(felt_f, centres[some], radii, units), radii)
+        top = np.nan_to_num(edges - wall)
+        return centres[:, None, :] + top[..., None] * units[None], valid
+
     # The body leans and stands tall: its blob may sit most of a radius off the base's centre, so
     # the fit starts from the blob and from points round it.
     seeds = np.vstack([np.zeros((1, 2)), SEED_OFFSET * r_px * units[::6]])
@@ -252,7 +268,7 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     c, shift = c[first_look], shift[first_look]
     if not len(c):
         return dropped
-    points, valid, *_ = edges_from(c, shift, units, look)
+    points, valid = first_points(c, shift, units, look)
     centre, radius, _ = fit_trimmed(points, valid, c.copy(), r_px)
     # measured again from the fitted centre
     points, valid, wall, rim, fs = edges_from(centre, shift_at(centre), units, radii)
@@ -268,7 +284,8 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     n_mid = np.maximum(np.full(len(centre), rim.shape[1] * int(middle.sum())), 1)
     mid_felt = (fs * middle).sum((1, 2)) / n_mid
     mid_rim = (rim * middle).sum((1, 2)) / n_mid
-    other_s = sample_rays(other_f, centre, radii, units)
+    # (no other side's colour in the window: its samples are all nought)
+    other_s = sample_rays(other_f, centre, radii, units) if other_any else np.zeros(rim.shape, np.float32)
     mid_other = (other_s * middle).sum((1, 2)) / n_mid
     outside = (rr >= 1.35 * r_px + wall[..., None]) & (rr <= 1.8 * r_px + wall[..., None])
     n_out = np.maximum((np.searchsorted(radii, 1.8 * r_px + wall, side="right")
@@ -417,7 +434,12 @@ def paint_map(view_bgr: np.ndarray, feltish: np.ndarray, paint, r_px: float) -> 
     p_mean, p_cov = paint
     # the paint's Mahalanobis distance in float32, its inverse covariance applied by one transform
     dp = img - (p_mean - centre).astype(np.float32)
-    paint_ll = (cv2.transform(dp, np.linalg.inv(p_cov).astype(np.float32)) * dp).sum(2)
+    # (its three products summed in order as channels: numpy's sum over a last axis of three is
+    # slow, and adds them in this order)
+    prod = cv2.transform(dp, np.linalg.inv(p_cov).astype(np.float32))
+    prod *= dp
+    paint_ll = prod[..., 0] + prod[..., 1]
+    paint_ll += prod[..., 2]
     paint_ll += np.float32(np.log(np.linalg.det(p_cov)))
     paint_ll *= -0.5
     return (paint_ll > felt_ll).astype(np.float32)
@@ -578,17 +600,39 @@ def _gathered(g: np.ndarray, d: np.ndarray, units: np.ndarray, reach_px: float, 
     """(N, G) the slope `g` (N, K, J: J samples along each ray from -reach_px, STEP_SAMPLE_PX
     apart) summed round the circle about each centre's offsets `d` ((G, 2) for all, or (N, G, 2)
     each its own): ray k's step lies d . u_k further out, between two samples."""
+    n, k, j = g.shape
+    if d.ndim == 2:
+        if units is _STEP_UNITS and d is _step_grid(reach_px, 2 * STEP_GRID_PX):
+            at, f, f_rest = _coarse_taps(reach_px, n_samples, j)
+        else:
+            at, f, f_rest = _taps(d, units, reach_px, n_samples, j)
+        flat = g.reshape(n, k * j)
+        return (flat[:, at] * f_rest + flat[:, at + 1] * f).sum(2)
+    at, f, f_rest = _taps(d, units, reach_px, n_samples, j)
+    at += (np.arange(n) * (k * j))[:, None, None]
+    flat = g.reshape(-1)
+    return (flat[at] * f_rest + flat[at + 1] * f).sum(2)
+
+
+def _taps(d: np.ndarray, units: np.ndarray, reach_px: float, n_samples: int, j: int):
+    """_gathered's two samples round each circle's crossing of each ray, by their index in a row of
+    the slope flattened (K * J), and their weights (f, 1 - f), float32."""
     along = d @ units.T                                             # (G, K) or (N, G, K)
     at = (along + reach_px) / STEP_SAMPLE_PX
     i0 = np.clip(np.floor(at).astype(np.int64), 0, n_samples - 2)
     f = np.clip(at - i0, 0.0, 1.0).astype(np.float32)
-    k = units.shape[0]
-    if d.ndim == 2:
-        rays = np.arange(k)[None, :]
-        return (g[:, rays, i0] * (1 - f) + g[:, rays, i0 + 1] * f).sum(2)
-    rows = np.arange(len(g))[:, None, None]
-    rays = np.arange(k)[None, None, :]
-    return (g[rows, rays, i0] * (1 - f) + g[rows, rays, i0 + 1] * f).sum(2)
+    i0 += np.arange(units.shape[0]) * j
+    return i0, f, 1 - f
+
+
+@lru_cache(maxsize=16)
+def _coarse_taps(reach_px: float, n_samples: int, j: int):
+    """_taps of the coarse grid of step_circles on its own rays (made once for each base size: read
+    only)."""
+    taps = _taps(_step_grid(reach_px, 2 * STEP_GRID_PX), _STEP_UNITS, reach_px, n_samples, j)
+    for a in taps:
+        a.flags.writeable = False
+    return taps
 
 
 def _steps_at(view_bgr, centres, r_px, wall, units, sign) -> np.ndarray:
