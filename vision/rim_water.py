@@ -76,12 +76,11 @@ def water_rims(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_px: fl
 
 def water_candidates(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_px: float, found_xy: np.ndarray,
                      *, wall_shift_px=None, view_bgr: np.ndarray | None = None,
-                     found_sides: np.ndarray | None = None, with_rejected: bool = False,
-                     contested: bool = False) -> list[tuple]:
+                     found_sides: np.ndarray | None = None, with_rejected: bool = False) -> list[tuple]:
     """water_rims' candidates, [(centre (2,), side, confidence, coverage, residual_px, reason)]:
-    "ring" for a base, else the first test it failed (with `with_rejected`; only the bases
-    without). With `contested`, also the bases that only a ring found already near them leaves out
-    (CONTESTED: which of the two is the base and which stands on its body is for the caller)."""
+    "ring" for a base, CONTESTED for a base but for a ring found already near it (which of the two
+    is the base and which stands on the other's body is for the caller), else the first test it
+    failed (with `with_rejected`; without, only the first two)."""
     felts = similar_felts(side_rgbs, other_rgbs, n_sides)
     out = []
     if r_px < 3 or not any(felts):
@@ -117,7 +116,7 @@ def water_candidates(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_
                     why = CONTESTED
                 elif why == "ring" and _same_figure(felt, xy, found_xy, r_px):
                     why = "same figure"
-                if why == "ring" or with_rejected or (contested and why == CONTESTED):
+                if why in ("ring", CONTESTED) or with_rejected:
                     out.append((xy, k, conf, cov, res, why))
     return _one_per_base(out, r_px, with_rejected)
 

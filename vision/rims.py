@@ -510,7 +510,7 @@ def _with_water_rims(hits, strict, side_rgbs, other_rgbs, r_px, wall_shift_px, v
     seen = [(RimHit(xy, k, round(conf, 3), round(cov, 3), round(res, 2), 0.0, 0.0, "ring"), why)
             for xy, k, conf, cov, res, why in water_candidates(
                 strict, len(side_rgbs), side_rgbs, other_rgbs, r_px, found, wall_shift_px=wall_shift_px,
-                view_bgr=view_bgr, found_sides=np.array([h.side_index for h in rings], int), contested=True)]
+                view_bgr=view_bgr, found_sides=np.array([h.side_index for h in rings], int))]
     extra = [h for h, why in seen if why == "ring"]
     contested = [h for h, why in seen if why != "ring"]
     if contested:
