@@ -689,17 +689,23 @@ def middle_contrast(view_bgr: np.ndarray, centre: np.ndarray, r_px: float) -> fl
     AROUND_IN-AROUND_OUT radii round it (the mat or felt it lies on, past a rim and its blur): what
     stands in a base's middle, its top and the figure's feet, is not what lies round it. Infinite
     where either is out of the view."""
-    middle, band = _contrast_masks(float(r_px))
-    window = _mask_window(view_bgr.shape, centre, middle.shape[0] // 2)
-    if window is None:
-        return math.inf
-    win, cut = view_bgr[window[0]], window[1]
-    mid, ring = win[middle[cut]], win[band[cut]]
+    mid, ring = _lab_under(view_bgr, centre, *_contrast_masks(float(r_px)))
     if not len(mid) or len(ring) < 8:
         return math.inf
-    lab = cv2.cvtColor(np.concatenate([mid, ring])[None], cv2.COLOR_BGR2LAB)[0].astype(np.float32)
-    ref = median_rows(lab[len(mid):].T)
-    return float(median_rows(np.sqrt(((lab[:len(mid)] - ref) ** 2).sum(1))[None])[0])
+    ref = median_rows(ring.T)
+    return float(median_rows(np.sqrt(((mid - ref) ** 2).sum(1))[None])[0])
+
+
+def _lab_under(view_bgr: np.ndarray, centre: np.ndarray, *masks: np.ndarray) -> list[np.ndarray]:
+    """The colours (CIE Lab, OpenCV's 8-bit scale, float32 (n, 3)) of the view's pixels under each of
+    `masks` ((2m + 1, 2m + 1) each) centred on `centre` (to the nearest pixel); none where it is out
+    of the view."""
+    window = _mask_window(view_bgr.shape, centre, masks[0].shape[0] // 2)
+    under = [] if window is None else [view_bgr[window[0]][mask[window[1]]] for mask in masks]
+    if not sum(map(len, under)):
+        return [np.zeros((0, 3), np.float32) for _ in masks]
+    lab = cv2.cvtColor(np.concatenate(under)[None], cv2.COLOR_BGR2LAB)[0].astype(np.float32)
+    return np.split(lab, np.cumsum([len(u) for u in under[:-1]]))
 
 
 @functools.lru_cache(maxsize=8)
@@ -724,18 +730,13 @@ def band_contrast(view_bgr: np.ndarray, centre: np.ndarray, r_px: float) -> floa
     band is of other colours than the mat or felt it stands on, even where its rim shows faint. A
     faint ring the mat's grain or a felt's edge makes of a side's hue is those very colours: as
     unlike their own median as the ground round them is. Infinite where the ground is out of view."""
-    band, ground = _band_masks(float(r_px))
-    window = _mask_window(view_bgr.shape, centre, band.shape[0] // 2)
-    if window is None:
-        return math.inf
-    win, cut = view_bgr[window[0]], window[1]
-    ring, round_it = win[band[cut]], win[ground[cut]]
+    ring, round_it = _lab_under(view_bgr, centre, *_band_masks(float(r_px)))
     if len(ring) < 8 or len(round_it) < 8:
         return math.inf
-    ab = cv2.cvtColor(np.concatenate([ring, round_it])[None], cv2.COLOR_BGR2LAB)[0, :, 1:].astype(np.float32)
-    ref = median_rows(ab[len(ring):].T)
-    dist = np.sqrt(((ab - ref) ** 2).sum(1))
-    return float(median_rows(dist[None, :len(ring)])[0] - median_rows(dist[None, len(ring):])[0])
+    ring, round_it = ring[:, 1:], round_it[:, 1:]          # (a* and b*: the hue, not the lightness)
+    ref = median_rows(round_it.T)
+    dist = np.sqrt(((ring - ref) ** 2).sum(1)), np.sqrt(((round_it - ref) ** 2).sum(1))
+    return float(median_rows(dist[0][None])[0] - median_rows(dist[1][None])[0])
 
 
 @functools.lru_cache(maxsize=8)
