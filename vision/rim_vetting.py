@@ -164,13 +164,18 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
                 hit = dataclasses.replace(hit, reason=reason)
         out.append(hit)
     left_out = {j for j, h in enumerate(hits) if h.reason != "ring" and np.isfinite(h.xy_view).all()}
-    arcs: dict[int, np.ndarray] = {}          # (the two cloth tests read the same rings' arcs)
-    out = _cloth_over_rims(out, r_px, wall_shift_px, strict, loose, arcs)
     n = len(out)
     left_out |= set(range(n, n + len(left_out_rims)))
     shown = [_LeftOut(np.asarray(xy, np.float64), int(side)) for xy, side in left_out_rims]
-    return _rims_under_cloth(out + shown, cloth_called, r_px, wall_shift_px, strict, loose, faint, left_out,
-                             arcs)[:n]
+    every = out + shown        # (the cloth tests change only reasons: places and sides stay)
+    arcs: dict[int, np.ndarray] = {}
+
+    def arc(k: int) -> np.ndarray:      # arc_direction of every[k], read once for both cloth tests
+        if k not in arcs:
+            arcs[k] = arc_direction(strict, loose, every[k].side_index, every[k].xy_view, r_px)
+        return arcs[k]
+    out = _cloth_over_rims(out, r_px, wall_shift_px, arc)
+    return _rims_under_cloth(out + shown, cloth_called, r_px, wall_shift_px, arc, faint, left_out)[:n]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -199,20 +204,19 @@ MIN_FACING = 0.3               # a ring whose rim shows this much more on its si
 
 def _cloth_over_rims(hits: list[RimHit], r_px: float,
                      wall_shift_px: Callable[[np.ndarray], np.ndarray] | None,
-                     strict: np.ndarray, loose: np.ndarray,
-                     arcs: dict[int, np.ndarray] | None = None) -> list[RimHit]:
+                     arc: Callable[[int], np.ndarray]) -> list[RimHit]:
     """Of two rings of different sides in nearly one place, or whose circles overlap with one off
     the other along the camera's direction (cloth hanging high shows well behind the rim), only
     one can be a base: the other is cloth on its figure's body. First, where the rim shows: the
     body stands on the base and leans, hiding the rim on the side it leans to, where the cloth
     hanging on it shows; so the base's rim shows on its side away from the cloth, and the cloth's
-    own arc, round the body, does not face away from the base (arc_direction, on the labels
-    `strict` and `loose`). When that does not tell, two more things, each a vote: cloth hangs
+    own arc, round the body, does not face away from the base (`arc(k)`: arc_direction of hits[k]
+    on the side labels). When that does not tell, two more things, each a vote: cloth hangs
     higher than the rim, so from the camera it shows farther away (unless the figure leans
     towards the camera); and the rim is the figure's outer edge at its foot, so less of the
     cloth's colour lies outside it than of its own outside the cloth (`other`). When they
     disagree the surer ring stands; when neither tells, both stay for the other tests (as without
-    the camera's pose). `arcs`: the arc_direction's already read, by index into `hits` (filled in)."""
+    the camera's pose)."""
     if wall_shift_px is None:
         return hits
     rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
@@ -222,13 +226,6 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
     shift = np.asarray(wall_shift_px(centres), np.float64).reshape(-1, 2)
     norm = np.hypot(*shift.T)
 
-    arcs = {} if arcs is None else arcs
-
-    def arc(a: int) -> np.ndarray:          # (only for the rings that meet another side's)
-        i = rings[a]
-        if i not in arcs:
-            arcs[i] = arc_direction(strict, loose, hits[i].side_index, hits[i].xy_view, r_px)
-        return arcs[i]
     # (the pairs of two sides near enough, found at once: [a, b] is ring b seen from ring a)
     d_all = centres[None] - centres[:, None]
     apart_all = np.hypot(d_all[..., 0], d_all[..., 1]) / r_px
@@ -245,7 +242,7 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
                                     # direction than along it: no sign of height
             # for j being the base: its rim facing away from i more than i's faces away from j;
             # else where it shows, and the colour round it; its confidence only when those two disagree
-            margin = facing_margin(arc(b), arc(a), d)
+            margin = facing_margin(arc(j), arc(i), d)
             facing = _vote(margin, MIN_FACING)
             near, outer = _vote(nearer, MIN_NEARER), _vote(hits[i].other - hits[j].other, MIN_LESS_OTHER)
             surer = _vote(hits[j].confidence - hits[i].confidence, MIN_SURER)
@@ -262,18 +259,18 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
 
 def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
                       wall_shift_px: Callable[[np.ndarray], np.ndarray] | None,
-                      strict: np.ndarray, loose: np.ndarray, faint: set[int] = frozenset(),
-                      left_out: set[int] = frozenset(), arcs: dict[int, np.ndarray] | None = None) -> list[RimHit]:
+                      arc: Callable[[int], np.ndarray], faint: set[int] = frozenset(),
+                      left_out: set[int] = frozenset()) -> list[RimHit]:
     """A ring overlapping a candidate of another side whose rim shows on its side away from it
-    (MIN_FACING more than the ring's does away from the candidate: arc_direction) is cloth on that
+    (MIN_FACING more than the ring's does away from the candidate: `arc(k)`, arc_direction of
+    hits[k] on the side labels) is cloth on that
     figure's body, even when the candidate was itself left out: called cloth by the tests that
     look for a rim beneath or round it (`cloth_called`, indices into `hits`: the cloth round a
     figure leaning towards the camera shows nearer it, round the rim's near arc, and looks like a
     rim beneath; those come back as bases), or, for a faint ring (`faint`: not strong, less sure
     than FAINT_RING), left out by the shape tests (`left_out`: too weak, too little of it showing,
     as a rim the body mostly hides is): cloth hanging on a body over a rim the ring search
-    missed shows as a faint ring whose arc faces the rim's. `arcs`: the arc_direction's already
-    read, by index into `hits` (filled in)."""
+    missed shows as a faint ring whose arc faces the rim's."""
     if wall_shift_px is None:
         return hits
     rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
@@ -282,12 +279,6 @@ def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
     if not rings or not others:
         return hits
 
-    arcs = {} if arcs is None else arcs
-
-    def arc(k: int) -> np.ndarray:
-        if k not in arcs:
-            arcs[k] = arc_direction(strict, loose, hits[k].side_index, hits[k].xy_view, r_px)
-        return arcs[k]
     # (the pairs near enough, of two sides, found at once: the candidates left out are many)
     d_all = (np.array([hits[j].xy_view for j in others], np.float64)[None]
              - np.array([hits[i].xy_view for i in rings], np.float64)[:, None])             # (rings, others, 2)
@@ -668,11 +659,12 @@ def flat_beside(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, bright: f
     if gray[sy, sx] >= MAX_DARK * bright:
         return 0.0, 0.0
     area, mask = _flat_patch(view_bgr, centre, r_px, (dx0 + sx, dy0 + sy))
-    if area / (math.pi * r_px * r_px) <= least:
-        return float(area / (math.pi * r_px * r_px)), 0.0
+    bases = float(area / (math.pi * r_px * r_px))
+    if bases <= least:
+        return bases, 0.0
     pts = cv2.findNonZero(mask[1:-1, 1:-1])
     hull = cv2.contourArea(cv2.convexHull(pts)) if pts is not None and len(pts) >= 3 else 0.0
-    return float(area / (math.pi * r_px * r_px)), float(min(1.0, area / hull)) if hull > 0 else 0.0
+    return bases, float(min(1.0, area / hull)) if hull > 0 else 0.0
 
 
 FAINT_RING = 0.45              # confidence: a ring less sure than this (most are surer) ...
