@@ -765,11 +765,8 @@ def similar_felts(side_rgbs: Sequence[Sequence[float]], felt_rgbs: Sequence[Sequ
 def felt_middle(strict: np.ndarray, centre: np.ndarray, r_px: float, labels: Sequence[int]) -> float:
     """Share of the middle (within 0.45 radii, a square of it) of the ring at `centre` that the
     strict labels call one of `labels` (felt)."""
-    h, w = strict.shape
-    m = max(1, int(0.45 * r_px))
-    ix, iy = int(round(centre[0])), int(round(centre[1]))
-    mid = strict[max(0, iy - m):min(h, iy + m + 1), max(0, ix - m):min(w, ix + m + 1)]
-    return float(_any_of(mid, labels).mean()) if mid.size else 0.0
+    window = _mask_window(strict.shape, centre, max(1, int(0.45 * r_px)))
+    return float(_any_of(strict[window[0]], labels).mean()) if window else 0.0
 
 
 def _any_of(label: np.ndarray, labels: Sequence[int]) -> np.ndarray:

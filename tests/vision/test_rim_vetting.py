@@ -210,6 +210,16 @@ def test_a_ring_with_no_other_colour_round_it_is_not_looked_at_for_cloth():
     assert _vet([_hit(base - u * 4.8, 0, other=0.0)], label, _towards(90.0))[0].reason == "ring"
 
 
+@pytest.mark.parametrize("centre, share", [((60.0, 60.0), 1.0), ((-2.0, 60.0), 1.0), ((-30.0, 60.0), 0.0),
+                                           ((60.0, -30.0), 0.0), ((500.0, 60.0), 0.0)])
+def test_felt_middle_reads_only_the_view_round_the_ring(centre, share):
+    """Felt all over the view: a ring whose middle is wholly off the view has no felt in its middle
+    (its window is not wrapped round to the view's far side); one half off it reads the half in it."""
+    label = _labels()
+    label[:, :] = 5
+    assert felt_middle(label, np.array(centre), R_PX, [5]) == share
+
+
 def test_felts_of_a_hue_near_a_sides_are_found_and_grey_felt_is_not():
     """Blue water for the blue side; grey rocks have no hue, brown hill is 36 degrees off red."""
     sides = [(200, 40, 40), (40, 80, 200)]
