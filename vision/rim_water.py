@@ -211,8 +211,9 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
         return out
 
     def first_valid(centres, shift, units, radii, need):
-        # the first look's valid rays; a centre with fewer edges than `need` fails whatever lies
-        # beyond them, so its felt is read only where enough edges are
+        # the first look's (edges, wall, valid rays): the rim's map sampled no farther than an
+        # edge's samples; a centre with fewer edges than `need` fails whatever lies beyond them, so
+        # its felt is read only where enough edges are
         wall = np.maximum(0.0, shift @ units.T)
         hi = 1.3 * r_px + wall
         near = radii_out_to(radii, float(hi.max(initial=0.0)))      # an edge's samples: the rim's map no farther
@@ -222,7 +223,7 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
         valid[~some] = False
         if some.any():
             valid[some] &= felt_beyond(edges[some], sample_rays(felt_f, centres[some], radii, units), radii)
-        return valid
+        return edges, wall, valid
 
     def edges_from(centres, shift, units, radii):
         wall = np.maximum(0.0, shift @ units.T)
@@ -233,20 +234,6 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
         top = np.nan_to_num(edges - wall)
         points = centres[:, None, :] + top[..., None] * units[None]
         return points, valid, wall, rim, fs
-
-    def first_points(centres, shift, units, radii):
-        # edges_from's points and valid rays for the first fit: the rim's map sampled no farther
-        # than an edge's samples, the felt only round the centres with an edge
-        wall = np.maximum(0.0, shift @ units.T)
-        hi = 1.3 * r_px + wall
-        near = radii_out_to(radii, float(hi.max(initial=0.0)))
-        edges = outer_edges(sample_rays(rim_f, centres, near, units), near, 0.5 * r_px, hi)
-        valid = np.isfinite(edges)
-        some = valid.any(1)
-        if some.any():
-            valid[some] &= felt_beyond(edges[some], sample_rays(felt_f, centres[some], radii, units), radii)
-        top = np.nan_to_num(edges - wall)
-        return centres[:, None, :] + top[..., None] * units[None], valid
 
     # The body leans and stands tall: its blob may sit most of a radius off the base's centre, so
     # the fit starts from the blob and from points round it.
@@ -261,13 +248,15 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     # a seed with no pixel of the rim's colour within an edge's reach of it has no edge to look for
     first_look = _rim_within(rim_f, c, 1.3 * r_px + wall_max + 2.0)
     if first_look.any():
-        valid = first_valid(c[first_look], shift[first_look], units[::2], look, 0.5 * MIN_COVERAGE)
+        *_, valid = first_valid(c[first_look], shift[first_look], units[::2], look, 0.5 * MIN_COVERAGE)
         first_look[first_look] = valid.mean(1) >= 0.5 * MIN_COVERAGE
     dropped = [(p + origin, 0.0, 0.0, 0.0, "first look") for p in c[~first_look]] if with_rejected else []
     c, shift = c[first_look], shift[first_look]
     if not len(c):
         return dropped
-    points, valid = first_points(c, shift, units, look)
+    # (every centre left has edges: the fit's points where they are)
+    edges, wall, valid = first_valid(c, shift, units, look, 0.0)
+    points = c[:, None, :] + np.nan_to_num(edges - wall)[..., None] * units[None]
     centre, radius, _ = fit_trimmed(points, valid, c.copy(), r_px)
     # measured again from the fitted centre
     points, valid, wall, rim, fs = edges_from(centre, shift_at(centre), units, radii)
