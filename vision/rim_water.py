@@ -530,10 +530,11 @@ def step_circles(view_bgr: np.ndarray, centres: np.ndarray, r_px: float, shift: 
     # d . u_k further out, between two samples
     # (on a grid twice as coarse first, then round the best of it)
     coarse = _step_grid(reach_px, 2 * STEP_GRID_PX)
-    best = coarse[np.argmax(_gathered(g, coarse, units, reach_px, len(so)), axis=1)]
+    taps = _coarse_taps(reach_px, len(so)) if units is _STEP_UNITS else _taps(coarse, units, reach_px, len(so))
+    best = coarse[np.argmax(_gathered(g, *taps), axis=1)]
     fine = best[:, None, :] + _step_grid(1.5 * STEP_GRID_PX, STEP_GRID_PX)[None]
     inside = np.hypot(fine[..., 0], fine[..., 1]) <= reach_px + 1e-9
-    score = np.where(inside, _gathered(g, fine, units, reach_px, len(so)), -np.inf)
+    score = np.where(inside, _gathered(g, *_taps(fine, units, reach_px, len(so))), -np.inf)
     d_best = fine[np.arange(n), np.argmax(score, axis=1)]
     along_best = d_best @ units.T
     step_at, g1 = steepest_points(g, so, along_best, expect, STEP_INLIER_PX, STEP_SAMPLE_PX)
@@ -584,40 +585,36 @@ def _step_grid(reach_px: float, spacing: float) -> np.ndarray:
     return grid
 
 
-def _gathered(g: np.ndarray, d: np.ndarray, units: np.ndarray, reach_px: float, n_samples: int) -> np.ndarray:
+def _gathered(g: np.ndarray, at: np.ndarray, f: np.ndarray, f_rest: np.ndarray) -> np.ndarray:
     """(N, G) the slope `g` (N, K, J: J samples along each ray from -reach_px, STEP_SAMPLE_PX
-    apart) summed round the circle about each centre's offsets `d` ((G, 2) for all, or (N, G, 2)
-    each its own): ray k's step lies d . u_k further out, between two samples."""
+    apart) summed round the circle about each centre's offsets, given by their _taps ((G, K) for all
+    centres, or (N, G, K) each its own): ray k's step lies d . u_k further out, between two samples."""
     n, k, j = g.shape
-    if d.ndim == 2:
-        if units is _STEP_UNITS and d is _step_grid(reach_px, 2 * STEP_GRID_PX):
-            at, f, f_rest = _coarse_taps(reach_px, n_samples, j)
-        else:
-            at, f, f_rest = _taps(d, units, reach_px, n_samples, j)
+    if at.ndim == 2:
         flat = g.reshape(n, k * j)
         return (flat[:, at] * f_rest + flat[:, at + 1] * f).sum(2)
-    at, f, f_rest = _taps(d, units, reach_px, n_samples, j)
-    at += (np.arange(n) * (k * j))[:, None, None]
+    at = at + (np.arange(n) * (k * j))[:, None, None]
     flat = g.reshape(-1)
     return (flat[at] * f_rest + flat[at + 1] * f).sum(2)
 
 
-def _taps(d: np.ndarray, units: np.ndarray, reach_px: float, n_samples: int, j: int):
-    """_gathered's two samples round each circle's crossing of each ray, by their index in a row of
-    the slope flattened (K * J), and their weights (f, 1 - f), float32."""
+def _taps(d: np.ndarray, units: np.ndarray, reach_px: float, j: int):
+    """_gathered's two samples round the circles about offsets `d` ((G, 2), or (N, G, 2)), where
+    each crosses each ray of `units` (J samples a ray), by their index in a row of the slope
+    flattened (K * J), and their weights (f, 1 - f), float32."""
     along = d @ units.T                                             # (G, K) or (N, G, K)
     at = (along + reach_px) / STEP_SAMPLE_PX
-    i0 = np.clip(np.floor(at).astype(np.int64), 0, n_samples - 2)
+    i0 = np.clip(np.floor(at).astype(np.int64), 0, j - 2)
     f = np.clip(at - i0, 0.0, 1.0).astype(np.float32)
     i0 += np.arange(units.shape[0]) * j
     return i0, f, 1 - f
 
 
 @lru_cache(maxsize=16)
-def _coarse_taps(reach_px: float, n_samples: int, j: int):
+def _coarse_taps(reach_px: float, j: int):
     """_taps of the coarse grid of step_circles on its own rays (made once for each base size: read
     only)."""
-    taps = _taps(_step_grid(reach_px, 2 * STEP_GRID_PX), _STEP_UNITS, reach_px, n_samples, j)
+    taps = _taps(_step_grid(reach_px, 2 * STEP_GRID_PX), _STEP_UNITS, reach_px, j)
     for a in taps:
         a.flags.writeable = False
     return taps
