@@ -766,10 +766,10 @@ def felt_middle(strict: np.ndarray, centre: np.ndarray, r_px: float, labels: Seq
     """Share of the middle (within 0.45 radii, a square of it) of the ring at `centre` that the
     strict labels call one of `labels` (felt)."""
     window = _mask_window(strict.shape, centre, max(1, int(0.45 * r_px)))
-    return float(_any_of(strict[window[0]], labels).mean()) if window else 0.0
+    return float(label_in(strict[window[0]], labels).mean()) if window else 0.0
 
 
-def _any_of(label: np.ndarray, labels: Sequence[int]) -> np.ndarray:
+def label_in(label: np.ndarray, labels: Sequence[int]) -> np.ndarray:
     """Where `label` is one of `labels` (a few: np.isin sorts them for every call)."""
     out = np.zeros(label.shape, bool)
     for k in labels:
@@ -809,10 +809,10 @@ def felt_through(strict: np.ndarray, centre: np.ndarray, r_px: float, labels: Se
     win, d2 = window(MIDDLE_IN)
     middle = d2 <= MIDDLE_IN ** 2
     n_middle = int(middle.sum())
-    if not n_middle or np.count_nonzero(_any_of(strict[win], labels) & middle) <= MAX_FELT_THROUGH * n_middle:
+    if not n_middle or np.count_nonzero(label_in(strict[win], labels) & middle) <= MAX_FELT_THROUGH * n_middle:
         return 0.0, 0.0
     win, d2 = window(3.0)
-    felt = _any_of(strict[win], labels)
+    felt = label_in(strict[win], labels)
     middle = d2 <= MIDDLE_IN ** 2
     n, lab = cv2.connectedComponents(felt.view(np.uint8), connectivity=4)
     far = felt & (d2 >= FELT_BEYOND ** 2)

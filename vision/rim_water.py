@@ -36,7 +36,7 @@ from vision.rim_rays import (EDGE_TRIM, STEP_PX, adjugate_sym3, best_per_cell, f
                              max_wall, outer_edges, ray_units, sample_rays)
 from vision.rim_rays import reach as radii_out_to
 from vision.rim_refine import BRIGHT_BIAS_PX, LUMA_BGR, circle_centres, luma_rays, steepest_points
-from vision.rim_vetting import similar_felts
+from vision.rim_vetting import label_in, similar_felts
 
 MIN_BODY = 0.45                # candidate: share of a square of 1.2 radii in the middle that is not felt
 MIN_FELT_AROUND = 0.35         # and of the square of 3 radii round it, felt (it stands in the felt)
@@ -88,9 +88,7 @@ def water_candidates(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_
     for k, labels in enumerate(felts):
         if not labels:
             continue
-        felt = strict == labels[0]
-        for t in labels[1:]:
-            felt |= strict == t
+        felt = label_in(strict, labels)
         step_sign = _step_sign(side_rgbs[k], [other_rgbs[t - n_sides] for t in labels])
         paint = None
         if view_bgr is not None and found_sides is not None and len(found_xy):

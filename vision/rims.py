@@ -42,8 +42,8 @@ from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS,
                                WALL_SHOWN_LIKELIHOOD, brightness_centres, consensus_centres, frame_scale_at,
                                held_radius_centres, off_cloaks, rim_over_felt, wall_shown_points)
 from vision.rim_search import quantised_likelihoods
-from vision.rim_vetting import (MAX_OUTER, faces_away_more, is_strong, on_a_surer_body, shows_more_ring, similar_felts,
-                                vet_hits)
+from vision.rim_vetting import (MAX_OUTER, faces_away_more, is_strong, label_in, on_a_surer_body, shows_more_ring,
+                                similar_felts, vet_hits)
 from vision.rim_water import water_candidates
 from vision.settings import VISION_DEFAULTS
 
@@ -947,7 +947,7 @@ def _felt_round(strict, centres, sides, felts, n_sides: int, r_px, units) -> tup
     for k in np.unique(sides):
         if felts[int(k)]:
             sel = sides == k
-            near[sel] = np.isin(lab[sel], felts[int(k)]).mean(1)
+            near[sel] = label_in(lab[sel], felts[int(k)]).mean(1)
     return np.where(finite, near, 0.0), np.where(finite, (lab >= n_sides).mean(1), 0.0)
 
 
