@@ -271,6 +271,7 @@ def steepest_points(slope: np.ndarray, offs: np.ndarray, along: np.ndarray, expe
     frac = np.where(curve < -1e-9, 0.5 * (g0 - g2) / np.where(curve < -1e-9, curve, -1.0), 0.0)
     return expect + offs[j] + np.clip(frac, -0.5, 0.5) * step_px, g1
 
+
 def brightness_centres(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndarray, units: np.ndarray,
                        agree: np.ndarray, r_px: float, in_felt: np.ndarray | None = None) -> np.ndarray:
     """(N, 2) the rings' centres (`centres` (N, 2), from the colour) moved towards the circle of the

@@ -547,10 +547,13 @@ def test_a_faint_ring_whose_middle_is_the_mats_colour_is_the_mats_texture(top_bg
     assert kept or "mottling" in out[0].reason
 
 
-def test_a_rings_middle_contrast_needs_both_its_middle_and_the_band_round_it_in_view():
+@pytest.mark.parametrize("contrast", [middle_contrast, band_contrast])
+def test_a_rings_contrast_with_the_ground_needs_the_ground_round_it_in_view(contrast):
+    """middle_contrast: the middle and the band round it; band_contrast: the ring's band and the
+    ground round it. On a plain view both are nought; off it, there is nothing to judge."""
     img = _view()
-    assert middle_contrast(img, np.array([60.0, 60.0]), R_PX) == 0.0
-    assert math.isinf(middle_contrast(img, np.array([-30.0, 60.0]), R_PX))
+    assert contrast(img, np.array([60.0, 60.0]), R_PX) == 0.0
+    assert math.isinf(contrast(img, np.array([-30.0, 60.0]), R_PX))
 
 
 @pytest.mark.parametrize("camera_deg", [90.0, 0.0, 215.0])
@@ -869,9 +872,3 @@ def test_a_faint_ring_whose_colour_does_not_stand_out_of_the_ground_is_the_grain
     out = vet_hits([hit], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4, view_bgr=img)
     assert (out[0].reason == "ring") == kept, out[0].reason
     assert kept or "stands out" in out[0].reason
-
-
-def test_a_rings_band_contrast_needs_the_ground_round_it_in_view():
-    img = _view()
-    assert band_contrast(img, np.array([60.0, 60.0]), R_PX) == 0.0
-    assert math.isinf(band_contrast(img, np.array([-30.0, 60.0]), R_PX))
