@@ -39,7 +39,7 @@ from vision.heap import keep_freed_memory
 from vision.height import CameraPose, camera_pose
 from vision.markers import MarkerFinder
 from vision.quality import check_photo
-from vision.rims import rims_in_view
+from vision.rims import ColourTables, rims_in_view
 from vision.settings import VISION_DEFAULTS
 from vision.terrain import CLIPPED, TERRAIN_PPI, WORK_PPI as FELT_PPI, find_terrain
 from vision.topview import FrameView, TopViewMaker
@@ -108,6 +108,9 @@ class FramePipeline:
         self._roster = profile.roster_by_figure()
         self.track = track
         self.tracker = Tracker() if track else None
+        # a stream's windows show the same colours frame after frame, judged against the same held
+        # white balance and mat: each is labelled once (a photo analysed afresh keeps nothing)
+        self._colour_tables = ColourTables() if track else None
         self._held: _Held | None = None
         self._scan = None                  # (gray, FrameMarkers) of the frame just registered
         self._frame = -1
@@ -380,7 +383,8 @@ class FramePipeline:
                                        wb=held.wb, other_rgbs=others, mat=held.mat,
                                        table_in=(self.profile.width_in, self.profile.depth_in),
                                        keep_out_in=self._anchor_cards() + cards,
-                                       exclude=hands.mask_in(window) if hands is not None else None):
+                                       exclude=hands.mask_in(window) if hands is not None else None,
+                                       tables=self._colour_tables):
                 xy.append(p)
                 side_names.append(sides[hit.side_index].name)
                 conf.append(hit.confidence)

@@ -294,7 +294,7 @@ def quantise_view(view_bgr: np.ndarray, wb=None):
 
 def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other_rgbs: Sequence[Sequence[float]] = (),
                *, wb=None, mat: np.ndarray | None = None, quantised=None,
-               felt_width_px: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+               felt_width_px: float | None = None, tables: "ColourTables | None" = None) -> tuple[np.ndarray, np.ndarray]:
     """Two (H, W) int maps of which side's colour each pixel of a uint8 BGR view shows (-1: none).
 
     strict: the nearest of the sides' and the terrain colours (vision.colour.classify, terrain k
@@ -308,16 +308,55 @@ def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other
     thousands of distinct colours against a million pixels.
 
     `felt_width_px`: a patch of a side's colour this wide (a square of it fits inside) is no base:
-    felt that the cast moved onto the side's colour, unless plainly paint (_felt_patches)."""
+    felt that the cast moved onto the side's colour, unless plainly paint (_felt_patches).
+    `tables`: the labels of the colours earlier views judged the same way showed (ColourTables)."""
     quantised = quantised or quantise_view(view_bgr, wb)
-    strict, loose = _label_tables(quantised, side_rgbs, other_rgbs, mat)       # by colour code
-    if len(side_rgbs) + len(other_rgbs) < 127:
+    if tables is not None and mat is not None:
+        strict, loose = tables.labels(quantised, side_rgbs, other_rgbs, mat, wb)
+    else:
+        strict, loose = _label_tables(quantised, side_rgbs, other_rgbs, mat)       # by colour code
+    if len(side_rgbs) + len(other_rgbs) < 127 and strict.dtype != np.int8:
         # as bytes: a quarter of the memory for every full-view test of them
         strict, loose = strict.astype(np.int8), loose.astype(np.int8)
     strict_px, loose_px = np.take(strict, quantised[0]), np.take(loose, quantised[0])
     if felt_width_px:
         _felt_patches(strict_px, loose_px, quantised, side_rgbs, other_rgbs, mat, felt_width_px)
     return strict_px, loose_px
+
+
+class ColourTables:
+    """label_view's strict and loose labels by colour code, kept between views judged alike (the same
+    sides', terrain and mat colours and white balance: a tracked stream's windows, frame after
+    frame), so that each view classifies only the colours no earlier one showed. A colour's labels
+    are its own alone (vision.colour.classify and the hue test judge each colour by itself): the
+    same as judging every colour of the view afresh."""
+
+    KEEP = 4                   # sets of colours kept at once (a pass on the profile's side colours, one on the learned)
+
+    def __init__(self):
+        self._by_key: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def labels(self, quantised, side_rgbs, other_rgbs, mat: np.ndarray, wb=None) -> tuple[np.ndarray, np.ndarray]:
+        """(strict, loose) tables by colour code for the colours of `quantised` (quantise_view of a
+        view white-balanced by `wb`), every colour it shows labelled as _label_tables labels it."""
+        key = (tuple(tuple(float(v) for v in c) for c in side_rgbs), tuple(tuple(float(v) for v in c) for c in other_rgbs),
+               np.asarray(mat, np.float64).tobytes(),
+               None if wb is None else (np.asarray(wb.black_bgr, np.float64).tobytes(), np.asarray(wb.white_bgr, np.float64).tobytes()))
+        if key not in self._by_key:
+            if len(self._by_key) >= self.KEEP:
+                self._by_key.clear()
+            dtype = np.int8 if len(side_rgbs) + len(other_rgbs) < 127 else np.int32
+            codes = 1 << (3 * (8 - QUANT_SHIFT))
+            self._by_key[key] = (np.full(codes, -1, dtype), np.full(codes, -1, dtype), np.zeros(codes, bool))
+        strict, loose, known = self._by_key[key]
+        index, present, counts, colours, chroma, brightness = quantised
+        new = ~known[present]
+        if new.any():
+            codes = present[new]
+            s, lo = _label_tables((index, codes, counts, colours[:, new], chroma[:, new], brightness[:, new]),
+                                  side_rgbs, other_rgbs, mat)
+            strict[codes], loose[codes], known[codes] = s[codes], lo[codes], True
+        return strict, loose
 
 
 def _paint_or_felt(chroma, brightness, side_rgb, felt_chroma, side: int, felt_label: int) -> np.ndarray:
@@ -463,7 +502,7 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
               other_rgbs: Sequence[Sequence[float]] = (), mat: np.ndarray | None = None,
               wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None, wall_height_in: float = 0.0,
               exclude: np.ndarray | None = None, wb=None, frame_scale: Callable[[np.ndarray], np.ndarray] | None = None,
-              with_rejected: bool = False) -> list[RimHit]:
+              with_rejected: bool = False, tables: ColourTables | None = None) -> list[RimHit]:
     """Bases in a top view of the plane of the bases' tops.
 
     `view_bgr`: the view (uint8 BGR), `wb`: the anchors' white balance (vision.whitebalance), applied
@@ -473,13 +512,14 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     where the bottom of a base centred there shows, relative to its top `wall_height_in` up (towards
     the camera).
     `exclude`: (H, W) bool, pixels that are no base (a hand). `frame_scale(centres (N, 2))` -> (N,):
-    frame pixels per view pixel there (vision.rim_refine.held_radius_centres). Returns the kept bases (and, with
-    `with_rejected`, every candidate with the reason it was left out)."""
+    frame pixels per view pixel there (vision.rim_refine.held_radius_centres). `tables`: the colours'
+    labels kept from earlier views judged alike (ColourTables; the same result, less work). Returns the
+    kept bases (and, with `with_rejected`, every candidate with the reason it was left out)."""
     if not side_rgbs:
         return []
     args = dict(other_rgbs=other_rgbs, mat=mat, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
                 exclude=exclude, wb=wb, frame_scale=frame_scale,
-                quantised=quantise_view(view_bgr, wb), shared={})
+                quantised=quantise_view(view_bgr, wb), shared={}, tables=tables)
     first, strict, loose = _find_rims_once(view_bgr, ppi, side_rgbs, base_in, with_rejected=with_rejected, **args)
     # The paint on the rims is near the profile's colour, not at it: what the confident rims of
     # this photo show is a better guess for the others (a second pass, from the learned colours).
@@ -619,14 +659,14 @@ def learn_side_colours(view_bgr, ppi, base_in, side_rgbs, hits, strict, loose, *
 
 def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=None, wall_shift_px=None,
                     wall_height_in=0.0, exclude=None, wb=None, with_rejected=False, quantised=None, only_sides=None, skip_near=None,
-                    frame_scale=None, shared=None):
+                    frame_scale=None, shared=None, tables=None):
     """One pass of find_rims with the given side colours: (hits, strict labels, loose labels).
     `shared`: what the passes over one view share (vision.rim_search.quantised_likelihoods')."""
     quantised = quantised or quantise_view(view_bgr, wb)
     if mat is None:
         mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
     strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat, quantised=quantised,
-                               felt_width_px=FELT_PATCH_BASES * base_in * ppi)
+                               felt_width_px=FELT_PATCH_BASES * base_in * ppi, tables=tables)
     if exclude is not None:
         strict[exclude] = -1
         loose[exclude] = -1
@@ -1104,7 +1144,8 @@ def table_view_wall_shift(pose, view, height_in: float) -> Callable[[np.ndarray]
 
 def rims_in_view(view, side_rgbs, base_in: float, *, pose=None, height_in: float = 0.0, wb=None,
                  other_rgbs=(), mat=None, exclude=None, table_in: tuple[float, float] | None = None,
-                 keep_out_in: Sequence[tuple[float, float, float, float]] = ()) -> list[tuple[np.ndarray, RimHit]]:
+                 keep_out_in: Sequence[tuple[float, float, float, float]] = (),
+                 tables: ColourTables | None = None) -> list[tuple[np.ndarray, RimHit]]:
     """Bases in a top view of the table plane (or a window of it): [(centre in table inches, hit)].
 
     `view`: a TopView (image BGR, ppi, origin_in). `wb`: the anchors' white balance, applied to the
@@ -1112,11 +1153,12 @@ def rims_in_view(view, side_rgbs, base_in: float, *, pose=None, height_in: float
     the table, is put back over where the base stands; without it the top's position is reported
     (off by height / camera height of the distance from the camera's foot: under 0.3% for a 1/8"
     base under a camera 4' up). A base stands on the table (`table_in`: width, depth), its centre at
-    least most of a radius in from the edge, and not on an anchor (`keep_out_in`: x0, y0, x1, y1)."""
+    least most of a radius in from the edge, and not on an anchor (`keep_out_in`: x0, y0, x1, y1).
+    `tables`: find_rims'."""
     shift = table_view_wall_shift(pose, view, height_in) if pose is not None and height_in > 0 else None
     hits = find_rims(view.image, view.ppi, side_rgbs, base_in, other_rgbs=other_rgbs, mat=mat,
                      wall_shift_px=shift, wall_height_in=height_in, exclude=exclude, wb=wb,
-                     frame_scale=frame_scale_at(pose, view, height_in) if pose is not None else None)
+                     frame_scale=frame_scale_at(pose, view, height_in) if pose is not None else None, tables=tables)
     out = []
     for hit in hits:
         xy = view.to_table(hit.xy_view[None])

@@ -336,3 +336,32 @@ def test_a_water_find_up_on_a_surer_rings_body_is_left_out(monkeypatch, behind_r
     out = rims._with_water_rims([ring], strict, SIDES, [WATER], r_px, shift, None, np.full_like(strict, -1), 0.125)
     assert out[0] is ring
     assert (len(out) == 2) == kept, [(h.xy_view, h.reason) for h in out]
+
+
+def test_labels_kept_between_views_are_those_each_view_gives_alone():
+    """ColourTables: each view classifies only the colours no earlier view judged alike showed; the
+    labels (and the bases found) are those of judging every colour afresh."""
+    from vision.rims import ColourTables, label_view
+    from vision.whitebalance import WhiteBalance
+    scene = TopScene(width_in=6, depth_in=4)
+    scene.poly([(0.5, 0.5), (3.0, 0.6), (3.2, 3.5), (0.6, 3.4)], WATER)
+    scene.figure(1.8, 2.0, "blue", BLUE, visible=0.6, lean_deg=120)
+    scene.figure(4.5, 2.0, "red", RED, visible=0.5, lean_deg=10)
+    views = [scene.finish(seed=1), scene.finish(seed=2, cast=(1.1, 1.0, 0.9)), scene.finish(seed=1)[10:60, 20:90]]
+    wb = WhiteBalance(np.array([12.0, 14.0, 18.0]), np.array([230.0, 240.0, 235.0]))
+    tables = ColourTables()
+    for mat in (np.array([0.3, 0.33, 0.37]), np.array([0.28, 0.34, 0.38])):
+        for img in views:
+            alone = label_view(img, SIDES, [WATER], wb=wb, mat=mat, felt_width_px=1.5 * PPI)
+            kept = label_view(img, SIDES, [WATER], wb=wb, mat=mat, felt_width_px=1.5 * PPI, tables=tables)
+            for a, k in zip(alone, kept):
+                assert a.dtype == k.dtype
+                np.testing.assert_array_equal(a, k)
+    # two mats, one white balance: two sets of colours kept, the second not read from the first
+    assert len(tables._by_key) == 2
+    img = views[1]
+    mat = np.array([0.3, 0.33, 0.37])
+    alone = find_rims(img, PPI, SIDES, 1.0, other_rgbs=[WATER], wb=wb, mat=mat, with_rejected=True)
+    kept = find_rims(img, PPI, SIDES, 1.0, other_rgbs=[WATER], wb=wb, mat=mat, with_rejected=True, tables=tables)
+    assert alone and [(h.xy_view.tolist(), h.side_index, h.reason, h.confidence) for h in alone] == \
+        [(h.xy_view.tolist(), h.side_index, h.reason, h.confidence) for h in kept]
