@@ -111,6 +111,8 @@ class FramePipeline:
         # a stream's windows show the same colours frame after frame, judged against the same held
         # white balance and mat: each is labelled once (a photo analysed afresh keeps nothing)
         self._colour_tables = ColourTables() if track else None
+        if track:
+            _warm_lab_tables()
         self._held: _Held | None = None
         self._scan = None                  # (gray, FrameMarkers) of the frame just registered
         self._frame = -1
@@ -669,6 +671,12 @@ def _merge_carried(found: Detections, carried: list) -> Detections:
                              detected_by=[t.detected_by for t in rows], confidence=[t.confidence for t in rows],
                              corners_px=np.array([t.corners_px for t in rows]))
     return found.concat(carried_det)
+
+
+def _warm_lab_tables() -> None:
+    """OpenCV builds its 8-bit Lab tables on the first such conversion (0.1-0.25 s): a stream pays
+    that as it starts, not on the frame, mid-game, that first vets a faint ring by its colours."""
+    cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2LAB)
 
 
 def analyze_image(frame_bgr: np.ndarray, profile: TableProfile, camera=None) -> FrameResult:
