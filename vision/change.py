@@ -4,6 +4,11 @@ The frame is shrunk (`SCALE` times, area-averaged: sensor noise mostly averages 
 is compared with a snapshot taken when it was last examined. A figure that moved, a hand, a new
 figure or a bumped camera change the region far more than noise does; a change in the light does
 too, which only costs a search, never a wrong answer.
+
+What changed since a snapshot is either settled (the same as in the previous frame: something put
+down, or taken away) or still moving (a hand passing over): `settled_change` tells them apart, part
+by connected part, so a search can wait for a moving part to settle rather than look under a hand
+that will be elsewhere next frame, and `snapshot_settled` keeps the moving part unexamined.
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ SCALE = 4
 MEAN_DIFF = 2.5          # grey levels (mean absolute difference over the region)
 PEAK_DIFF = 24.0         # grey levels: a shrunk pixel changed by this much is a real change ...
 MIN_CHANGED_PX = 4       # ... and this many of them anywhere in the region (a figure in a large tile)
+JOIN_PX = 5              # shrunk pixels: changed parts closer than this are one part
 
 
 def shrink(gray: np.ndarray) -> np.ndarray:
@@ -25,9 +31,12 @@ class ChangeWatch:
     def __init__(self):
         self._snapshots: dict[object, tuple[tuple[int, int, int, int], np.ndarray]] = {}
         self.small: np.ndarray | None = None
+        self.previous: np.ndarray | None = None       # the previous frame, shrunk
+        self._settled: dict[object, np.ndarray] = {}    # this frame's settled part of each region asked
 
     def new_frame(self, gray: np.ndarray) -> None:
-        self.small = shrink(gray)
+        self.previous, self.small = self.small, shrink(gray)
+        self._settled.clear()
 
     def clear(self) -> None:
         self._snapshots.clear()
@@ -79,3 +88,47 @@ class ChangeWatch:
         if float(diff.mean()) > MEAN_DIFF:
             return whole
         return None
+
+    def settled_change(self, key) -> tuple[tuple[float, float, float, float] | None, bool]:
+        """(the frame-pixel box of what changed since the snapshot and is still, or None; whether
+        another part of what changed is still moving). A connected part of the change (parts closer
+        than JOIN_PX are one) is moving when any of it, or a pixel next to it, differs from the
+        previous frame too. A change of the light
+        all over the region, a region with no snapshot, or a first frame: all of it, settled."""
+        stored = self._snapshots.get(key)
+        box = self.changed_box_px(key)
+        if box is None or stored is None or self.previous is None or self.previous.shape != self.small.shape:
+            return box, False
+        (x0, y0, x1, y1), patch = stored
+        now = self.small[y0:y1, x0:x1]
+        if now.shape != patch.shape:
+            return box, False
+        strong = (cv2.absdiff(now, patch) > PEAK_DIFF).astype(np.uint8)
+        if int(np.count_nonzero(strong)) < MIN_CHANGED_PX:
+            return box, False                       # the light, all over it
+        moving = cv2.dilate((cv2.absdiff(now, self.previous[y0:y1, x0:x1]) > PEAK_DIFF).astype(np.uint8),
+                            np.ones((3, 3), np.uint8))
+        if not moving.any():
+            self._settled[key] = strong.astype(bool)
+            return box, False
+        # (Parts a few pixels apart are one: a hand over a gridded mat matches the grid's lines here
+        # and there, and its pieces between them are as much in motion as its edge.)
+        _, labels = cv2.connectedComponents(cv2.dilate(strong, np.ones((JOIN_PX, JOIN_PX), np.uint8)),
+                                            connectivity=8)
+        in_motion = np.unique(labels[(moving > 0) & (strong > 0)])
+        settled = (strong > 0) & ~np.isin(labels, in_motion)
+        self._settled[key] = settled
+        if int(np.count_nonzero(settled)) < MIN_CHANGED_PX:
+            return None, True
+        ys, xs = np.nonzero(settled)
+        return (float((x0 + xs.min()) * SCALE), float((y0 + ys.min()) * SCALE),
+                float((x0 + xs.max() + 1) * SCALE), float((y0 + ys.max() + 1) * SCALE)), True
+
+    def snapshot_settled(self, key) -> None:
+        """Take in the settled part of the region (as `settled_change` found it this frame) and leave
+        the moving part as it was, so that it still shows as changed once it settles."""
+        stored, settled = self._snapshots.get(key), self._settled.get(key)
+        if stored is None or settled is None:
+            return
+        (x0, y0, x1, y1), patch = stored
+        patch[settled] = self.small[y0:y1, x0:x1][settled]

@@ -13,7 +13,8 @@ A stream (`FramePipeline(profile, track=True)`): what a frame did not change is 
 - The top view's pixel maps, the grid and the camera pose are worked out once per registration, the terrain every
   `terrain_every_frames` frames.
 - Figures are looked for in windows around their last positions, plus one tile of the table in
-  turn (`search_tiles` tiles), so a new figure is found within that many frames.
+  turn (`search_tiles` tiles), so a new figure is found within that many frames (where a hand is
+  still moving over the tile, once it settles, or after `search_defer_turns` turns).
 - A tracker (vision.tracking) keeps ids, hides what a hand covers, and holds jitter still.
 """
 from __future__ import annotations
@@ -119,6 +120,7 @@ class FramePipeline:
         self.watch = ChangeWatch()
         self._hold_ms: dict[str, float] = {}     # the last full frame's top view, grid and white balance
         self._tiles = _tiles(profile.width_in, profile.depth_in, int(VISION_DEFAULTS["search_tiles"]))
+        self._deferred = [0] * len(self._tiles)
 
     # ------------------------------------------------------------ registration
 
@@ -552,6 +554,7 @@ class FramePipeline:
         # in the tracked frames need not search all of it again.
         for k in range(len(self._tiles)):
             self._snapshot_tile(registration, k)
+        self._deferred = [0] * len(self._tiles)     # turns each tile's moving change has waited
 
     def _snapshot_tile(self, registration: Registration, k: int) -> None:
         x0, y0, x1, y1 = self._tiles[k]
@@ -585,11 +588,16 @@ class FramePipeline:
             else:
                 colour_rects.append(rect)
         k = self._frame % len(self._tiles)
-        box_px = self.watch.changed_box_px(("tile", k))
+        # New figures appear where a tile changed and then stayed still: a part still moving (a hand
+        # passing over) hides what is under it and will be elsewhere next frame, so it waits for a
+        # later turn, up to search_defer_turns of them.
+        box_px, moving = self.watch.settled_change(("tile", k))
+        if moving and self._deferred[k] >= int(VISION_DEFAULTS["search_defer_turns"]):
+            box_px, moving = self.watch.changed_box_px(("tile", k)), False
+        registration = self._held.registration
         if box_px is not None:
-            # New figures appear where a tile changed: search that part of it (with a figure's
-            # reach around it), then remember the tile as it is now.
-            registration = self._held.registration
+            # Search that part of it (with a figure's reach around it), then remember the tile as
+            # it is now (its moving part as it was).
             tile = self._tiles[k]
             bx0, by0, bx1, by1 = box_px
             corners_in = registration.to_table(np.array([[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]]))
@@ -599,7 +607,13 @@ class FramePipeline:
                 marker_rects.append(part)
                 expected.append(frozenset())
                 colour_rects.append(part)
-            self._snapshot_tile(registration, k)
+        if moving:
+            self.watch.snapshot_settled(("tile", k))
+            self._deferred[k] += 1
+        else:
+            if box_px is not None:
+                self._snapshot_tile(registration, k)
+            self._deferred[k] = 0
         return carried, marker_rects, _merged(colour_rects), expected
 
 def _tiles(width_in: float, depth_in: float, n: int) -> list[tuple[float, float, float, float]]:

@@ -176,6 +176,38 @@ def test_stream_steady_hidden_moved_new_and_bumped(stream):
         assert np.hypot(found.x - fig.x, found.y - fig.y) <= 0.08 and not found.hidden
 
 
+def test_a_base_put_down_while_a_hand_moves_over_its_tile_is_found(stream):
+    """A hand moving over a tile hides what is under it and is elsewhere next frame, so the tile's
+    search waits for it to settle (up to search_defer_turns of its turns); a base put down in the
+    same tile away from the hand is looked for at once, at the tile's next turn. Nothing the hand
+    does not cover is reported hidden."""
+    base, profile = stream
+    pipeline = FramePipeline(profile, track=True)
+    first = pipeline.process(base.image)
+    places = _by_place(first.scene)
+    tiles = len(pipeline._tiles)
+    photo = render_photo(_table(BASES + [ColourFigure("c5", "blue", BLUE, 25.5, 2.5)], MARKERS), SPEC, rng=1)
+    frames = []
+    for k in range(tiles * (int(VISION_DEFAULTS["search_defer_turns"]) + 1) + 1):
+        frame = _noisy(photo.image, k)
+        c = photo.camera.project(np.array([[30 + 0.7 * np.cos(k), 7.5 + 0.7 * np.sin(k), -1.5]]))[0]
+        cv2.ellipse(frame, (int(c[0]), int(c[1])), (70, 50), 40 * k, 0, 360, (140, 170, 205), -1)
+        frames.append(frame)
+    for frame in frames[:tiles + 1]:
+        result = pipeline.process(frame)
+        assert "registered" not in result.events
+    scene = result.scene
+    new = _nearest(scene, 25.5, 2.5)
+    assert new.id not in places and new.side == "blue" and np.hypot(new.x - 25.5, new.y - 2.5) <= 0.08
+    assert not any(f.hidden for f in scene.figures) and len(scene.figures) == 7
+    assert {f.id: (round(f.x, 6), round(f.y, 6)) for f in scene.figures if f.id in places} == places
+    for frame in frames[tiles + 1:]:
+        result = pipeline.process(frame)
+        assert "registered" not in result.events
+    scene = result.scene
+    assert len(scene.figures) == 7 and _by_place(scene)[new.id] == (round(new.x, 6), round(new.y, 6))
+
+
 def test_a_camera_moved_far_is_noticed_even_though_no_anchor_is_where_it_was(stream):
     base, profile = stream
     pipeline = FramePipeline(profile, track=True)
