@@ -11,7 +11,8 @@ A stream (`FramePipeline(profile, track=True)`): what a frame did not change is 
   camera was bumped: the table is registered again and everything is searched afresh. Anchors
   hidden by a hand are no reason to drop a good registration.
 - The top view's pixel maps, the grid and the camera pose are worked out once per registration, the terrain every
-  `terrain_every_frames` frames.
+  `terrain_every_frames` frames (when the table changed; while a hand is moving over it, once it
+  settles, or after twice that many).
 - Figures are looked for in windows around their last positions, plus one tile of the table in
   turn (`search_tiles` tiles), so a new figure is found within that many frames (where a hand is
   still moving over the tile, once it settles, or after `search_defer_turns` turns).
@@ -504,6 +505,8 @@ class FramePipeline:
             self._snapshot_figures(registration, detections)
         every = int(VISION_DEFAULTS["terrain_every_frames"])
         due = self.track and self._frame - held.terrain_frame >= every and self.watch.changed("table")
+        if due and self._frame - held.terrain_frame < 2 * every and self.watch.settled_change("table")[1]:
+            due = False      # a hand moving over the table hides felt: looked at once it settles
         if held.terrain is None or due:
             held.terrain = self._terrain(view, detections, held.wb, hands)
             held.terrain_frame = self._frame

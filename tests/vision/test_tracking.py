@@ -208,6 +208,33 @@ def test_a_base_put_down_while_a_hand_moves_over_its_tile_is_found(stream):
     assert len(scene.figures) == 7 and _by_place(scene)[new.id] == (round(new.x, 6), round(new.y, 6))
 
 
+def test_terrain_is_looked_at_again_when_a_moving_hand_has_settled(stream, monkeypatch):
+    """Terrain is looked at again every terrain_every_frames frames when the table changed; felt
+    under a hand cannot be seen, so while a hand moves over the table that waits, until the hand
+    holds still or twice as many frames have passed."""
+    base, profile = stream
+    every = 4                          # (fewer frames than the house default's, the same schedule)
+    monkeypatch.setitem(VISION_DEFAULTS, "terrain_every_frames", every)
+
+    def hand(k, seed):
+        frame = _noisy(base.image, seed)
+        c = base.camera.project(np.array([[6 + np.cos(k), 17 + np.sin(k), -1.5]]))[0]
+        cv2.ellipse(frame, (int(c[0]), int(c[1])), (70, 50), 40 * k, 0, 360, (140, 170, 205), -1)
+        return frame
+
+    pipeline = FramePipeline(profile, track=True)
+    assert "terrain" in pipeline.process(base.image).events
+    looked = [k for k in range(1, every + 3) if "terrain" in pipeline.process(hand(k, k)).events]
+    assert looked == []
+    looked = [k for k in (every + 3, every + 4) if "terrain" in pipeline.process(hand(every + 2, k)).events]
+    assert looked == [every + 3]
+
+    pipeline = FramePipeline(profile, track=True)
+    pipeline.process(base.image)
+    looked = [k for k in range(1, 2 * every + 2) if "terrain" in pipeline.process(hand(k, k)).events]
+    assert looked == [2 * every]
+
+
 def test_a_camera_moved_far_is_noticed_even_though_no_anchor_is_where_it_was(stream):
     base, profile = stream
     pipeline = FramePipeline(profile, track=True)
