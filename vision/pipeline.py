@@ -9,7 +9,8 @@ A stream (`FramePipeline(profile, track=True)`): what a frame did not change is 
 - The registration holds while the anchors stay put: each frame looks for them only in small
   windows where the registration puts them. An anchor that moved more than `bump_px` means the
   camera was bumped: the table is registered again and everything is searched afresh. Anchors
-  hidden by a hand are no reason to drop a good registration.
+  hidden by a hand, or one whose card's edge a moving hand covers while two others stayed put,
+  are no reason to drop a good registration.
 - The top view's pixel maps, the grid and the camera pose are worked out once per registration, the terrain every
   `terrain_every_frames` frames (when the table changed; while a hand is moving over it, once it
   settles, or after twice that many).
@@ -122,6 +123,7 @@ class FramePipeline:
         self._hold_ms: dict[str, float] = {}     # the last full frame's top view, grid and white balance
         self._tiles = _tiles(profile.width_in, profile.depth_in, int(VISION_DEFAULTS["search_tiles"]))
         self._deferred = [0] * len(self._tiles)
+        self._doubted: set[int] = set()           # anchors that seemed to move under a moving hand
 
     # ------------------------------------------------------------ registration
 
@@ -205,9 +207,18 @@ class FramePipeline:
             if not found:
                 return held, "anchors-hidden"
         moved = self.anchor_windows.displacement_px(found, held.H_px_to_in)
-        if max(moved.values()) > VISION_DEFAULTS["bump_px"]:
-            return None, "bumped"
-        return held, "ok"
+        bump_px = VISION_DEFAULTS["bump_px"]
+        far = [i for i, d in moved.items() if d > bump_px]
+        if not far:
+            return held, "ok"
+        # A bumped camera moves every anchor in the picture. One that seems to have moved while two
+        # others stayed put, with something moving over its card (a hand over the card's edge pulls
+        # its corners), is not believed this frame: it is looked at again the next (its snapshot is
+        # kept), until what moves over it holds still or leaves.
+        if len(moved) - len(far) >= 2 and all(self.watch.settled_change(("anchor", i))[1] for i in far):
+            self._doubted = set(far)
+            return held, "ok"
+        return None, "bumped"
 
     def _hold(self, registration: Registration, frame_bgr: np.ndarray, gray: np.ndarray) -> tuple[_Held, FrameView]:
         """What this registration lets later frames reuse, and this frame's top view."""
@@ -461,7 +472,8 @@ class FramePipeline:
             elif status == "anchors-hidden":
                 events.append("anchors-hidden")
             else:
-                self._snapshot_anchors(held.registration)
+                self._snapshot_anchors(held.registration, skip=self._doubted)
+            self._doubted = set()
         full = held is None
         self._hold_ms = {}
         if full:
@@ -545,8 +557,10 @@ class FramePipeline:
 
     # ------------------------------------------------------------ reuse between frames
 
-    def _snapshot_anchors(self, registration: Registration) -> None:
+    def _snapshot_anchors(self, registration: Registration, skip=()) -> None:
         for a in self.profile.anchors:
+            if a.id in skip:
+                continue
             half = a.size_in * 0.75
             corners = np.array([[a.x_in - half, a.y_in - half], [a.x_in + half, a.y_in + half],
                                 [a.x_in - half, a.y_in + half], [a.x_in + half, a.y_in - half]])

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.detections import Detections
-from vision.pipeline import FramePipeline
+from vision.pipeline import FramePipeline, to_gray
 from vision.settings import VISION_DEFAULTS
 from vision.synthetic import ColourFigure, MarkerFigure, PhotoSpec, TableSpec, profile_for, render_photo
 from vision.tracking import Tracker
@@ -206,6 +206,26 @@ def test_a_base_put_down_while_a_hand_moves_over_its_tile_is_found(stream):
         assert "registered" not in result.events
     scene = result.scene
     assert len(scene.figures) == 7 and _by_place(scene)[new.id] == (round(new.x, 6), round(new.y, 6))
+
+
+def test_a_hand_over_the_edge_of_one_anchor_card_is_no_bump(stream):
+    """A hand reaching over a corner of the table covers the edge of an anchor's card: the anchor
+    is still read, its corners pulled a few pixels. A bumped camera moves every anchor; the other
+    anchors, where they were, and the hand moving over that card say it was not bumped: the table
+    is not registered again, then or when the hand has gone."""
+    base, profile = stream
+    pipeline = FramePipeline(profile, track=True)
+    first = pipeline.process(base.image)
+    frame = _noisy(base.image, 3)
+    c = base.camera.project(np.array([[32 + np.cos(3), 5 + np.sin(3), -1.5]]))[0]
+    cv2.ellipse(frame, (int(c[0]), int(c[1])), (70, 50), 120, 0, 360, (140, 170, 205), -1)
+    held = pipeline._held.registration.H_px_to_in
+    moved = pipeline.anchor_windows.displacement_px(pipeline.anchor_windows.find(to_gray(frame), held), held)
+    assert moved[1] > VISION_DEFAULTS["bump_px"] and sorted(moved) == [0, 1, 2, 3]
+    for frame in (frame, _noisy(base.image, 4)):
+        result = pipeline.process(frame)
+        assert "bumped" not in result.events and "registered" not in result.events
+        assert _by_place(result.scene) == _by_place(first.scene)
 
 
 def test_terrain_is_looked_at_again_when_a_moving_hand_has_settled(stream, monkeypatch):
