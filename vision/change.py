@@ -124,6 +124,22 @@ class ChangeWatch:
         return (float((x0 + xs.min()) * SCALE), float((y0 + ys.min()) * SCALE),
                 float((x0 + xs.max() + 1) * SCALE), float((y0 + ys.max() + 1) * SCALE)), True
 
+    def changed_near(self, key, points_px) -> bool:
+        """Whether the region changed since its snapshot within the box round these frame points
+        (to the shrunk pixel), or has no snapshot."""
+        stored = self._snapshots.get(key)
+        if stored is None:
+            return True
+        (x0, y0, x1, y1), patch = stored
+        pts = np.asarray(points_px, np.float64).reshape(-1, 2) / SCALE
+        c0, r0 = np.floor(pts.min(axis=0)).astype(int) - (x0, y0)
+        c1, r1 = np.ceil(pts.max(axis=0)).astype(int) + 1 - (x0, y0)
+        c0, r0, c1, r1 = max(0, c0), max(0, r0), min(x1 - x0, c1), min(y1 - y0, r1)
+        if c1 <= c0 or r1 <= r0 or self.small[y0:y1, x0:x1].shape != patch.shape:
+            return True
+        now = self.small[y0 + r0:y0 + r1, x0 + c0:x0 + c1]
+        return bool((cv2.absdiff(now, patch[r0:r1, c0:c1]) > PEAK_DIFF).any())
+
     def snapshot_settled(self, key) -> None:
         """Take in the settled part of the region (as `settled_change` found it this frame) and leave
         the moving part as it was, so that it still shows as changed once it settles."""

@@ -17,7 +17,8 @@ A stream (`FramePipeline(profile, track=True)`): what a frame did not change is 
 - Figures are looked for in windows around their last positions, plus one tile of the table in
   turn (`search_tiles` tiles), so a new figure is found within that many frames (where a hand is
   still moving over the tile, once it settles, or after `search_defer_turns` turns).
-- A tracker (vision.tracking) keeps ids, hides what a hand covers, and holds jitter still.
+- A tracker (vision.tracking) keeps ids, hides what a hand covers, and holds jitter still. A
+  hidden figure is looked for again when its base's place changes (or something round it settles).
 """
 from __future__ import annotations
 
@@ -51,6 +52,7 @@ from vision.whitebalance import WhiteBalance, estimate_white_balance
 
 WINDOW_IN = 1.4          # half side of the window searched around a figure's last position
 FIGURE_WATCH_IN = 1.2    # half side of the region watched for change around a figure
+BASE_WATCH_IN = 0.6      # ... and of its base's own place (a hidden figure is looked for when that changed)
 FIGURE_REACH_IN = 1.2    # a changed part of a tile is searched this far around (a whole figure)
 TILE_PAD_IN = 1.0        # search tiles overlap so that a figure on a border lies whole in one
 
@@ -124,6 +126,7 @@ class FramePipeline:
         self._tiles = _tiles(profile.width_in, profile.depth_in, int(VISION_DEFAULTS["search_tiles"]))
         self._deferred = [0] * len(self._tiles)
         self._doubted: set[int] = set()           # anchors that seemed to move under a moving hand
+        self._unlooked: set[str] = set()          # hidden figures not looked for this frame
 
     # ------------------------------------------------------------ registration
 
@@ -583,17 +586,34 @@ class FramePipeline:
         return registration.to_image(np.array([[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]]))
 
     def _snapshot_figures(self, registration: Registration, detections: Detections) -> None:
+        # A hidden figure's place as it was when last looked for (a figure not looked for this frame
+        # keeps the one it has): it is looked for again when that has changed.
         for fid, xy, hidden in zip(detections.figure_id, detections.xy_in, detections.hidden):
-            if hidden:
-                self.watch.forget(("fig", fid))
-            else:
+            if not (hidden and fid in self._unlooked):
                 self.watch.snapshot(("fig", fid), self._figure_box_px(registration, xy))
+        self._unlooked = set()
+
+    def _worth_looking(self, track) -> bool:
+        """Whether a hidden figure's place may show it now: its base's place changed since it was
+        last looked for, or something round it changed and stayed still. (What only moves round
+        it, a hand sweeping past, with its base's place as it was: it was not found, and would
+        not be.)"""
+        key = ("fig", track.figure_id)
+        if self.watch.settled_change(key)[0] is not None:
+            return True
+        x, y = track.xy_in
+        r = BASE_WATCH_IN
+        corners = np.array([[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]])
+        return self.watch.changed_near(key, self._held.registration.to_image(corners))
 
     def _plan_search(self) -> tuple[list, list, list, list]:
         """(figures carried over unchanged, marker windows, colour windows, the markers expected in
         each marker window) for a tracked frame."""
         carried, marker_rects, colour_rects, expected = [], [], [], []
         for t in self.tracker.tracks.values():
+            if t.hidden and not self._worth_looking(t):
+                self._unlooked.add(t.figure_id)
+                continue
             if not t.hidden and not self.watch.changed(("fig", t.figure_id)):
                 carried.append(t)
                 continue

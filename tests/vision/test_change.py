@@ -86,3 +86,15 @@ def test_a_hand_over_a_gridded_mat_moves_as_one_though_the_lines_cut_it():
         img[lines] = 230
         watch.new_frame(img)
     assert watch.settled_change("a") == (None, True)
+
+
+def test_changed_near_tells_where_in_a_region_it_changed():
+    watch = ChangeWatch()
+    watch.new_frame(_scene(0))
+    assert watch.changed_near("a", [[150, 150], [180, 180]])      # never seen: look
+    watch.snapshot("a", BOX)
+    moved = _scene(1)
+    cv2.circle(moved, (250, 200), 8, 40, -1)
+    watch.new_frame(moved)
+    assert watch.changed_near("a", [[240, 190], [260, 210]])
+    assert not watch.changed_near("a", [[120, 120], [190, 190]])  # the dark square, as it was

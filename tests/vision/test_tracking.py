@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.detections import Detections
-from vision.pipeline import FramePipeline, to_gray
+from vision.pipeline import WINDOW_IN, FramePipeline, to_gray
 from vision.settings import VISION_DEFAULTS
 from vision.synthetic import ColourFigure, MarkerFigure, PhotoSpec, TableSpec, profile_for, render_photo
 from vision.tracking import Tracker
@@ -253,6 +253,33 @@ def test_terrain_is_looked_at_again_when_a_moving_hand_has_settled(stream, monke
     pipeline.process(base.image)
     looked = [k for k in range(1, 2 * every + 2) if "terrain" in pipeline.process(hand(k, k)).events]
     assert looked == [2 * every]
+
+
+def test_a_figure_taken_off_is_looked_for_again_only_when_its_place_changes(stream):
+    """A figure taken off the table stays hidden at its last place (for hidden_keep_frames frames):
+    its place is looked at once more, and then only when it changes - when the figure is put back
+    it is seen again that very frame."""
+    base, profile = stream
+    pipeline = FramePipeline(profile, track=True)
+    first = pipeline.process(base.image)
+    fid = _nearest(first.scene, 14, 15).id
+    looked = []
+    colour = pipeline._colour
+
+    def spy(view, pose, rects, *args, **kwargs):
+        looked.append(any(abs(r[2] - r[0] - 2 * WINDOW_IN) < 1e-6 and np.hypot((r[0] + r[2]) / 2 - 14, (r[1] + r[3]) / 2 - 15)
+                          < 0.3 for r in rects))          # the window round its last place
+        return colour(view, pose, rects, *args, **kwargs)
+
+    pipeline._colour = spy
+    gone = render_photo(_table([b for b in BASES if b.figure_id != "c2"], MARKERS), SPEC, rng=1)
+    for seed in range(4):
+        looked.clear()
+        scene = pipeline.process(_noisy(gone.image, seed)).scene
+        assert [f.id for f in scene.figures if f.hidden] == [fid]
+        assert any(looked) == (seed == 0)
+    scene = pipeline.process(_noisy(base.image, 9)).scene
+    assert not any(f.hidden for f in scene.figures) and _by_place(scene) == _by_place(first.scene)
 
 
 def test_a_camera_moved_far_is_noticed_even_though_no_anchor_is_where_it_was(stream):
