@@ -44,6 +44,9 @@ def main() -> None:
           f"cv2 threads {cv2.getNumThreads()}")
 
     # A hand sweeping over the table: every frame changes somewhere, figures hide and reappear.
+    # (A flat, even ellipse about 1 in further each frame and turned 30 deg: no arm reaching in from
+    # the table's edge, no shadow, no fingers; convex as no hand is, vision.hands takes it for one
+    # in few frames. A real hand changes more of the table, its arm the edge tiles and anchors too.)
     hands = []
     for k in range(args.frames):
         t = k / max(1, args.frames - 1)
