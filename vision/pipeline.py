@@ -14,7 +14,8 @@ A stream (`FramePipeline(profile, track=True)`): what a frame did not change is 
 - The top view's pixel maps, the grid and the camera pose are worked out once per registration, the terrain every
   `terrain_every_frames` frames (when the table changed; while a hand is moving over it, once it
   settles, or after twice that many).
-- Figures are looked for in windows around their last positions, plus one tile of the table in
+- Figures are looked for in windows around their last positions (where their base's place
+  changed: one a hand only passes beside is carried over), plus one tile of the table in
   turn (`search_tiles` tiles), so a new figure is found within that many frames (where a hand is
   still moving over the tile, once it settles, or after `search_defer_turns` turns).
 - A tracker (vision.tracking) keeps ids, hides what a hand covers, and holds jitter still. A
@@ -598,13 +599,16 @@ class FramePipeline:
         last looked for, or something round it changed and stayed still. (What only moves round
         it, a hand sweeping past, with its base's place as it was: it was not found, and would
         not be.)"""
-        key = ("fig", track.figure_id)
-        if self.watch.settled_change(key)[0] is not None:
+        if self.watch.settled_change(("fig", track.figure_id))[0] is not None:
             return True
+        return self._base_changed(track)
+
+    def _base_changed(self, track) -> bool:
+        """Whether the place of a figure's base changed since its region's snapshot."""
         x, y = track.xy_in
         r = BASE_WATCH_IN
         corners = np.array([[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]])
-        return self.watch.changed_near(key, self._held.registration.to_image(corners))
+        return self.watch.changed_near(("fig", track.figure_id), self._held.registration.to_image(corners))
 
     def _plan_search(self) -> tuple[list, list, list, list]:
         """(figures carried over unchanged, marker windows, colour windows, the markers expected in
@@ -614,7 +618,7 @@ class FramePipeline:
             if t.hidden and not self._worth_looking(t):
                 self._unlooked.add(t.figure_id)
                 continue
-            if not t.hidden and not self.watch.changed(("fig", t.figure_id)):
+            if not t.hidden and not (self.watch.changed(("fig", t.figure_id)) and self._base_changed(t)):
                 carried.append(t)
                 continue
             x, y = t.xy_in

@@ -282,6 +282,30 @@ def test_a_figure_taken_off_is_looked_for_again_only_when_its_place_changes(stre
     assert not any(f.hidden for f in scene.figures) and _by_place(scene) == _by_place(first.scene)
 
 
+def test_a_figure_whose_base_a_hand_passes_by_is_carried_over(stream):
+    """Something moving near a figure but not over its base's place (a finger passing beside it):
+    the figure is where it was, and is carried over, seen, without its window being searched."""
+    base, profile = stream
+    pipeline = FramePipeline(profile, track=True)
+    first = pipeline.process(base.image)
+    fid = _nearest(first.scene, 25, 9).id
+    looked = []
+    colour = pipeline._colour
+
+    def spy(view, pose, rects, *args, **kwargs):
+        looked.append(any(np.hypot((r[0] + r[2]) / 2 - 25, (r[1] + r[3]) / 2 - 9) < 0.3 for r in rects))
+        return colour(view, pose, rects, *args, **kwargs)
+
+    pipeline._colour = spy
+    for k, x in enumerate((24.0, 24.6, 25.2)):
+        frame = _noisy(base.image, k)
+        c = base.camera.project(np.array([[x, 10.3, 0.0]]))[0]
+        cv2.ellipse(frame, (int(c[0]), int(c[1])), (14, 8), 0, 0, 360, (140, 170, 205), -1)
+        scene = pipeline.process(frame).scene
+        assert not any(f.hidden for f in scene.figures) and _by_place(scene) == _by_place(first.scene)
+    assert not any(looked)
+
+
 def test_a_camera_moved_far_is_noticed_even_though_no_anchor_is_where_it_was(stream):
     base, profile = stream
     pipeline = FramePipeline(profile, track=True)
