@@ -996,17 +996,23 @@ def _mitred(ring: np.ndarray, distance: float) -> np.ndarray | None:
 
 
 def _fill_holes(mask: np.ndarray, max_px: float) -> np.ndarray:
-    """Holes up to `max_px` filled (a figure standing on the felt); bigger ones (a mug's ring) kept."""
-    holes = (1 - mask).astype(np.uint8)
+    """Holes up to `max_px` filled (a figure standing on the felt); bigger ones (a mug's ring) kept.
+
+    (Looked for in the mask's bounding box only: a hole, ringed by the mask, lies inside it; what
+    touches the box's edge there is open ground outside, as it is in the whole mask.)"""
+    x0, y0, bw0, bh0 = cv2.boundingRect(mask)
+    if bw0 == 0:
+        return mask
+    box = (slice(y0, y0 + bh0), slice(x0, x0 + bw0))
+    holes = 1 - mask[box]
     count, comp, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
-    h, w = mask.shape
     x, y, bw, bh, area = stats.T
-    small = (area <= max_px) & (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)
+    small = (area <= max_px) & (x > 0) & (y > 0) & (x + bw < bw0) & (y + bh < bh0)
     small[0] = False
     if not small.any():
         return mask
     out = mask.copy()
-    out[small[comp]] = 1
+    out[box][small[comp]] = 1
     return out
 
 
