@@ -799,8 +799,7 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
     rv, ru = np.nonzero(ring)
     b = median_rows(ratio[:, rv[::max(1, len(rv) // 400)], ru[::max(1, len(rv) // 400)]]) if len(rv) >= 10 \
         else np.zeros(3, np.float32)
-    iv, iu = np.nonzero(inside if inside.any() else seed)
-    d = ratio[:, iv, iu].mean(axis=1) - b
+    d = ratio[:, inside if inside.any() else seed].mean(axis=1) - b
     wd = q_w @ d
     coef = (wd / max(float(d @ wd), 1e-6)).astype(np.float32)
     alpha = ratio[0] * coef[0]
@@ -855,7 +854,7 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
             continue
         # (Every other pixel each way: the colour is read over 3 x 3 pixels.)
         sv, su = np.nonzero(inner[::2, ::2])
-        blurred = cv2.blur(cv2.merge([plane[cut] for plane in x]), (3, 3))
+        blurred = cv2.blur(np.ascontiguousarray(x[:, cut[0], cut[1]].transpose(1, 2, 0)), (3, 3))
         reach = tuple(bool((side == c).any()) for side in sides)
         out.append((polygon, float(_sure(blurred[2 * sv, 2 * su].T, table).mean()), reach))
     return out
