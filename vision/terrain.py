@@ -218,9 +218,10 @@ def _prior_sigma(rgb: Sequence[int]) -> np.ndarray:
     return np.array([e * math.hypot(1 / r, 1 / g), e * math.hypot(1 / b, 1 / g), PRIOR_L, PRIOR_TEXTURE], np.float32)
 
 
-def _local_mat(planes: np.ndarray, mat_like: np.ndarray, ppi: float, fallback: np.ndarray) -> tuple[np.ndarray, int]:
+def _local_mat(planes: np.ndarray, mat_like: np.ndarray, ppi: float, fallback) -> tuple[np.ndarray, int]:
     """(C, H', W'): the mean of the mat-like pixels within MAT_REACH_IN of each block of s x s pixels,
-    and s (`_enlarged` brings a plane of it back to the planes' layer, or a finer one)."""
+    and s (`_enlarged` brings a plane of it back to the planes' layer, or a finer one). `fallback()`:
+    the (C,) value where no mat-like pixel is near (asked for only then)."""
     small = max(1, int(ppi))          # the light changes slowly: an inch a pixel is enough
     k = max(3, int(round(2 * MAT_REACH_IN * ppi / small)) | 1)
 
@@ -231,7 +232,10 @@ def _local_mat(planes: np.ndarray, mat_like: np.ndarray, ppi: float, fallback: n
     wsum = cv2.blur(shrunk[-1], (k, k), borderType=cv2.BORDER_REFLECT)
     sums = cv2.blur(cv2.merge(list(shrunk[:-1])), (k, k), borderType=cv2.BORDER_REFLECT)
     have = (wsum > 0.05)[..., None]
-    mean = np.where(have, sums / np.maximum(wsum, 1e-6)[..., None], np.asarray(fallback, np.float32)).astype(np.float32)
+    mean = sums / np.maximum(wsum, 1e-6)[..., None]
+    if not have.all():
+        mean = np.where(have, mean, np.asarray(fallback(), np.float32))
+    mean = mean.astype(np.float32)
     return np.ascontiguousarray(mean.transpose(2, 0, 1)), small
 
 
@@ -335,7 +339,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     like_s = mat_like[::step, ::step] > 0
     blocks, block = _local_mat(
         cplanes, mat_like, cppi,
-        median_rows(cplanes[:, ::step, ::step][:, like_s]) if like_s.any() else median_rows(sample.T))
+        lambda s=step: median_rows(cplanes[:, ::s, ::s][:, like_s]) if like_s.any() else median_rows(sample.T))
     # (only the log chromaticity and brightness planes are read at the seeds' layer)
     clocal = np.empty((4, hc, wc), np.float32)
     for plane, local in zip(blocks[:4], clocal):
