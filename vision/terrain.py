@@ -401,15 +401,16 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     sums = _smooth(cv2.merge(list(rel_c * seen)), POOL_IN * cppi)
     inv = 1.0 / np.maximum(weight, np.float32(1e-3))
     pooled = np.empty((4, hc, wc), np.float32)
-    for i, part in enumerate(cv2.split(sums)):
-        np.multiply(part, inv, out=pooled[i])
+    cv2.split(sums, list(pooled))
+    for part in pooled:
+        np.multiply(part, inv, out=part)
     pool_centre, pool_sigma = _robust(pooled[:, ::step, ::step][:, like_s].T, FLOOR / POOL_FLOOR)
     pooled -= pool_centre[:, None, None]     # (the pool leaves out what stands out: its mat is off nought)
     weak = (d_mat <= ANOMALY_SIGMA ** 2) & (weight > 0.5)
     d_mat = np.where(weak, np.maximum(d_mat, _sq_dist(pooled, np.zeros(4), pool_sigma)), d_mat)
     cstanding = _discs((hc, wc), cppi, footprints_in, (cox, coy))
     idx = np.flatnonzero((d_mat > ANOMALY_SIGMA ** 2) & ~cunknown & ~cstanding)
-    x3 = np.where(weak, pooled[:3], rel_c[:3]).reshape(3, -1)[:, idx]
+    x3 = np.where(weak.reshape(-1)[idx], pooled[:3].reshape(3, -1)[:, idx], rel_c[:3].reshape(3, -1)[:, idx])
     standing = _discs((h, w), wppi, footprints_in, (ox, oy))
     edge = _edge_band((h, w), wppi, (ox, oy), table_in)
     open_k = _kernel(0.3, wppi)
