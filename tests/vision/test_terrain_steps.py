@@ -1,7 +1,7 @@
 """Terrain's inner steps against the plain computation each stands in for: a piece's likelihoods
 as one matrix product (a long one made in pieces), its outline grown by mitred corners, the pool's
 cheap blur, the clipped mask as one range test, the features made plane by plane in place, the
-figures standing on a piece read at their centres."""
+figures standing on a piece read at their centres, its holes looked for in its bounding box."""
 from __future__ import annotations
 
 import math
@@ -14,7 +14,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from vision.pipeline import CLIPPED, _clipped
 from vision.terrain import (FOOT_MARGIN_IN, MITRE_LIMIT, OFFSET, PRODUCT_LIMIT, SMOOTH_IN, _add_footprints,
-                            _features, _gauss_table, _kernel, _mitred, _product, _smooth, _sure)
+                            _features, _fill_holes, _gauss_table, _kernel, _mitred, _product, _smooth, _sure)
 
 
 def test_likelihoods_as_one_product_are_the_gaussians_posterior():
@@ -154,3 +154,29 @@ def test_figures_standing_on_a_piece_are_read_at_their_centres_as_the_dilated_pi
             # figures on, at the edge of, just off and far off the piece, some outside the window
             feet = np.column_stack([rng.uniform(-3, 53, 25), rng.uniform(-3, 43, 25), rng.uniform(0.5, 3.0, 25)])
             assert np.array_equal(_add_footprints(mask, ppi, feet), _footprints_plainly(mask, ppi, feet))
+
+
+def _holes_filled_plainly(mask: np.ndarray, max_px: float) -> np.ndarray:
+    """The whole mask's 4-connected holes up to max_px that touch none of its edges, filled."""
+    count, comp, stats, _ = cv2.connectedComponentsWithStats((1 - mask).astype(np.uint8), connectivity=4)
+    h, w = mask.shape
+    out = mask.copy()
+    for c in range(1, count):
+        x, y, bw, bh, area = stats[c]
+        if area <= max_px and x > 0 and y > 0 and x + bw < w and y + bh < h:
+            out[comp == c] = 1
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2 ** 31), st.integers(1, 9), st.floats(1.0, 80.0))
+@example(0, 0, 10.0)            # no felt at all
+def test_holes_looked_for_in_the_masks_box_are_the_whole_masks_holes(seed, blobs, max_px):
+    rng = np.random.default_rng(seed)
+    mask = np.zeros((30, 40), np.uint8)
+    for _ in range(blobs):      # rings, discs and bars: holes of every size, some at the window's edge
+        centre = (int(rng.integers(-3, 43)), int(rng.integers(-3, 33)))
+        axes = (int(rng.integers(1, 12)), int(rng.integers(1, 12)))
+        cv2.ellipse(mask, centre, axes, float(rng.uniform(0, 180)), 0, 360, 1, int(rng.choice([-1, 1, 2])))
+    mask[rng.random(mask.shape) < 0.03] = 0                  # pinholes
+    assert np.array_equal(_fill_holes(mask, max_px), _holes_filled_plainly(mask, max_px))
