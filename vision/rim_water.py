@@ -311,13 +311,26 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
         look = np.flatnonzero(look)
         if len(look):
             units = _STEP_UNITS
-            fitted, on = step_circles(bgr, placed[look], r_px, shift_at(placed[look]), units, step_sign)
-            arc = longest_arc(on)
+            fitted, on, soft = step_circles(bgr, placed[look], r_px, shift_at(placed[look]), units, step_sign,
+                                            ramps=True)
             # inside the step, the side's paint: the labels call it the side's colour or the felt's
             inside = _inner_band((lab == k) | felt, fitted, r_px, units)
-            painted = (inside * on).sum(1) / np.maximum(on.sum(1), 1)
-            ok = (arc >= STEP_MIN_ARC) & (painted >= STEP_MIN_PAINT)
-            rescued = ok & (reason[look] != "ring")
+
+            def shown(rays):
+                arc = longest_arc(rays)
+                painted = (inside * rays).sum(1) / np.maximum(rays.sum(1), 1)
+                return arc, (arc >= STEP_MIN_ARC) & (painted >= STEP_MIN_PAINT)
+
+            arc, ok = shown(on)
+            # (a faint step the frame's blur spread over a ramp shows a base the colour's ring fell
+            # short of, where it rises to the felt the base stands in, not to the mat past the
+            # felt's edge; it does not move a ring the colour found)
+            felt_out = sample_rays(felt.astype(np.float32), fitted, r_px + np.arange(2.5, 4.51, 0.5), units).mean(2)
+            arc_soft, ok_soft = shown(on | (soft & (felt_out >= 0.5)))
+            not_yet = reason[look] != "ring"
+            ok |= ok_soft & not_yet
+            arc = np.where(not_yet, arc_soft, arc)
+            rescued = ok & not_yet
             conf[look[rescued]] = 0.5 * np.minimum(1.0, arc[rescued] / 0.6)
             reason[look[ok]] = "ring"
             placed[look[ok]] = at[look[ok]] = fitted[ok]
@@ -498,18 +511,19 @@ _STEP_UNITS.flags.writeable = False
 
 
 def step_circles(view_bgr: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
-                 units: np.ndarray, sign: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+                 units: np.ndarray, sign: float = 0.0, ramps: bool = False) -> tuple[np.ndarray, ...]:
     """For each candidate centre (N, 2) in the view (uint8 BGR): the centre (N, 2) of the circle of
     the base's radius `r_px` (out by the side wall, `shift` (N, 2), on the camera's side) that the
     luma's step gathers most along within STEP_SEARCH radii, fitted to each ray's steepest point
     near it; and which rays (`units` (K, 2)) step there (N, K): darker or lighter inside the circle
     than beyond it, the way of the most, by more than the felt's spread round it, the felt level
     beyond the step. `sign`: +1 the paint darker than the felt (lighter beyond the step), -1
-    lighter, 0 unknown (the way most rays step)."""
+    lighter, 0 unknown (the way most rays step). With `ramps`, also the rays (N, K) that step there
+    or rise there as a faint step the frame's blur spread (_steps_at)."""
     n, k = len(centres), len(units)
     c = np.asarray(centres, np.float64).reshape(-1, 2)
     if not n:
-        return c.copy(), np.zeros((0, k), bool)
+        return (c.copy(), np.zeros((0, k), bool)) + ((np.zeros((0, k), bool),) if ramps else ())
     wall = np.maximum(0.0, shift @ units.T)
     reach_px = STEP_SEARCH * r_px
     offs = np.arange(-reach_px - STEP_SAMPLE_PX, reach_px + STEP_SAMPLE_PX + 1e-9, STEP_SAMPLE_PX)
@@ -548,7 +562,10 @@ def step_circles(view_bgr: np.ndarray, centres: np.ndarray, r_px: float, shift: 
         fitted = circle_centres(points, on * g1 ** 2, fitted, radius, iterations=2)
     bad = ~np.isfinite(fitted).all(1) | (np.hypot(*(fitted - c).T) > 1.5 * reach_px)
     fitted[bad] = c[bad]
-    return fitted, _steps_at(view_bgr, fitted, r_px, wall, units, sign) & ~bad[:, None]
+    if not ramps:
+        return fitted, _steps_at(view_bgr, fitted, r_px, wall, units, sign) & ~bad[:, None]
+    steps, rises = _steps_at(view_bgr, fitted, r_px, wall, units, sign, ramps=True)
+    return fitted, steps & ~bad[:, None], (steps | rises) & ~bad[:, None]
 
 
 def _step_sign(side_rgb, felt_rgbs) -> float:
@@ -618,14 +635,22 @@ def _coarse_taps(reach_px: float, j: int):
     return taps
 
 
-def _steps_at(view_bgr, centres, r_px, wall, units, sign) -> np.ndarray:
+def _steps_at(view_bgr, centres, r_px, wall, units, sign, ramps: bool = False):
     """(N, K) the rays on which the circle of radius `r_px` about `centres` is a step the way
     `sign` (N,) (+1: lighter beyond): the level 0.5-2 px inside it (the paint) differs from the
     level 0.5-2 px beyond it (past the wall) by STEP_MIN_LEVELS and STEP_NOISE times the felt's
     mottling (from ray to ray, 2.5-4.5 px beyond), and the felt is about that level on out to
     4.5 px. (Its spread round the whole ring takes in the bodies and dice standing near: on 60 hard
     photos of each of seeds 0, 7, 3 that left 4 + 6 + 4 bases unfound.) `wall` (N, K): the side
-    wall's width on each ray (step_circles')."""
+    wall's width on each ray (step_circles'). With `ramps`, (steps, ramps): also the rays that rise
+    there as a ramp.
+
+    A ramp: in a 1080p photo the view is finer than the frame, and the frame's blur and JPEG
+    spread a faint step over 4-5 view pixels, so that only part of it lies between the two levels
+    next to the circle; on such a ray the level rises from the paint's to the felt's by as much
+    (out to 4.5 px), at least half of that need across the circle, and never falls back, and the
+    level it rises to is the felt's round the ring (a body standing over the felt beyond the rim
+    is not)."""
     o = np.arange(-2.0, 4.51, 0.5)
     s = luma_rays(view_bgr, centres, units, r_px + o + (o > 0) * wall[..., None]) * sign[:, None, None]
     inside = s[..., (o >= -2) & (o <= -0.5)].mean(2)
@@ -635,4 +660,8 @@ def _steps_at(view_bgr, centres, r_px, wall, units, sign) -> np.ndarray:
     # (the felt's own mottling from ray to ray, not the things standing round the base)
     spread = 1.4826 * np.median(np.abs(np.diff(felt, axis=1, append=felt[:, :1])), 1) / np.sqrt(2) + 2.0
     need = np.maximum(STEP_MIN_LEVELS, STEP_NOISE * spread)[:, None]
-    return (step >= need) & (np.abs(felt - beyond) <= need + 0.5 * step)
+    steps = (step >= need) & (np.abs(felt - beyond) <= need + 0.5 * step)
+    if not ramps:
+        return steps
+    level = np.median(felt, axis=1, keepdims=True)
+    return steps, (felt - inside >= need) & (step >= 0.5 * need) & (felt >= beyond) & (np.abs(felt - level) <= need)
