@@ -328,10 +328,13 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
             felt_out = sample_rays(felt.astype(np.float32), fitted, r_px + np.arange(2.5, 4.51, 0.5), units).mean(2)
             arc_soft, ok_soft = shown(on | (soft & (felt_out >= 0.5)))
             not_yet = reason[look] != "ring"
-            ok |= ok_soft & not_yet
-            arc = np.where(not_yet, arc_soft, arc)
+            by_ramp = ok_soft & not_yet & ~ok
+            ok |= by_ramp
+            arc = np.where(by_ramp, arc_soft, arc)
             rescued = ok & not_yet
-            conf[look[rescued]] = 0.5 * np.minimum(1.0, arc[rescued] / 0.6)
+            # (a ramp is less sure than a step: a ring of the same base the colour or a step shows
+            # goes first)
+            conf[look[rescued]] = np.where(by_ramp[rescued], 0.25, 0.5) * np.minimum(1.0, arc[rescued] / 0.6)
             reason[look[ok]] = "ring"
             placed[look[ok]] = at[look[ok]] = fitted[ok]
     res = []
