@@ -7,8 +7,10 @@ come from the colour say whether a base stands there:
 
 - the base is a disc of known radius, its top edge a brightness step against the mat wherever it
   shows: on many rays round the candidate, the steepest brightness change lies on one circle of the
-  base's radius (`outline_share`), and on no circle of another size as much (a felt's edge, a fold of
-  cloth or the mat's texture have steps too, but not round one circle of that size);
+  base's radius (`outline_rays`), and on no circle of another size as much (a felt's edge, a fold of
+  cloth or the mat's texture have steps too, but not round one circle of that size); and the rim's
+  paint ends at that edge, so the rays where the colour shows its rim have it there nearly all
+  (`outline_of_base_size`);
 - a body stands on the base and, seen from the camera, shows away from it (higher is farther from
   the camera's foot): the part of the rim it hides lies away from the camera, the arc that shows
   towards it (`faces_camera`).
