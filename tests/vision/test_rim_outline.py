@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.rim_outline import faces_camera, outline_of_base_size, outline_share
+from vision.rim_outline import faces_camera, outline_of_base_size, outline_rays, outline_share
 from vision.rim_rays import ray_units
 
 R_PX = 10.0
@@ -101,3 +101,13 @@ def test_the_arc_faces_the_camera(arc_start, share, shift, faces):
     kept = _arc(arc_start, share)[None]
     got = faces_camera(kept, UNITS, np.array([shift]), 0.3, 0.3)
     assert bool(got[0]) is faces
+
+
+def test_reach_zero_reads_the_circle_centred_on_the_candidate_alone():
+    view = _view(_disc((32, 32), R_PX, (40, 40, 60)), noise=2.0)
+    on, off = np.array([[32.0, 32.0]]), np.array([[34.0, 32.0]])
+    shift = np.zeros((1, 2))
+    assert outline_rays(view, on, shift, UNITS, R_PX, reach=0.0).mean() >= 0.9
+    # 2 px off the disc's centre: its own circle misses most of the outline, the circles near it do not
+    assert outline_rays(view, off, shift, UNITS, R_PX, reach=0.0).mean() < 0.6
+    assert outline_rays(view, off, shift, UNITS, R_PX).mean() >= 0.9
