@@ -81,10 +81,10 @@ FACING_COS = 0.3               # a too weak ring's visible arc within 73 degrees
 FACING_LENGTH = 0.3            # ... and one-sided (its rays' mean unit vector this long)
 OUTLINE_LEAST = 0.45           # ... and the base's outline on this share of its rays (vision.rim_outline)
 OUTLINE_ON_ARC = 0.85          # ... and on this share of the rays its colour shows its rim on
-                               # (on 60 hard photos of seeds 0, 7, 3: rims 573 -> 575, 578 -> 579, 574 -> 576 (+1
-                               # on a photo at 2160p, the rest at 1080p), phantoms 4, 8, 7 -> 4, 8, 8 (a red cloak
+                               # (on 60 hard photos of seeds 0, 7, 3: rims 573 -> 576, 578 -> 580, 574 -> 576 (two
+                               # on photos at 2160p, the rest at 1080p), phantoms 4, 8, 7 -> 4, 8, 8 (a red cloak
                                # on a blue base whose blue the tungsten cast hides), p95 0.089, 0.092, 0.088 ->
-                               # 0.089, 0.092, 0.090 in; seed 11: 560 -> 561, phantoms 10 -> 10, p95 0.082 -> 0.082)
+                               # 0.089, 0.092, 0.090 in; seed 11: 560 -> 561, phantoms 10 -> 10, p95 0.082 -> 0.081)
 
 
 @dataclass(frozen=True)
