@@ -113,7 +113,8 @@ class RimHit:
                                # round the base stands over (the body hiding the rest of the rim)
     front: float = 1.0         # of the rays towards the camera, the share with something unlike the ground just in
                                # front of the ring (1: no camera direction known). These two are measured only
-                               # for a ring they may keep (one otherwise too weak, no other side's colour round it)
+                               # for a ring they may keep (one otherwise too weak, no other side's colour round
+                               # it; front also for a too weak ring facing the camera: vision.rim_outline)
 
 
 # A side's labels as 0/255 bytes (cv2.compare's), halved by area: each 2x2 block's rounded mean
@@ -844,8 +845,11 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         weak = weak[faces_camera(kept[weak], units, shift_at(c2[weak]), FACING_COS, FACING_LENGTH)]
         if len(weak):
             # (and the ground in front of it clear: not cloth up on a body whose base, of another
-            # side, shows in front of it: _body_cover)
-            _, front[weak] = _body_cover(view_bgr, c2[weak], kept[weak], r_px, shift_at(c2[weak]))
+            # side, shows in front of it: _body_cover; measured above where no other side's colour
+            # is round it)
+            fresh = weak[other_near[weak] != 0]
+            if len(fresh):
+                _, front[fresh] = _body_cover(view_bgr, c2[fresh], kept[fresh], r_px, shift_at(c2[fresh]))
             weak = weak[front[weak] <= MAX_FRONT]
         if len(weak):
             outlined = outline_of_base_size(view_bgr, c2[weak], shift_at(c2[weak]), units, r_px, kept[weak],
