@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.rim_rays import grid_offsets
 from vision.rim_refine import BRIGHT_BIAS_PX, luma_rays
 
 OUTLINE_BAND = (0.55, 1.6)     # radii: the stretch of each ray its steepest brightness change is looked for in
@@ -30,14 +31,6 @@ OUTLINE_GRID_PX = 0.5          # ... this far apart
 OUTLINE_NEAR_PX = 1.0          # a ray's steepest change this near a circle lies on it
 OUTLINE_MIN_SLOPE = 4.0        # grey levels a pixel: a ray whose steepest change is gentler has none
 OTHER_SIZES = (0.75, 1.3)      # of the base's radius: the circles of other sizes the base's is set against
-
-
-def _offsets(reach_px: float) -> np.ndarray:
-    steps = int(round(reach_px / OUTLINE_GRID_PX))
-    g = np.arange(-steps, steps + 1) * OUTLINE_GRID_PX
-    gx, gy = np.meshgrid(g, g)
-    inside = gx * gx + gy * gy <= reach_px * reach_px + 1e-9
-    return np.column_stack([gx[inside], gy[inside]])
 
 
 def outline_rays(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndarray, units: np.ndarray,
@@ -56,7 +49,7 @@ def outline_rays(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndarray, u
     s = luma_rays(view_bgr, centres, units, wall[..., None] + rad)                          # (N, K, J)
     slope = (s[..., 2:] - s[..., :-2]) / (2 * OUTLINE_STEP_PX)
     at = rad[1:-1]
-    d = _offsets(reach * radius_px)
+    d = grid_offsets(reach * radius_px, OUTLINE_GRID_PX)
     expect = radius_px + BRIGHT_BIAS_PX + d @ units.T                                      # (G, K)
     best, best_share = np.zeros((n, k), bool), np.full(n, -1.0)
     for way in (1.0, -1.0):

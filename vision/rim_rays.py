@@ -7,6 +7,8 @@ the base's known radius is fitted to those edges (Gauss-Newton, the radius held 
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
 
@@ -326,3 +328,16 @@ def best_per_cell(pts: np.ndarray, score: np.ndarray, r_px: float) -> np.ndarray
     cell = np.floor(pts / max(1.0, 0.7 * r_px)).astype(np.int64)
     _, first = np.unique(cell[:, 0] * 1_000_003 + cell[:, 1], return_index=True)
     return pts[np.sort(first)]
+
+
+@lru_cache(maxsize=16)
+def grid_offsets(reach_px: float, spacing: float) -> np.ndarray:
+    """(G, 2) the offsets of the centres tried round a point, `spacing` apart within `reach_px` (made
+    once for each size: read only)."""
+    steps = int(reach_px / spacing + 1e-9)
+    g = np.arange(-steps, steps + 1) * spacing
+    gx, gy = np.meshgrid(g, g)
+    inside = gx * gx + gy * gy <= reach_px * reach_px + 1e-9
+    grid = np.column_stack([gx[inside], gy[inside]])
+    grid.flags.writeable = False
+    return grid

@@ -32,8 +32,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.rim_rays import (EDGE_TRIM, STEP_PX, adjugate_sym3, best_per_cell, fit_trimmed, longest_arc,
-                             max_wall, outer_edges, ray_units, sample_rays)
+from vision.rim_rays import (EDGE_TRIM, STEP_PX, adjugate_sym3, best_per_cell, fit_trimmed, grid_offsets,
+                             longest_arc, max_wall, outer_edges, ray_units, sample_rays)
 from vision.rim_rays import reach as radii_out_to
 from vision.rim_refine import BRIGHT_BIAS_PX, LUMA_BGR, circle_centres, luma_rays, steepest_points
 from vision.rim_vetting import label_in, similar_felts
@@ -311,8 +311,7 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
         look = np.flatnonzero(look)
         if len(look):
             units = _STEP_UNITS
-            fitted, on, soft = step_circles(bgr, placed[look], r_px, shift_at(placed[look]), units, step_sign,
-                                            ramps=True)
+            fitted, on, soft = step_circles(bgr, placed[look], r_px, shift_at(placed[look]), units, step_sign)
             # inside the step, the side's paint: the labels call it the side's colour or the felt's
             inside = _inner_band((lab == k) | felt, fitted, r_px, units)
 
@@ -514,19 +513,19 @@ _STEP_UNITS.flags.writeable = False
 
 
 def step_circles(view_bgr: np.ndarray, centres: np.ndarray, r_px: float, shift: np.ndarray,
-                 units: np.ndarray, sign: float = 0.0, ramps: bool = False) -> tuple[np.ndarray, ...]:
+                 units: np.ndarray, sign: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each candidate centre (N, 2) in the view (uint8 BGR): the centre (N, 2) of the circle of
     the base's radius `r_px` (out by the side wall, `shift` (N, 2), on the camera's side) that the
     luma's step gathers most along within STEP_SEARCH radii, fitted to each ray's steepest point
     near it; and which rays (`units` (K, 2)) step there (N, K): darker or lighter inside the circle
     than beyond it, the way of the most, by more than the felt's spread round it, the felt level
     beyond the step. `sign`: +1 the paint darker than the felt (lighter beyond the step), -1
-    lighter, 0 unknown (the way most rays step). With `ramps`, also the rays (N, K) that step there
-    or rise there as a faint step the frame's blur spread (_steps_at)."""
+    lighter, 0 unknown (the way most rays step); and which rays (N, K) step there or rise there as
+    a faint step the frame's blur spread (_steps_at)."""
     n, k = len(centres), len(units)
     c = np.asarray(centres, np.float64).reshape(-1, 2)
     if not n:
-        return (c.copy(), np.zeros((0, k), bool)) + ((np.zeros((0, k), bool),) if ramps else ())
+        return c.copy(), np.zeros((0, k), bool), np.zeros((0, k), bool)
     wall = np.maximum(0.0, shift @ units.T)
     reach_px = STEP_SEARCH * r_px
     offs = np.arange(-reach_px - STEP_SAMPLE_PX, reach_px + STEP_SAMPLE_PX + 1e-9, STEP_SAMPLE_PX)
@@ -544,10 +543,10 @@ def step_circles(view_bgr: np.ndarray, centres: np.ndarray, r_px: float, shift: 
     # each centre tried (offset d) gathers the slope at its circle on every ray: ray k's step lies
     # d . u_k further out, between two samples
     # (on a grid twice as coarse first, then round the best of it)
-    coarse = _step_grid(reach_px, 2 * STEP_GRID_PX)
+    coarse = grid_offsets(reach_px, 2 * STEP_GRID_PX)
     taps = _coarse_taps(reach_px, len(so)) if units is _STEP_UNITS else _taps(coarse, units, reach_px, len(so))
     best = coarse[np.argmax(_gathered(g, *taps), axis=1)]
-    fine = best[:, None, :] + _step_grid(1.5 * STEP_GRID_PX, STEP_GRID_PX)[None]
+    fine = best[:, None, :] + grid_offsets(1.5 * STEP_GRID_PX, STEP_GRID_PX)[None]
     inside = np.hypot(fine[..., 0], fine[..., 1]) <= reach_px + 1e-9
     score = np.where(inside, _gathered(g, *_taps(fine, units, reach_px, len(so))), -np.inf)
     d_best = fine[np.arange(n), np.argmax(score, axis=1)]
@@ -565,9 +564,7 @@ def step_circles(view_bgr: np.ndarray, centres: np.ndarray, r_px: float, shift: 
         fitted = circle_centres(points, on * g1 ** 2, fitted, radius, iterations=2)
     bad = ~np.isfinite(fitted).all(1) | (np.hypot(*(fitted - c).T) > 1.5 * reach_px)
     fitted[bad] = c[bad]
-    if not ramps:
-        return fitted, _steps_at(view_bgr, fitted, r_px, wall, units, sign) & ~bad[:, None]
-    steps, rises = _steps_at(view_bgr, fitted, r_px, wall, units, sign, ramps=True)
+    steps, rises = _steps_at(view_bgr, fitted, r_px, wall, units, sign)
     return fitted, steps & ~bad[:, None], (steps | rises) & ~bad[:, None]
 
 
@@ -588,19 +585,6 @@ def _inner_band(mask: np.ndarray, centres: np.ndarray, r_px: float, units: np.nd
     """(N, K) the share of each ray's samples 0.5-2 px inside the circle of radius `r_px` about
     `centres` (N, 2) that the bool map `mask` holds."""
     return sample_rays(mask.astype(np.float32), centres, r_px - np.arange(0.5, 2.01, 0.5), units).mean(2)
-
-
-@lru_cache(maxsize=16)
-def _step_grid(reach_px: float, spacing: float) -> np.ndarray:
-    """(G, 2) the offsets of the centres tried, `spacing` apart within `reach_px` (made once for
-    each base size: read only)."""
-    steps = int(reach_px / spacing + 1e-9)
-    g = np.arange(-steps, steps + 1) * spacing
-    gx, gy = np.meshgrid(g, g)
-    inside = gx * gx + gy * gy <= reach_px * reach_px + 1e-9
-    grid = np.column_stack([gx[inside], gy[inside]])
-    grid.flags.writeable = False
-    return grid
 
 
 def _gathered(g: np.ndarray, at: np.ndarray, f: np.ndarray, f_rest: np.ndarray) -> np.ndarray:
@@ -632,21 +616,21 @@ def _taps(d: np.ndarray, units: np.ndarray, reach_px: float, j: int):
 def _coarse_taps(reach_px: float, j: int):
     """_taps of the coarse grid of step_circles on its own rays (made once for each base size: read
     only)."""
-    taps = _taps(_step_grid(reach_px, 2 * STEP_GRID_PX), _STEP_UNITS, reach_px, j)
+    taps = _taps(grid_offsets(reach_px, 2 * STEP_GRID_PX), _STEP_UNITS, reach_px, j)
     for a in taps:
         a.flags.writeable = False
     return taps
 
 
-def _steps_at(view_bgr, centres, r_px, wall, units, sign, ramps: bool = False):
-    """(N, K) the rays on which the circle of radius `r_px` about `centres` is a step the way
+def _steps_at(view_bgr, centres, r_px, wall, units, sign):
+    """Two (N, K): the rays on which the circle of radius `r_px` about `centres` is a step the way
     `sign` (N,) (+1: lighter beyond): the level 0.5-2 px inside it (the paint) differs from the
     level 0.5-2 px beyond it (past the wall) by STEP_MIN_LEVELS and STEP_NOISE times the felt's
     mottling (from ray to ray, 2.5-4.5 px beyond), and the felt is about that level on out to
     4.5 px. (Its spread round the whole ring takes in the bodies and dice standing near: on 60 hard
     photos of each of seeds 0, 7, 3 that left 4 + 6 + 4 bases unfound.) `wall` (N, K): the side
-    wall's width on each ray (step_circles'). With `ramps`, (steps, ramps): also the rays that rise
-    there as a ramp.
+    wall's width on each ray (step_circles'). Returns (steps, ramps): also the rays that rise there
+    as a ramp.
 
     A ramp: in a 1080p photo the view is finer than the frame, and the frame's blur and JPEG
     spread a faint step over 4-5 view pixels, so that only part of it lies between the two levels
@@ -664,7 +648,5 @@ def _steps_at(view_bgr, centres, r_px, wall, units, sign, ramps: bool = False):
     spread = 1.4826 * np.median(np.abs(np.diff(felt, axis=1, append=felt[:, :1])), 1) / np.sqrt(2) + 2.0
     need = np.maximum(STEP_MIN_LEVELS, STEP_NOISE * spread)[:, None]
     steps = (step >= need) & (np.abs(felt - beyond) <= need + 0.5 * step)
-    if not ramps:
-        return steps
     level = np.median(felt, axis=1, keepdims=True)
     return steps, (felt - inside >= need) & (step >= 0.5 * need) & (felt >= beyond) & (np.abs(felt - level) <= need)

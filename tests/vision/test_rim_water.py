@@ -218,7 +218,7 @@ def test_the_step_circle_of_the_base_radius_lies_on_the_rims_outer_edge_along_it
         img = scene.finish(seed=seed)
         for off in [(0, 0), (3, -2), (-2, 3)]:
             start = np.array([[2.0 * PPI + off[0], 2.0 * PPI + off[1]]])
-            centre, on = step_circles(img, start, 0.5 * PPI, np.zeros((1, 2)), ray_units(64), 1.0)
+            centre, on, _ = step_circles(img, start, 0.5 * PPI, np.zeros((1, 2)), ray_units(64), 1.0)
             errors.append(np.hypot(*(centre[0] / PPI - (2.0, 2.0))))
             arcs.append(longest_arc(on)[0])
     assert max(errors) <= 0.1 and np.mean(errors) <= 0.05, np.round(errors, 3)
@@ -238,8 +238,7 @@ def test_a_faint_step_the_frames_blur_spreads_over_a_few_view_pixels_steps_along
         img[np.hypot(xx - 40, yy - 40) <= 10] = 0.9 * felt
         img = cv2.GaussianBlur(img, (0, 0), 1.6) + rng.normal(0, 1.0, img.shape).astype(np.float32)
         img = np.clip(img, 0, 255).astype(np.uint8)
-        _, on, soft = step_circles(img, np.array([[41.0, 39.0]]), 10.0, np.zeros((1, 2)), ray_units(64), 1.0,
-                                   ramps=True)
+        _, on, soft = step_circles(img, np.array([[41.0, 39.0]]), 10.0, np.zeros((1, 2)), ray_units(64), 1.0)
         arcs.append(longest_arc(soft)[0])
         assert not (on & ~soft).any()
     assert min(arcs) >= 0.5, arcs
