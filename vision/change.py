@@ -41,9 +41,6 @@ class ChangeWatch:
     def clear(self) -> None:
         self._snapshots.clear()
 
-    def forget(self, key) -> None:
-        self._snapshots.pop(key, None)
-
     def _box(self, points_px: np.ndarray) -> tuple[int, int, int, int] | None:
         pts = np.asarray(points_px, np.float64).reshape(-1, 2) / SCALE
         h, w = self.small.shape[:2]
@@ -108,7 +105,7 @@ class ChangeWatch:
             return box, False                       # the light, all over it
         moving = cv2.dilate((cv2.absdiff(now, self.previous[y0:y1, x0:x1]) > PEAK_DIFF).astype(np.uint8),
                             np.ones((3, 3), np.uint8))
-        if not moving.any():
+        if not (moving & strong).any():             # nothing that changed moves (a hand that left this frame)
             self._settled[key] = strong.astype(bool)
             return box, False
         # (Parts a few pixels apart are one: a hand over a gridded mat matches the grid's lines here
