@@ -581,9 +581,8 @@ class FramePipeline:
         x0, y0, x1, y1 = self._tiles[k]
         self.watch.snapshot(("tile", k), registration.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
 
-    def _figure_box_px(self, registration: Registration, xy) -> np.ndarray:
+    def _figure_box_px(self, registration: Registration, xy, r: float = FIGURE_WATCH_IN) -> np.ndarray:
         x, y = xy
-        r = FIGURE_WATCH_IN
         return registration.to_image(np.array([[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]]))
 
     def _snapshot_figures(self, registration: Registration, detections: Detections) -> None:
@@ -605,10 +604,8 @@ class FramePipeline:
 
     def _base_changed(self, track) -> bool:
         """Whether the place of a figure's base changed since its region's snapshot."""
-        x, y = track.xy_in
-        r = BASE_WATCH_IN
-        corners = np.array([[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]])
-        return self.watch.changed_near(("fig", track.figure_id), self._held.registration.to_image(corners))
+        box = self._figure_box_px(self._held.registration, track.xy_in, BASE_WATCH_IN)
+        return self.watch.changed_near(("fig", track.figure_id), box)
 
     def _plan_search(self) -> tuple[list, list, list, list]:
         """(figures carried over unchanged, marker windows, colour windows, the markers expected in
