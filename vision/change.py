@@ -68,41 +68,39 @@ class ChangeWatch:
         """None when the region has not changed since its snapshot; else the frame-pixel box
         (x0, y0, x1, y1) of what changed (the whole region when it has no snapshot, or when the
         light changed all over it)."""
+        return self._compare(key)[0]
+
+    def _compare(self, key):
+        """(changed_box_px's answer, and the region's pixels that changed strongly when that box is
+        theirs, else None)."""
         stored = self._snapshots.get(key)
         if stored is None:
-            return (0.0, 0.0, float(self.small.shape[1] * SCALE), float(self.small.shape[0] * SCALE))
+            return (0.0, 0.0, float(self.small.shape[1] * SCALE), float(self.small.shape[0] * SCALE)), None
         (x0, y0, x1, y1), patch = stored
         now = self.small[y0:y1, x0:x1]
         whole = (float(x0 * SCALE), float(y0 * SCALE), float(x1 * SCALE), float(y1 * SCALE))
         if now.shape != patch.shape:
-            return whole
+            return whole, None
         diff = cv2.absdiff(now, patch)
         strong = diff > PEAK_DIFF
         if int(np.count_nonzero(strong)) >= MIN_CHANGED_PX:
             ys, xs = np.nonzero(strong)
             return (float((x0 + xs.min()) * SCALE), float((y0 + ys.min()) * SCALE),
-                    float((x0 + xs.max() + 1) * SCALE), float((y0 + ys.max() + 1) * SCALE))
-        if float(diff.mean()) > MEAN_DIFF:
-            return whole
-        return None
+                    float((x0 + xs.max() + 1) * SCALE), float((y0 + ys.max() + 1) * SCALE)), strong
+        return (whole if float(diff.mean()) > MEAN_DIFF else None), None
 
     def settled_change(self, key) -> tuple[tuple[float, float, float, float] | None, bool]:
         """(the frame-pixel box of what changed since the snapshot and is still, or None; whether
         another part of what changed is still moving). A connected part of the change (parts closer
         than JOIN_PX are one) is moving when any of it, or a pixel next to it, differs from the
-        previous frame too. A change of the light
-        all over the region, a region with no snapshot, or a first frame: all of it, settled."""
-        stored = self._snapshots.get(key)
-        box = self.changed_box_px(key)
-        if box is None or stored is None or self.previous is None or self.previous.shape != self.small.shape:
+        previous frame too. A change of the light all over the region, a region with no snapshot,
+        or a first frame: all of it, settled."""
+        box, strong = self._compare(key)
+        if strong is None or self.previous is None or self.previous.shape != self.small.shape:
             return box, False
-        (x0, y0, x1, y1), patch = stored
+        (x0, y0, x1, y1), _ = self._snapshots[key]
         now = self.small[y0:y1, x0:x1]
-        if now.shape != patch.shape:
-            return box, False
-        strong = (cv2.absdiff(now, patch) > PEAK_DIFF).astype(np.uint8)
-        if int(np.count_nonzero(strong)) < MIN_CHANGED_PX:
-            return box, False                       # the light, all over it
+        strong = strong.astype(np.uint8)
         moving = cv2.dilate((cv2.absdiff(now, self.previous[y0:y1, x0:x1]) > PEAK_DIFF).astype(np.uint8),
                             np.ones((3, 3), np.uint8))
         if not (moving & strong).any():             # nothing that changed moves (a hand that left this frame)
