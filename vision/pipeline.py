@@ -126,8 +126,6 @@ class FramePipeline:
         self._hold_ms: dict[str, float] = {}     # the last full frame's top view, grid and white balance
         self._tiles = _tiles(profile.width_in, profile.depth_in, int(VISION_DEFAULTS["search_tiles"]))
         self._deferred = [0] * len(self._tiles)
-        self._doubted: set[int] = set()           # anchors that seemed to move under a moving hand
-        self._unlooked: set[str] = set()          # hidden figures not looked for this frame
 
     # ------------------------------------------------------------ registration
 
@@ -200,8 +198,9 @@ class FramePipeline:
                 f"measured; make sure every anchor is in view and uncovered (missing: "
                 f"{', '.join(str(i) for i in missing)})", registration)
 
-    def _check_registration(self, gray: np.ndarray) -> tuple[Registration | None, str]:
-        """("ok" | "anchors-hidden", held registration) or (None, "bumped")."""
+    def _check_registration(self, gray: np.ndarray) -> tuple[Registration | None, str, frozenset]:
+        """(held registration, "ok" | "anchors-hidden", the anchors not believed this frame) or
+        (None, "bumped", ...)."""
         held = self._held.registration
         found = self.anchor_windows.find(gray, held.H_px_to_in)
         if not found:
@@ -209,20 +208,19 @@ class FramePipeline:
             # frame tells which (this costs a full search, on such frames only).
             found = self.markers.find_anchors(gray)
             if not found:
-                return held, "anchors-hidden"
+                return held, "anchors-hidden", frozenset()
         moved = self.anchor_windows.displacement_px(found, held.H_px_to_in)
         bump_px = VISION_DEFAULTS["bump_px"]
         far = [i for i, d in moved.items() if d > bump_px]
         if not far:
-            return held, "ok"
+            return held, "ok", frozenset()
         # A bumped camera moves every anchor in the picture. One that seems to have moved while two
         # others stayed put, with something moving over its card (a hand over the card's edge pulls
         # its corners), is not believed this frame: it is looked at again the next (its snapshot is
         # kept), until what moves over it holds still or leaves.
         if len(moved) - len(far) >= 2 and all(self.watch.settled_change(("anchor", i))[1] for i in far):
-            self._doubted = set(far)
-            return held, "ok"
-        return None, "bumped"
+            return held, "ok", frozenset(far)
+        return None, "bumped", frozenset()
 
     def _hold(self, registration: Registration, frame_bgr: np.ndarray, gray: np.ndarray) -> tuple[_Held, FrameView]:
         """What this registration lets later frames reuse, and this frame's top view."""
@@ -469,15 +467,14 @@ class FramePipeline:
         if self.track:
             self.watch.new_frame(gray)
         if held is not None and any(self.watch.changed(("anchor", a.id)) for a in self.profile.anchors):
-            registration, status = self._check_registration(gray)
+            registration, status, doubted = self._check_registration(gray)
             if status == "bumped":
                 events.append("bumped")
                 held = None
             elif status == "anchors-hidden":
                 events.append("anchors-hidden")
             else:
-                self._snapshot_anchors(held.registration, skip=self._doubted)
-            self._doubted = set()
+                self._snapshot_anchors(held.registration, skip=doubted)
         full = held is None
         self._hold_ms = {}
         if full:
@@ -498,6 +495,7 @@ class FramePipeline:
             view = held.maker.windows(bgr, held.rescale)     # tracked: made only where a stage looks
         registration, pose = held.registration, held.pose
         t1 = time.perf_counter()
+        unlooked = frozenset()
         if full:
             table = [self._table_rect()]
             detections = self._markers(view, registration, pose, table, True)
@@ -507,7 +505,7 @@ class FramePipeline:
             detections = detections.concat(self._colour(view, pose, table, held, hands, detections))
         else:
             hands = None
-            carried, marker_rects, colour_rects, expected = self._plan_search()
+            carried, marker_rects, colour_rects, expected, unlooked = self._plan_search()
             detections = self._markers(view, registration, pose, marker_rects, False, expected) if marker_rects \
                 else Detections.empty()
             t2 = time.perf_counter()
@@ -518,7 +516,7 @@ class FramePipeline:
         t3 = time.perf_counter()
         if self.tracker is not None:
             detections = self.tracker.update(detections, self._hand_cover(view, held, hands, full))
-            self._snapshot_figures(registration, detections)
+            self._snapshot_figures(registration, detections, unlooked)
         every = int(VISION_DEFAULTS["terrain_every_frames"])
         due = self.track and self._frame - held.terrain_frame >= every and self.watch.changed("table")
         if due and self._frame - held.terrain_frame < 2 * every and self.watch.settled_change("table")[1]:
@@ -585,13 +583,12 @@ class FramePipeline:
         x, y = xy
         return registration.to_image(np.array([[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]]))
 
-    def _snapshot_figures(self, registration: Registration, detections: Detections) -> None:
+    def _snapshot_figures(self, registration: Registration, detections: Detections, unlooked=frozenset()) -> None:
         # A hidden figure's place as it was when last looked for (a figure not looked for this frame
         # keeps the one it has): it is looked for again when that has changed.
         for fid, xy, hidden in zip(detections.figure_id, detections.xy_in, detections.hidden):
-            if not (hidden and fid in self._unlooked):
+            if not (hidden and fid in unlooked):
                 self.watch.snapshot(("fig", fid), self._figure_box_px(registration, xy))
-        self._unlooked = set()
 
     def _worth_looking(self, track) -> bool:
         """Whether a hidden figure's place may show it now: its base's place changed since it was
@@ -607,13 +604,13 @@ class FramePipeline:
         box = self._figure_box_px(self._held.registration, track.xy_in, BASE_WATCH_IN)
         return self.watch.changed_near(("fig", track.figure_id), box)
 
-    def _plan_search(self) -> tuple[list, list, list, list]:
+    def _plan_search(self) -> tuple[list, list, list, list, set]:
         """(figures carried over unchanged, marker windows, colour windows, the markers expected in
-        each marker window) for a tracked frame."""
-        carried, marker_rects, colour_rects, expected = [], [], [], []
+        each marker window, the hidden figures not looked for) for a tracked frame."""
+        carried, marker_rects, colour_rects, expected, unlooked = [], [], [], [], set()
         for t in self.tracker.tracks.values():
             if t.hidden and not self._worth_looking(t):
-                self._unlooked.add(t.figure_id)
+                unlooked.add(t.figure_id)
                 continue
             if not t.hidden and not (self.watch.changed(("fig", t.figure_id)) and self._base_changed(t)):
                 carried.append(t)
@@ -652,7 +649,7 @@ class FramePipeline:
             if box_px is not None:
                 self._snapshot_tile(registration, k)
             self._deferred[k] = 0
-        return carried, marker_rects, _merged(colour_rects), expected
+        return carried, marker_rects, _merged(colour_rects), expected, unlooked
 
 def _tiles(width_in: float, depth_in: float, n: int) -> list[tuple[float, float, float, float]]:
     """n search tiles (columns x rows as square as the table allows), padded so they overlap."""
