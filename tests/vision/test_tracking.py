@@ -255,6 +255,21 @@ def test_terrain_is_looked_at_again_when_a_moving_hand_has_settled(stream, monke
     assert looked == [2 * every]
 
 
+def _colour_searches_round(pipeline, x: float, y: float, windows_only: bool = False) -> list[bool]:
+    """Spy on the pipeline's colour searches: for each, whether one of its rects is centred within
+    0.3 in of (x, y) (with `windows_only`, only a figure's window, 2 * WINDOW_IN wide, counts)."""
+    looked = []
+    colour = pipeline._colour
+
+    def spy(view, pose, rects, *args, **kwargs):
+        looked.append(any(np.hypot((r[0] + r[2]) / 2 - x, (r[1] + r[3]) / 2 - y) < 0.3
+                          and (not windows_only or abs(r[2] - r[0] - 2 * WINDOW_IN) < 1e-6) for r in rects))
+        return colour(view, pose, rects, *args, **kwargs)
+
+    pipeline._colour = spy
+    return looked
+
+
 def test_a_figure_taken_off_is_looked_for_again_only_when_its_place_changes(stream):
     """A figure taken off the table stays hidden at its last place (for hidden_keep_frames frames):
     its place is looked at once more, and then only when it changes - when the figure is put back
@@ -263,15 +278,7 @@ def test_a_figure_taken_off_is_looked_for_again_only_when_its_place_changes(stre
     pipeline = FramePipeline(profile, track=True)
     first = pipeline.process(base.image)
     fid = _nearest(first.scene, 14, 15).id
-    looked = []
-    colour = pipeline._colour
-
-    def spy(view, pose, rects, *args, **kwargs):
-        looked.append(any(abs(r[2] - r[0] - 2 * WINDOW_IN) < 1e-6 and np.hypot((r[0] + r[2]) / 2 - 14, (r[1] + r[3]) / 2 - 15)
-                          < 0.3 for r in rects))          # the window round its last place
-        return colour(view, pose, rects, *args, **kwargs)
-
-    pipeline._colour = spy
+    looked = _colour_searches_round(pipeline, 14, 15, windows_only=True)     # the window round its last place
     gone = render_photo(_table([b for b in BASES if b.figure_id != "c2"], MARKERS), SPEC, rng=1)
     for seed in range(4):
         looked.clear()
@@ -289,14 +296,7 @@ def test_a_figure_whose_base_a_hand_passes_by_is_carried_over(stream):
     pipeline = FramePipeline(profile, track=True)
     first = pipeline.process(base.image)
     fid = _nearest(first.scene, 25, 9).id
-    looked = []
-    colour = pipeline._colour
-
-    def spy(view, pose, rects, *args, **kwargs):
-        looked.append(any(np.hypot((r[0] + r[2]) / 2 - 25, (r[1] + r[3]) / 2 - 9) < 0.3 for r in rects))
-        return colour(view, pose, rects, *args, **kwargs)
-
-    pipeline._colour = spy
+    looked = _colour_searches_round(pipeline, 25, 9)
     for k, x in enumerate((24.0, 24.6, 25.2)):
         frame = _noisy(base.image, k)
         c = base.camera.project(np.array([[x, 10.3, 0.0]]))[0]
