@@ -359,13 +359,13 @@ class ColourTables:
             codes = 1 << (3 * (8 - QUANT_SHIFT))
             self._by_key[key] = (np.full(codes, -1, dtype), np.full(codes, -1, dtype), np.zeros(codes, bool))
         strict, loose, known = self._by_key[key]
-        index, present, counts, colours, chroma, brightness = quantised
+        _, present, _, colours, chroma, brightness = quantised
         new = ~known[present]
         if new.any():
             codes = present[new]
-            s, lo = _label_tables((index, codes, counts, colours[:, new], chroma[:, new], brightness[:, new]),
-                                  side_rgbs, other_rgbs, mat)
-            strict[codes], loose[codes], known[codes] = s[codes], lo[codes], True
+            strict[codes], loose[codes] = _colour_labels(colours[:, new], chroma[:, new], brightness[:, new],
+                                                         side_rgbs, other_rgbs, mat)
+            known[codes] = True
         return strict, loose
 
 
@@ -446,8 +446,16 @@ def _label_tables(quantised, side_rgbs, other_rgbs=(), mat=None) -> tuple[np.nda
     bits = 8 - QUANT_SHIFT
     if mat is None:
         mat = _weighted_median(chroma[0], counts[present])
-    targets = [rgb_chroma(c) for c in side_rgbs] + [rgb_chroma(c) for c in other_rgbs]
     strict = np.full(1 << (3 * bits), -1, np.int32)
+    loose = np.full(1 << (3 * bits), -1, np.int32)
+    strict[present], loose[present] = _colour_labels(colours, chroma, brightness, side_rgbs, other_rgbs, mat)
+    return strict, loose
+
+
+def _colour_labels(colours, chroma, brightness, side_rgbs, other_rgbs, mat) -> tuple[np.ndarray, np.ndarray]:
+    """The strict and loose labels of each colour (quantise_view's colours, chroma and brightness of
+    the colours present), each judged by itself alone."""
+    targets = [rgb_chroma(c) for c in side_rgbs] + [rgb_chroma(c) for c in other_rgbs]
     found = classify(chroma, brightness, targets, mat)[0]
     # A colour well beyond a felt's, on the far side of it from the mat, is more saturated than the
     # felt ever is: a rim painted near that hue (a blue rim seen as "more water than water"), not
@@ -474,12 +482,9 @@ def _label_tables(quantised, side_rgbs, other_rgbs=(), mat=None) -> tuple[np.nda
             here = found == len(side_rgbs) + t
             if here.any():
                 found[here] = _paint_or_felt(chroma[:, here], brightness[:, here], side, felt, k, len(side_rgbs) + t)
-    strict[present] = found
-    loose = np.full(1 << (3 * bits), -1, np.int32)
     # Loose labels leave out what is nearest a terrain colour (textured water felt is full of
     # blue-hued holes), however blue its hue.
-    loose[present] = np.where(found >= len(side_rgbs), -1, _hue_label(colours[0], side_rgbs))
-    return strict, loose
+    return found, np.where(found >= len(side_rgbs), -1, _hue_label(colours[0], side_rgbs))
 
 
 HUE_TOL_DEG = 14.0             # loose labels: a side's hue within this
