@@ -28,6 +28,7 @@ circle places the base, and a candidate that only fell short of the colour's rin
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -98,14 +99,15 @@ def water_candidates(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_
             f = felt[y0:y1, x0:x1]
             origin = np.array([x0, y0], float)
             bgr = view_bgr[y0:y1, x0:x1] if view_bgr is not None else None
+            maps = _WindowMaps.of(lab, f, k, n_sides)
             found = _in_window(lab, f, k, n_sides, r_px, wall_shift_px, origin, with_rejected, bgr=bgr,
-                               step_sign=step_sign, found_xy=found_xy)
+                               step_sign=step_sign, found_xy=found_xy, maps=maps)
             if paint is not None:
                 # the rim by its paint as this photo shows it, against the felt round it
-                rim = paint_map(bgr, f | (lab == k), paint, r_px)
+                rim = paint_map(bgr, maps.painted, paint, r_px)
                 rings = [c[0] for c in found if c[4] == "ring"]
                 for c in _in_window(lab, f, k, n_sides, r_px, wall_shift_px, origin, with_rejected, rim=rim, bgr=bgr,
-                                    step_sign=step_sign, found_xy=found_xy):
+                                    step_sign=step_sign, found_xy=found_xy, maps=maps):
                     if c[4] == "ring" and any(np.hypot(*(c[0] - q)) < OVERLAP * r_px for q in rings):
                         c = c[:4] + ("found by the labels too",)
                     found.append(c)
@@ -170,22 +172,47 @@ def _same_figure(felt: np.ndarray, xy: np.ndarray, found_xy: np.ndarray, r_px: f
     return False
 
 
+class _WindowMaps(NamedTuple):
+    """The maps of one piece's window that both of its looks (by the labels, by the paint) read."""
+    rim_lab: np.ndarray          # bool: labelled the side's colour
+    felt_f: np.ndarray           # float32 0/1: the felt
+    painted: np.ndarray          # bool: the felt or the side's colour
+    painted_f: np.ndarray        # float32 0/1: the same
+    other_px: np.ndarray         # bool: another side's colour
+    other_f: np.ndarray          # float32 0/1: the same
+    other_any: bool
+
+    @staticmethod
+    def of(lab, felt, k, n_sides) -> "_WindowMaps":
+        rim_lab = lab == k
+        painted = felt | rim_lab
+        other_px = (lab >= 0) & (lab < n_sides) & ~rim_lab
+        return _WindowMaps(rim_lab, felt.astype(np.float32), painted, painted.astype(np.float32), other_px,
+                           other_px.astype(np.float32), bool(other_px.any()))
+
+
 def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected=False, rim=None, bgr=None,
-               step_sign=0.0, found_xy=None):
+               step_sign=0.0, found_xy=None, maps: _WindowMaps | None = None):
     """Bases in one piece's window, the rim's colour by its labels or by `rim` (a 0/1 map); with
     the window's view `bgr` (uint8 BGR), looked at again by the brightness's step (step_circles,
-    its way `step_sign`), not where a ring is found already (`found_xy`, view pixels)."""
+    its way `step_sign`), not where a ring is found already (`found_xy`, view pixels). `maps`: the
+    window's _WindowMaps, made once for both looks."""
+    if maps is None:
+        maps = _WindowMaps.of(lab, felt, k, n_sides)
+    other_px, other_f, other_any = maps.other_px, maps.other_f, maps.other_any
+    # (the felt, the rim's colour and the other sides' are 0/1 maps: the body, where none of them
+    # is, is 1 less their largest)
     if rim is None:
-        rim_f = (lab == k).astype(np.float32)
-        felt_f = felt.astype(np.float32)
+        rim_px = maps.rim_lab
+        rim_f = rim_px.astype(np.float32)
+        felt_f = maps.felt_f
+        body_f = (~(maps.painted | other_px)).astype(np.float32)
     else:
         # the felt's mottling the labels call the rim's colour is felt, unless it is the paint
         rim_f = rim
-        felt_f = ((felt | (lab == k)) & (rim < 0.5)).astype(np.float32)
-    other_px = (lab >= 0) & (lab < n_sides) & (lab != k)
-    other_any = bool(other_px.any())
-    other_f = other_px.astype(np.float32)
-    body_f = 1.0 - np.maximum(np.maximum(felt_f, rim_f), other_f)
+        rim_px = rim >= 0.5
+        felt_f = (maps.painted & ~rim_px).astype(np.float32)
+        body_f = (~(maps.painted | rim_px | other_px)).astype(np.float32)
     c = _candidates(body_f, felt_f, r_px)
     if not len(c):
         return []
@@ -244,7 +271,7 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
     reach = 1.65 * r_px + wall_max + 3.0
     look = radii[int(np.searchsorted(radii, 0.5 * r_px)):int(np.searchsorted(radii, reach)) + 1]
     # a seed with no pixel of the rim's colour within an edge's reach of it has no edge to look for
-    first_look = _rim_within(rim_f, c, 1.3 * r_px + wall_max + 2.0)
+    first_look = _rim_within(rim_px, c, 1.3 * r_px + wall_max + 2.0)
     if first_look.any():
         *_, valid = first_valid(c[first_look], shift[first_look], units[::2], look, 0.5 * MIN_COVERAGE)
         first_look[first_look] = valid.mean(1) >= 0.5 * MIN_COVERAGE
@@ -313,7 +340,7 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
             units = _STEP_UNITS
             fitted, on, soft = step_circles(bgr, placed[look], r_px, shift_at(placed[look]), units, step_sign)
             # inside the step, the side's paint: the labels call it the side's colour or the felt's
-            inside = _inner_band((lab == k) | felt, fitted, r_px, units)
+            inside = _inner_band(maps.painted_f, fitted, r_px, units)
 
             def shown(rays):
                 arc = longest_arc(rays)
@@ -324,7 +351,7 @@ def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected
             # (a faint step the frame's blur spread over a ramp shows a base the colour's ring fell
             # short of, where it rises to the felt the base stands in, not to the mat past the
             # felt's edge; it does not move a ring the colour found)
-            felt_out = sample_rays(felt.astype(np.float32), fitted, r_px + np.arange(2.5, 4.51, 0.5), units).mean(2)
+            felt_out = sample_rays(maps.felt_f, fitted, r_px + np.arange(2.5, 4.51, 0.5), units).mean(2)
             arc_soft, ok_soft = shown(on | (soft & (felt_out >= 0.5)))
             not_yet = reason[look] != "ring"
             by_ramp = ok_soft & not_yet & ~ok
@@ -382,7 +409,7 @@ def paint_map(view_bgr: np.ndarray, feltish: np.ndarray, paint, r_px: float) -> 
     w = feltish.astype(np.float32)
     if w.sum() < 4:
         return np.zeros(feltish.shape, np.float32)
-    centre = img[feltish].mean(0)
+    centre = view_bgr[feltish].astype(np.float32).mean(0)     # (picked out as bytes: the same values)
     img -= centre                            # centred: the box's moments cancel little
     size = int(round(FELT_BOX * r_px)) | 1
 
@@ -446,11 +473,11 @@ def paint_map(view_bgr: np.ndarray, feltish: np.ndarray, paint, r_px: float) -> 
     return (paint_ll > felt_ll).astype(np.float32)
 
 
-def _rim_within(rim_f: np.ndarray, centres: np.ndarray, reach_px: float) -> np.ndarray:
-    """(N,) bool: whether any pixel of the 0/1 map `rim_f` lies in the square `reach_px` round each
-    centre (N, 2) (from its integral image)."""
-    h, w = rim_f.shape
-    sums = cv2.integral(rim_f, sdepth=cv2.CV_64F)
+def _rim_within(rim_px: np.ndarray, centres: np.ndarray, reach_px: float) -> np.ndarray:
+    """(N,) bool: whether any pixel of the bool map `rim_px` lies in the square `reach_px` round each
+    centre (N, 2) (from its integral image: a count)."""
+    h, w = rim_px.shape
+    sums = cv2.integral(rim_px.view(np.uint8), sdepth=cv2.CV_32S)
     x0 = np.clip(np.floor(centres[:, 0] - reach_px).astype(int), 0, w)
     x1 = np.clip(np.ceil(centres[:, 0] + reach_px).astype(int) + 1, 0, w)
     y0 = np.clip(np.floor(centres[:, 1] - reach_px).astype(int), 0, h)
@@ -581,10 +608,10 @@ def _step_sign(side_rgb, felt_rgbs) -> float:
     return 0.0
 
 
-def _inner_band(mask: np.ndarray, centres: np.ndarray, r_px: float, units: np.ndarray) -> np.ndarray:
+def _inner_band(mask_f: np.ndarray, centres: np.ndarray, r_px: float, units: np.ndarray) -> np.ndarray:
     """(N, K) the share of each ray's samples 0.5-2 px inside the circle of radius `r_px` about
-    `centres` (N, 2) that the bool map `mask` holds."""
-    return sample_rays(mask.astype(np.float32), centres, r_px - np.arange(0.5, 2.01, 0.5), units).mean(2)
+    `centres` (N, 2) that the float32 0/1 map `mask_f` holds."""
+    return sample_rays(mask_f, centres, r_px - np.arange(0.5, 2.01, 0.5), units).mean(2)
 
 
 def _gathered(g: np.ndarray, at: np.ndarray, f: np.ndarray, f_rest: np.ndarray) -> np.ndarray:

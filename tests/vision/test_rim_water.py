@@ -127,7 +127,7 @@ def test_a_seed_is_looked_at_only_with_some_rim_colour_within_reach():
     # the integral image's box against every pixel, seeds off the view's edges too: a seed with a
     # pixel of the colour within the reach is looked at, one with none within a pixel more is not
     rng = np.random.default_rng(5)
-    rim = (rng.random((40, 60)) < 0.004).astype(np.float32)
+    rim = rng.random((40, 60)) < 0.004
     ys, xs = np.nonzero(rim)
     centres = rng.uniform(-8, 68, (300, 2))
     reach = 6.5
