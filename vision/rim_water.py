@@ -405,12 +405,15 @@ def paint_map(view_bgr: np.ndarray, feltish: np.ndarray, paint, r_px: float) -> 
     the side's colour found 8 more bases on 24 hard photos of each of seeds 0, 7 and 3, but mostly
     by the body's blurred outline, 0.1-0.5 in off, with a phantom and p95 up to +0.006 in; with the
     outline's pixels left out too, 1 more.)"""
-    img = view_bgr.astype(np.float32)
     w = feltish.astype(np.float32)
     if w.sum() < 4:
         return np.zeros(feltish.shape, np.float32)
     centre = view_bgr[feltish].astype(np.float32).mean(0)     # (picked out as bytes: the same values)
-    img -= centre                            # centred: the box's moments cancel little
+    # centred: the box's moments cancel little (each channel's plane split from the bytes and
+    # centred on its own: the same numbers as the whole view made float and centred, then split)
+    ch = [p.astype(np.float32) for p in cv2.split(view_bgr)]
+    for i in range(3):
+        ch[i] -= centre[i]
     size = int(round(FELT_BOX * r_px)) | 1
 
     def box(a):
@@ -418,7 +421,6 @@ def paint_map(view_bgr: np.ndarray, feltish: np.ndarray, paint, r_px: float) -> 
 
     # (float32 throughout, each product and sum in the order written out, into arrays made once)
     n = np.maximum(box(w), 1.0)
-    ch = cv2.split(img)
     w_ch = [w * ch[i] for i in range(3)]
     m = [box(w_ch[i]) / n for i in range(3)]
     c = {}
@@ -461,7 +463,8 @@ def paint_map(view_bgr: np.ndarray, feltish: np.ndarray, paint, r_px: float) -> 
     felt_ll *= -0.5
     p_mean, p_cov = paint
     # the paint's Mahalanobis distance in float32, its inverse covariance applied by one transform
-    dp = img - (p_mean - centre).astype(np.float32)
+    p_centred = (p_mean - centre).astype(np.float32)
+    dp = cv2.merge([ch[i] - p_centred[i] for i in range(3)])
     # (its three products summed in order as channels: numpy's sum over a last axis of three is
     # slow, and adds them in this order)
     prod = cv2.transform(dp, np.linalg.inv(p_cov).astype(np.float32))
