@@ -36,30 +36,37 @@ def chroma_layers(bal_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return f / np.maximum(s, 1.0)[..., None], s
 
 
-def _median(chroma: np.ndarray, ppi: float) -> np.ndarray:
-    """(h, w, 3) median chromaticity of each pixel's neighbourhood (BACKGROUND_IN across), at
-    about BACKGROUND_PPI."""
+def _median(chroma: np.ndarray, ppi: float) -> list[np.ndarray]:
+    """The median chromaticity of each pixel's neighbourhood (BACKGROUND_IN across), at about
+    BACKGROUND_PPI: its three (h, w) planes (each channel's distances are taken plane by plane)."""
     h, w = chroma.shape[:2]
     f = min(1.0, BACKGROUND_PPI / ppi)
     small = chroma if f >= 1.0 else cv2.resize(chroma, (max(1, int(round(w * f))), max(1, int(round(h * f)))),
                                                interpolation=cv2.INTER_AREA)
     k = max(3, int(round(BACKGROUND_IN * ppi * f)) | 1)
     u8 = np.clip(small * 255.0, 0, 255).astype(np.uint8)
-    return cv2.medianBlur(u8, k).astype(np.float32) / 255.0
+    return [plane.astype(np.float32) / 255.0 for plane in cv2.split(cv2.medianBlur(u8, k))]
 
 
-def _norm2(v: np.ndarray) -> np.ndarray:
-    """Squared length of (..., 3) vectors, summed in the channels' order (numpy's sum over a short
-    last axis is slow)."""
-    sq = v * v
-    return sq[..., 0] + sq[..., 1] + sq[..., 2]
+def _plane_dist2(planes: list[np.ndarray], colour: np.ndarray) -> np.ndarray:
+    """(h, w) squared distance of an image, given as its three planes, from a colour (3,): the
+    channels' squares summed in their order, each channel's difference made on its own plane
+    (numpy's broadcast over three channels, and its sum over a last axis of three, are slow)."""
+    d = planes[0] - colour[0]
+    out = d * d
+    for c in (1, 2):
+        np.subtract(planes[c], colour[c], out=d)
+        d *= d
+        out += d
+    return out
 
 
-def _felt_zone(local: np.ndarray, felt: np.ndarray, to_mat2: np.ndarray, shape: tuple) -> np.ndarray | None:
-    """(H, W) 0..1: where the neighbourhood is nearer the felt's colour than the mat's, and
-    FELT_REACH_IN round it (a felt's ragged, blended edge is felt too); None where it is nowhere.
-    `to_mat2`: the neighbourhood's squared distance from the mat's colour (every felt's is the same)."""
-    inside = (_norm2(local - felt) < to_mat2).astype(np.uint8)   # squared distances
+def _felt_zone(local: list[np.ndarray], felt: np.ndarray, to_mat2: np.ndarray, shape: tuple) -> np.ndarray | None:
+    """(H, W) 0..1: where the neighbourhood (`local`: _median's planes) is nearer the felt's colour
+    than the mat's, and FELT_REACH_IN round it (a felt's ragged, blended edge is felt too); None
+    where it is nowhere. `to_mat2`: the neighbourhood's squared distance from the mat's colour
+    (every felt's is the same)."""
+    inside = (_plane_dist2(local, felt) < to_mat2).astype(np.uint8)   # squared distances
     if not inside.any():
         return None
     k = 2 * int(round(FELT_REACH_IN * BACKGROUND_PPI)) + 1
@@ -155,7 +162,7 @@ def _likelihoods(chroma, brightness, to_view, rows_of, coarse, coarse_ppi, side_
             key = (f.tobytes(), mat.tobytes())
             if key not in zones:
                 if ("to_mat2", key[1]) not in shared:
-                    shared["to_mat2", key[1]] = _norm2(shared["local"] - mat)
+                    shared["to_mat2", key[1]] = _plane_dist2(shared["local"], mat)
                 zone = _felt_zone(shared["local"], f, shared["to_mat2", key[1]], tuple(shape))
                 zones[key] = None if zone is None else zone.reshape(-1)
             if zones[key] is None:
