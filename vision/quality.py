@@ -76,8 +76,7 @@ def gray_levels(gray: np.ndarray) -> tuple[float, float]:
 def photo_quality(gray: np.ndarray) -> PhotoQuality:
     h, w = gray.shape[:2]
     scale = min(1.0, WORK_PX / max(h, w))
-    small = cv2.resize(gray, (max(1, int(w * scale)), max(1, int(h * scale))), interpolation=cv2.INTER_AREA) \
-        if scale < 1 else gray
+    small = _working_size(gray, (max(1, int(w * scale)), max(1, int(h * scale)))) if scale < 1 else gray
     if small.dtype == np.uint8:
         # Gray levels are whole numbers: the order statistics come from a histogram (the same
         # numbers as np.percentile, without sorting), and the slopes in whole numbers too
@@ -103,6 +102,15 @@ def photo_quality(gray: np.ndarray) -> PhotoQuality:
     # The brightness step across an edge: between the dark and bright ends of the frame.
     step = max(float(bright - lo), 1.0)
     return PhotoQuality(float(median), float(bright), float(step / max(steepest, 1e-3)), float(bright - lo))
+
+
+def _working_size(gray: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The frame at the working size (w, h), an area average. A uint8 frame at exactly twice it
+    (1080p) is halved bilinearly: at the midpoints of the 2 x 2 blocks that is their mean with the
+    same rounding, the same pixels, and faster."""
+    if gray.dtype == np.uint8 and gray.shape[1] == 2 * size[0] and gray.shape[0] == 2 * size[1]:
+        return cv2.resize(gray, size, interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(gray, size, interpolation=cv2.INTER_AREA)
 
 
 def _histogram_percentiles(values: np.ndarray, qs) -> tuple[float, ...]:

@@ -88,6 +88,19 @@ def test_the_histogram_percentiles_are_numpys(seed):
     assert _histogram_percentiles(values, (1, 50, 99)) == pytest.approx(tuple(np.percentile(values, (1, 50, 99))))
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_a_frame_at_twice_the_working_size_is_halved_to_the_area_averages_pixels(seed):
+    from vision.quality import _working_size
+    rng = np.random.default_rng(seed)
+    h, w = (int(v) for v in rng.integers(2, 200, 2))
+    gray = rng.integers(0, 256, (2 * h, 2 * w), dtype=np.uint8)      # every rounding of a block's mean
+    halved = _working_size(gray, (w, h))
+    assert halved.shape == (h, w)
+    assert np.array_equal(halved, cv2.resize(gray, (w, h), interpolation=cv2.INTER_AREA))
+    block_sum = gray.reshape(h, 2, w, 2).astype(np.int32).sum(axis=(1, 3))
+    assert np.all(np.abs(halved.astype(np.int32) * 4 - block_sum) <= 2)
+
+
 def test_whole_number_and_float_frames_measure_the_same(photo_and_profile):
     photo, _ = photo_and_profile
     gray = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
