@@ -28,6 +28,12 @@ MOTION_SIGMA_CELLS = 0.25
 MIN_CORRELATION = 0.9           # a read must correlate this well with its pattern...
 MIN_MARGIN = 0.02               # ...and this much better than the best pattern of any other id
 FRAME_CONTRAST = 1.0            # margin minus border, in standard deviations of all the cells
+# A threshold read (ArUco's own, which corrects a few bits) must show its own id's cells this well:
+# mostly its printed frame (a white margin all round a black border) and then its bits. A dark
+# painted base outlined as a square and "corrected" into an id has no white margin: 0.57 where real
+# reads of the hard set (1,600 on four seeds) are 0.88 and up. (Other ids' patterns share the frame:
+# this tells a marker from no marker, not one id from another.)
+MIN_OWN_CORRELATION = 0.8
 
 
 @dataclass(frozen=True)
@@ -129,6 +135,38 @@ class PatternReader:
         margin[1:-1, 1:-1] = False
         contrast = cells[:, margin.ravel()].mean(axis=1) - cells[:, ring.ravel()].mean(axis=1)
         return contrast > FRAME_CONTRAST * np.maximum(cells.std(axis=1), 1e-6)
+
+    def own_correlations(self, gray: np.ndarray, outlines: np.ndarray, marker_ids) -> np.ndarray:
+        """How well the cells inside each outline ((N, 4, 2) pixels of `gray`, corner 0 the marker's
+        top left, as ArUco gives it) correlate with its id's pattern (`marker_ids`, N of them), the
+        best over the blurs. All outlines at once: each cell is the mean of four samples in its
+        middle half (what `sample` averages)."""
+        outlines = np.asarray(outlines, np.float64).reshape(-1, 4, 2)
+        if not len(outlines):
+            return np.zeros(0)
+        n = self._side
+        corners = np.array([[1, 1], [n - 1, 1], [n - 1, n - 1], [1, n - 1]], np.float32)
+        hs = np.stack([cv2.getPerspectiveTransform(corners, q.astype(np.float32)) for q in outlines])
+        steps = (np.arange(n)[:, None] + np.array([0.375, 0.625])[None, :]).ravel()
+        u, v = np.meshgrid(steps, steps)
+        grid = np.stack([u.ravel(), v.ravel(), np.ones(u.size)])                  # (3, 4 n n)
+        pts = np.einsum("mij,jk->mik", hs, grid)
+        xs, ys = (pts[:, :2] / pts[:, 2:]).transpose(1, 0, 2)
+        h, w = gray.shape[:2]
+        x0, y0 = int(np.clip(np.floor(xs.min()) - 1, 0, w - 1)), int(np.clip(np.floor(ys.min()) - 1, 0, h - 1))
+        x1, y1 = int(np.clip(np.ceil(xs.max()) + 2, x0 + 1, w)), int(np.clip(np.ceil(ys.max()) + 2, y0 + 1, h))
+        samples = cv2.remap(gray[y0:y1, x0:x1], (xs - x0).astype(np.float32), (ys - y0).astype(np.float32),
+                            cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        cells = samples.reshape(-1, n, 2, n, 2).mean(axis=(2, 4)).reshape(-1, n * n)
+        seen = _standardised(cells)
+        # Patterns are kept id by id, four turns each: turn 0 of id k is row 4 k.
+        patterns = self._patterns[:, 4 * np.asarray(marker_ids, int)]                 # (blurs, N, cells)
+        return np.einsum("bmc,mc->bm", patterns, seen).max(axis=0) / seen.shape[1]
+
+    def shows(self, gray: np.ndarray, outlines: np.ndarray, marker_ids) -> np.ndarray:
+        """For each outline read as an id (see `own_correlations`), whether its cells show that id's
+        pattern (MIN_OWN_CORRELATION)."""
+        return self.own_correlations(gray, outlines, marker_ids) >= MIN_OWN_CORRELATION
 
     def outlines(self, outline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The outline as found, and the marker inside it if it is the outline of the marker's white

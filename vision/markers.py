@@ -3,11 +3,12 @@
 `scan` runs detectMarkers once over the frame, with one threshold window fitted to small markers
 (anchors, being bigger, are found by it too), and keeps three things: the anchors, the figure
 markers read, and the square outlines it could not read. Once the anchors register the table
-(`figures_in_frame`), every figure marker read is checked against its known size in inches (which
-keeps false ids out), and only the unread outlines of a figure marker's size are read again, each
-in a small top view window (`CELL_PX` pixels a cell) sharpened against the camera's blur, with a
-detector tuned for exactly that size: small figure markers at 2.5-3.5 pixels a cell under motion
-blur are most of those.
+(`figures_in_frame`), every figure marker read is checked against its known size in inches and
+against its own id's pattern (ArUco corrects a few bits: a dark painted base outlined as a square
+can be "corrected" into an id; a printed marker's cells show it), which keeps false ids out, and
+only the unread outlines of a figure marker's size are read again, each in a small top view window
+(`CELL_PX` pixels a cell) sharpened against the camera's blur, with a detector tuned for exactly
+that size: small figure markers at 2.5-3.5 pixels a cell under motion blur are most of those.
 
 Each anchor is found again in a small crop around it with a wider threshold window, for its
 corners: the registration rests on them. A frame too big to search whole cheaply (4K) is searched
@@ -250,7 +251,7 @@ class MarkerFinder:
         `registration`: those read, if their size in inches is right, and the unread outlines of a
         figure marker's size read again in small sharpened top view windows."""
         best: dict[int, tuple[float, np.ndarray]] = {}
-        for marker_id, quad in found.figures:
+        for marker_id, quad in self._showing(gray, found.figures):
             self._keep(best, marker_id, registration.to_table(quad))
         size_in = self.profile.figure_marker_size_in
         taken = [q.mean(axis=0) for _e, q in best.values()]
@@ -416,9 +417,11 @@ class MarkerFinder:
         outlines left unread are read by their patterns there (as one of `allowed`, or of the
         roster)."""
         corners, ids, rejected = self._detect_in_view(view.image)
-        for marker_id, quad in zip([] if ids is None else ids.ravel().tolist(), corners):
-            if marker_id not in self.profile.anchor_ids:
-                self._keep(best, marker_id, view.to_table(quad.reshape(4, 2)))
+        read = [(marker_id, quad.reshape(4, 2))
+                for marker_id, quad in zip([] if ids is None else ids.ravel().tolist(), corners)
+                if marker_id not in self.profile.anchor_ids]
+        for marker_id, quad in self._showing(view.image, read):
+            self._keep(best, marker_id, view.to_table(quad))
         if plain is None or not len(rejected):
             return
         size_in = self.profile.figure_marker_size_in
@@ -432,6 +435,15 @@ class MarkerFinder:
             if read is not None and read.marker_id not in best:
                 self._keep(best, read.marker_id, view.to_table(read.corners))
                 taken.append(centre)
+
+    def _showing(self, gray: np.ndarray, read) -> list[tuple[int, np.ndarray]]:
+        """The markers the detector read ((id, (4, 2) corners) in `gray`) whose cells show their
+        id's pattern: ArUco corrects a few bits, and a dark painted base outlined as a square can be
+        corrected into an id (vision.marker_reading.MIN_OWN_CORRELATION)."""
+        if not read:
+            return []
+        shows = self._pattern_reader.shows(gray, np.stack([q for _i, q in read]), [i for i, _q in read])
+        return [r for r, ok in zip(read, shows) if ok]
 
     def _keep(self, best: dict[int, tuple[float, np.ndarray]], marker_id: int, quad_in: np.ndarray) -> None:
         """A marker read, kept if its size in inches is a figure marker's (and it is the

@@ -73,3 +73,33 @@ def test_a_marker_smeared_nearly_two_cells_along_one_direction_reads(marker_id, 
     read = READER.read(image, np.round(corners))
     assert read is not None and read.marker_id == marker_id and read.correlation >= 0.95
     assert READER.read(image, np.round(corners), allowed=frozenset({marker_id + 1})) is None
+
+
+@pytest.mark.parametrize("marker_id, angle_deg, cell_px, blur_px, seed",
+                         [(17, 20.0, 2.8, 2.0, 0), (3, 115.0, 3.4, 6.0, 1), (42, -60.0, 6.0, 3.0, 2)])
+def test_a_read_marker_shows_its_own_pattern(marker_id, angle_deg, cell_px, blur_px, seed):
+    printed = cv2.aruco.generateImageMarker(DICT, marker_id, 6, borderBits=1)
+    image, corners = _scene(printed, cell_px, angle_deg, blur_px, seed)
+    assert READER.shows(image, corners[None], [marker_id]).all()
+    # Other ids share its frame (white margin, black border) but not its bits.
+    own, *others = READER.own_correlations(image, np.repeat(corners[None], 50, axis=0),
+                                           [marker_id] + [i for i in range(50) if i != marker_id])
+    assert own > max(others)
+
+
+@pytest.mark.parametrize("angle_deg, seed", [(0.0, 6), (30.0, 7), (45.0, 8)])
+def test_a_dark_painted_base_outlined_as_a_square_shows_no_id(angle_deg, seed):
+    """A base painted all over in a dark colour, a lighter figure standing in its middle: a square
+    outlined on it holds no printed cells, whatever id a decoder corrects its bits into."""
+    rng = np.random.default_rng(seed)
+    size, r = 120, 30
+    image = np.full((size, size), 170, np.float32)
+    cv2.circle(image, (size // 2, size // 2), r, 60, -1, cv2.LINE_AA)
+    cv2.ellipse(image, (size // 2 + 3, size // 2 - 2), (11, 8), 20, 0, 360, 95, -1, cv2.LINE_AA)
+    image = cv2.GaussianBlur(image, (0, 0), 1.5) + rng.normal(0, 3, image.shape)
+    image = np.clip(image, 0, 255).astype(np.uint8)
+    a = np.radians(angle_deg)
+    half = 0.72 * r
+    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * half
+    corners = square @ np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]]) + size / 2
+    assert not READER.shows(image, np.repeat(corners[None], 50, axis=0), list(range(50))).any()

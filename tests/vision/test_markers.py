@@ -4,12 +4,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from calibration.profile import Anchor, TableProfile, standard_anchors
 from vision.imageio import read_image
+from vision.markers import MarkerFinder, _sharpen
 from vision.pipeline import FramePipeline
+from vision.topview import TopView
 from vision.synthetic import marker_photo_set
 
 DATA = Path(__file__).parent.parent / "data"
@@ -89,3 +92,19 @@ def test_markers_on_a_printed_grid():
         false_ids += sorted(seen - truth)
         total += len(truth)
     assert total == 180 and found / total >= 0.99 and false_ids == []
+
+
+def test_a_painted_base_the_decoder_reads_as_an_id_is_no_marker():
+    """A red base with its whole top painted, in a 2160p photo's top view (48 px/in) under a shake:
+    ArUco outlines a square on the dark disc (a figure marker's size in inches) and corrects its
+    bits into id 17. Its cells show no marker's pattern, so no figure marker is reported there."""
+    gray = cv2.imread(str(DATA / "rendered" / "painted_base_view.png"), cv2.IMREAD_GRAYSCALE)
+    profile = TableProfile("painted base", 12.0, 12.0, anchors=standard_anchors(12.0, 12.0),
+                           figure_marker_size_in=0.75)
+    finder = MarkerFinder(profile)
+    sharpened = TopView(_sharpen(gray), 48.0, (0.0, 0.0))
+    _corners, ids, _rejected = finder._detect_in_view(sharpened.image)
+    assert ids is not None and 17 in ids.ravel()          # the decoder does read an id there
+    best: dict = {}
+    finder._collect(sharpened, best, TopView(gray, 48.0, (0.0, 0.0)))
+    assert best == {}
