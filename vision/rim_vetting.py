@@ -112,16 +112,19 @@ def vet_hits(hits: Sequence[RimHit], *, strict: np.ndarray, loose: np.ndarray, r
     for hit in hits:
         if hit.reason == "ring":
             # a clean, round rim round most of the ring is a base whatever lies in its middle (a
-            # dark body near the table's dark edge)
+            # dark body near the table's dark edge), unless a phone's screen lies beside it
             strong = bool(is_strong(hit.coverage, hit.clean, hit.residual_px, max_residual_px))
             is_faint = not strong and hit.confidence < FAINT_RING
             if is_faint:
                 faint.add(len(out))
             reason = _look_alike(hit, strict, loose, r_px, strong)
-            if not reason and view_bgr is not None and not strong:
+            if not reason and view_bgr is not None:
                 if bright is None:
                     bright = brightest_tenth(view_bgr)
-                area, dark = flat_middle(view_bgr, hit.xy_view, r_px, bright)
+                # (a strong rim's dark middle may flood out through its gap with its body; the screen's
+                # straight edge through the disc tells a phone even from a strong ring: a case's rounded
+                # corner round the screen's is as clean and round as a rim)
+                area = flat_middle(view_bgr, hit.xy_view, r_px, bright)[0] if not strong else 0.0
                 if area > MAX_FLAT_MIDDLE:
                     reason = (f"the edge of something large and dark ({area:.1f} bases of one flat colour in its middle): "
                               f"a phone's screen, a mug's inside")

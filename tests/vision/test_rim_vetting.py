@@ -133,10 +133,35 @@ def test_a_ring_in_the_corner_of_a_phones_case_is_the_edge_of_its_dark_screen():
     corner = _hit(centre, 0, coverage=0.3)                   # a quarter of a ring, in the corner
     out = vet_hits([corner], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4, view_bgr=img)
     assert "large and dark" in out[0].reason
-    # a clean, round rim round most of a ring is a base whatever lies in its middle
+    # a clean, round rim round most of a ring is spared the dark-middle test, but the screen's straight
+    # edge through its disc still tells the case's corner
     whole = _hit(centre, 0, coverage=0.7)
-    assert vet_hits([whole], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4,
-                    view_bgr=img)[0].reason == "ring"
+    out = vet_hits([whole], strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4, view_bgr=img)
+    assert "straight-edged" in out[0].reason, out[0].reason
+
+
+def test_a_strong_rim_whose_dark_body_runs_out_into_the_dark_beyond_is_a_base():
+    """A figure near a dark shadow, its dark body leaning out through the rim's gap into it: the
+    middle floods out with the body into the shadow, far past the ring, as a screen's would; but the
+    rim is clean, round and shows round most of the ring, and the shadow's outline is ragged, no
+    screen's straight edge."""
+    rng = np.random.default_rng(5)
+    img = _view()
+    dark = (30, 30, 32)
+    for _ in range(40):                                                 # the shadow, a ragged outline
+        cv2.circle(img, (int(rng.integers(80, 118)), int(rng.integers(20, 100))), int(rng.integers(6, 14)), dark, -1)
+    cv2.circle(img, (60, 60), 10, (45, 40, 180), -1)                   # rim
+    cv2.circle(img, (60, 60), 8, (62, 60, 60), -1)                     # top
+    cv2.ellipse(img, (72, 58), (14, 5), 0, 0, 360, dark, -1)           # the body, leaning out over the gap
+    centre = np.array([60.0, 60.0])
+    bright = brightest_tenth(img)
+    assert flat_middle(img, centre, R_PX, bright)[0] > MAX_FLAT_MIDDLE
+    assert flat_beside(img, centre, R_PX, bright, least=MAX_FLAT_MIDDLE)[1] < MIN_SCREEN_SOLIDITY
+    label = _labels()
+    _arc(label, (60, 60), R_PX, 0, 40, 320)
+    kw = dict(strict=label, loose=_labels(), r_px=R_PX, max_residual_px=1.4, view_bgr=img)
+    assert vet_hits([_hit(centre, 0, coverage=0.7)], **kw)[0].reason == "ring"
+    assert "large and dark" in vet_hits([_hit(centre, 0, coverage=0.3)], **kw)[0].reason
 
 
 @pytest.mark.parametrize("top_bgr", [(62, 60, 60), (55, 80, 95), (40, 40, 42)])
