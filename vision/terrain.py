@@ -40,7 +40,9 @@ a pixel brighter than both the mat around and the felt is the lamp's hot spot on
 felt. A region is no piece when it is small, thin, lies along the table's edge, reaches in over it
 (an arm, a cloth) or is square-cut and hangs over it (a book). Each piece's `confidence` is how
 surely its inside (where no figure stands) is its kind, against the sides' rim colours and the
-distractors too, times how far the kind stands from the mat, in the mat's own spread.
+distractors too, times how far the kind stands from the mat, in the mat's own spread. A kind the
+colours find no piece of may be a felt cut to the mat's own colour on a grained mat (a hill on
+light wood): the one patch of its colour where the grain stops (vision.terrain_grain) is its piece.
 """
 from __future__ import annotations
 
@@ -55,6 +57,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from measure.scene import Terrain
+from vision import terrain_grain
 from vision.colour import median_rows
 
 TERRAIN_PPI = 10.0           # the layer the white balance is measured on (vision.pipeline)
@@ -302,7 +305,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     wppi = ppi / n
     # A block of n view pixels is one work pixel, centred (n - 1) / 2 view pixels in.
     ox, oy = origin_in[0] + (n - 1) / (2 * ppi), origin_in[1] + (n - 1) / (2 * ppi)
-    planes = _features(_shrink(np.asarray(view_bgr, np.float32), n), wppi)
+    work_bgr = _shrink(np.asarray(view_bgr, np.float32), n)
+    planes = _features(work_bgr, wppi)
     h, w = planes.shape[1:]
     excluded = np.zeros((h, w), bool)
     if exclude_mask is not None:
@@ -590,6 +594,13 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             if kept:
                 pieces += kept
                 break
+    # A kind the colours found no piece of may be a felt of the mat's own colour on a grained mat
+    # (a hill on light wood): told by its lack of grain (vision.terrain_grain).
+    missing = [k for k in range(len(kinds)) if not any(q[0] == kinds[k][0] for q in pieces)]
+    if missing:
+        pieces += _grain_pieces(work_bgr, wppi, (ox, oy), rel, mat_sigma, [kinds[k][0] for k in missing],
+                                prior_mu[missing], prior_sd[missing], [p for _, p, _ in pieces],
+                                excluded, unknown, standing, edge, feet_px, open_k)
     pieces.sort(key=lambda q: (q[1].centroid.y, q[1].centroid.x))
     return tuple(Terrain(f"t{i + 1}", kind, poly, extra={"confidence": conf})
                  for i, (kind, poly, conf) in enumerate(pieces))
@@ -1068,3 +1079,84 @@ def _kernel_offsets(radius_in: float, ppi: float) -> tuple[np.ndarray, np.ndarra
 
 _RING_ANGLES = np.linspace(0, 2 * math.pi, 16, endpoint=False)
 _RING_COS, _RING_SIN = np.cos(_RING_ANGLES), np.sin(_RING_ANGLES)
+
+
+def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds, found, excluded, unknown, standing,
+                  edge, feet_px, open_k) -> list[tuple[str, Polygon, float]]:
+    """[(kind, polygon, confidence)]: felts of the kinds `names` (their colours `mus`, `sds` as
+    the seeds judge them) told from a grained mat by their lack of grain, away from the pieces
+    `found` (polygons), `excluded` (hands, cards), `unknown` (those and where the camera clipped)
+    and where figures stand (`standing`)."""
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    coh = terrain_grain.coherence(cv2.log(cv2.add(gray, float(OFFSET))), ppi)
+    h, w = coh.shape
+    taken = np.zeros((h, w), np.uint8)
+    for polygon in found:
+        ring = (np.asarray(polygon.exterior.coords) - origin_in) * ppi
+        cv2.fillPoly(taken, [np.round(ring).astype(np.int32)], 1)
+    taken = cv2.dilate(taken, _kernel(1.0, ppi)) > 0
+    free = ~unknown & ~taken
+    d_mat = _sq_dist(rel[:3], np.zeros(3), mat_sigma[:3])
+    mat_like = (d_mat < 3 * MAT_LIKE_SIGMA ** 2) & ~unknown & ~standing
+    # (Within the tensor's reach of a figure, a card, a hand or anything not of the mat's colour (a
+    # pencil, a die, a figure missed), their outlines break the grain: no felt of the mat's colour
+    # is told there.)
+    things = standing | excluded | ((d_mat > ANOMALY_SIGMA ** 2) & ~unknown)
+    near_things = cv2.dilate(things.view(np.uint8), _kernel(2 * terrain_grain.GRAIN_IN, ppi)) > 0
+    centre, spread = terrain_grain.grain_level(coh[::2, ::2], mat_like[::2, ::2])
+    core = terrain_grain.grainless(coh, centre, spread) & free & ~near_things
+    core = cv2.morphologyEx(core.view(np.uint8), cv2.MORPH_OPEN, open_k)
+    if not core.any():
+        return []
+    spreads = np.hypot(sds, mat_sigma[:3])
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    out = []
+    claimed = np.zeros((h, w), bool)
+    for c in range(1, count):
+        if stats[c, cv2.CC_STAT_AREA] < SEED_MIN_SQIN * ppi * ppi:
+            continue
+        seed = comp == c
+        if (seed & claimed).any():
+            continue            # (a part of a felt already outlined)
+        # The felt reaches where the coherence is under half the mat's (the tensor's blur smears the
+        # edge both ways).
+        level = 0.5 * centre
+        mask = cv2.morphologyEx(((coh < level) & free).view(np.uint8), cv2.MORPH_OPEN, _kernel(STREAK_IN / 2, ppi))
+        mask = _fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _kernel(0.4, ppi)), MAX_HOLE_SQIN * ppi * ppi)
+        if len(feet_px):
+            mask = _add_footprints(mask, ppi, feet_px)
+        n, region, rstats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        r = int(np.bincount(region[seed], minlength=n)[1:].argmax()) + 1 if n > 1 else 0
+        if r == 0 or rstats[r, cv2.CC_STAT_AREA] < MIN_AREA_SQIN * ppi * ppi:
+            continue
+        bx, by, bw, bh = rstats[r, :4]
+        cut = (slice(max(0, by - 2), by + bh + 2), slice(max(0, bx - 2), bx + bw + 2))
+        part = (region[cut] == r).view(np.uint8)
+        claimed[cut] |= part > 0
+        if not _plausible(part, ppi, edge[cut], (cut[1].start, cut[0].start), (w, h)):
+            continue
+        # A felt lies on the mat: the mat shows round most of it (a mug's dark inside is ringed by its rim).
+        around = (cv2.dilate(part, _kernel(RING_IN[1], ppi)) > 0) & (part == 0)
+        if np.count_nonzero(things[cut] & around) > MAX_EDGE_SHARE * np.count_nonzero(around):
+            continue
+        inner = seed[cut] & (part > 0)
+        # Which kind: the colour of its core nearest a kind's (the mat's own colour is no kind's
+        # unless a kind is cut to it), near enough it.
+        colour = rel[:3, cut[0], cut[1]][:, inner].mean(axis=1)
+        off = np.sqrt((((colour[None] - mus) / spreads) ** 2).sum(axis=1))
+        k = int(np.argmin(off))
+        if off[k] > MAX_LEARN_SIGMA:
+            continue
+        polygon = _polygon(part, part.astype(np.float32), ppi, (origin_in[0] + cut[1].start / ppi,
+                                                                origin_in[1] + cut[0].start / ppi))
+        if polygon is None:
+            continue
+        separation = terrain_grain.grain_separation(coh[cut][inner], centre, spread)
+        out.append((names[k], polygon, round(min(1.0, separation / SEPARATION_FULL), 3), polygon.area * separation))
+    # A kind the colours missed whole is one felt cut to the mat's colour: the patch that stands out
+    # most (the biggest, least grained); others are likelier the mat's own swirls.
+    best = {}
+    for q in out:
+        if q[0] not in best or q[3] > best[q[0]][3]:
+            best[q[0]] = q
+    return [q[:3] for q in best.values()]

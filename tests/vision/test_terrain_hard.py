@@ -244,3 +244,15 @@ def test_a_felt_brighter_than_the_mat_does_not_spread_into_the_clipped_hot_spot(
     photo, scene, truth = _scene_and_truth(7, 53)
     assert photo.conditions.hot_spot and photo.conditions.texture == "wood"
     _assert_one_piece(scene, truth, "hill", 0.9)
+
+
+def test_a_hill_cut_to_the_wood_grains_own_colour_is_found_by_its_lack_of_grain():
+    """Hard set 11, photo 7 (warm light, a lamp's hot spot, a hand, wood-grain mat): the hill felt
+    came out the wood's own colour and brightness (its log chromaticities within 0.01 of the mat
+    round it), so no colour seeds it (it was missed whole, IoU 0). The grain runs one way all over
+    the mat and every way in the felt: the one grainless patch of the hill's colour is the hill."""
+    photo, scene, truth = _scene_and_truth(11, 7)
+    assert photo.conditions.texture == "wood" and photo.hand is not None
+    _assert_one_piece(scene, truth, "hill", 0.8)
+    for t in scene.terrain:
+        assert t.polygon.intersects(truth[t.kind]), (t.kind, t.polygon.bounds)

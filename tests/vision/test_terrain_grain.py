@@ -1,0 +1,85 @@
+"""A felt told from a grained mat by its texture (vision.terrain_grain): the structure tensor's
+coherence on a drawn wood grain, on isotropic noise, and a felt of the mat's own colour cut into a
+grain, with and without things (figures, a mug) that break the grain."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from shapely.geometry import Point
+
+from vision.terrain import find_terrain
+from vision.terrain_grain import GRAIN_SIGMA, coherence, grain_level, grainless
+
+PPI = 5.0
+WOOD = (168, 122, 80)
+
+
+def _noise(rng, shape, sigma_px):
+    n = cv2.GaussianBlur(rng.normal(0, 1, shape).astype(np.float32), (0, 0), sigma_px)
+    return n / (n.std() + 1e-6)
+
+
+def _grain(shape, rng, period_px=5.0, angle_deg=20.0):
+    """A wood grain's brightness (about 1), bands `period_px` apart running at `angle_deg`, wavy."""
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float32)
+    a = np.radians(angle_deg)
+    across = -xx * np.sin(a) + yy * np.cos(a) + 2.0 * _noise(rng, shape, 8.0)
+    return 1 + 0.15 * np.sin(2 * np.pi * across / period_px) + 0.03 * _noise(rng, shape, 0.7)
+
+
+def _table(rng, felt=True, shape=(120, 180)):
+    """BGR top view at PPI of a wood-grain mat, and (when `felt`) a disc of felt of the mat's very
+    colour and brightness, grainless (a gravel print), at (18, 12) in, 3 in in radius; its mask."""
+    t = _grain(shape, rng)
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]]
+    disc = np.hypot(xx - 18 * PPI, yy - 12 * PPI) <= 3.0 * PPI
+    if felt:
+        t = np.where(disc, 1 + 0.12 * _noise(rng, shape, 0.7), t)
+    return (np.array(WOOD[::-1], np.float32) * t[..., None]).clip(0, 255), disc
+
+
+def test_a_grain_is_coherent_and_noise_is_not():
+    rng = np.random.default_rng(1)
+    grain = np.log(_grain((80, 80), rng))
+    rough = np.log(1 + 0.12 * _noise(rng, (80, 80), 0.7))
+    inner = (slice(10, 70), slice(10, 70))
+    assert np.median(coherence(grain.astype(np.float32), PPI)[inner]) > 0.7
+    assert np.median(coherence(rough.astype(np.float32), PPI)[inner]) < 0.35
+
+
+def test_on_a_mat_without_grain_nothing_is_grainless():
+    # Gravel or grass: the mat's own coherence is as low as a felt's, its spread reaches nought.
+    rng = np.random.default_rng(2)
+    coh = coherence(np.log(1 + 0.2 * _noise(rng, (100, 140), 0.7)).astype(np.float32), PPI)
+    centre, spread = grain_level(coh, np.ones(coh.shape, bool))
+    assert centre - GRAIN_SIGMA * spread < 0.05
+    assert not grainless(coh, centre, spread).any()
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_felt_of_the_mats_own_colour_is_found_by_its_lack_of_grain(seed):
+    rng = np.random.default_rng(seed)
+    view, disc = _table(rng)
+    pieces = find_terrain(view, PPI, [("hill", (150, 124, 84)), ("water", (52, 104, 168))])
+    assert [p.kind for p in pieces] == ["hill"]
+    truth = Point(18.0, 12.0).buffer(3.0, 64)
+    iou = pieces[0].polygon.intersection(truth).area / pieces[0].polygon.union(truth).area
+    assert iou >= 0.8
+    assert 0.5 <= pieces[0].extra["confidence"] <= 1.0
+
+
+def test_the_bare_grain_is_no_felt():
+    view, _ = _table(np.random.default_rng(5), felt=False)
+    assert find_terrain(view, PPI, [("hill", (150, 124, 84)), ("water", (52, 104, 168))]) == ()
+
+
+def test_figures_on_the_grain_are_no_felt():
+    # Their outlines break the grain round them: no felt is told within the tensor's reach of them.
+    view, _ = _table(np.random.default_rng(6), felt=False)
+    feet = []
+    for i, (x, y) in enumerate([(6, 5), (12, 18), (30, 6), (25, 16), (33, 20)]):
+        u, v = int(x * PPI), int(y * PPI)
+        view[v - 3:v + 4, u - 3:u + 4] = (40, 40, 200) if i % 2 else (30, 30, 30)
+        feet.append((x, y, 0.6))
+    assert find_terrain(view, PPI, [("hill", (150, 124, 84))], footprints_in=feet) == ()
