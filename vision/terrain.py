@@ -1085,8 +1085,9 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
                   edge, feet_px, open_k) -> list[tuple[str, Polygon, float]]:
     """[(kind, polygon, confidence)]: felts of the kinds `names` (their colours `mus`, `sds` as
     the seeds judge them) told from a grained mat by their lack of grain, away from the pieces
-    `found` (polygons), `excluded` (hands, cards), `unknown` (those and where the camera clipped)
-    and where figures stand (`standing`)."""
+    `found` (polygons), `excluded` (hands, cards) and where figures stand (`standing`). Where the
+    camera clipped (`unknown`, with the excluded) a channel, the brightness still shows the grain
+    (the other channels carry it), but not the colour."""
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     coh = terrain_grain.coherence(cv2.log(cv2.add(gray, float(OFFSET))), ppi)
     h, w = coh.shape
@@ -1095,7 +1096,7 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
         ring = (np.asarray(polygon.exterior.coords) - origin_in) * ppi
         cv2.fillPoly(taken, [np.round(ring).astype(np.int32)], 1)
     taken = cv2.dilate(taken, _kernel(1.0, ppi)) > 0
-    free = ~unknown & ~taken
+    free = ~excluded & ~taken
     d_mat = _sq_dist(rel[:3], np.zeros(3), mat_sigma[:3])
     mat_like = (d_mat < 3 * MAT_LIKE_SIGMA ** 2) & ~unknown & ~standing
     # (Within the tensor's reach of a figure, a card, a hand or anything not of the mat's colour (a
@@ -1103,7 +1104,9 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
     # is told there.)
     things = standing | excluded | ((d_mat > ANOMALY_SIGMA ** 2) & ~unknown)
     near_things = cv2.dilate(things.view(np.uint8), _kernel(2 * terrain_grain.GRAIN_IN, ppi)) > 0
-    centre, spread = terrain_grain.grain_level(coh[::2, ::2], mat_like[::2, ::2])
+    near_half = cv2.dilate(things.view(np.uint8), _kernel(terrain_grain.GRAIN_IN, ppi)) > 0
+    # (The mat's own grain is read away from them too.)
+    centre, spread = terrain_grain.grain_level(coh[::2, ::2], (mat_like & ~near_things)[::2, ::2])
     core = terrain_grain.grainless(coh, centre, spread) & free & ~near_things
     core = cv2.morphologyEx(core.view(np.uint8), cv2.MORPH_OPEN, open_k)
     if not core.any():
@@ -1121,17 +1124,24 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
         # The felt reaches where the coherence is under half the mat's (the tensor's blur smears the
         # edge both ways).
         level = 0.5 * centre
-        mask = cv2.morphologyEx(((coh < level) & free).view(np.uint8), cv2.MORPH_OPEN, _kernel(STREAK_IN / 2, ppi))
+        # (Round a figure or a thing the grain is broken whether felt lies there or not: the felt runs
+        # on there as far as the piece's hull.)
+        mask = cv2.morphologyEx(((coh < level) & free & ~near_half).view(np.uint8), cv2.MORPH_OPEN,
+                                _kernel(STREAK_IN / 2, ppi))
         mask = _fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _kernel(0.4, ppi)), MAX_HOLE_SQIN * ppi * ppi)
-        if len(feet_px):
-            mask = _add_footprints(mask, ppi, feet_px)
         n, region, rstats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         r = int(np.bincount(region[seed], minlength=n)[1:].argmax()) + 1 if n > 1 else 0
-        if r == 0 or rstats[r, cv2.CC_STAT_AREA] < MIN_AREA_SQIN * ppi * ppi:
+        if r == 0:
             continue
         bx, by, bw, bh = rstats[r, :4]
-        cut = (slice(max(0, by - 2), by + bh + 2), slice(max(0, bx - 2), bx + bw + 2))
+        m = int(math.ceil(2 * terrain_grain.GRAIN_IN * ppi)) + 2
+        cut = (slice(max(0, by - m), by + bh + m), slice(max(0, bx - m), bx + bw + m))
         part = (region[cut] == r).view(np.uint8)
+        part |= ((coh[cut] < level) & free[cut] & near_half[cut] & (_hull_mask(part) > 0)).view(np.uint8)
+        if len(feet_px):
+            part = _add_footprints(part, ppi, feet_px - (cut[1].start, cut[0].start, 0))
+        if cv2.countNonZero(part) < MIN_AREA_SQIN * ppi * ppi:
+            continue
         claimed[cut] |= part > 0
         if not _plausible(part, ppi, edge[cut], (cut[1].start, cut[0].start), (w, h)):
             continue
@@ -1140,9 +1150,12 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
         if np.count_nonzero(things[cut] & around) > MAX_EDGE_SHARE * np.count_nonzero(around):
             continue
         inner = seed[cut] & (part > 0)
+        seen = inner & ~unknown[cut]
+        if not seen.any():
+            continue
         # Which kind: the colour of its core nearest a kind's (the mat's own colour is no kind's
         # unless a kind is cut to it), near enough it.
-        colour = rel[:3, cut[0], cut[1]][:, inner].mean(axis=1)
+        colour = rel[:3, cut[0], cut[1]][:, seen].mean(axis=1)
         off = np.sqrt((((colour[None] - mus) / spreads) ** 2).sum(axis=1))
         k = int(np.argmin(off))
         if off[k] > MAX_LEARN_SIGMA:
