@@ -226,6 +226,32 @@ def test_a_ring_in_felt_of_its_hue_is_moved_towards_its_circle_not_the_felts_mot
 
 
 
+@pytest.mark.parametrize("true_xy", [(40.3, 40.6), (39.6, 40.2)])
+def test_a_ring_in_felt_of_its_hue_takes_its_side_wall_off_whole(true_xy):
+    # A blue rim in water, its far side hidden by the body, its side wall (the paint in shade,
+    # darker than the top and the water alike) labelled blue whole on the camera's side, 3 px wide:
+    # the centre lands on the top's, not pulled towards the camera by the wall.
+    from vision.rims import PASS_SOFT, PASS_STRICT, _in_felt_centres
+    r_px = 10.0
+    shift = np.array([[0.0, 3.0]])                 # towards the camera: where the base's foot shows
+    yy, xx = np.mgrid[0:80, 0:80]
+    dx, dy = xx - true_xy[0], yy - true_xy[1]
+    d = np.hypot(dx, dy) / r_px
+    mask = ((d >= 0.7) & (d <= 1.0) & (dy >= -0.3 * r_px)).astype(np.float32)
+    swept = np.zeros_like(d, bool)
+    for t in np.linspace(0.0, 1.0, 31):
+        swept |= np.hypot(dx - t * shift[0, 0], dy - t * shift[0, 1]) <= r_px
+    mask[swept & (d > 1.0)] = 1.0                 # the wall
+    start = np.array(true_xy, float)[None] + (0.6, 0.0)      # the first fit, the wall whole off
+    units = ray_units()
+    radii = np.arange(0.0, 2.0 * r_px + 6, STEP_PX)
+    kinds = np.array([1 * (PASS_SOFT + 1) + PASS_STRICT])
+    got, _ = _in_felt_centres(mask, np.ones(1), mask, start, shift, r_px, units, radii, kinds, np.zeros(1, bool))
+    towards_camera = float((got[0] - true_xy) @ shift[0]) / float(np.hypot(*shift[0]))
+    assert abs(towards_camera) <= 0.3, towards_camera
+    assert np.hypot(*(got[0] - true_xy)) <= 0.5
+
+
 def _arc_cut_by_a_body(r_px=10.0, size=64):
     """A 0/1 label map: a rim's band (0.7-1.0 radii) over half the ring (24 of the 48 rays); on
     the two rays just past each end of that arc the body leaning over the rim covers the band's
