@@ -408,7 +408,7 @@ def paint_map(view_bgr: np.ndarray, feltish: np.ndarray, paint, r_px: float) -> 
     w = feltish.astype(np.float32)
     if w.sum() < 4:
         return np.zeros(feltish.shape, np.float32)
-    centre = view_bgr[feltish].astype(np.float32).mean(0)     # (picked out as bytes: the same values)
+    centre = _masked_mean(view_bgr, feltish)
     # centred: the box's moments cancel little (each channel's plane split from the bytes and
     # centred on its own: the same numbers as the whole view made float and centred, then split)
     ch = [p.astype(np.float32) for p in cv2.split(view_bgr)]
@@ -474,6 +474,18 @@ def paint_map(view_bgr: np.ndarray, feltish: np.ndarray, paint, r_px: float) -> 
     paint_ll += np.float32(np.log(np.linalg.det(p_cov)))
     paint_ll *= -0.5
     return (paint_ll > felt_ll).astype(np.float32)
+
+
+def _masked_mean(view_bgr: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """view_bgr[mask].astype(np.float32).mean(0), the same (3,) float32, for less: while no
+    channel's sum passes 2**24 every partial sum of its float32 sum is a whole number float32 holds
+    exactly, so the sum is the bytes' (counted by OpenCV through the mask), whatever their order,
+    and it is divided as np.mean divides it."""
+    sums = np.array(cv2.sumElems(cv2.bitwise_and(view_bgr, view_bgr, mask=mask.view(np.uint8)))[:3])
+    if sums.max() > 2 ** 24:
+        return view_bgr[mask].astype(np.float32).mean(0)
+    out = sums.astype(np.float32)
+    return np.true_divide(out, np.intp(np.count_nonzero(mask)), out=out, casting="unsafe")
 
 
 def _rim_within(rim_px: np.ndarray, centres: np.ndarray, reach_px: float) -> np.ndarray:

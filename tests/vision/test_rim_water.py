@@ -9,7 +9,7 @@ import pytest
 
 from tests.vision.rim_scenes import BLUE, PPI, RED, WATER, TopScene
 from vision.rim_rays import longest_arc, ray_units
-from vision.rim_water import _rim_within, step_circles, water_candidates, water_rims
+from vision.rim_water import _masked_mean, _rim_within, step_circles, water_candidates, water_rims
 from vision.rims import find_rims, label_view
 
 SIDES = [RED, BLUE]
@@ -341,3 +341,20 @@ def test_a_ring_the_water_base_does_not_put_on_its_body_stays_and_the_water_base
                                                                                             water_conf):
     hits, rings, extra = _contest(ring_xy, (80, 80), ring_conf, water_conf)
     assert [h.side_index for h in hits] == [0, 1] and len(rings) == 2 and extra == []
+
+
+@pytest.mark.parametrize("size", [(1, 1), (37, 53), (120, 90), (400, 300)])
+def test_the_paint_maps_felt_centre_is_the_float32_mean_of_the_pixels_picked_out(size):
+    # the sum counted through the mask is the float32 sum to the bit while it stays whole numbers
+    # float32 holds; a window whose sum passes that (the largest here) takes numpy's own mean
+    rng = np.random.default_rng(size[0])
+    view = rng.integers(0, 256, size + (3,), dtype=np.uint8)
+    view[..., 2] = 255                                   # a channel at its largest: the most the sums reach
+    for share in (0.05, 0.5, 1.0):
+        mask = rng.random(size) < share
+        if not mask.any():
+            continue
+        window = view[:, 1:] if size[1] > 2 else view    # a window cut from a view, not its own array
+        got = _masked_mean(window, np.ascontiguousarray(mask[:, :window.shape[1]]))
+        want = window[mask[:, :window.shape[1]]].astype(np.float32).mean(0)
+        assert got.dtype == np.float32 and np.array_equal(got, want)
