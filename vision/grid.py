@@ -13,7 +13,8 @@ The spectrum is taken at the coarsest level of a Gaussian pyramid of the line ev
 peaks searched for stay well below the sampling rate (a 1" grid at 20 px/in: a sixteenth of the
 pixels), which makes the search a few milliseconds.
 
-Each peak is then refined by a zoomed DFT (sub-bin frequency), which gives pitch and angle, and the
+Each peak is then refined by a zoomed DFT (sub-bin frequency; a square grid's by its lines' second
+harmonic where that stands out of the mat, twice as fine), which gives pitch and angle, and the
 phases of the peaks give the origin: a line crossing for squares, a hex centre for hexes (a
 honeycomb centred on the origin has real negative first-order coefficients: the centre is a hole
 between lines).
@@ -68,6 +69,7 @@ class _Decimated:
     def __init__(self, weighted: np.ndarray, q: int):
         self.q = max(1, int(q))
         image = np.asarray(weighted, np.float32)
+        self.full = image                  # undecimated: for a peak above the decimated rate
         if self.q > 1:
             image = cv2.GaussianBlur(image, (0, 0), 0.75 * self.q)[:: self.q, :: self.q]
         self.image = np.ascontiguousarray(image)
@@ -92,10 +94,11 @@ def _zoom_dft(weighted, f: np.ndarray, step: float, n: int = 7) -> np.ndarray:
     return (cc - ss) - 1j * (cs + sc)                                                # [fy, fx]
 
 
-def _refine_peak(weighted: np.ndarray, f: np.ndarray, bin_px: float) -> np.ndarray:
-    """Sub-bin peak frequency by two zooms and a parabola on the log magnitude."""
+def _refine_peak(weighted: np.ndarray, f: np.ndarray, bin_px: float, zooms: tuple[float, ...] = (3, 12)) -> np.ndarray:
+    """Sub-bin peak frequency by zooms (steps of a bin over each of `zooms`, 7 x 7 of them) and a
+    parabola on the log magnitude."""
     f = np.asarray(f, np.float64)
-    for step in (bin_px / 3, bin_px / 12):
+    for step in (bin_px / z for z in zooms):
         mag = np.log(np.abs(_zoom_dft(weighted, f, step)) + 1e-9)
         j, i = np.unravel_index(int(np.argmax(mag)), mag.shape)
         j, i = min(max(j, 1), mag.shape[0] - 2), min(max(i, 1), mag.shape[1] - 2)
@@ -245,7 +248,10 @@ def _fit_peaks(weighted, spectrum: _Spectrum, kind: str, ppi: float, orientation
         # The lattice's line energy over the mat's texture: its first- and second-order peaks, each
         # over its spectral neighbourhood (capped, so one strong family cannot carry the rest); a
         # faint grid on a busy mat shows in all of them together, a texture in none for long.
-        second = [_rotate(p, skew[0]) * skew[1] for p in peaks]
+        # A square grid is two families of lines: each puts a Fourier series along its own normal
+        # (2 f is its second order) and nothing on the diagonal f1 + f2, where only the crossings
+        # show. A honeycomb's edges do fill its second shell (30 degrees on, sqrt(3) f).
+        second = [2 * p for p in peaks] if kind == "square" else [_rotate(p, skew[0]) * skew[1] for p in peaks]
         energy = float(np.mean([min(spectrum.at(p, "white"), ENERGY_CAP * MIN_WHITE_SNR)
                                 for p in peaks + second]))
         if s >= MIN_PEAK_SNR or whitened >= MIN_WHITE_SNR or (energy >= MIN_WHITE_SNR
@@ -257,6 +263,14 @@ def _fit_peaks(weighted, spectrum: _Spectrum, kind: str, ppi: float, orientation
     peaks = chosen
     bin_px = 1.0 / max(spectrum.w, spectrum.h)
     refined = [None if k == faded else _refine_peak(weighted, p, bin_px) for k, p in enumerate(peaks)]
+    if kind == "square":
+        # Thin lines' second harmonic pins a family's frequency twice as finely as its first peak,
+        # which a textured mat's low frequencies can pull by a fraction of a bin: where it stands
+        # out of the mat, the family's frequency is taken from it (half its refined frequency; the
+        # first peak puts it within a fraction of a bin, so one fine zoom does).
+        for k, p in enumerate(refined):
+            if np.abs(2 * p).max() < 0.45 and spectrum.at(2 * p, "white") >= MIN_WHITE_SNR:
+                refined[k] = _refine_peak(weighted.full, 2 * p, bin_px, zooms=(8,)) / 2
     if faded is not None:             # peaks at 0, 60 and 120 degrees: p60 = p0 + p120
         p0, p60, p120 = refined
         refined[faded] = (p60 - p120) if faded == 0 else (p0 + p120) if faded == 1 else (p60 - p0)

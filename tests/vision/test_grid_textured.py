@@ -16,21 +16,22 @@ WIDTH_IN, DEPTH_IN = 36.0, 24.0
 ORIGIN = (0.37, 0.21)
 
 
-def _top_view(mat: str, seed: int, grid: bool) -> np.ndarray:
-    """Gray top view at GRID_PPI of a textured mat, with thin printed lines (0.03", half dark) or none."""
+def _top_view(mat: str, seed: int, grid: bool, pitch_in: float = 1.0, dark: float = 0.5) -> np.ndarray:
+    """Gray top view at GRID_PPI of a textured mat, with thin printed lines (0.03", `dark` as dark as
+    the mat: half by default) or none."""
     rng = np.random.default_rng(seed)
     ppi = PPI * SS
     shape = (int(DEPTH_IN * ppi), int(WIDTH_IN * ppi))
     image = _mat(rng, mat, shape)
     if grid:
         lines = np.zeros(shape, np.float32)
-        for k in range(int(WIDTH_IN) + 1):
-            x = int(round((ORIGIN[0] + k) * ppi))
+        for k in range(int(WIDTH_IN / pitch_in) + 1):
+            x = int(round((ORIGIN[0] + k * pitch_in) * ppi))
             cv2.line(lines, (x, 0), (x, shape[0]), 1.0, 1)
-        for k in range(int(DEPTH_IN) + 1):
-            y = int(round((ORIGIN[1] + k) * ppi))
+        for k in range(int(DEPTH_IN / pitch_in) + 1):
+            y = int(round((ORIGIN[1] + k * pitch_in) * ppi))
             cv2.line(lines, (0, y), (shape[1], y), 1.0, 1)
-        image = image * (1 - 0.5 * lines[..., None])
+        image = image * (1 - dark * lines[..., None])
     view = cv2.resize(np.clip(image, 0, 255).astype(np.uint8), (int(WIDTH_IN * GRID_PPI), int(DEPTH_IN * GRID_PPI)),
                       interpolation=cv2.INTER_AREA)
     view = cv2.GaussianBlur(view, (0, 0), 0.8)
@@ -45,6 +46,18 @@ def test_a_square_grid_on_a_textured_mat_is_found(mat):
     assert abs(fit.grid.angle_deg) < 0.3
     # Lines drawn one pixel of the drawing wide, at the left/top of their nominal place.
     assert phase_error_in(fit.grid, Grid("square", 1.0, ORIGIN, 0.0)) < 0.06
+
+
+@pytest.mark.parametrize("mat, pitch_in, seed", [("wood", 1.0, 1), ("wood", 1.0, 2), ("grass", 1.5, 3)])
+def test_a_faint_square_grid_is_found_by_its_lines_harmonics(mat, pitch_in, seed):
+    """Lines printed 30% dark: their first peaks sink into the mat's texture, which is strongest at
+    low frequencies. Thin lines put as much again at twice the frequency along each family (not on
+    the diagonal, where only their crossings show): the two together stand out."""
+    fit = find_grid(_top_view(mat, seed, True, pitch_in, dark=0.3), GRID_PPI, kind="square", pitch_in=pitch_in)
+    assert fit is not None and fit.grid.kind == "square"
+    assert abs(fit.grid.pitch_in / pitch_in - 1) < 0.006
+    assert abs(fit.grid.angle_deg) < 0.3
+    assert phase_error_in(fit.grid, Grid("square", pitch_in, ORIGIN, 0.0)) < 0.2
 
 
 @pytest.mark.parametrize("mat", ["grass", "gravel", "wood", "plain"])
