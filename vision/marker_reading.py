@@ -41,6 +41,8 @@ class SoftRead:
     marker_id: int
     corners: np.ndarray         # (4, 2), the outline turned so that corner 0 is the marker's top left
     correlation: float
+    turn: int = 0               # the outline's corner `turn` is the marker's top left
+    outline: np.ndarray | None = None   # the outline as first found (before any refinement), turned so
 
 
 @functools.lru_cache(maxsize=4)
@@ -192,7 +194,7 @@ class PatternReader:
             return None
         # The pattern turned clockwise `turn` times: the marker's top-left corner is outline corner `turn`.
         corners = np.roll(np.asarray(outline, np.float64), -int(self._turns[best]), axis=0)
-        return SoftRead(marker_id, corners, float(scores[best]))
+        return SoftRead(marker_id, corners, float(scores[best]), int(self._turns[best]))
 
 
 def _blurs():

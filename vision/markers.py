@@ -20,7 +20,7 @@ frame reads so only the marker last seen in each window.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -304,7 +304,7 @@ class MarkerFinder:
         profile has a roster."""
         found = self._soft_read(gray, quad)
         if found is not None and found.marker_id not in best:
-            self._keep(best, found.marker_id, registration.to_table(found.corners))
+            self._keep_read(best, found, registration.to_table)
 
     def _soft_read(self, gray: np.ndarray, quad: np.ndarray, allowed: frozenset[int] | None = None):
         """A figure marker's id read from an outline's cells (vision.marker_reading), or None: the
@@ -326,7 +326,10 @@ class MarkerFinder:
             return None
         outline = quad.astype(np.float32).reshape(-1, 1, 2)
         cv2.cornerSubPix(gray, outline, (2, 2), (-1, -1), (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01))
-        return reader.read(gray, outline.reshape(4, 2), allowed)
+        read = reader.read(gray, outline.reshape(4, 2), allowed)
+        if read is None:
+            return None
+        return replace(read, outline=np.roll(np.asarray(quad, np.float64), -read.turn, axis=0))
 
     def find_figures(self, view: TopView, registration: Registration,
                      rects_in: list[tuple[float, float, float, float]] | None = None,
@@ -405,7 +408,7 @@ class MarkerFinder:
             read = self._soft_read(image, quad + (u0, v0), missing)
             if read is None:           # (it reads only ids still missing: none in `best`)
                 continue
-            self._keep(best, read.marker_id, view.to_table(read.corners))
+            self._keep_read(best, read, view.to_table)
             if read.marker_id in best:
                 missing = missing - {read.marker_id}
                 if not missing:
@@ -433,7 +436,7 @@ class MarkerFinder:
                 continue
             read = self._soft_read(plain.image, quad.reshape(4, 2), allowed)
             if read is not None and read.marker_id not in best:
-                self._keep(best, read.marker_id, view.to_table(read.corners))
+                self._keep_read(best, read, view.to_table)
                 taken.append(centre)
 
     def _showing(self, gray: np.ndarray, read) -> list[tuple[int, np.ndarray]]:
@@ -444,6 +447,14 @@ class MarkerFinder:
             return []
         shows = self._pattern_reader.shows(gray, np.stack([q for _i, q in read]), [i for i, _q in read])
         return [r for r, ok in zip(read, shows) if ok]
+
+    def _keep_read(self, best: dict[int, tuple[float, np.ndarray]], read, to_table) -> None:
+        """A marker read by its pattern, kept at its refined corners, or where those are not a
+        figure marker's size in inches, at its outline as first found: under motion blur the corner
+        refinement of a marker a few pixels a cell across can pull one corner half a cell off."""
+        self._keep(best, read.marker_id, to_table(read.corners))
+        if read.marker_id not in best and read.outline is not None:
+            self._keep(best, read.marker_id, to_table(read.outline))
 
     def _keep(self, best: dict[int, tuple[float, np.ndarray]], marker_id: int, quad_in: np.ndarray) -> None:
         """A marker read, kept if its size in inches is a figure marker's (and it is the

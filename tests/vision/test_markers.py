@@ -108,3 +108,22 @@ def test_a_painted_base_the_decoder_reads_as_an_id_is_no_marker():
     best: dict = {}
     finder._collect(sharpened, best, TopView(gray, 48.0, (0.0, 0.0)))
     assert best == {}
+
+
+def test_a_pattern_read_whose_refined_corners_are_off_is_kept_at_its_outline():
+    """Under motion blur the corner refinement of a marker a few pixels a cell across can pull one
+    corner half a cell off: the read is kept at the outline first found when that one, and not the
+    refined one, is a figure marker's size in inches; and dropped when neither is."""
+    from vision.marker_reading import SoftRead
+
+    profile = TableProfile("soft read", 24.0, 24.0, anchors=standard_anchors(24.0, 24.0), figure_marker_size_in=1.0)
+    finder = MarkerFinder(profile)
+    square = np.array([[10.0, 10.0], [11.0, 10.0], [11.0, 11.0], [10.0, 11.0]])
+    pulled = square.copy()
+    pulled[0] += (0.25, 0.25)                         # one side 0.75 in: 25% short
+    best: dict = {}
+    finder._keep_read(best, SoftRead(7, pulled, 0.93, 0, square), lambda q: q)
+    assert list(best) == [7] and np.allclose(best[7][1], square)
+    best = {}
+    finder._keep_read(best, SoftRead(7, pulled, 0.93, 0, pulled * 1.3), lambda q: q)
+    assert best == {}
