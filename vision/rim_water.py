@@ -100,14 +100,14 @@ def water_candidates(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_
             origin = np.array([x0, y0], float)
             bgr = view_bgr[y0:y1, x0:x1] if view_bgr is not None else None
             maps = _WindowMaps.of(lab, f, k, n_sides)
-            found = _in_window(lab, f, k, n_sides, r_px, wall_shift_px, origin, with_rejected, bgr=bgr,
-                               step_sign=step_sign, found_xy=found_xy, maps=maps)
+            found = _in_window(maps, r_px, wall_shift_px, origin, with_rejected, bgr=bgr,
+                               step_sign=step_sign, found_xy=found_xy)
             if paint is not None:
                 # the rim by its paint as this photo shows it, against the felt round it
                 rim = paint_map(bgr, maps.painted, paint, r_px)
                 rings = [c[0] for c in found if c[4] == "ring"]
-                for c in _in_window(lab, f, k, n_sides, r_px, wall_shift_px, origin, with_rejected, rim=rim, bgr=bgr,
-                                    step_sign=step_sign, found_xy=found_xy, maps=maps):
+                for c in _in_window(maps, r_px, wall_shift_px, origin, with_rejected, rim=rim, bgr=bgr,
+                                    step_sign=step_sign, found_xy=found_xy):
                     if c[4] == "ring" and any(np.hypot(*(c[0] - q)) < OVERLAP * r_px for q in rings):
                         c = c[:4] + ("found by the labels too",)
                     found.append(c)
@@ -191,17 +191,14 @@ class _WindowMaps(NamedTuple):
                            other_px.astype(np.float32), bool(other_px.any()))
 
 
-def _in_window(lab, felt, k, n_sides, r_px, wall_shift_px, origin, with_rejected=False, rim=None, bgr=None,
-               step_sign=0.0, found_xy=None, maps: _WindowMaps | None = None):
+def _in_window(maps: _WindowMaps, r_px, wall_shift_px, origin, with_rejected=False, rim=None, bgr=None,
+               step_sign=0.0, found_xy=None):
     """Bases in one piece's window, the rim's colour by its labels or by `rim` (a 0/1 map); with
     the window's view `bgr` (uint8 BGR), looked at again by the brightness's step (step_circles,
     its way `step_sign`), not where a ring is found already (`found_xy`, view pixels). `maps`: the
     window's _WindowMaps, made once for both looks."""
-    if maps is None:
-        maps = _WindowMaps.of(lab, felt, k, n_sides)
     other_px, other_f, other_any = maps.other_px, maps.other_f, maps.other_any
-    # (the felt, the rim's colour and the other sides' are 0/1 maps: the body, where none of them
-    # is, is 1 less their largest)
+    # (the body is where none of the felt, the rim's colour and the other sides' is)
     if rim is None:
         rim_px = maps.rim_lab
         rim_f = rim_px.astype(np.float32)

@@ -84,18 +84,26 @@ def score_grid(found: Scene, truth: Scene, s: PhotoScore) -> None:
         s.misses.append("grid: " + s.grid_note)
 
 
-def score_colour(found: Scene, truth: Scene, s: PhotoScore, suspect=None, rim_visible=None,
-                 painted_top=None) -> None:
+def colour_pairs(found: Scene, truth: Scene):
+    """(the found colour figures, the truth's, {truth index: (found index, distance in)}): visible truth
+    only, nearest pairs first, same side only, within GATE_IN."""
     found_c = [f for f in found.figures if f.detected_by == "colour" and not f.hidden]
     truth_c = [f for f in truth.figures if f.detected_by == "colour"]
-    used: set[int] = set()
-    # Visible truth first, nearest pairs first, same side only.
     pairs = sorted((math.hypot(f.x - t.x, f.y - t.y), i, j) for i, t in enumerate(truth_c) if not t.hidden
                    for j, f in enumerate(found_c) if f.side == t.side)
-    matched: dict[int, float] = {}
+    matched: dict[int, tuple[int, float]] = {}
+    used: set[int] = set()
     for d, i, j in pairs:
         if d <= GATE_IN and i not in matched and j not in used:
-            matched[i], _ = d, used.add(j)
+            matched[i] = (j, d)
+            used.add(j)
+    return found_c, truth_c, matched
+
+
+def score_colour(found: Scene, truth: Scene, s: PhotoScore, suspect=None, rim_visible=None,
+                 painted_top=None) -> None:
+    found_c, truth_c, matched = colour_pairs(found, truth)
+    used = {j for j, _ in matched.values()}
     for i, t in enumerate(truth_c):
         if t.hidden:
             continue
@@ -105,7 +113,7 @@ def score_colour(found: Scene, truth: Scene, s: PhotoScore, suspect=None, rim_vi
         if i in matched:
             s.colour_found += 1
             s.painted_found += painted
-            s.colour_errors_in.append(matched[i])
+            s.colour_errors_in.append(matched[i][1])
         else:
             vis = f", {rim_visible.get(t.id, 1):.0%} of rim in view" if rim_visible else ""
             vis += ", whole top painted" if painted else ""
