@@ -1130,8 +1130,12 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
                                 _kernel(STREAK_IN / 2, ppi))
         mask = _fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _kernel(0.4, ppi)), MAX_HOLE_SQIN * ppi * ppi)
         n, region, rstats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        r = int(np.bincount(region[seed], minlength=n)[1:].argmax()) + 1 if n > 1 else 0
-        if r == 0:
+        # (A seed in no region, a swirl of the mat under the seed's cut but over the region's, is
+        # none: it must claim nothing, or the felt's own seed is later skipped as claimed.)
+        counts = np.bincount(region[seed], minlength=n)
+        counts[0] = 0
+        r = int(counts.argmax())
+        if counts[r] == 0:
             continue
         bx, by, bw, bh = rstats[r, :4]
         m = int(math.ceil(2 * terrain_grain.GRAIN_IN * ppi)) + 2

@@ -83,3 +83,20 @@ def test_figures_on_the_grain_are_no_felt():
         view[v - 3:v + 4, u - 3:u + 4] = (40, 40, 200) if i % 2 else (30, 30, 30)
         feet.append((x, y, 0.6))
     assert find_terrain(view, PPI, [("hill", (150, 124, 84))], footprints_in=feet) == ()
+
+
+@pytest.mark.parametrize("seed", [3, 4, 7])
+def test_a_weakly_grained_knot_of_the_mat_does_not_hide_the_felt(seed):
+    # A knot of the mat above the felt, its grain weaker than the mat's (its coherence past the
+    # felt's outline but under the seeds' cut): a seed in no felt region, which must claim none.
+    rng = np.random.default_rng(seed)
+    view, _ = _table(rng)
+    t = _grain(view.shape[:2], rng)
+    yy, xx = np.mgrid[0:view.shape[0], 0:view.shape[1]]
+    knot = np.hypot(xx - 18 * PPI, yy - 4 * PPI) <= 2.2 * PPI
+    weak = 1 + 0.7 * (t - 1) + 0.3 * 0.12 * _noise(rng, view.shape[:2], 0.7)
+    view = np.where(knot[..., None], np.array(WOOD[::-1], np.float32) * weak[..., None], view).clip(0, 255)
+    pieces = find_terrain(view, PPI, [("hill", (150, 124, 84)), ("water", (52, 104, 168))])
+    assert [p.kind for p in pieces] == ["hill"]
+    truth = Point(18.0, 12.0).buffer(3.0, 64)
+    assert pieces[0].polygon.intersection(truth).area / pieces[0].polygon.union(truth).area >= 0.8
