@@ -111,6 +111,7 @@ SUBPIXEL = 4                 # outlines are traced on the unmixed cover enlarged
 SIMPLIFY_IN = 0.03           # outline simplification tolerance
 SEPARATION_FULL = 4.0        # a kind this many mat spreads from the mat is fully distinct
 MIN_CONFIDENCE = 0.5         # pieces less sure than this are not reported
+GRAIN_MAX_THINGS_ROUND = 0.5  # a felt told by its lack of grain has things (not the mat) round at most this share of it
 FOOT_MARGIN_IN = 0.1         # a figure's footprint is its base this much enlarged (the felt it hides)
 # Things on a table that are no felt: paper, a phone, a pencil. Each competes for seeds unless it
 # is near one of the profile's felt colours (a white "snow" felt stays snow). Hands are found by
@@ -1107,6 +1108,8 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
     near_half = cv2.dilate(things.view(np.uint8), _kernel(terrain_grain.GRAIN_IN, ppi)) > 0
     # (The mat's own grain is read away from them too.)
     centre, spread = terrain_grain.grain_level(coh[::2, ::2], (mat_like & ~near_things)[::2, ::2])
+    if centre - terrain_grain.GRAIN_SIGMA * spread <= 0:
+        return []               # (no grain to stand out from: nothing is grainless)
     core = terrain_grain.grainless(coh, centre, spread) & free & ~near_things
     core = cv2.morphologyEx(core.view(np.uint8), cv2.MORPH_OPEN, open_k)
     if not core.any():
@@ -1115,21 +1118,23 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
     count, comp, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     out = []
     claimed = np.zeros((h, w), bool)
+    # The felt reaches where the coherence is under half the mat's (the tensor's blur smears the
+    # edge both ways). (Round a figure or a thing the grain is broken whether felt lies there or
+    # not: the felt runs on there as far as the piece's hull.) The same regions for every seed.
+    level = 0.5 * centre
+    regions = None
     for c in range(1, count):
         if stats[c, cv2.CC_STAT_AREA] < SEED_MIN_SQIN * ppi * ppi:
             continue
         seed = comp == c
         if (seed & claimed).any():
             continue            # (a part of a felt already outlined)
-        # The felt reaches where the coherence is under half the mat's (the tensor's blur smears the
-        # edge both ways).
-        level = 0.5 * centre
-        # (Round a figure or a thing the grain is broken whether felt lies there or not: the felt runs
-        # on there as far as the piece's hull.)
-        mask = cv2.morphologyEx(((coh < level) & free & ~near_half).view(np.uint8), cv2.MORPH_OPEN,
-                                _kernel(STREAK_IN / 2, ppi))
-        mask = _fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _kernel(0.4, ppi)), MAX_HOLE_SQIN * ppi * ppi)
-        n, region, rstats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        if regions is None:
+            mask = cv2.morphologyEx(((coh < level) & free & ~near_half).view(np.uint8), cv2.MORPH_OPEN,
+                                    _kernel(STREAK_IN / 2, ppi))
+            mask = _fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _kernel(0.4, ppi)), MAX_HOLE_SQIN * ppi * ppi)
+            regions = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        n, region, rstats, _ = regions
         # (A seed in no region, a swirl of the mat under the seed's cut but over the region's, is
         # none: it must claim nothing, or the felt's own seed is later skipped as claimed.)
         counts = np.bincount(region[seed], minlength=n)
@@ -1151,7 +1156,7 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
             continue
         # A felt lies on the mat: the mat shows round most of it (a mug's dark inside is ringed by its rim).
         around = (cv2.dilate(part, _kernel(RING_IN[1], ppi)) > 0) & (part == 0)
-        if np.count_nonzero(things[cut] & around) > MAX_EDGE_SHARE * np.count_nonzero(around):
+        if np.count_nonzero(things[cut] & around) > GRAIN_MAX_THINGS_ROUND * np.count_nonzero(around):
             continue
         inner = seed[cut] & (part > 0)
         seen = inner & ~unknown[cut]

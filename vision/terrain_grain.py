@@ -10,10 +10,10 @@ mat's spread reaches down to nought, and nothing stands out.
 """
 from __future__ import annotations
 
-import math
-
 import cv2
 import numpy as np
+
+from vision.colour import median_rows
 
 GRAIN_IN = 0.5               # coherence is read over about this (Gaussian sigma of the structure tensor)
 GRAIN_SIGMA = 4.0            # a felt's core lies this many of the mat's spreads below the mat's coherence
@@ -37,8 +37,8 @@ def grain_level(coh: np.ndarray, mat_like: np.ndarray) -> tuple[float, float]:
     values = coh[mat_like]
     if values.size < 50:
         return 0.0, 1.0
-    centre = float(np.median(values))
-    spread = max(GRAIN_FLOOR, 1.4826 * float(np.median(np.abs(values - centre))))
+    centre = float(median_rows(values[None])[0])
+    spread = max(GRAIN_FLOOR, 1.4826 * float(median_rows(np.abs(values - centre)[None])[0]))
     return centre, spread
 
 
@@ -49,7 +49,5 @@ def grainless(coh: np.ndarray, centre: float, spread: float) -> np.ndarray:
 
 
 def grain_separation(coh_inside: np.ndarray, centre: float, spread: float) -> float:
-    """How far a region's coherence lies under the mat's, in the mat's spreads."""
-    if coh_inside.size == 0:
-        return 0.0
-    return max(0.0, (centre - float(np.median(coh_inside))) / spread) if math.isfinite(centre) else 0.0
+    """How far a region's coherence (some pixels) lies under the mat's, in the mat's spreads."""
+    return max(0.0, (centre - float(np.median(coh_inside))) / spread)
