@@ -42,7 +42,8 @@ felt. A region is no piece when it is small, thin, lies along the table's edge, 
 surely its inside (where no figure stands) is its kind, against the sides' rim colours and the
 distractors too, times how far the kind stands from the mat, in the mat's own spread. A kind the
 colours find no piece of may be a felt cut to the mat's own colour on a grained mat (a hill on
-light wood): the one patch of its colour where the grain stops (vision.terrain_grain) is its piece.
+light wood): the one patch of its colour where the grain stops (vision.terrain_grain), and as rough
+at the pixel scale as a felt (a plain book or card of the mat's colour is smooth), is its piece.
 """
 from __future__ import annotations
 
@@ -1090,7 +1091,8 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
     camera clipped (`unknown`, with the excluded) a channel, the brightness still shows the grain
     (the other channels carry it), but not the colour."""
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    coh = terrain_grain.coherence(cv2.log(cv2.add(gray, float(OFFSET))), ppi)
+    gray_log = cv2.log(cv2.add(gray, float(OFFSET)))
+    coh = terrain_grain.coherence(gray_log, ppi)
     h, w = coh.shape
     taken = np.zeros((h, w), np.uint8)
     for polygon in found:
@@ -1114,6 +1116,10 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
     core = cv2.morphologyEx(core.view(np.uint8), cv2.MORPH_OPEN, open_k)
     if not core.any():
         return []
+    # A felt is rough at the pixel scale as the mat is; a plain thing of the mat's colour is not
+    # (vision.terrain_grain). The mat's fuzz is read where its grain is.
+    fuzz = terrain_grain.fuzz(gray_log, ppi)
+    mat_fuzz = terrain_grain.fuzz_level(fuzz[::2, ::2][(mat_like & ~near_things)[::2, ::2]])
     spreads = np.hypot(sds, mat_sigma[:3])
     count, comp, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     out = []
@@ -1174,7 +1180,12 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
         if polygon is None:
             continue
         separation = terrain_grain.grain_separation(coh[cut][inner], centre, spread)
-        out.append((names[k], polygon, round(min(1.0, separation / SEPARATION_FULL), 3), polygon.area * separation))
+        # How sure: as rough as a felt at the pixel scale, not plain (a book, a card, a building of
+        # the mat's colour), and as far under the mat's grain as a felt.
+        sure = terrain_grain.fuzz_sureness(terrain_grain.fuzz_level(fuzz[cut][seen]), mat_fuzz)
+        confidence = round(sure * min(1.0, separation / SEPARATION_FULL), 3)
+        if confidence >= MIN_CONFIDENCE:
+            out.append((names[k], polygon, confidence, polygon.area * separation))
     # A kind the colours missed whole is one felt cut to the mat's colour: the patch that stands out
     # most (the biggest, least grained); others are likelier the mat's own swirls.
     best = {}

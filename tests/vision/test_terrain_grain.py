@@ -1,6 +1,7 @@
 """A felt told from a grained mat by its texture (vision.terrain_grain): the structure tensor's
 coherence on a drawn wood grain, on isotropic noise, and a felt of the mat's own colour cut into a
-grain, with and without things (figures, a mug) that break the grain."""
+grain, with and without figures that break the grain; plain things of the mat's colour, smooth
+where a felt is rough."""
 from __future__ import annotations
 
 import cv2
@@ -9,7 +10,7 @@ import pytest
 from shapely.geometry import Point
 
 from vision.terrain import find_terrain
-from vision.terrain_grain import GRAIN_SIGMA, coherence, grain_level, grainless
+from vision.terrain_grain import FUZZ_FELT, FUZZ_PLAIN, GRAIN_SIGMA, coherence, fuzz_sureness, grain_level, grainless
 
 PPI = 5.0
 WOOD = (168, 122, 80)
@@ -28,14 +29,15 @@ def _grain(shape, rng, period_px=5.0, angle_deg=20.0):
     return 1 + 0.15 * np.sin(2 * np.pi * across / period_px) + 0.03 * _noise(rng, shape, 0.7)
 
 
-def _table(rng, felt=True, shape=(120, 180)):
+def _table(rng, felt=True, shape=(120, 180), fuzz=0.12):
     """BGR top view at PPI of a wood-grain mat, and (when `felt`) a disc of felt of the mat's very
-    colour and brightness, grainless (a gravel print), at (18, 12) in, 3 in in radius; its mask."""
+    colour and brightness, grainless (a gravel print of contrast `fuzz`), at (18, 12) in, 3 in in
+    radius; its mask."""
     t = _grain(shape, rng)
     yy, xx = np.mgrid[0:shape[0], 0:shape[1]]
     disc = np.hypot(xx - 18 * PPI, yy - 12 * PPI) <= 3.0 * PPI
     if felt:
-        t = np.where(disc, 1 + 0.12 * _noise(rng, shape, 0.7), t)
+        t = np.where(disc, 1 + fuzz * _noise(rng, shape, 0.7), t)
     return (np.array(WOOD[::-1], np.float32) * t[..., None]).clip(0, 255), disc
 
 
@@ -100,3 +102,46 @@ def test_a_weakly_grained_knot_of_the_mat_does_not_hide_the_felt(seed):
     assert [p.kind for p in pieces] == ["hill"]
     truth = Point(18.0, 12.0).buffer(3.0, 64)
     assert pieces[0].polygon.intersection(truth).area / pieces[0].polygon.union(truth).area >= 0.8
+
+
+def _plain(view, rng, shape, rgb):
+    """`view` with a plain thing of colour `rgb` laid on it (a book, a card, an MDF building): one
+    paint with a faint speckle, cut straight (a 5 x 4 in rectangle, an L) or round (a disc)."""
+    yy, xx = np.mgrid[0:view.shape[0], 0:view.shape[1]]
+    if shape == "rect":
+        m = (xx >= 10 * PPI) & (xx < 15 * PPI) & (yy >= 8 * PPI) & (yy < 12 * PPI)
+    elif shape == "disc":
+        m = np.hypot(xx - 18 * PPI, yy - 12 * PPI) <= 2.6 * PPI
+    else:
+        m = (xx >= 10 * PPI) & (xx < 16 * PPI) & (yy >= 8 * PPI) & (yy < 13 * PPI) & ~((xx >= 13 * PPI) & (yy >= 10.5 * PPI))
+    paint = np.array(rgb[::-1], np.float32) * (1 + 0.03 * _noise(rng, view.shape[:2], 0.7))[..., None]
+    return np.where(m[..., None], paint, view).clip(0, 255)
+
+
+@pytest.mark.parametrize("shape", ["rect", "disc", "L"])
+@pytest.mark.parametrize("rgb", [WOOD, (175, 128, 84), (160, 118, 78)])
+@pytest.mark.parametrize("seed", [5, 7])
+def test_a_plain_thing_of_the_mats_colour_is_no_felt(shape, rgb, seed):
+    # It has no grain either, but it is smooth at the pixel scale where a felt is as rough as the mat.
+    rng = np.random.default_rng(seed)
+    view, _ = _table(rng, felt=False)
+    assert find_terrain(_plain(view, rng, shape, rgb), PPI, [("hill", (150, 124, 84)), ("water", (52, 104, 168))]) == ()
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_a_felt_is_as_sure_as_it_is_rough(seed):
+    # The drawn felt's print is about as rough as the mat's grain at the pixel scale: sure. Half as
+    # rough: less sure, still reported. A quarter: no rougher than a speckled plain thing, none.
+    kinds = [("hill", (150, 124, 84)), ("water", (52, 104, 168))]
+    full = find_terrain(_table(np.random.default_rng(seed))[0], PPI, kinds)
+    half = find_terrain(_table(np.random.default_rng(seed), fuzz=0.06)[0], PPI, kinds)
+    assert [p.kind for p in full] == [p.kind for p in half] == ["hill"]
+    assert full[0].extra["confidence"] >= 0.9
+    assert 0.5 <= half[0].extra["confidence"] < 0.9
+    assert find_terrain(_table(np.random.default_rng(seed), fuzz=0.03)[0], PPI, kinds) == ()
+
+
+@pytest.mark.parametrize("share, sure", [(0.0, 0.0), (FUZZ_PLAIN, 0.0), ((FUZZ_PLAIN + FUZZ_FELT) / 2, 0.5),
+                                         (FUZZ_FELT, 1.0), (2.0, 1.0)])
+def test_how_sure_a_piece_is_from_its_fuzz_as_a_share_of_the_mats(share, sure):
+    assert fuzz_sureness(share * 0.08, 0.08) == pytest.approx(sure)
