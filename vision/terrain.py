@@ -1116,10 +1116,6 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
     core = cv2.morphologyEx(core.view(np.uint8), cv2.MORPH_OPEN, open_k)
     if not core.any():
         return []
-    # A felt is rough at the pixel scale as the mat is; a plain thing of the mat's colour is not
-    # (vision.terrain_grain). The mat's fuzz is read where its grain is.
-    fuzz = terrain_grain.fuzz(gray_log, ppi)
-    mat_fuzz = terrain_grain.fuzz_level(fuzz[::2, ::2][(mat_like & ~near_things)[::2, ::2]])
     spreads = np.hypot(sds, mat_sigma[:3])
     count, comp, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     out = []
@@ -1128,7 +1124,7 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
     # edge both ways). (Round a figure or a thing the grain is broken whether felt lies there or
     # not: the felt runs on there as far as the piece's hull.) The same regions for every seed.
     level = 0.5 * centre
-    regions = None
+    regions = fuzz = None
     for c in range(1, count):
         if stats[c, cv2.CC_STAT_AREA] < SEED_MIN_SQIN * ppi * ppi:
             continue
@@ -1182,6 +1178,11 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
         separation = terrain_grain.grain_separation(coh[cut][inner], centre, spread)
         # How sure: as rough as a felt at the pixel scale, not plain (a book, a card, a building of
         # the mat's colour), and as far under the mat's grain as a felt.
+        if fuzz is None:
+            # A felt is rough at the pixel scale as the mat is; a plain thing of the mat's colour
+            # is not (vision.terrain_grain). The mat's fuzz is read where its grain is.
+            fuzz = terrain_grain.fuzz(gray_log, ppi)
+            mat_fuzz = terrain_grain.fuzz_level(fuzz[::2, ::2][(mat_like & ~near_things)[::2, ::2]])
         sure = terrain_grain.fuzz_sureness(terrain_grain.fuzz_level(fuzz[cut][seen]), mat_fuzz)
         confidence = round(sure * min(1.0, separation / SEPARATION_FULL), 3)
         if confidence >= MIN_CONFIDENCE:
