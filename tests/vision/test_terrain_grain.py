@@ -145,3 +145,54 @@ def test_a_felt_is_as_sure_as_it_is_rough(seed):
                                          (FUZZ_FELT, 1.0), (2.0, 1.0)])
 def test_how_sure_a_piece_is_from_its_fuzz_as_a_share_of_the_mats(share, sure):
     assert fuzz_sureness(share * 0.08, 0.08) == pytest.approx(sure)
+
+
+def _felts(rng, masks, shape=(120, 180)):
+    """A wood-grain mat with grainless felt of its very colour where each of `masks(xx, yy)` is."""
+    t = _grain(shape, rng)
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]]
+    for mask in masks:
+        t = np.where(mask(xx / PPI, yy / PPI), 1 + 0.12 * _noise(rng, shape, 0.7), t)
+    return (np.array(WOOD[::-1], np.float32) * t[..., None]).clip(0, 255)
+
+
+HILL_WATER = [("hill", (150, 124, 84)), ("water", (52, 104, 168))]
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_grainless_felt_of_no_kinds_colour_is_no_piece(seed):
+    # The mat's own colour is no water's: a felt cut to it is no water piece.
+    view, _ = _table(np.random.default_rng(seed))
+    assert find_terrain(view, PPI, [("water", (52, 104, 168))]) == ()
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_kind_the_colours_missed_is_one_felt_the_biggest(seed):
+    view = _felts(np.random.default_rng(seed), [lambda x, y: np.hypot(x - 9, y - 12) <= 3.0,
+                                                lambda x, y: np.hypot(x - 28, y - 12) <= 2.4])
+    pieces = find_terrain(view, PPI, HILL_WATER)
+    assert [p.kind for p in pieces] == ["hill"]
+    assert pieces[0].polygon.contains(Point(9, 12))
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_small_grainless_patch_is_no_felt(seed):
+    view = _felts(np.random.default_rng(seed), [lambda x, y: np.hypot(x - 18, y - 12) <= 1.3])
+    assert find_terrain(view, PPI, HILL_WATER) == ()
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_long_thin_grainless_streak_is_no_felt(seed):
+    view = _felts(np.random.default_rng(seed), [lambda x, y: (abs(y - 12) <= 0.4) & (abs(x - 18) <= 8)])
+    assert find_terrain(view, PPI, HILL_WATER) == ()
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_a_grainless_inside_ringed_by_a_thing_is_no_felt(seed):
+    # A bowl or a mug seen from above: its inside as rough as felt and of the mat's colour, but
+    # ringed by its dark rim, not by the mat as a felt lying on the mat is.
+    view = _felts(np.random.default_rng(seed), [lambda x, y: np.hypot(x - 18, y - 12) <= 3.0])
+    yy, xx = np.mgrid[0:view.shape[0], 0:view.shape[1]]
+    d = np.hypot(xx / PPI - 18, yy / PPI - 12)
+    view[(d > 3.0) & (d <= 3.5)] = (60, 60, 60)
+    assert find_terrain(view, PPI, HILL_WATER) == ()
