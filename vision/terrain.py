@@ -1145,7 +1145,7 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
         if counts[r] == 0:
             continue
         bx, by, bw, bh = rstats[r, :4]
-        m = int(math.ceil(2 * terrain_grain.GRAIN_IN * ppi)) + 2
+        m = int(math.ceil(max(2 * terrain_grain.GRAIN_IN, RING_IN[1]) * ppi)) + 2    # (the mat round it is read in it)
         cut = (slice(max(0, by - m), by + bh + m), slice(max(0, bx - m), bx + bw + m))
         part = (region[cut] == r).view(np.uint8)
         part |= ((coh[cut] < level) & free[cut] & near_half[cut] & (_hull_mask(part) > 0)).view(np.uint8)
