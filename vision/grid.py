@@ -252,8 +252,11 @@ def _fit_peaks(weighted, spectrum: _Spectrum, kind: str, ppi: float, orientation
         # (2 f is its second order) and nothing on the diagonal f1 + f2, where only the crossings
         # show. A honeycomb's edges do fill its second shell (30 degrees on, sqrt(3) f).
         second = [2 * p for p in peaks] if kind == "square" else [_rotate(p, skew[0]) * skew[1] for p in peaks]
-        energy = float(np.mean([min(spectrum.at(p, "white"), ENERGY_CAP * MIN_WHITE_SNR)
-                                for p in peaks + second]))
+        capped = [min(spectrum.at(p, "white"), ENERGY_CAP * MIN_WHITE_SNR) for p in peaks + second]
+        if kind == "square":      # each family its own line energy: one (a plank's seams) cannot carry the other
+            energy = float(min(np.mean(capped[k::len(peaks)]) for k in range(len(peaks))))
+        else:
+            energy = float(np.mean(capped))
         if s >= MIN_PEAK_SNR or whitened >= MIN_WHITE_SNR or (energy >= MIN_WHITE_SNR
                                                               and whitened >= MIN_WHITE_SNR * ENERGY_FLOOR):
             chosen, faded = peaks, weak          # keep the lowest

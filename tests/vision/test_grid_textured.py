@@ -108,3 +108,33 @@ def test_a_hex_grid_on_grass_is_found_with_one_family_of_edges_faded(faded):
 def test_a_textured_mat_alone_is_no_hex_grid_either(mat):
     view = _top_view(mat, 5, False)
     assert all(find_grid(view, GRID_PPI, kind="hex", pitch_in=p) is None for p in (1.0, 1.5, 2.0))
+
+
+def _plank_view(mat: str, seed: int, pitch_in: float) -> np.ndarray:
+    """Gray top view of a plank floor printed on a textured mat: seams one way only, `pitch_in` apart,
+    with staggered plank ends across them. One family of lines is no square grid."""
+    rng = np.random.default_rng(seed)
+    ppi = PPI * SS
+    shape = (int(DEPTH_IN * ppi), int(WIDTH_IN * ppi))
+    image = _mat(rng, mat, shape)
+    lines = np.zeros(shape, np.float32)
+    x0 = rng.uniform(0, pitch_in)
+    for k in range(int(WIDTH_IN / pitch_in) + 1):
+        x = int(round((x0 + k * pitch_in) * ppi))
+        cv2.line(lines, (x, 0), (x, shape[0]), 1.0, 1)
+        for y in np.cumsum(rng.uniform(4, 10, 6)) - rng.uniform(0, 6):
+            y = int(y * ppi)
+            cv2.line(lines, (x, y), (int(round((x0 + (k + 1) * pitch_in) * ppi)), y), 1.0, 1)
+    image = image * (1 - 0.5 * lines[..., None])
+    view = cv2.resize(np.clip(image, 0, 255).astype(np.uint8), (int(WIDTH_IN * GRID_PPI), int(DEPTH_IN * GRID_PPI)),
+                      interpolation=cv2.INTER_AREA)
+    view = cv2.GaussianBlur(view, (0, 0), 0.8)
+    return cv2.cvtColor(view, cv2.COLOR_BGR2GRAY) if view.ndim == 3 else view
+
+
+@pytest.mark.parametrize("mat,seed,pitch_in", [("plain", 0, 1.0), ("wood", 2, 1.0), ("grass", 1, 1.5),
+                                               ("gravel", 3, 1.5)])
+def test_one_family_of_lines_is_no_square_grid(mat, seed, pitch_in):
+    # a plank's seams fill their own first and second orders; the other family's must show as well
+    view = _plank_view(mat, seed, pitch_in)
+    assert find_grid(view, GRID_PPI) is None
