@@ -111,6 +111,24 @@ class PatternReader:
         border = np.concatenate([ring[0], ring[-1], ring[1:-1, 0], ring[1:-1, -1]])
         return float(margin.mean() - border.mean()) > FRAME_CONTRAST * max(float(cells.std()), 1e-6)
 
+    def _samples(self, gray: np.ndarray, outlines: np.ndarray, offsets) -> np.ndarray:
+        """(N, (n * len(offsets)) ** 2) float32 samples of `gray` inside each outline ((N, 4, 2)
+        pixels), at `offsets` across each cell in both directions, row by row."""
+        n = self._side
+        corners = np.array([[1, 1], [n - 1, 1], [n - 1, n - 1], [1, n - 1]], np.float32)
+        hs = np.stack([cv2.getPerspectiveTransform(corners, q.astype(np.float32)) for q in outlines])
+        steps = (np.arange(n)[:, None] + np.asarray(offsets, np.float64)[None, :]).ravel()
+        u, v = np.meshgrid(steps, steps)
+        grid = np.stack([u.ravel(), v.ravel(), np.ones(u.size)])                  # (3, samples)
+        pts = np.einsum("mij,jk->mik", hs, grid)
+        xs, ys = (pts[:, :2] / pts[:, 2:]).transpose(1, 0, 2)
+        # Sampled from the part of the frame the outlines cover, not the whole frame.
+        h, w = gray.shape[:2]
+        x0, y0 = int(np.clip(np.floor(xs.min()) - 1, 0, w - 1)), int(np.clip(np.floor(ys.min()) - 1, 0, h - 1))
+        x1, y1 = int(np.clip(np.ceil(xs.max()) + 2, x0 + 1, w)), int(np.clip(np.ceil(ys.max()) + 2, y0 + 1, h))
+        return cv2.remap(gray[y0:y1, x0:x1], (xs - x0).astype(np.float32), (ys - y0).astype(np.float32),
+                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+
     def framed_many(self, gray: np.ndarray, outlines: np.ndarray) -> np.ndarray:
         """`framed` for many outlines ((N, 4, 2) pixels) at once, on one sample at each cell's
         centre (a quick test before any outline is read again)."""
@@ -118,18 +136,7 @@ class PatternReader:
         if not len(outlines):
             return np.zeros(0, bool)
         n = self._side
-        corners = np.array([[1, 1], [n - 1, 1], [n - 1, n - 1], [1, n - 1]], np.float32)
-        hs = np.stack([cv2.getPerspectiveTransform(corners, q.astype(np.float32)) for q in outlines])
-        u, v = np.meshgrid(np.arange(n) + 0.5, np.arange(n) + 0.5)
-        grid = np.stack([u.ravel(), v.ravel(), np.ones(n * n)])               # (3, n * n)
-        pts = np.einsum("mij,jk->mik", hs, grid)
-        xs, ys = (pts[:, :2] / pts[:, 2:]).transpose(1, 0, 2)
-        # Sampled from the part of the frame the outlines cover, not the whole frame.
-        h, w = gray.shape[:2]
-        x0, y0 = int(np.clip(np.floor(xs.min()) - 1, 0, w - 1)), int(np.clip(np.floor(ys.min()) - 1, 0, h - 1))
-        x1, y1 = int(np.clip(np.ceil(xs.max()) + 2, x0 + 1, w)), int(np.clip(np.ceil(ys.max()) + 2, y0 + 1, h))
-        cells = cv2.remap(gray[y0:y1, x0:x1], (xs - x0).astype(np.float32), (ys - y0).astype(np.float32),
-                          cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        cells = self._samples(gray, outlines, (0.5,))
         ring = np.zeros((n, n), bool)
         ring[1:-1, 1:-1] = True
         ring[2:-2, 2:-2] = False
@@ -147,18 +154,7 @@ class PatternReader:
         if not len(outlines):
             return np.zeros(0)
         n = self._side
-        corners = np.array([[1, 1], [n - 1, 1], [n - 1, n - 1], [1, n - 1]], np.float32)
-        hs = np.stack([cv2.getPerspectiveTransform(corners, q.astype(np.float32)) for q in outlines])
-        steps = (np.arange(n)[:, None] + np.array([0.375, 0.625])[None, :]).ravel()
-        u, v = np.meshgrid(steps, steps)
-        grid = np.stack([u.ravel(), v.ravel(), np.ones(u.size)])                  # (3, 4 n n)
-        pts = np.einsum("mij,jk->mik", hs, grid)
-        xs, ys = (pts[:, :2] / pts[:, 2:]).transpose(1, 0, 2)
-        h, w = gray.shape[:2]
-        x0, y0 = int(np.clip(np.floor(xs.min()) - 1, 0, w - 1)), int(np.clip(np.floor(ys.min()) - 1, 0, h - 1))
-        x1, y1 = int(np.clip(np.ceil(xs.max()) + 2, x0 + 1, w)), int(np.clip(np.ceil(ys.max()) + 2, y0 + 1, h))
-        samples = cv2.remap(gray[y0:y1, x0:x1], (xs - x0).astype(np.float32), (ys - y0).astype(np.float32),
-                            cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        samples = self._samples(gray, outlines, (0.375, 0.625))
         cells = samples.reshape(-1, n, 2, n, 2).mean(axis=(2, 4)).reshape(-1, n * n)
         seen = _standardised(cells)
         # Patterns are kept id by id, four turns each: turn 0 of id k is row 4 k.
