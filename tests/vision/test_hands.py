@@ -253,3 +253,51 @@ def test_blobs_are_labelled_as_opencvs_default_labelling_does(seed):
     n0, labels0, stats0, centroids0 = cv2.connectedComponentsWithStats(mask, connectivity=8)
     assert n == n0 and np.array_equal(labels, labels0) and np.array_equal(stats, stats0)
     assert np.allclose(centroids, centroids0)
+
+
+def _arm_view(skin, sleeve, *, band_u=None, fingers=True, size=0.9, mat=PLAIN, texture=None, kelvin=4500.0, seed=8):
+    """A hand reaching in from the left edge (straight above), its forearm, and a sleeve running off
+    the edge; `band_u` (u0, u1): a strip across the arm at those distances from the palm's centre in
+    the mat's own colour (a wristband the colour of the mat, or the light washing a wrist into it);
+    without `fingers` the view has blurred them away: a bare forearm cut square, palm and all."""
+    canvas = _mat_view(mat, texture, seed=seed)
+    hand = Hand(palm_xy_in=(13.0, 11.0), reach_deg=0.0, height_in=3.0, skin=skin, sleeve=sleeve, size=size)
+    body, sleeve_poly = (Polygon(hand._to_3d(p)[:, :2]) for p in hand._parts())
+    if not fingers:          # and the arm straight: a skin-coloured strip, a sleeve of its width on from it
+        body, sleeve_poly = box(5.0, 9.7, 14.6, 12.3), box(-1.0, 9.7, 5.0, 12.3)
+    _draw(canvas, sleeve_poly, sleeve, 2 * VIEW_PPI)
+    _draw(canvas, body, skin, 2 * VIEW_PPI)
+    if band_u is not None:
+        _draw(canvas, box(13.0 + band_u[0], 8.0, 13.0 + band_u[1], 14.0).intersection(body.buffer(0.05)), mat,
+              2 * VIEW_PPI)
+    img, wb = _photo(canvas, kelvin=kelvin, seed=seed)
+    return find_hands(img, VIEW_PPI, wb=wb), shapely.union_all([body, sleeve_poly]).intersection(box(0, 0, 30, 22))
+
+
+def test_a_forearm_cut_square_is_a_hand_when_its_sleeve_runs_on_over_the_edge():
+    """Blur can take a hand's fingers away: what is left, palm and forearm, is cut square like a book;
+    a sleeve running on from it over the table's edge says it is an arm."""
+    hands, seen = _arm_view((198, 150, 110), (90, 120, 70), fingers=False, seed=10)
+    assert hands.covers(np.array([(13.0, 11.0), (8.0, 11.0)])).all()
+    assert shapely.union_all(hands.polygons).buffer(0.4).intersection(seen).area > 0.6 * seen.area
+
+
+def test_a_forearm_parted_from_its_hand_by_a_band_of_the_mats_colour_is_found_with_it():
+    """A band the colour of the mat across the palm parts the fingers from the forearm (convex, cut
+    square) that reaches in through its sleeve: the forearm hides figures as much as the hand."""
+    hands, seen = _arm_view((198, 150, 110), (45, 70, 160), band_u=(-1.8, -0.2), size=0.85, seed=9)
+    assert hands.covers(np.array([(9.5, 11.0), (13.0, 11.0), (15.5, 11.0)])).all()
+    far = [(x, y) for x in np.arange(1.0, 30, 1.0) for y in np.arange(1.0, 22, 1.0)
+           if not seen.buffer(2.0).contains(shapely.Point(x, y))]
+    assert not hands.covers(np.array(far)).any()
+
+
+@pytest.mark.parametrize("kelvin", [2800.0, 6500.0])
+def test_a_skin_coloured_book_beside_a_dark_phone_at_the_edge_is_no_hand(kelvin):
+    """A book cut square with something smooth beside it that runs over the edge (a phone) is still
+    a book: only a sleeve that runs on from the square blob makes it an arm, and a phone lies apart."""
+    canvas = _mat_view(WOOD, "wood", seed=9)
+    _draw(canvas, shapely.affinity.rotate(box(8, 6, 14.5, 15.5), 10), (205, 160, 120), 2 * VIEW_PPI)   # a book
+    _draw(canvas, shapely.affinity.rotate(box(-1, 9, 5.5, 12), 5), (40, 40, 45), 2 * VIEW_PPI)         # a phone
+    img, wb = _photo(canvas, kelvin=kelvin, seed=9)
+    assert find_hands(img, VIEW_PPI, wb=wb).polygons == ()
