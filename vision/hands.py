@@ -99,6 +99,7 @@ class _Layers:
     smooth: np.ndarray            # bool
     not_mat: np.ndarray           # bool: far from the mat around it, or smooth on a rough mat
     from_mat2: np.ndarray         # squared distance from the mat around it, in the mat's spreads
+    hue_from_mat2: np.ndarray     # the same in colour alone (a shadow darkens the mat, keeps its colour)
     contrast_ratio: np.ndarray    # local contrast over the mat's
 
 
@@ -156,7 +157,9 @@ def _layers(img: np.ndarray, ppi: float) -> _Layers:
     sample = np.abs(dev[::step, ::step]).reshape(-1, 3).T.copy()
     k = sample.shape[1] // 2
     spread = np.maximum(np.partition(sample, k, axis=1)[:, k] * 1.48, _MIN_SPREAD)
-    dist2 = cv2.transform(cv2.multiply(dev, dev), (1.0 / spread ** 2).reshape(1, 3).astype(np.float32))
+    dev2 = cv2.multiply(dev, dev)
+    dist2 = cv2.transform(dev2, (1.0 / spread ** 2).reshape(1, 3).astype(np.float32))
+    hue2 = cv2.transform(dev2, np.array([[0.0, 1.0 / spread[1] ** 2, 1.0 / spread[2] ** 2]], np.float32))
     # Local contrast of brightness over 3 x 3 pixels, relative to the mat's brightness there.
     y = cv2.transform(img, _MEAN)
     m1 = cv2.blur(y, (3, 3))
@@ -170,7 +173,7 @@ def _layers(img: np.ndarray, ppi: float) -> _Layers:
     smooth_on_rough = cv2.morphologyEx((smooth & (sd_mat > ROUGH_MAT)).astype(np.uint8), cv2.MORPH_OPEN,
                                        np.ones((3, 3), np.uint8)) > 0
     not_mat = (dist2 > MIN_FROM_MAT ** 2) | smooth_on_rough
-    return _Layers(skin, smooth, not_mat, dist2, sd / cv2.max(sd_mat, 1e-4))
+    return _Layers(skin, smooth, not_mat, dist2, hue2, sd / cv2.max(sd_mat, 1e-4))
 
 
 def _is_felt(chroma_mean: np.ndarray, other_rgbs) -> bool:
@@ -272,10 +275,11 @@ def _sleeve_runs_on(blob: np.ndarray, sleeves: tuple[np.ndarray, np.ndarray], sk
     return int(np.count_nonzero(beyond)) >= MIN_SLEEVE_OUT_IN2 * ppi * ppi
 
 
-def _join_parts(found: np.ndarray, labels: np.ndarray, stats: np.ndarray, ppi: float) -> np.ndarray:
-    """`found` with the skin blobs (any size up to a hand's) within JOIN_IN of it: a hand on a mat
-    nearly its colour breaks into palm, fingers and forearm, only one of which need pass the tests
-    for a whole hand."""
+def _join_parts(found: np.ndarray, labels: np.ndarray, stats: np.ndarray, layers: _Layers, ppi: float) -> np.ndarray:
+    """`found` with the skin blobs (any size up to a hand's) within JOIN_IN of it, not of the mat's
+    own colour: a hand on a mat nearly its colour breaks into palm, fingers and forearm, only one of
+    which need pass the tests for a whole hand; its shadow beside it is the mat, darker, and figures
+    in it are in view."""
     r = max(1, int(round(JOIN_IN * ppi)))
     reach = cv2.dilate(found, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
     touching = np.zeros(len(stats), bool)
@@ -283,6 +287,11 @@ def _join_parts(found: np.ndarray, labels: np.ndarray, stats: np.ndarray, ppi: f
     touching[0] = False
     area = stats[:, cv2.CC_STAT_AREA]
     touching &= (area >= MIN_PART_IN2 * ppi * ppi) & (area <= MAX_PART_IN2 * ppi * ppi)
+    for i in np.flatnonzero(touching):
+        x, y, bw, bh = (int(stats[i, c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
+                                                  cv2.CC_STAT_HEIGHT))
+        inside = labels[y:y + bh, x:x + bw] == i
+        touching[i] = _median(layers.hue_from_mat2[y:y + bh, x:x + bw][inside]) > MIN_FROM_MAT ** 2
     if not touching.any():
         return found
     return found | touching[labels].astype(np.uint8)
@@ -341,7 +350,7 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
             found |= blob
     if not found.any():
         return empty
-    found = _join_parts(found, labels, stats, ppi)
+    found = _join_parts(found, labels, stats, layers, ppi)
     found = cv2.dilate(found, grow)
     joined = _sleeve_of(found, sleeves)
     if joined.any():

@@ -301,3 +301,22 @@ def test_a_skin_coloured_book_beside_a_dark_phone_at_the_edge_is_no_hand(kelvin)
     _draw(canvas, shapely.affinity.rotate(box(-1, 9, 5.5, 12), 5), (40, 40, 45), 2 * VIEW_PPI)         # a phone
     img, wb = _photo(canvas, kelvin=kelvin, seed=9)
     assert find_hands(img, VIEW_PPI, wb=wb).polygons == ()
+
+
+@pytest.mark.parametrize("kelvin", [2800.0, 4500.0])
+def test_the_hands_shadow_beside_it_is_not_under_it(kelvin):
+    """A shadow near a hand is the mat, darker, of its own colour: a figure standing in it is in view."""
+    canvas = _mat_view(PLAIN, None, seed=11)
+    shadow = shapely.affinity.rotate(box(9.0, 12.4, 15.0, 15.9), 10)
+    canvas *= np.where(_mask(canvas, shadow), 0.6, 1.0)[..., None].astype(np.float32)
+    foot, palm = _hand_over(canvas, (12.0, 10.0), 180.0, (100, 70, 50), (40, 40, 45))
+    img, wb = _photo(canvas, kelvin=kelvin, seed=11)
+    hands = find_hands(img, VIEW_PPI, wb=wb)
+    assert hands.covers(np.array([palm]))[0]
+    assert not hands.covers(np.array([(12.0, 14.6), (13.5, 14.8)])).any()
+
+
+def _mask(canvas, poly):
+    m = np.zeros(canvas.shape[:2], np.float32)
+    _draw(m, poly, (1, 1, 1), 2 * VIEW_PPI)
+    return m > 0.5
