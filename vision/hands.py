@@ -53,12 +53,6 @@ MAX_ARM_SHARE = 0.15         # a sleeve covers less of the table than this
 # Skin from fair to dark (RGB), after white balance: a patch nearer a felt colour than all of these is felt.
 SKIN_TONES = ((230, 185, 155), (205, 155, 120), (165, 115, 80), (110, 75, 55))
 REACH_IN = 0.4               # a base this close to a hand's outline is under it
-MIN_SLEEVE_OUT_IN2 = 1.0     # a forearm cut square is a hand when a sleeve this large runs on from it,
-MIN_FOREARM_ASPECT = 2.5     # and it is this many times as long as it is wide (a book, a phone are squatter)
-MAX_FOREARM_WIDTH_IN = 4.0   # and no wider than this
-MAX_PART_IN2 = 45.0          # a hand and bare forearm seen from above cover less than this
-JOIN_IN = 2.0                # the parts of one hand lie this close (a wrist the mat's colour between)
-MIN_PART_IN2 = 4.0           # and each is this large (a child's palm; not a grid's cell or a speck)
 
 
 @dataclass(frozen=True)
@@ -99,7 +93,6 @@ class _Layers:
     smooth: np.ndarray            # bool
     not_mat: np.ndarray           # bool: far from the mat around it, or smooth on a rough mat
     from_mat2: np.ndarray         # squared distance from the mat around it, in the mat's spreads
-    hue_from_mat2: np.ndarray     # the same in colour alone (a shadow darkens the mat, keeps its colour)
     contrast_ratio: np.ndarray    # local contrast over the mat's
 
 
@@ -157,9 +150,7 @@ def _layers(img: np.ndarray, ppi: float) -> _Layers:
     sample = np.abs(dev[::step, ::step]).reshape(-1, 3).T.copy()
     k = sample.shape[1] // 2
     spread = np.maximum(np.partition(sample, k, axis=1)[:, k] * 1.48, _MIN_SPREAD)
-    dev2 = cv2.multiply(dev, dev)
-    dist2 = cv2.transform(dev2, (1.0 / spread ** 2).reshape(1, 3).astype(np.float32))
-    hue2 = cv2.transform(dev2, np.array([[0.0, 1.0 / spread[1] ** 2, 1.0 / spread[2] ** 2]], np.float32))
+    dist2 = cv2.transform(cv2.multiply(dev, dev), (1.0 / spread ** 2).reshape(1, 3).astype(np.float32))
     # Local contrast of brightness over 3 x 3 pixels, relative to the mat's brightness there.
     y = cv2.transform(img, _MEAN)
     m1 = cv2.blur(y, (3, 3))
@@ -173,7 +164,7 @@ def _layers(img: np.ndarray, ppi: float) -> _Layers:
     smooth_on_rough = cv2.morphologyEx((smooth & (sd_mat > ROUGH_MAT)).astype(np.uint8), cv2.MORPH_OPEN,
                                        np.ones((3, 3), np.uint8)) > 0
     not_mat = (dist2 > MIN_FROM_MAT ** 2) | smooth_on_rough
-    return _Layers(skin, smooth, not_mat, dist2, hue2, sd / cv2.max(sd_mat, 1e-4))
+    return _Layers(skin, smooth, not_mat, dist2, sd / cv2.max(sd_mat, 1e-4))
 
 
 def _is_felt(chroma_mean: np.ndarray, other_rgbs) -> bool:
@@ -185,16 +176,14 @@ def _is_felt(chroma_mean: np.ndarray, other_rgbs) -> bool:
     return d_felt < 0.5 * d_skin          # a hill's tan is a skin tone too: only clearly nearer
 
 
-HAND, FELT_COLOURED, SQUARE_CUT = "hand", "felt-coloured", "square-cut"
+HAND, FELT_COLOURED = "hand", "felt-coloured"
 
 
 def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], ppi: float, layers: _Layers,
            img: np.ndarray, other_rgbs) -> str | None:
     """HAND, FELT_COLOURED (a hand's size and shape, nearer a felt colour of the profile than a skin
-    tone: a hand only if it reaches in from the table's edge), SQUARE_CUT (cut square or convex
-    all round, but long and narrow: a bare forearm whose fingers the view blurs away, or a phone on
-    its side; a hand only if a sleeve runs on from it) or None, for a blob of skin; `inside`: its
-    pixels in its bounding box (`stats_row`) of the view (`shape`)."""
+    tone: a hand only if it reaches in from the table's edge) or None, for a blob of skin; `inside`:
+    its pixels in its bounding box (`stats_row`) of the view (`shape`)."""
     area_px = int(stats_row[cv2.CC_STAT_AREA])
     x, y, bw, bh = (int(stats_row[c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
                                                cv2.CC_STAT_HEIGHT))
@@ -209,17 +198,15 @@ def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], pp
     outline = max(contours, key=cv2.contourArea)
     hull = cv2.convexHull(outline)
     (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
+    if area_px > MAX_RECT_FILL * max(rw * rh, 1.0):
+        return None              # square-cut: a book, a phone, a box
     if area_px < MIN_RECT_FILL * rw * rh:
         return None              # a thin frame: the margins round a printed page's text
     (_, _), radius = cv2.minEnclosingCircle(hull)
     if area_px > MAX_CIRCLE_FILL * np.pi * radius * radius:
         return None              # round: coffee in a mug, a cork mat
-    if (area_px > MAX_RECT_FILL * max(rw * rh, 1.0)
-            or cv2.contourArea(outline) > MAX_SOLIDITY * max(cv2.contourArea(hull), 1.0)):
-        # a book, a phone, a page cut by the table's edge; or a forearm, long and narrow
-        long_in, wide_in = max(rw, rh) / ppi, min(rw, rh) / ppi
-        forearm = long_in >= MIN_FOREARM_ASPECT * wide_in and wide_in <= MAX_FOREARM_WIDTH_IN
-        return SQUARE_CUT if forearm else None
+    if cv2.contourArea(outline) > MAX_SOLIDITY * max(cv2.contourArea(hull), 1.0):
+        return None              # convex all round: a page or a book cut by the table's edge
     mean_bgr = img[box][inside].mean(axis=0)
     return FELT_COLOURED if _is_felt(mean_bgr / max(float(mean_bgr.sum()), 1.0), other_rgbs) else HAND
 
@@ -263,40 +250,6 @@ def _sleeve_of(hand: np.ndarray, sleeves: tuple[np.ndarray, np.ndarray]) -> np.n
     return is_sleeve & touching
 
 
-def _sleeve_runs_on(blob: np.ndarray, sleeves: tuple[np.ndarray, np.ndarray], skin: np.ndarray, ppi: float,
-                    grow: np.ndarray) -> bool:
-    """Whether a sleeve joins `blob` (uint8 mask; across a seam `grow` wide) and runs on beyond it,
-    not skin-coloured, over MIN_SLEEVE_OUT_IN2: an arm; a book or a phone at the table's edge is
-    itself the only smooth thing there (with its rim, of its own and the mat's colour)."""
-    joined = _sleeve_of(cv2.dilate(blob, grow), sleeves)
-    if not joined.any():
-        return False
-    beyond = joined[sleeves[0]] & (blob == 0) & ~skin
-    return int(np.count_nonzero(beyond)) >= MIN_SLEEVE_OUT_IN2 * ppi * ppi
-
-
-def _join_parts(found: np.ndarray, labels: np.ndarray, stats: np.ndarray, layers: _Layers, ppi: float) -> np.ndarray:
-    """`found` with the skin blobs (any size up to a hand's) within JOIN_IN of it, not of the mat's
-    own colour: a hand on a mat nearly its colour breaks into palm, fingers and forearm, only one of
-    which need pass the tests for a whole hand; its shadow beside it is the mat, darker, and figures
-    in it are in view."""
-    r = max(1, int(round(JOIN_IN * ppi)))
-    reach = cv2.dilate(found, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
-    touching = np.zeros(len(stats), bool)
-    touching[labels[reach > 0]] = True
-    touching[0] = False
-    area = stats[:, cv2.CC_STAT_AREA]
-    touching &= (area >= MIN_PART_IN2 * ppi * ppi) & (area <= MAX_PART_IN2 * ppi * ppi)
-    for i in np.flatnonzero(touching):
-        x, y, bw, bh = (int(stats[i, c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
-                                                  cv2.CC_STAT_HEIGHT))
-        inside = labels[y:y + bh, x:x + bw] == i
-        touching[i] = _median(layers.hue_from_mat2[y:y + bh, x:x + bw][inside]) > MIN_FROM_MAT ** 2
-    if not touching.any():
-        return found
-    return found | touching[labels].astype(np.uint8)
-
-
 def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] = (0.0, 0.0), *, wb=None,
                other_rgbs: Sequence[Sequence[int]] = (), normalised: np.ndarray | None = None) -> Hands:
     """Hands in a top view of the table (BGR, `ppi`, table point of pixel (0, 0) `origin_in`), after
@@ -319,7 +272,7 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
     n, labels, stats, _ = _components(cand)
     big = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= MIN_AREA_IN2 * ppi * ppi) + 1
     found = np.zeros((h, w), np.uint8)
-    felt_coloured, square_cut = [], []
+    felt_coloured = []
     for i in big:
         x, y, bw, bh = (int(stats[i, c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
                                                   cv2.CC_STAT_HEIGHT))
@@ -329,9 +282,7 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
             found[y:y + bh, x:x + bw] |= inside
         elif verdict == FELT_COLOURED:
             felt_coloured.append((x, y, bw, bh, inside))
-        elif verdict == SQUARE_CUT:
-            square_cut.append((x, y, bw, bh, inside))
-    if not found.any() and not felt_coloured and not square_cut:
+    if not found.any() and not felt_coloured:
         return empty
     g = max(1, int(round(GROW_IN * ppi)))
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1))
@@ -343,14 +294,8 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
         blob[y:y + bh, x:x + bw] = inside
         if _touches_edge(x, y, bw, bh, (h, w)) or _sleeve_of(cv2.dilate(blob, grow), sleeves).any():
             found |= blob
-    for x, y, bw, bh, inside in square_cut:
-        blob = np.zeros((h, w), np.uint8)
-        blob[y:y + bh, x:x + bw] = inside
-        if _sleeve_runs_on(blob, sleeves, layers.skin, ppi, grow):
-            found |= blob
     if not found.any():
         return empty
-    found = _join_parts(found, labels, stats, layers, ppi)
     found = cv2.dilate(found, grow)
     joined = _sleeve_of(found, sleeves)
     if joined.any():
