@@ -13,10 +13,16 @@ camera file), and scored on
   roster's markers reported hidden.
 `--easy N` adds the older, kinder set's report (issue 4's figures).
 
+`--absent-kinds` takes two of the four felt kinds off each photo's table (drawn by their own random
+numbers, so the rest of the photo is the same) while its profile still lists all four, as a real
+family's profile lists every kind it owns: "terrain where there is none" then counts false pieces of a
+kind the search was told to look for and is not there.
+
 `--save DIR` also writes each photo as a player would have it (PNG, table TOML, truth and conditions
 JSON), to run `tablesight analyze` on by hand.
 
 Run: python benchmarks/accuracy_vision.py [--photos 60] [--seed 0] [--res 1080p,1080p,2160p] [--easy N] [--save DIR]
+     [--absent-kinds]
 """
 from __future__ import annotations
 
@@ -36,7 +42,7 @@ from vision.pipeline import FramePipeline  # noqa: E402
 
 try:
     from vision.synthetic.export import write_hard_photo  # noqa: E402
-    from vision.synthetic.hard import ALSO_REPORTED, REPORTED, hard_photo  # noqa: E402
+    from vision.synthetic.hard import ALSO_REPORTED, FELT, REPORTED, hard_photo  # noqa: E402
     from vision.synthetic.textures import texture_gray  # noqa: E402
     texture_gray("grass")
 except ImportError as exc:      # scikit-image ships the photographed textures
@@ -89,12 +95,21 @@ HEADER = ("| photos | n | markers found | false ids | marker p95 / max in | grid
           "colour p95 in | " + " | ".join(f"IoU {k}" for k in KINDS) + " | IoU mean | terrain where none |")
 
 
-def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path | None = None) -> None:
+def absent_kinds(seed: int, index: int) -> tuple[str, ...]:
+    """The two felt kinds left off photo `index`'s table under --absent-kinds (own random numbers)."""
+    pick = np.random.default_rng([seed, index, 10]).choice(len(FELT), 2, replace=False)
+    return tuple(k for i, k in enumerate(FELT) if i in pick)
+
+
+def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path | None = None,
+                absent: bool = False) -> None:
     scores, lines, hidden = [], [], defaultdict(int)
     render_s, analyse_s = [], []
+    extra_by_kind, absent_count = defaultdict(int), defaultdict(int)
     for k in range(count):
         t0 = time.perf_counter()
-        photo = hard_photo(seed, k, resolutions=resolutions)
+        gone = absent_kinds(seed, k) if absent else ()
+        photo = hard_photo(seed, k, resolutions=resolutions, absent_kinds=gone)
         if save is not None:
             write_hard_photo(photo, save, f"hard-{seed}-{k:03d}")
         t1 = time.perf_counter()
@@ -106,6 +121,14 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
         t2 = time.perf_counter()
         s = score_photo(photo, scene)
         scores.append(s)
+        for kind in gone:
+            absent_count[kind] += 1
+        for t in scene.terrain:
+            extra_by_kind[t.kind] += t.kind in gone
+        if gone:
+            truth_kinds = {t.kind for t in photo.truth.terrain}
+            s.misses += [f"{t.kind} (off the table) confidence {t.extra.get('confidence', math.nan):.2f}, "
+                         f"{t.polygon.area:.1f} sq in" for t in scene.terrain if t.kind not in truth_kinds]
         if photo.hand is not None:
             n, ok, bad = hidden_reported(scene, photo.truth, markers_only=True)
             hidden["still_total"] += n
@@ -123,7 +146,8 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
         render_s.append(t1 - t0)
         analyse_s.append(t2 - t1)
         if s.misses:
-            lines.append(f"- photo {k} [{describe(photo.conditions)}]: " + "; ".join(s.misses))
+            off = f", off the table: {', '.join(gone)}" if gone else ""
+            lines.append(f"- photo {k} [{describe(photo.conditions)}{off}]: " + "; ".join(s.misses))
         print(f"photo {k + 1}/{count} {photo.conditions.resolution}: render {t1 - t0:.1f} s, analyse {t2 - t1:.2f} s, "
               f"misses {len(s.misses)}", file=sys.stderr)
 
@@ -142,6 +166,9 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     pf, pt = everything["p_found"], everything["p_total"]
     print(f"Colour rims by the base's top: whole top painted {pct(pf, pt)}, a band at the edge "
           f"{pct(everything['c_found'] - pf, everything['c_total'] - pt)}.\n")
+    if absent:
+        print("Kinds listed in every profile but off the table (--absent-kinds): " + ", ".join(
+            f"{kind} off {absent_count[kind]} tables, {extra_by_kind[kind]} pieces found of it" for kind in FELT) + ".\n")
     print(f"Figures under a hand: {hidden['tracked_total']}; reported hidden at their last place after the previous "
           f"picture: {pct(hidden['tracked_ok'], hidden['tracked_total'])}; roster markers under a hand reported "
           f"hidden in the still photo: {pct(hidden['still_ok'], hidden['still_total'])}.")
@@ -220,13 +247,15 @@ def main() -> None:
     parser.add_argument("--res", default="1080p,1080p,2160p",
                         help="resolutions, cycled like a condition (default: a third at 2160p)")
     parser.add_argument("--easy", type=int, default=0, metavar="N", help="also the older easy set, N tables")
+    parser.add_argument("--absent-kinds", action="store_true",
+                        help="leave two felt kinds off each table while the profile lists all four")
     parser.add_argument("--save", type=Path, metavar="DIR", help="write each hard photo, its profile and truth there")
     args = parser.parse_args()
     resolutions = tuple(r.strip() for r in args.res.split(",") if r.strip())
     if any(r not in ("1080p", "2160p") for r in resolutions):
         parser.error(f"--res: each of 1080p or 2160p, got {args.res!r}")
     if args.photos > 0:
-        hard_report(args.photos, args.seed, resolutions, args.save)
+        hard_report(args.photos, args.seed, resolutions, args.save, args.absent_kinds)
     if args.easy > 0:
         easy_report(args.easy, args.seed + 1)
 

@@ -225,6 +225,24 @@ def test_same_seed_same_photo():
     assert [f.xy for f in a.truth.figures] == [f.xy for f in b.truth.figures]
 
 
+def test_a_kind_off_the_table_is_not_drawn_but_still_listed_and_all_else_is_the_same_photo():
+    whole = hard_photo(0, 1, resolutions=("1080p",))
+    photo = hard_photo(0, 1, resolutions=("1080p",), absent_kinds=("hill",))
+    assert [t.kind for t in photo.truth.terrain] == ["woods", "rocks", "water"]
+    assert [t.name for t in photo.profile.terrain] == ["woods", "rocks", "hill", "water"]
+    assert photo.profile == whole.profile and photo.truth.figures == whole.truth.figures
+    # Only the hill's own place changed (its edge blurred, JPEG blocks round it): it is cut with the
+    # same random numbers, so everything else lies where it was.
+    hill = next(t.polygon for t in whole.truth.terrain if t.kind == "hill")
+    ring = np.asarray(hill.buffer(0.6).exterior.coords)
+    near = np.zeros(whole.image.shape[:2], np.uint8)
+    cv2.fillPoly(near, [np.round(whole.camera.project(np.c_[ring, np.zeros(len(ring))])).astype(np.int32)], 1)
+    changed = np.abs(photo.image.astype(int) - whole.image).max(axis=2) > 24
+    assert changed.sum() > 1000 and (changed & (near > 0)).sum() / changed.sum() > 0.95
+    with pytest.raises(ValueError, match="no felt kind"):
+        hard_photo(0, 1, absent_kinds=("lava",))
+
+
 def test_a_saved_hard_photo_reads_back_through_the_command_line(tmp_path, capsys):
     """The files a player would have: `tablesight analyze` on them sees what the benchmark's
     in-process pipeline sees, with the same profile."""

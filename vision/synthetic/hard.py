@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Collection, Iterator, Mapping, Sequence
 
 import numpy as np
 import shapely
@@ -121,9 +121,15 @@ def hard_photo_set(seed: int = 0, count: int = 60, *,
 
 
 def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", "1080p", "2160p"),
-               force: Mapping[str, str] | None = None, clean: bool = False) -> HardPhoto:
+               force: Mapping[str, str] | None = None, clean: bool = False,
+               absent_kinds: Collection[str] = ()) -> HardPhoto:
     """Photo `index` of the set `seed`; `force` pins factors to levels (e.g. {"hand": "yes"}) for a
-    test; `clean` draws the same table with even light and no cast, blur, noise or JPEG."""
+    test; `clean` draws the same table with even light and no cast, blur, noise or JPEG;
+    `absent_kinds`: felt of these kinds is cut (its random draws taken, so all else is the same photo)
+    but not laid on the table, while the profile still lists it, as a family's profile lists every
+    kind it owns."""
+    if set(absent_kinds) - set(FELT):
+        raise ValueError(f"absent_kinds: {sorted(set(absent_kinds) - set(FELT))} is no felt kind ({list(FELT)})")
     rng = np.random.default_rng([seed, index, 7])
     lv = {f: level(seed, f, index, levels) for f, levels in FACTORS.items()}
     for f, value in (force or {}).items():
@@ -188,6 +194,9 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
         spec = replace(spec, light_low=1.0, light_high=1.0, vignette=0.0, shadow=0.0, blur_sigma_px=0.5,
                        noise_sigma=0.0, jpeg_quality=0)
     over = [thing.draw for thing in (*dice, *items)]
+    if absent_kinds:            # after every draw that reads the felt: the rest of the photo is unmoved
+        felt.pieces = [p for p in felt.pieces if p[0].kind not in absent_kinds]
+        felt.truth = [t for t in felt.truth if t[0].kind not in absent_kinds]
 
     def draw(with_hand: bool):
         layers = over + ([hand.draw] if with_hand and hand is not None else [])
@@ -208,7 +217,7 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
     return HardPhoto(index=index, image=photo.image, truth=truth, profile=profile, conditions=conditions,
                      camera=photo.camera, marker_corners_px=photo.marker_corners_px, rim_visible=rim_visible,
                      hand_cover={k: round(v, 3) for k, v in cover.items()},
-                     felt_texture={c.terrain_id: c.texture for c in cuts},
+                     felt_texture={c.terrain_id: c.texture for c, _p in felt.truth},
                      cloaks={f.figure_id: f.body.cloth for f in colour_figs if f.body.cloth},
                      rim_rgb={f.figure_id: f.rim_rgb for f in colour_figs},
                      painted_top={f.figure_id: f.body.painted_top(f) for f in colour_figs},
