@@ -408,6 +408,8 @@ def _felt_patches(strict, loose, quantised, side_rgbs, other_rgbs, mat, width_px
         joined = np.zeros(n, np.uint8)
         joined[comp[core > 0]] = 1
         joined[0] = 0
+        if not joined.any():        # (the closing alone made the core: pin holes, no patch of the side)
+            continue
         box = boxes[joined > 0]
         x0, y0 = box[:, 0].min(), box[:, 1].min()
         bw, bh = (box[:, 0] + box[:, 2]).max() - x0, (box[:, 1] + box[:, 3]).max() - y0
