@@ -549,8 +549,6 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         # over the edge): then the next group of the kind's patches is tried.
         tries = itertools.chain([learnt[k]], ((g[0][1], *g[1:]) for g in itertools.starmap(learn, alternatives[k])))
         for seed, box, mu, sd in tries:
-            if _mat_explains(mu, prior_mu[k], prior_sd[k], pool_sigma):
-                continue
             own_sd = np.hypot(sd[:3], mat_sigma[:3])
             mus = np.concatenate([mu[None, :3].astype(np.float32), base_mu, model_mu[other_kinds], rival_mu])
             sds = np.concatenate([own_sd[None], base_sd, model_sd[other_kinds], rival_sd])
@@ -608,20 +606,6 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     pieces.sort(key=lambda q: (q[1].centroid.y, q[1].centroid.x))
     return tuple(Terrain(f"t{i + 1}", kind, poly, extra={"confidence": conf})
                  for i, (kind, poly, conf) in enumerate(pieces))
-
-
-def _mat_explains(mu, kind_mu, kind_sd, mat_sd) -> bool:
-    """Whether a seed patch's chroma (its mean off the local mat) is likelier the mat's own, in the
-    mat's spread at a felt's scale, than the kind's colour as uncertain as it is. Its brightness is
-    left out: the mat in a soft shadow, or lit brighter, is no felt however far its brightness
-    stands out (a kind listed in the profile but not on the table takes such a patch when nothing
-    else does)."""
-    c, p = np.asarray(mu[:2], np.float64), np.asarray(kind_mu[:2], np.float64)
-    m = np.asarray(mat_sd[:2], np.float64)
-    ks = np.hypot(np.asarray(kind_sd[:2], np.float64), m)
-    kind = -0.5 * (((c - p) / ks) ** 2).sum() - np.log(ks).sum()
-    mat = -0.5 * ((c / m) ** 2).sum() - np.log(m).sum()
-    return bool(mat > kind)
 
 
 def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k,

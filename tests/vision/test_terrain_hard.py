@@ -162,19 +162,6 @@ def test_a_table_without_two_of_its_listed_kinds_is_analysed_and_its_felts_found
         _assert_one_piece(scene, truth, kind, 0.9)
 
 
-def test_a_listed_kind_off_the_table_takes_no_patch_of_the_mat_in_shade():
-    """Hard set 0, photo 31 with its woods and hill left off the plain mat, the profile still
-    listing them: a patch of the mat three of its spreads darker, of its own chroma, once became a
-    hill (nothing else wanted it). Its chroma is likelier the mat's than the hill's: no felt."""
-    photo = hard_photo(0, 31, absent_kinds=("woods", "hill"))
-    assert photo.conditions.texture == "plain"
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    truth = dict(visible_truth(photo.truth))
-    assert sorted(t.kind for t in scene.terrain) == ["rocks", "water"]
-    for kind in ("rocks", "water"):
-        _assert_one_piece(scene, truth, kind, 0.9)
-
-
 def test_rocks_a_warm_light_moved_towards_the_hill_colour_are_still_rocks():
     """Hard set 7, photo 15 (tungsten, grass mat): the rocks felt photographs nearer the hill's
     profile colour than the rocks'. The patches are shared out among the kinds at once: the hill
