@@ -123,12 +123,8 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
         scores.append(s)
         for kind in gone:
             absent_count[kind] += 1
-        for t in scene.terrain:
-            extra_by_kind[t.kind] += t.kind in gone
-        if gone:
-            truth_kinds = {t.kind for t in photo.truth.terrain}
-            s.misses += [f"{t.kind} (off the table) confidence {t.extra.get('confidence', math.nan):.2f}, "
-                         f"{t.polygon.area:.1f} sq in" for t in scene.terrain if t.kind not in truth_kinds]
+        for kind in s.terrain_extra:      # (each piece of a kind off the table is one of these)
+            extra_by_kind[kind] += kind in gone
         if photo.hand is not None:
             n, ok, bad = hidden_reported(scene, photo.truth, markers_only=True)
             hidden["still_total"] += n

@@ -143,7 +143,7 @@ def score_terrain(found: Scene, truth: Scene, s: PhotoScore) -> None:
             s.terrain_extra.append(f.kind)
             c = f.polygon.centroid
             s.misses.append(f"{f.kind} found where there is none, at ({c.x:.1f}, {c.y:.1f}), "
-                            f"{f.polygon.area:.1f} sq in")
+                            f"{f.polygon.area:.1f} sq in, confidence {f.extra.get('confidence', math.nan):.2f}")
 
 
 def score_photo(photo, found: Scene) -> PhotoScore:
