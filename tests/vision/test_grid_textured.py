@@ -16,13 +16,26 @@ WIDTH_IN, DEPTH_IN = 36.0, 24.0
 ORIGIN = (0.37, 0.21)
 
 
-def _top_view(mat: str, seed: int, grid: bool, pitch_in: float = 1.0, dark: float = 0.5) -> np.ndarray:
-    """Gray top view at GRID_PPI of a textured mat, with thin printed lines (0.03", `dark` as dark as
-    the mat: half by default) or none."""
+def _mat_drawing(mat: str, seed: int):
+    """(rng, ppi, shape, image): a textured mat drawn at the drawing's resolution, and its random
+    numbers for what is printed on it."""
     rng = np.random.default_rng(seed)
     ppi = PPI * SS
     shape = (int(DEPTH_IN * ppi), int(WIDTH_IN * ppi))
-    image = _mat(rng, mat, shape)
+    return rng, ppi, shape, _mat(rng, mat, shape)
+
+
+def _as_view(image: np.ndarray) -> np.ndarray:
+    """The drawing as the camera's gray top view at GRID_PPI (area-averaged, a little blurred)."""
+    view = cv2.resize(np.clip(image, 0, 255).astype(np.uint8), (int(WIDTH_IN * GRID_PPI), int(DEPTH_IN * GRID_PPI)),
+                      interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(cv2.GaussianBlur(view, (0, 0), 0.8), cv2.COLOR_BGR2GRAY)
+
+
+def _top_view(mat: str, seed: int, grid: bool, pitch_in: float = 1.0, dark: float = 0.5) -> np.ndarray:
+    """Gray top view at GRID_PPI of a textured mat, with thin printed lines (0.03", `dark` as dark as
+    the mat: half by default) or none."""
+    _rng, ppi, shape, image = _mat_drawing(mat, seed)
     if grid:
         lines = np.zeros(shape, np.float32)
         for k in range(int(WIDTH_IN / pitch_in) + 1):
@@ -32,10 +45,7 @@ def _top_view(mat: str, seed: int, grid: bool, pitch_in: float = 1.0, dark: floa
             y = int(round((ORIGIN[1] + k * pitch_in) * ppi))
             cv2.line(lines, (0, y), (shape[1], y), 1.0, 1)
         image = image * (1 - dark * lines[..., None])
-    view = cv2.resize(np.clip(image, 0, 255).astype(np.uint8), (int(WIDTH_IN * GRID_PPI), int(DEPTH_IN * GRID_PPI)),
-                      interpolation=cv2.INTER_AREA)
-    view = cv2.GaussianBlur(view, (0, 0), 0.8)
-    return cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+    return _as_view(image)
 
 
 @pytest.mark.parametrize("mat", ["grass", "gravel", "wood"])
@@ -71,10 +81,7 @@ def _hex_view(mat: str, seed: int, pitch_in: float, faded: float) -> np.ndarray:
     """Gray top view of a flat-topped honeycomb (pitch = flat to flat) printed on a textured mat; one
     of its three families of edges printed `faded` as dark as the others (a motion blur across
     them smears them out)."""
-    rng = np.random.default_rng(seed)
-    ppi = PPI * SS
-    shape = (int(DEPTH_IN * ppi), int(WIDTH_IN * ppi))
-    image = _mat(rng, mat, shape)
+    _rng, ppi, shape, image = _mat_drawing(mat, seed)
     lines = np.zeros(shape, np.float32)
     r = pitch_in / math.sqrt(3)                       # circumradius
     step = np.array([[1.5 * r, math.sqrt(3) / 2 * r], [0.0, math.sqrt(3) * r]])
@@ -88,10 +95,7 @@ def _hex_view(mat: str, seed: int, pitch_in: float, faded: float) -> np.ndarray:
             for e in range(6):                        # edge e runs at 120 + 60 e degrees: e % 3 is its family
                 a, b = ((c + corners[e]) * ppi).round().astype(int), ((c + corners[e + 1]) * ppi).round().astype(int)
                 cv2.line(lines, tuple(a.tolist()), tuple(b.tolist()), faded if e % 3 == 0 else 1.0, 1)
-    image = image * (1 - 0.5 * lines[..., None])
-    view = cv2.resize(np.clip(image, 0, 255).astype(np.uint8), (int(WIDTH_IN * GRID_PPI), int(DEPTH_IN * GRID_PPI)),
-                      interpolation=cv2.INTER_AREA)
-    return cv2.cvtColor(cv2.GaussianBlur(view, (0, 0), 0.8), cv2.COLOR_BGR2GRAY)
+    return _as_view(image * (1 - 0.5 * lines[..., None]))
 
 
 @pytest.mark.parametrize("faded", [1.0, 0.3, 0.0])
@@ -113,10 +117,7 @@ def test_a_textured_mat_alone_is_no_hex_grid_either(mat):
 def _plank_view(mat: str, seed: int, pitch_in: float) -> np.ndarray:
     """Gray top view of a plank floor printed on a textured mat: seams one way only, `pitch_in` apart,
     with staggered plank ends across them. One family of lines is no square grid."""
-    rng = np.random.default_rng(seed)
-    ppi = PPI * SS
-    shape = (int(DEPTH_IN * ppi), int(WIDTH_IN * ppi))
-    image = _mat(rng, mat, shape)
+    rng, ppi, shape, image = _mat_drawing(mat, seed)
     lines = np.zeros(shape, np.float32)
     x0 = rng.uniform(0, pitch_in)
     for k in range(int(WIDTH_IN / pitch_in) + 1):
@@ -125,11 +126,7 @@ def _plank_view(mat: str, seed: int, pitch_in: float) -> np.ndarray:
         for y in np.cumsum(rng.uniform(4, 10, 6)) - rng.uniform(0, 6):
             y = int(y * ppi)
             cv2.line(lines, (x, y), (int(round((x0 + (k + 1) * pitch_in) * ppi)), y), 1.0, 1)
-    image = image * (1 - 0.5 * lines[..., None])
-    view = cv2.resize(np.clip(image, 0, 255).astype(np.uint8), (int(WIDTH_IN * GRID_PPI), int(DEPTH_IN * GRID_PPI)),
-                      interpolation=cv2.INTER_AREA)
-    view = cv2.GaussianBlur(view, (0, 0), 0.8)
-    return cv2.cvtColor(view, cv2.COLOR_BGR2GRAY) if view.ndim == 3 else view
+    return _as_view(image * (1 - 0.5 * lines[..., None]))
 
 
 @pytest.mark.parametrize("mat,seed,pitch_in", [("plain", 0, 1.0), ("wood", 2, 1.0), ("grass", 1, 1.5),
