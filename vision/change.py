@@ -84,9 +84,7 @@ class ChangeWatch:
         diff = cv2.absdiff(now, patch)
         strong = diff > PEAK_DIFF
         if int(np.count_nonzero(strong)) >= MIN_CHANGED_PX:
-            ys, xs = np.nonzero(strong)
-            return (float((x0 + xs.min()) * SCALE), float((y0 + ys.min()) * SCALE),
-                    float((x0 + xs.max() + 1) * SCALE), float((y0 + ys.max() + 1) * SCALE)), strong
+            return _box_px(strong, x0, y0), strong
         return (whole if float(diff.mean()) > MEAN_DIFF else None), None
 
     def settled_change(self, key) -> tuple[tuple[float, float, float, float] | None, bool]:
@@ -115,9 +113,7 @@ class ChangeWatch:
         self._settled[key] = settled
         if int(np.count_nonzero(settled)) < MIN_CHANGED_PX:
             return None, True
-        ys, xs = np.nonzero(settled)
-        return (float((x0 + xs.min()) * SCALE), float((y0 + ys.min()) * SCALE),
-                float((x0 + xs.max() + 1) * SCALE), float((y0 + ys.max() + 1) * SCALE)), True
+        return _box_px(settled, x0, y0), True
 
     def changed_near(self, key, points_px) -> bool:
         """Whether the region changed since its snapshot within the box round these frame points
@@ -143,3 +139,11 @@ class ChangeWatch:
             return
         (x0, y0, x1, y1), patch = stored
         patch[settled] = self.small[y0:y1, x0:x1][settled]
+
+
+def _box_px(mask: np.ndarray, x0: int, y0: int) -> tuple[float, float, float, float]:
+    """The frame-pixel box (x0, y0, x1, y1) of a shrunk region's pixels `mask`, the region's corner
+    at shrunk pixel (x0, y0)."""
+    ys, xs = np.nonzero(mask)
+    return (float((x0 + xs.min()) * SCALE), float((y0 + ys.min()) * SCALE),
+            float((x0 + xs.max() + 1) * SCALE), float((y0 + ys.max() + 1) * SCALE))
