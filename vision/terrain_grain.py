@@ -46,9 +46,8 @@ def grain_level(coh: np.ndarray, mat_like: np.ndarray) -> tuple[float, float]:
     values = coh[mat_like]
     if values.size < 50:
         return 0.0, 1.0
-    centre = float(median_rows(values[None])[0])
-    spread = max(GRAIN_FLOOR, 1.4826 * float(median_rows(np.abs(values - centre)[None])[0]))
-    return centre, spread
+    centre, spread = _median_spread(values)
+    return centre, max(GRAIN_FLOOR, spread)
 
 
 def grainless(coh: np.ndarray, centre: float, spread: float) -> np.ndarray:
@@ -69,11 +68,16 @@ def fuzz(gray_log: np.ndarray, ppi: float) -> np.ndarray:
 
 def fuzz_level(values: np.ndarray) -> float:
     """The robust spread (1.4826 MAD) of some pixels' fuzz."""
-    centre = median_rows(values[None])[0]
-    return 1.4826 * float(median_rows(np.abs(values - centre)[None])[0])
+    return _median_spread(values)[1]
 
 
 def fuzz_sureness(piece_fuzz: float, mat_fuzz: float) -> float:
     """How sure a grainless piece is a felt, not a plain thing, from its fuzz as a share of the mat's."""
     share = piece_fuzz / max(mat_fuzz, 1e-6)
     return min(1.0, max(0.0, (share - FUZZ_PLAIN) / (FUZZ_FELT - FUZZ_PLAIN)))
+
+
+def _median_spread(values: np.ndarray) -> tuple[float, float]:
+    """The median of some values and their robust spread (1.4826 MAD)."""
+    centre = float(median_rows(values[None])[0])
+    return centre, 1.4826 * float(median_rows(np.abs(values - centre)[None])[0])
