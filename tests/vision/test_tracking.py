@@ -118,6 +118,13 @@ def _nearest(scene, x, y):
     return min(scene.figures, key=lambda f: np.hypot(f.x - x, f.y - y))
 
 
+def _draw_hand(frame, camera, x, y, z=-1.5, axes=(70, 50), angle=0.0):
+    """A flat skin-coloured ellipse (`axes` pixels, turned `angle` degrees) drawn into `frame` where
+    the table point (x, y), `z` in above it (negative: up), shows: a hand over the table."""
+    c = camera.project(np.array([[x, y, z]]))[0]
+    cv2.ellipse(frame, (int(c[0]), int(c[1])), axes, angle, 0, 360, (140, 170, 205), -1)
+
+
 @pytest.fixture(scope="module")
 def stream():
     base = render_photo(_table(BASES, MARKERS), SPEC, rng=1)
@@ -142,8 +149,7 @@ def test_stream_steady_hidden_moved_new_and_bumped(stream):
     hand = base.image.copy()
     covered = {_nearest(first.scene, 8, 8).id, _nearest(first.scene, 14, 15).id, "m11"}
     for x, y in ((8, 8), (14, 15), (12, 5)):
-        c = base.camera.project(np.array([[x, y, -1.5]]))[0]
-        cv2.ellipse(hand, (int(c[0]), int(c[1])), (70, 50), 30, 0, 360, (140, 170, 205), -1)
+        _draw_hand(hand, base.camera, x, y, angle=30)
     for seed in range(3):
         result = pipeline.process(_noisy(hand, seed))
         hidden = {f.id for f in result.scene.figures if f.hidden}
@@ -190,8 +196,7 @@ def test_a_base_put_down_while_a_hand_moves_over_its_tile_is_found(stream):
     frames = []
     for k in range(tiles * (int(VISION_DEFAULTS["search_defer_turns"]) + 1) + 1):
         frame = _noisy(photo.image, k)
-        c = photo.camera.project(np.array([[30 + 0.7 * np.cos(k), 7.5 + 0.7 * np.sin(k), -1.5]]))[0]
-        cv2.ellipse(frame, (int(c[0]), int(c[1])), (70, 50), 40 * k, 0, 360, (140, 170, 205), -1)
+        _draw_hand(frame, photo.camera, 30 + 0.7 * np.cos(k), 7.5 + 0.7 * np.sin(k), angle=40 * k)
         frames.append(frame)
     for frame in frames[:tiles + 1]:
         result = pipeline.process(frame)
@@ -217,8 +222,7 @@ def test_a_hand_over_the_edge_of_one_anchor_card_is_no_bump(stream):
     pipeline = FramePipeline(profile, track=True)
     first = pipeline.process(base.image)
     frame = _noisy(base.image, 3)
-    c = base.camera.project(np.array([[32 + np.cos(3), 5 + np.sin(3), -1.5]]))[0]
-    cv2.ellipse(frame, (int(c[0]), int(c[1])), (70, 50), 120, 0, 360, (140, 170, 205), -1)
+    _draw_hand(frame, base.camera, 32 + np.cos(3), 5 + np.sin(3), angle=120)
     held = pipeline._held.registration.H_px_to_in
     moved = pipeline.anchor_windows.displacement_px(pipeline.anchor_windows.find(to_gray(frame), held), held)
     assert moved[1] > VISION_DEFAULTS["bump_px"] and sorted(moved) == [0, 1, 2, 3]
@@ -238,8 +242,7 @@ def test_terrain_is_looked_at_again_when_a_moving_hand_has_settled(stream, monke
 
     def hand(k, seed):
         frame = _noisy(base.image, seed)
-        c = base.camera.project(np.array([[6 + np.cos(k), 17 + np.sin(k), -1.5]]))[0]
-        cv2.ellipse(frame, (int(c[0]), int(c[1])), (70, 50), 40 * k, 0, 360, (140, 170, 205), -1)
+        _draw_hand(frame, base.camera, 6 + np.cos(k), 17 + np.sin(k), angle=40 * k)
         return frame
 
     pipeline = FramePipeline(profile, track=True)
@@ -295,12 +298,10 @@ def test_a_figure_whose_base_a_hand_passes_by_is_carried_over(stream):
     base, profile = stream
     pipeline = FramePipeline(profile, track=True)
     first = pipeline.process(base.image)
-    fid = _nearest(first.scene, 25, 9).id
     looked = _colour_searches_round(pipeline, 25, 9)
     for k, x in enumerate((24.0, 24.6, 25.2)):
         frame = _noisy(base.image, k)
-        c = base.camera.project(np.array([[x, 10.3, 0.0]]))[0]
-        cv2.ellipse(frame, (int(c[0]), int(c[1])), (14, 8), 0, 0, 360, (140, 170, 205), -1)
+        _draw_hand(frame, base.camera, x, 10.3, z=0.0, axes=(14, 8))         # a finger
         scene = pipeline.process(frame).scene
         assert not any(f.hidden for f in scene.figures) and _by_place(scene) == _by_place(first.scene)
     assert not any(looked)
