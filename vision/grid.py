@@ -1,13 +1,15 @@
 """A printed square or hex grid, found in a top view of the table by its spatial frequencies.
 
-Thin dark lines are picked out with a black-hat filter; a lattice of lines puts sharp peaks in the
-2-D spectrum of that picture: two at right angles for squares (at 1 / pitch), three at 60 degrees
-for hexes (at 2 / (sqrt(3) pitch), pointing at the hexes' corners). Nothing else on a table does:
-felt edges, markers and figures spread their energy over the spectrum. A grid is reported only when
-every peak its kind needs stands well clear of the spectrum's background (`MIN_PEAK_SNR`), or of its
-own spectral neighbourhood (a textured mat), or when the lattice's line energy does: its first- and
-second-order peaks together over their neighbourhoods. A honeycomb needs two of its three peaks (one
-family of edges smeared by a shake can take the third with it; the lattice places it).
+Thin dark lines are picked out with a black-hat filter (and when that finds no grid, with one nearly
+twice as wide: a line a shake has smeared to the narrow one's width shows there only as its two
+edges); a lattice of lines puts sharp peaks in the 2-D spectrum of that picture: two at right angles
+for squares (at 1 / pitch), three at 60 degrees for hexes (at 2 / (sqrt(3) pitch), pointing at the
+hexes' corners). Nothing else on a table does: felt edges, markers and figures spread their energy
+over the spectrum. A grid is reported only when every peak its kind needs stands well clear of the
+spectrum's background (`MIN_PEAK_SNR`), or of its own spectral neighbourhood (a textured mat), or
+when the lattice's line energy does: its first- and second-order peaks together over their
+neighbourhoods. A honeycomb needs two of its three peaks (one family of edges smeared by a shake can
+take the third with it; the lattice places it).
 
 The spectrum is taken at the coarsest level of a Gaussian pyramid of the line evidence where the
 peaks searched for stay well below the sampling rate (a 1" grid at 20 px/in: a sixteenth of the
@@ -39,6 +41,10 @@ ENERGY_FLOOR = 0.5         # times MIN_WHITE_SNR) over it, with every first-orde
 ZOOM_BLOCK_RATE = 0.3      # the zoomed DFTs average q x q blocks, q = this over the highest peak frequency
 SPECTRUM_RATE = 0.25       # the spectrum is taken at the coarsest pyramid level where the peaks stay below this
 PROFILE_PITCH_SLACK = 0.15 # with a profile pitch, search within +-15% of it
+# The black-hat's width: a printed line, then (when that finds no grid) a line a shake across it
+# smeared to about the narrow filter's width, which only shows that line's two edges there: their
+# sum has no first-order peak, only the second.
+LINE_WIDTHS_IN = (0.25, 0.45)
 _SQRT3 = math.sqrt(3.0)
 
 
@@ -49,9 +55,9 @@ class GridFit:
     pitch_spread: float = 0.0  # how far the measured peaks disagree on the pitch (max / min - 1)
 
 
-def line_evidence(view_gray: np.ndarray, ppi: float = GRID_PPI) -> np.ndarray:
-    """Thin dark lines -> bright, everything wider than ~1/4 inch -> 0 (float32)."""
-    size = int(round(ppi * 0.25)) | 1
+def line_evidence(view_gray: np.ndarray, ppi: float = GRID_PPI, width_in: float = LINE_WIDTHS_IN[0]) -> np.ndarray:
+    """Thin dark lines -> bright, everything wider than ~`width_in` -> 0 (float32)."""
+    size = int(round(ppi * width_in)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     return cv2.morphologyEx(view_gray, cv2.MORPH_BLACKHAT, kernel).astype(np.float32)
 
@@ -167,8 +173,16 @@ def find_grid(view_gray: np.ndarray, ppi: float = GRID_PPI, *, kind: str | None 
 
     `kind`, `pitch_in` and `orientation` narrow the search when the table profile gives them."""
     kinds = (kind,) if kind else ("square", "hex")
+    for width_in in LINE_WIDTHS_IN:
+        fit = _find_in_evidence(line_evidence(view_gray, ppi, width_in), ppi, kinds, pitch_in, orientation)
+        if fit is not None:
+            return fit
+    return None
+
+
+def _find_in_evidence(evidence: np.ndarray, ppi: float, kinds: tuple[str, ...], pitch_in: float | None,
+                      orientation: str | None) -> GridFit | None:
     f_max = max(_band(k, ppi, pitch_in)[1] for k in kinds)
-    evidence = line_evidence(view_gray, ppi)
     # The lattice's first peaks lie far below the view's sampling rate: the evidence is low-passed
     # and halved (a Gaussian pyramid) while they stay below SPECTRUM_RATE cycles a pixel, and the
     # search runs on that smaller picture (a 1" grid: a sixteenth of the pixels). Pixel u of a

@@ -135,3 +135,28 @@ def test_one_family_of_lines_is_no_square_grid(mat, seed, pitch_in):
     # a plank's seams fill their own first and second orders; the other family's must show as well
     view = _plank_view(mat, seed, pitch_in)
     assert find_grid(view, GRID_PPI) is None
+
+
+def _smeared_view(mat: str, seed: int, smear_in: float) -> np.ndarray:
+    """Gray top view of a 1" square grid (lines 0.03", half as dark as the mat) shaken across its
+    horizontal lines: each smeared over `smear_in` of table."""
+    _rng, ppi, shape, image = _mat_drawing(mat, seed)
+    lines = np.zeros(shape, np.float32)
+    for k in range(int(WIDTH_IN) + 1):
+        x = int(round((ORIGIN[0] + k) * ppi))
+        cv2.line(lines, (x, 0), (x, shape[0]), 1.0, 1)
+    for k in range(int(DEPTH_IN) + 1):
+        y = int(round((ORIGIN[1] + k) * ppi))
+        cv2.line(lines, (0, y), (shape[1], y), 1.0, 1)
+    image = (image * (1 - 0.5 * lines[..., None])).astype(np.float32)
+    return _as_view(cv2.blur(image, (1, int(round(smear_in * ppi)))))
+
+
+@pytest.mark.parametrize("mat, smear_in", [("plain", 0.45), ("wood", 0.5), ("grass", 0.35), ("gravel", 0.3)])
+def test_a_square_grid_shaken_across_one_family_of_lines_is_found(mat, smear_in):
+    """A line smeared to about the narrow black-hat's width shows there only as its two edges, whose
+    first-order peaks cancel: the wider filter sees the line whole."""
+    fit = find_grid(_smeared_view(mat, 1, smear_in), GRID_PPI, kind="square", pitch_in=1.0)
+    assert fit is not None and fit.grid.kind == "square"
+    assert abs(fit.grid.pitch_in - 1.0) < 0.006
+    assert phase_error_in(fit.grid, Grid("square", 1.0, ORIGIN, 0.0)) < 0.1
