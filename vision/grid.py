@@ -45,6 +45,10 @@ PROFILE_PITCH_SLACK = 0.15 # with a profile pitch, search within +-15% of it
 # smeared to about the narrow filter's width, which only shows that line's two edges there: their
 # sum has no first-order peak, only the second.
 LINE_WIDTHS_IN = (0.25, 0.45)
+# A honeycomb's three first-order coefficients have phases that close (p0 + p120 - p60 = pi, its
+# centre a hole between lines); a smeared family's edges-only peak comes half a turn off, and the
+# origin with it: then the wider filter is asked too, and its fit taken when its phases close.
+MAX_PHASE_CLOSURE_RAD = math.pi / 2
 _SQRT3 = math.sqrt(3.0)
 
 
@@ -53,6 +57,7 @@ class GridFit:
     grid: Grid
     snr: float                 # weakest peak's magnitude over the band's median
     pitch_spread: float = 0.0  # how far the measured peaks disagree on the pitch (max / min - 1)
+    phase_closure_rad: float = 0.0  # a honeycomb's three phases: p0 + p120 - p60 - pi, wrapped (0 when whole)
 
 
 def line_evidence(view_gray: np.ndarray, ppi: float = GRID_PPI, width_in: float = LINE_WIDTHS_IN[0]) -> np.ndarray:
@@ -173,11 +178,13 @@ def find_grid(view_gray: np.ndarray, ppi: float = GRID_PPI, *, kind: str | None 
 
     `kind`, `pitch_in` and `orientation` narrow the search when the table profile gives them."""
     kinds = (kind,) if kind else ("square", "hex")
+    first = None
     for width_in in LINE_WIDTHS_IN:
         fit = _find_in_evidence(line_evidence(view_gray, ppi, width_in), ppi, kinds, pitch_in, orientation)
-        if fit is not None:
+        if fit is not None and abs(fit.phase_closure_rad) <= MAX_PHASE_CLOSURE_RAD:
             return fit
-    return None
+        first = first or fit
+    return first
 
 
 def _find_in_evidence(evidence: np.ndarray, ppi: float, kinds: tuple[str, ...], pitch_in: float | None,
@@ -319,6 +326,9 @@ def _fit_peaks(weighted, spectrum: _Spectrum, kind: str, ppi: float, orientation
         angle = flat_angle if orientation == "flat" else pointy_angle
         grid = Grid("hex", pitch, (0.0, 0.0), angle, orientation)
         origin = _hex_origin(weighted, refined, ppi, grid)
+        closure = _phases(weighted, refined) @ np.array([1.0, -1.0, 1.0]) - np.pi
+        return GridFit(Grid(grid.kind, pitch, origin, angle, grid.orientation), snr, pitch_spread,
+                       float(np.angle(np.exp(1j * closure))))
     return GridFit(Grid(grid.kind, pitch, origin, angle, grid.orientation), snr, pitch_spread)
 
 

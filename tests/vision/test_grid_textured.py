@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.grid import GRID_PPI, find_grid, phase_error_in
+from vision.grid import GRID_PPI, MAX_PHASE_CLOSURE_RAD, find_grid, phase_error_in
 from measure.scene import Grid
 
 from tests.vision.felt_scenes import PPI, SS, _mat
@@ -77,10 +77,11 @@ def test_a_textured_mat_alone_is_no_grid(mat):
     assert find_grid(view, GRID_PPI) is None
 
 
-def _hex_view(mat: str, seed: int, pitch_in: float, faded: float) -> np.ndarray:
+def _hex_view(mat: str, seed: int, pitch_in: float, faded: float, family: int = 0,
+              smeared_in: float = 0.0) -> np.ndarray:
     """Gray top view of a flat-topped honeycomb (pitch = flat to flat) printed on a textured mat; one
-    of its three families of edges printed `faded` as dark as the others (a motion blur across
-    them smears them out)."""
+    of its three families of edges (`family`) printed `faded` as dark as the others and, as a motion
+    blur across them smears them out, `smeared_in` wide (else thin)."""
     _rng, ppi, shape, image = _mat_drawing(mat, seed)
     lines = np.zeros(shape, np.float32)
     r = pitch_in / math.sqrt(3)                       # circumradius
@@ -94,7 +95,10 @@ def _hex_view(mat: str, seed: int, pitch_in: float, faded: float) -> np.ndarray:
                 continue
             for e in range(6):                        # edge e runs at 120 + 60 e degrees: e % 3 is its family
                 a, b = ((c + corners[e]) * ppi).round().astype(int), ((c + corners[e + 1]) * ppi).round().astype(int)
-                cv2.line(lines, tuple(a.tolist()), tuple(b.tolist()), faded if e % 3 == 0 else 1.0, 1)
+                if e % 3 == family:
+                    cv2.line(lines, tuple(a.tolist()), tuple(b.tolist()), faded, max(1, round(smeared_in * ppi)))
+                else:
+                    cv2.line(lines, tuple(a.tolist()), tuple(b.tolist()), 1.0, 1)
     return _as_view(image * (1 - 0.5 * lines[..., None]))
 
 
@@ -160,3 +164,15 @@ def test_a_square_grid_shaken_across_one_family_of_lines_is_found(mat, smear_in)
     assert fit is not None and fit.grid.kind == "square"
     assert abs(fit.grid.pitch_in - 1.0) < 0.006
     assert phase_error_in(fit.grid, Grid("square", 1.0, ORIGIN, 0.0)) < 0.1
+
+
+@pytest.mark.parametrize("mat, smeared_in, faded", [("grass", 0.25, 0.25), ("plain", 0.35, 0.2)])
+def test_a_honeycomb_with_one_family_smeared_keeps_its_origin(mat, smeared_in, faded):
+    """A honeycomb's three first-order phases close (p0 + p120 - p60 = pi). A family smeared to the
+    thin lines' filter's width shows there as its edges, its phase half a turn off and the origin
+    with it; the wider filter's phases close, and its origin is taken."""
+    fit = find_grid(_hex_view(mat, 1, 1.5, faded, family=1, smeared_in=smeared_in), GRID_PPI, kind="hex",
+                    pitch_in=1.5, orientation="flat")
+    assert fit is not None and fit.grid.kind == "hex" and abs(fit.grid.pitch_in / 1.5 - 1) < 0.01
+    assert abs(fit.phase_closure_rad) <= MAX_PHASE_CLOSURE_RAD
+    assert phase_error_in(fit.grid, Grid("hex", 1.5, ORIGIN, 0.0, "flat")) < 0.15
