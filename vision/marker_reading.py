@@ -34,6 +34,13 @@ FRAME_CONTRAST = 1.0            # margin minus border, in standard deviations of
 # reads of the hard set (1,600 on four seeds) are 0.88 and up. (Other ids' patterns share the frame:
 # this tells a marker from no marker, not one id from another.)
 MIN_OWN_CORRELATION = 0.8
+# A printed marker's ink is neutral black: after the anchors' white balance (vision.whitebalance) its
+# black cells are grey under any lamp, where a die or a base of a side's colour read as a marker is
+# blue or red. The ink's chroma (the distance of its mean colour from grey, over the three channels)
+# over the marker's contrast (its margin's brightness minus its ink's) must stay under this: the
+# 2,814 real reads of seven hard sets (seeds 0, 7, 3, 11, 5, 13 and 0 with absent kinds) are 0.23 and
+# under; a blue die with five pips read as an id under a tungsten lamp is 1.9.
+MAX_INK_CHROMA = 0.5
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,11 @@ class PatternReader:
                 turns.append(turn)
                 patterns.append(np.rot90(framed, -turn))
         self._ids, self._turns = np.array(ids), np.array(turns)
+        # Each id's ink (its black cells, turn 0) and the margin round the marker, cell by cell.
+        self._ink = np.array([p.ravel() < 0.5 for p in patterns[::4]])
+        margin = np.ones((self._side, self._side), bool)
+        margin[1:-1, 1:-1] = False
+        self._margin = margin.ravel()
         side_px = self._side * PX_PER_CELL
         blurred = []
         for blur in _blurs():
@@ -113,7 +125,8 @@ class PatternReader:
 
     def _samples(self, gray: np.ndarray, outlines: np.ndarray, offsets) -> np.ndarray:
         """(N, (n * len(offsets)) ** 2) float32 samples of `gray` inside each outline ((N, 4, 2)
-        pixels), at `offsets` across each cell in both directions, row by row."""
+        pixels), at `offsets` across each cell in both directions, row by row (and a last axis of
+        three channels for a colour frame)."""
         n = self._side
         corners = np.array([[1, 1], [n - 1, 1], [n - 1, n - 1], [1, n - 1]], np.float32)
         hs = np.stack([cv2.getPerspectiveTransform(corners, q.astype(np.float32)) for q in outlines])
@@ -160,6 +173,24 @@ class PatternReader:
         # Patterns are kept id by id, four turns each: turn 0 of id k is row 4 k.
         patterns = self._patterns[:, 4 * np.asarray(marker_ids, int)]                 # (blurs, N, cells)
         return np.einsum("bmc,mc->bm", patterns, seen).max(axis=0) / seen.shape[1]
+
+    def ink_chroma(self, bgr: np.ndarray, outlines: np.ndarray, marker_ids, black_bgr: np.ndarray,
+                   gain_bgr: np.ndarray) -> np.ndarray:
+        """For each outline read as an id (as `own_correlations`, in the colour frame `bgr`), the
+        chroma of its ink after the white balance (`black_bgr`, `gain_bgr`: the anchors' grey card)
+        over the marker's contrast (MAX_INK_CHROMA)."""
+        outlines = np.asarray(outlines, np.float64).reshape(-1, 4, 2)
+        if not len(outlines):
+            return np.zeros(0)
+        n = self._side
+        samples = self._samples(bgr, outlines, (0.375, 0.625))                    # (N, samples, 3)
+        cells = samples.reshape(-1, n, 2, n, 2, 3).mean(axis=(2, 4)).reshape(-1, n * n, 3)
+        balanced = (cells - np.asarray(black_bgr, np.float32)) * np.asarray(gain_bgr, np.float32)
+        ink_cells = self._ink[np.asarray(marker_ids, int)]                           # (N, cells)
+        ink = (balanced * ink_cells[..., None]).sum(axis=1) / np.maximum(ink_cells.sum(axis=1), 1)[:, None]
+        margin = balanced[:, self._margin].mean(axis=1)
+        contrast = np.maximum(margin.mean(axis=1) - ink.mean(axis=1), 1.0)
+        return np.linalg.norm(ink - ink.mean(axis=1, keepdims=True), axis=1) / contrast
 
     def shows(self, gray: np.ndarray, outlines: np.ndarray, marker_ids) -> np.ndarray:
         """For each outline read as an id (see `own_correlations`), whether its cells show that id's

@@ -17,6 +17,10 @@ at half size, are looked for in the table's top view (`find_figures`), as tracke
 windows. There, roster markers no threshold outlines (motion blur of well over a cell) are found
 as dark squares of a marker's size and read by pattern, among the missing ones only; a tracked
 frame reads so only the marker last seen in each window.
+
+Given the frame in colour and the anchors' grey card (`FrameColour`), every read is also checked
+for its ink: a printed marker's black is grey after the white balance, a die or a base of a side's
+colour read as a marker is not (vision.marker_reading.MAX_INK_CHROMA).
 """
 from __future__ import annotations
 
@@ -28,7 +32,7 @@ import numpy as np
 from calibration.profile import TableProfile, aruco_dictionary
 from calibration.registration import Registration
 from vision.detections import Detections
-from vision.marker_reading import pattern_reader
+from vision.marker_reading import MAX_INK_CHROMA, pattern_reader
 from vision.topview import TopView, warp_top_view
 
 CELL_PX = 6.0            # marker cell size in the rectified view
@@ -80,6 +84,15 @@ def _dark_square(window: np.ndarray, side_px: float) -> np.ndarray | None:
         area = np.sum(quad[:, 0] * np.roll(quad[:, 1], -1) - np.roll(quad[:, 0], -1) * quad[:, 1])
         return quad if area > 0 else quad[::-1].copy()
     return None
+
+
+@dataclass(frozen=True)
+class FrameColour:
+    """A frame in colour (BGR, the gray frame's pixels) and the anchors' grey card in it: the black
+    level and per-channel gain of the white balance (vision.whitebalance.WhiteBalance)."""
+    bgr: np.ndarray
+    black_bgr: np.ndarray
+    gain_bgr: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -246,10 +259,12 @@ class MarkerFinder:
                 return quad.reshape(4, 2).astype(np.float64) + (x0, y0)
         return corners
 
-    def figures_in_frame(self, found: FrameMarkers, gray: np.ndarray, registration: Registration) -> Detections:
+    def figures_in_frame(self, found: FrameMarkers, gray: np.ndarray, registration: Registration,
+                         colour: FrameColour | None = None) -> Detections:
         """Figure markers of a frame's search (`found`, on `gray`), positioned in table inches by
         `registration`: those read, if their size in inches is right, and the unread outlines of a
-        figure marker's size read again in small sharpened top view windows."""
+        figure marker's size read again in small sharpened top view windows; with `colour`, those
+        whose ink is grey."""
         best: dict[int, tuple[float, np.ndarray]] = {}
         for marker_id, quad in self._showing(gray, found.figures):
             self._keep(best, marker_id, registration.to_table(quad))
@@ -271,6 +286,7 @@ class MarkerFinder:
             self._collect(TopView(_sharpen(window.image), window.ppi, window.origin_in), best)
             if set(best) == before:
                 self._read_softly(gray, quad, registration, best)
+        self._drop_coloured(best, registration, colour)
         return self._detections(best, registration)
 
     def _worth_reading(self, unread: tuple[np.ndarray, ...], gray: np.ndarray, registration: Registration,
@@ -333,17 +349,21 @@ class MarkerFinder:
 
     def find_figures(self, view: TopView, registration: Registration,
                      rects_in: list[tuple[float, float, float, float]] | None = None,
-                     expected: list[frozenset[int]] | None = None) -> Detections:
+                     expected: list[frozenset[int]] | None = None,
+                     colour: FrameColour | None = None) -> Detections:
         """Figure markers (every marker that is not an anchor), positioned in table inches, in the
         frame's gray top view at `view_px_per_in` (the whole of it, or only the table windows
         `rects_in`: around last known positions, a search tile). `expected`: for each window, the
         markers last seen in it; those the threshold does not read there are read by pattern (as
-        the whole view's missing roster markers are), other ids are not."""
+        the whole view's missing roster markers are), other ids are not. `colour`: as in
+        `figures_in_frame`."""
         best: dict[int, tuple[float, np.ndarray]] = {}
         if rects_in is None:
             self._collect(TopView(_sharpen(view.image), view.ppi, view.origin_in), best, view)
+            self._drop_coloured(best, registration, colour)
             if self._roster_ids is not None and (missing := self._roster_ids - set(best)):
                 self._read_dark_squares(view, best, missing)
+                self._drop_coloured(best, registration, colour)
             return self._detections(best, registration)
         for k, rect in enumerate(rects_in):
             window = view.window(rect)
@@ -356,6 +376,7 @@ class MarkerFinder:
                           window if allowed else None, allowed)
             if allowed - set(best):
                 self._read_dark_squares(window, best, allowed - set(best))
+        self._drop_coloured(best, registration, colour)
         return self._detections(best, registration)
 
     def _read_dark_squares(self, view: TopView, best: dict[int, tuple[float, np.ndarray]],
@@ -438,6 +459,18 @@ class MarkerFinder:
             if read is not None and read.marker_id not in best:
                 self._keep_read(best, read, view.to_table)
                 taken.append(centre)
+
+    def _drop_coloured(self, best: dict[int, tuple[float, np.ndarray]], registration: Registration,
+                       colour: FrameColour | None) -> None:
+        """Reads whose ink is coloured after the white balance (a die of a side's colour, its pips
+        taken for white bits) taken out of `best`; nothing without `colour`."""
+        if colour is None or not best:
+            return
+        ids = list(best)
+        quads_px = registration.to_image(np.concatenate([best[i][1] for i in ids])).reshape(-1, 4, 2)
+        chroma = self._pattern_reader.ink_chroma(colour.bgr, quads_px, ids, colour.black_bgr, colour.gain_bgr)
+        for marker_id in np.asarray(ids)[chroma > MAX_INK_CHROMA].tolist():
+            del best[marker_id]
 
     def _showing(self, gray: np.ndarray, read) -> list[tuple[int, np.ndarray]]:
         """The markers the detector read ((id, (4, 2) corners) in `gray`) whose cells show their

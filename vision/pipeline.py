@@ -42,7 +42,7 @@ from vision.grid import GRID_PPI, canonical_origin, find_grid
 from vision.hands import HAND_PPI, Hands, find_hands, roster_under_hands
 from vision.heap import keep_freed_memory
 from vision.height import CameraPose, camera_pose
-from vision.markers import MarkerFinder
+from vision.markers import FrameColour, MarkerFinder
 from vision.quality import check_photo
 from vision.rims import ColourTables, rims_in_view
 from vision.settings import VISION_DEFAULTS
@@ -309,12 +309,12 @@ class FramePipeline:
         return (max(0.0, x0), max(0.0, y0), min(self.profile.width_in, x1), min(self.profile.depth_in, y1))
 
     def _markers(self, view: FrameView, registration: Registration, pose: CameraPose, rects, full: bool,
-                 expected=None) -> Detections:
+                 expected=None, colour: FrameColour | None = None) -> Detections:
         scan, self._scan = self._scan, None
         if full and scan is not None and scan[1].figures_searched:
-            found = self.markers.figures_in_frame(scan[1], scan[0], registration)
+            found = self.markers.figures_in_frame(scan[1], scan[0], registration, colour)
         else:
-            found = self.markers.find_figures(view.gray(), registration, None if full else rects, expected)
+            found = self.markers.find_figures(view.gray(), registration, None if full else rects, expected, colour)
         h = self.profile.figure_marker_height_in
         if h > 0 and len(found):
             # Markers on bases stand above the table: put them back under the camera's ray.
@@ -494,11 +494,13 @@ class FramePipeline:
         else:
             view = held.maker.windows(bgr, held.rescale)     # tracked: made only where a stage looks
         registration, pose = held.registration, held.pose
+        # A read's ink must be grey after the anchors' white balance (vision.markers).
+        colour = None if held.wb is None else FrameColour(bgr, held.wb.black_bgr, held.wb.gain)
         t1 = time.perf_counter()
         unlooked = frozenset()
         if full:
             table = [self._table_rect()]
-            detections = self._markers(view, registration, pose, table, True)
+            detections = self._markers(view, registration, pose, table, True, colour=colour)
             t2 = time.perf_counter()
             hands = self._hands(view, held)
             timing["hands_ms"] = (time.perf_counter() - t2) * 1e3
@@ -506,8 +508,8 @@ class FramePipeline:
         else:
             hands = None
             carried, marker_rects, colour_rects, expected, unlooked = self._plan_search()
-            detections = self._markers(view, registration, pose, marker_rects, False, expected) if marker_rects \
-                else Detections.empty()
+            detections = self._markers(view, registration, pose, marker_rects, False, expected, colour) \
+                if marker_rects else Detections.empty()
             t2 = time.perf_counter()
             if colour_rects:
                 detections = detections.concat(self._colour(view, pose, colour_rects, held, markers=detections))
