@@ -34,6 +34,11 @@ FRAME_CONTRAST = 1.0            # margin minus border, in standard deviations of
 # reads of the hard set (1,600 on four seeds) are 0.88 and up. (Other ids' patterns share the frame:
 # this tells a marker from no marker, not one id from another.)
 MIN_OWN_CORRELATION = 0.8
+# A read by pattern must show its bits, not only its frame: the inner cells its pattern has white
+# lighter than those it has black by this share of the frame's contrast (margin minus border). A
+# plain black square on a white card correlates 0.9 with the darkest ids (five white bits of 16)
+# through its frame alone and shows no bits (about 0); real reads of the hard set show 0.55 and up.
+MIN_BITS_CONTRAST = 0.25
 # A printed marker's ink is neutral black: after the anchors' white balance (vision.whitebalance) its
 # black cells are grey under any lamp, where a die or a base of a side's colour read as a marker is
 # blue or red. The ink's chroma (the distance of its mean colour from grey, over the three channels)
@@ -75,6 +80,13 @@ class PatternReader:
                 turns.append(turn)
                 patterns.append(np.rot90(framed, -turn))
         self._ids, self._turns = np.array(ids), np.array(turns)
+        self._white = np.array([p.ravel() > 0.5 for p in patterns])                  # (ids x turns, cells)
+        inner = np.zeros((self._side, self._side), bool)
+        inner[2:-2, 2:-2] = True
+        self._inner = inner.ravel()
+        border = np.zeros((self._side, self._side), bool)
+        border[1:-1, 1:-1] = True
+        self._border = border.ravel() & ~self._inner
         # Each id's ink (its black cells, turn 0) and the margin round the marker, cell by cell.
         self._ink = np.array([p.ravel() < 0.5 for p in patterns[::4]])
         margin = np.ones((self._side, self._side), bool)
@@ -219,6 +231,11 @@ class PatternReader:
             return None
         if allowed is not None and marker_id not in allowed:
             return None
+        white, inner = self._white[best], self._inner
+        frame = float(cells[self._margin].mean() - cells[self._border].mean())
+        bits = float(cells[inner & white].mean() - cells[inner & ~white].mean())
+        if bits < MIN_BITS_CONTRAST * max(frame, 1.0):
+            return None                  # its frame only: a dark square with no code
         # The pattern turned clockwise `turn` times: the marker's top-left corner is outline corner `turn`.
         corners = np.roll(np.asarray(outline, np.float64), -int(self._turns[best]), axis=0)
         return SoftRead(marker_id, corners, float(scores[best]), int(self._turns[best]))

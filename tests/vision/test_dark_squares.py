@@ -100,3 +100,14 @@ def test_a_tracked_window_reads_the_marker_last_seen_in_it_and_no_other():
     assert all(np.hypot(*(found[m] - (x, y))) <= 0.05 for m, x, y, _t in MARKERS)
     assert set(read([frozenset({40})] * 3)) <= {7}            # 7 reads by threshold alone; 40 is not there
     assert set(read([frozenset()] * 3)) <= {7}
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_a_plain_black_square_on_a_white_card_is_no_dark_id(seed):
+    """A black square on a white card has a marker's frame and no code. Smeared by 1.3 cells, its
+    cells correlate 0.9 with the darkest ids' patterns (17: four white bits of 16; 28 and 35: five)
+    through the frame alone; a read must show its bits too."""
+    finder = _finder([17, 28, 35])
+    cards = [(_card(None), 2.0, 2.0, 10.0 + 7 * seed), (_card(None), 5.0, 3.5, -30.0 + 5 * seed),
+             (_card(None), 8.0, 2.0, 0.0)]
+    assert _found(finder, _view(cards, 8.0, seed, finder.view_px_per_in)) == {}
