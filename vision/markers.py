@@ -46,9 +46,12 @@ DARK_SQUARE_COARSE_PX = 9    # a marker's side in the coarse copy dark squares a
 DARK_SQUARE_CONTRAST = 0.2   # a dark square's middle this much darker than the ring round it
 DARK_SQUARES_PER_MISSING = 8  # the most contrasted places read, per roster marker missing
 DARK_SQUARE_TOLERANCE = 0.25  # a dark blob's sides within this share of a marker's side
+DARK_SQUARE_WINDOW_SIDES = 1.5  # half side of the window a dark square is read in, in marker sides
+DARK_PIECES_REACH = 0.9      # a marker's pieces of ink lie within this many sides of its middle
+FLUSH_MIN_SHORT = 0.05       # a dark blob this share of a side short of a marker's: a strip lost
 
 
-def _dark_square(window: np.ndarray, side_px: float) -> np.ndarray | None:
+def _dark_square(window: np.ndarray, side_px: float, cells: int) -> np.ndarray | None:
     """The outline ((4, 2), clockwise in the image, as ArUco's) of the dark square of side about
     `side_px` in the middle of a gray window: its pixels darker than halfway between the window's
     ink and card, the blob at the middle (opened, if it runs into the mat, until it is a square's
@@ -72,18 +75,57 @@ def _dark_square(window: np.ndarray, side_px: float) -> np.ndarray | None:
         i = int(np.argmax(counts))
         if counts[i] == 0:
             return None
-        contours, _ = cv2.findContours((labels == i).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        (_x, _y), (rw, rh), _a = cv2.minAreaRect(max(contours, key=len))
-        rw, rh = rw + 1, rh + 1                     # pixel centres to pixel edges
+        (_x, _y), (rw, rh), _a = _blob_rect(labels == i)
         if max(rw, rh) > (1 + DARK_SQUARE_TOLERANCE) * side_px:
             continue                                # run into the mat: open it further
         if min(rw, rh) < (1 - DARK_SQUARE_TOLERANCE) * side_px:
-            return None
+            # A blur of a cell or more greys the thin border where white bits lie next to it: the
+            # ink falls apart into pieces round the white bits. All the pieces of a cell's area or
+            # more that lie wholly within the marker's reach of the middle.
+            ys, xs = np.indices(window.shape[:2])
+            beyond = np.unique(labels[np.hypot(xs - cx, ys - cy) > DARK_PIECES_REACH * side_px])
+            sizes = np.bincount(labels.ravel(), minlength=n)
+            pieces = np.setdiff1d(np.flatnonzero(sizes >= (side_px / cells) ** 2), beyond)
+            pieces = np.union1d(pieces, [i])
+            pieces = pieces[pieces > 0]
+            (_x, _y), (rw, rh), _a = _blob_rect(np.isin(labels, pieces))
+            if not (1 - DARK_SQUARE_TOLERANCE) * side_px <= min(rw, rh) <= max(rw, rh) \
+                    <= (1 + DARK_SQUARE_TOLERANCE) * side_px:
+                return None
         quad = cv2.boxPoints(((_x, _y), (rw, rh), _a)).astype(np.float64)
         # Clockwise in the image (y down): positive shoelace area.
         area = np.sum(quad[:, 0] * np.roll(quad[:, 1], -1) - np.roll(quad[:, 0], -1) * quad[:, 1])
         return quad if area > 0 else quad[::-1].copy()
     return None
+
+
+def _flush_squares(quad: np.ndarray, side_px: float) -> list[np.ndarray]:
+    """Squares of side `side_px` round a rectangle `quad` ((4, 2), corners in turn) a few pixels short
+    of it, each flush with the rectangle on one side of each short direction (a marker whose white
+    bits line one edge loses that edge's ink to the blur: its dark blob is the square less a strip
+    on that edge), in the rectangle's corner order; none when it is a square's size already."""
+    centre = quad.mean(axis=0)
+    axes = [quad[1] - quad[0], quad[2] - quad[1]]
+    lengths = [float(np.linalg.norm(a)) for a in axes]
+    units = [a / max(n, 1e-6) for a, n in zip(axes, lengths)]
+    signs = np.sign((quad - centre) @ np.array(units).T)                 # (4, 2): each corner's side
+    shifts = [(0.0,) if side_px - n < FLUSH_MIN_SHORT * side_px else (-(side_px - n) / 2, (side_px - n) / 2)
+              for n in lengths]
+    out = []
+    for a in shifts[0]:
+        for b in shifts[1]:
+            if a == b == 0.0:
+                continue
+            middle = centre + a * units[0] + b * units[1]
+            out.append(middle + (signs[:, :1] * units[0] + signs[:, 1:] * units[1]) * side_px / 2)
+    return out
+
+
+def _blob_rect(mask: np.ndarray):
+    """The smallest rectangle ((centre), (width, height), angle) round a mask's pixels, to their edges."""
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    (x, y), (w, h), a = cv2.minAreaRect(np.concatenate(contours))
+    return (x, y), (w + 1, h + 1), a                # pixel centres to pixel edges
 
 
 @dataclass(frozen=True)
@@ -260,11 +302,13 @@ class MarkerFinder:
         return corners
 
     def figures_in_frame(self, found: FrameMarkers, gray: np.ndarray, registration: Registration,
-                         colour: FrameColour | None = None) -> Detections:
+                         colour: FrameColour | None = None, table_view=None) -> Detections:
         """Figure markers of a frame's search (`found`, on `gray`), positioned in table inches by
         `registration`: those read, if their size in inches is right, and the unread outlines of a
         figure marker's size read again in small sharpened top view windows; with `colour`, those
-        whose ink is grey."""
+        whose ink is grey. With `table_view` (a function giving the table's gray top view, at any
+        resolution), roster markers still missing are looked for as dark squares there, each read
+        in a window of the frame at the markers' resolution (as `find_figures` does)."""
         best: dict[int, tuple[float, np.ndarray]] = {}
         for marker_id, quad in self._showing(gray, found.figures):
             self._keep(best, marker_id, registration.to_table(quad))
@@ -287,6 +331,10 @@ class MarkerFinder:
             if set(best) == before:
                 self._read_softly(gray, quad, registration, best)
         self._drop_coloured(best, registration, colour)
+        missing = self._roster_ids - set(best) if self._roster_ids is not None else frozenset()
+        if table_view is not None and missing:
+            self._read_dark_squares(table_view(), best, missing, (gray, registration))
+            self._drop_coloured(best, registration, colour)
         return self._detections(best, registration)
 
     def _worth_reading(self, unread: tuple[np.ndarray, ...], gray: np.ndarray, registration: Registration,
@@ -318,30 +366,49 @@ class MarkerFinder:
         """An outline neither read nor read again: its cells compared with the dictionary's
         patterns (vision.marker_reading), among the roster's markers not found yet when the
         profile has a roster."""
-        found = self._soft_read(gray, quad)
+        found = self._soft_read(gray, quad, printed=(registration.to_table, registration.to_image))
         if found is not None and found.marker_id not in best:
             self._keep_read(best, found, registration.to_table)
 
-    def _soft_read(self, gray: np.ndarray, quad: np.ndarray, allowed: frozenset[int] | None = None):
+    def _soft_read(self, gray: np.ndarray, quad: np.ndarray, allowed: frozenset[int] | None = None,
+                   printed=None):
         """A figure marker's id read from an outline's cells (vision.marker_reading), or None: the
-        outline itself, or the marker inside it when it is the outline of the marker's card. The id
-        is one of `allowed`, or of the roster when the profile has one."""
+        outline itself, or the marker inside it when it is the outline of the marker's card, or
+        with `printed` (the maps from `gray`'s pixels to table inches and back) the outline brought
+        to the printed marker's size. The id is one of `allowed`, or of the roster when the profile
+        has one."""
         reader = self._pattern_reader
         allowed = self._roster_ids if allowed is None else allowed
-        for candidate in reader.outlines(quad):
-            found = self._read_outline(gray, candidate, allowed)
+        candidates = list(reader.outlines(quad))
+        if printed is not None:
+            candidates.append(self._at_printed_size(quad, *printed))
+        for k, candidate in enumerate(candidates):
+            found = self._read_outline(gray, candidate, allowed, refine=k < 2)
             if found is not None and found.marker_id not in self.profile.anchor_ids:
                 return found
         return None
 
-    def _read_outline(self, gray: np.ndarray, quad: np.ndarray, allowed):
+    def _at_printed_size(self, quad: np.ndarray, to_table, to_image) -> np.ndarray:
+        """An outline scaled about its centre, on the table, to the printed marker's side: under a
+        blur of a cell or more the threshold outlines a square between the black border's edge and
+        the white card's, centred on the marker but of neither's size."""
+        quad_in = to_table(np.asarray(quad, np.float64))
+        centre = quad_in.mean(axis=0)
+        side_in = float(np.linalg.norm(quad_in - np.roll(quad_in, 1, axis=0), axis=1).mean())
+        return to_image(centre + (quad_in - centre) * (self.profile.figure_marker_size_in / max(side_in, 1e-6)))
+
+    def _read_outline(self, gray: np.ndarray, quad: np.ndarray, allowed, refine: bool = True):
         """The id one of `allowed` whose pattern a framed outline's cells show (its corners refined
         first), or None."""
         reader = self._pattern_reader
         if not reader.framed(reader.sample(gray, quad)):
             return None
         outline = quad.astype(np.float32).reshape(-1, 1, 2)
-        cv2.cornerSubPix(gray, outline, (2, 2), (-1, -1), (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01))
+        h, w = gray.shape[:2]
+        inside = bool(np.all((outline >= 0) & (outline <= (w - 1, h - 1))))
+        if refine and inside:             # (cornerSubPix refuses a corner off the image)
+            cv2.cornerSubPix(gray, outline, (2, 2), (-1, -1),
+                             (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.01))
         read = reader.read(gray, outline.reshape(4, 2), allowed)
         if read is None:
             return None
@@ -380,13 +447,16 @@ class MarkerFinder:
         return self._detections(best, registration)
 
     def _read_dark_squares(self, view: TopView, best: dict[int, tuple[float, np.ndarray]],
-                           missing: frozenset[int]) -> None:
+                           missing: frozenset[int], frame: tuple[np.ndarray, Registration] | None = None
+                           ) -> None:
         """Roster markers the search did not outline. Motion blur of a cell or more can merge a
         marker's thin white margin with a textured mat, or its bits with the margin, so that no
         threshold outlines it; it still shows as a dark square of a marker's size on a lighter card.
         Such squares are found on a coarse copy of the view (a dark middle inside a lighter ring),
         each outline is fitted to its dark blob (the smallest rectangle round it, at a threshold
-        halfway between ink and card) and read by pattern, among the missing ids only."""
+        halfway between ink and card) and read by pattern, among the missing ids only. With `frame`
+        (the gray frame and its registration), the view may be coarser than the markers' and each
+        square is read in a small top view window of the frame at the markers' resolution."""
         image = view.image
         side_px = view.ppi * self.profile.figure_marker_size_in       # a marker's side in the view
         f = int(max(1, side_px // DARK_SQUARE_COARSE_PX))
@@ -413,27 +483,46 @@ class MarkerFinder:
             free &= np.hypot(*(xy - q.mean(axis=0)).T) >= size_in
         for a in self.profile.anchors:
             free &= np.abs(xy - (a.x_in, a.y_in)).max(axis=1) >= 0.75 * a.size_in + size_in / 2
-        rows, cols, uv = rows[free], cols[free], uv[free]
+        rows, cols, xy = rows[free], cols[free], xy[free]
         order = np.argsort(-contrast[rows, cols])[:DARK_SQUARES_PER_MISSING * len(missing)]
-        half = int(np.ceil(0.75 * side_px * (self.cells + 2) / self.cells))
+        half_in = DARK_SQUARE_WINDOW_SIDES * size_in
         taken: list[np.ndarray] = []
-        for u, v in uv[order]:
-            if any(np.hypot(u - t[0], v - t[1]) < side_px for t in taken):
+        for x, y in xy[order]:
+            if any(np.hypot(x - t[0], y - t[1]) < size_in for t in taken):
                 continue              # the same square again
-            taken.append((u, v))
-            u0, v0 = int(max(0, u - half)), int(max(0, v - half))
-            window = image[v0:int(min(h, v + half)), u0:int(min(w, u + half))]
-            quad = _dark_square(window, side_px)
-            if quad is None:
-                continue
-            read = self._soft_read(image, quad + (u0, v0), missing)
+            taken.append((x, y))
+            rect = (x - half_in, y - half_in, x + half_in, y + half_in)
+            window = view.window(rect) if frame is None else \
+                _window_view(frame[0], frame[1], self.view_px_per_in, rect)
+            read = self._read_dark_square(window, (x, y), missing)
             if read is None:           # (it reads only ids still missing: none in `best`)
                 continue
-            self._keep_read(best, read, view.to_table)
+            self._keep_read(best, read, window.to_table)
             if read.marker_id in best:
                 missing = missing - {read.marker_id}
                 if not missing:
                     return
+
+    def _read_dark_square(self, window: TopView, centre_in, missing: frozenset[int]):
+        """The dark square in the middle of a top view `window` (at `centre_in`) read by pattern as
+        one of `missing`: its blob's outline, as it is, inside a card or at the printed size, or a
+        square of the printed size flush with the blob on one side (`_flush_squares`)."""
+        side_px = window.ppi * self.profile.figure_marker_size_in
+        u, v = window.to_view(np.array([centre_in], np.float64))[0]
+        h, w = window.image.shape[:2]
+        half = side_px * (self.cells + 2) / self.cells * 0.75
+        u0, v0 = int(max(0, round(u - half))), int(max(0, round(v - half)))
+        quad = _dark_square(window.image[v0:int(min(h, round(v + half))), u0:int(min(w, round(u + half)))],
+                            side_px, self.cells)
+        if quad is None:
+            return None
+        quad = quad + (u0, v0)
+        read = self._soft_read(window.image, quad, missing, printed=(window.to_table, window.to_view))
+        for square in _flush_squares(quad, side_px) if read is None else ():
+            read = self._read_outline(window.image, square, missing, refine=False)
+            if read is not None:
+                break
+        return read
 
     def _collect(self, view: TopView, best: dict[int, tuple[float, np.ndarray]], plain: TopView | None = None,
                  allowed: frozenset[int] | None = None) -> None:
@@ -455,7 +544,8 @@ class MarkerFinder:
             centre = quad_in.mean(axis=0)
             if any(np.hypot(*(centre - c)) < size_in for c in taken):
                 continue
-            read = self._soft_read(plain.image, quad.reshape(4, 2), allowed)
+            read = self._soft_read(plain.image, quad.reshape(4, 2), allowed,
+                                   printed=(view.to_table, view.to_view))
             if read is not None and read.marker_id not in best:
                 self._keep_read(best, read, view.to_table)
                 taken.append(centre)

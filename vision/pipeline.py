@@ -312,7 +312,8 @@ class FramePipeline:
                  expected=None, colour: FrameColour | None = None) -> Detections:
         scan, self._scan = self._scan, None
         if full and scan is not None and scan[1].figures_searched:
-            found = self.markers.figures_in_frame(scan[1], scan[0], registration, colour)
+            found = self.markers.figures_in_frame(scan[1], scan[0], registration, colour,
+                                                  lambda: view.gray_at(GRID_PPI))
         else:
             found = self.markers.find_figures(view.gray(), registration, None if full else rects, expected, colour)
         h = self.profile.figure_marker_height_in

@@ -55,10 +55,13 @@ def _finder(roster_ids) -> MarkerFinder:
                                      roster=tuple(RosterEntry(f"m{m}") for m in roster_ids)))
 
 
+def _registration(view: TopView) -> Registration:
+    return Registration(np.diag([1 / view.ppi, 1 / view.ppi, 1.0]), "anchors-ransac", (0, 1, 2, 3), (), 0.1,
+                        view.image.shape[::-1])
+
+
 def _found(finder: MarkerFinder, view: TopView) -> dict[int, np.ndarray]:
-    registration = Registration(np.diag([1 / view.ppi, 1 / view.ppi, 1.0]), "anchors-ransac", (0, 1, 2, 3), (),
-                                0.1, view.image.shape[::-1])
-    found = finder.find_figures(view, registration)
+    found = finder.find_figures(view, _registration(view))
     return {int(m): xy for m, xy in zip(found.marker_id, found.xy_in)}
 
 
@@ -102,6 +105,28 @@ def test_a_tracked_window_reads_the_marker_last_seen_in_it_and_no_other():
     assert set(read([frozenset()] * 3)) <= {7}
 
 
+@pytest.mark.parametrize("markers, seed", [
+    # a blob between the marker's and its card's size: read once brought to the printed size
+    (((27, 2.0, 2.0, 40.0), (24, 5.0, 3.5, -17.0), (38, 8.0, 2.0, -7.0)), 0),
+    # ink fallen apart round white bits (38 and 21): all its pieces in the middle make the square
+    (((21, 2.0, 2.0, -21.0), (38, 5.0, 3.5, 23.0), (22, 8.0, 2.0, -20.0)), 3),
+    (((10, 2.0, 2.0, -9.0), (44, 5.0, 3.5, -18.0), (38, 8.0, 2.0, 31.0)), 27),
+    # an edge of white bits lost to the blur (23 and 20): a square flush with the blob's other edge
+    (((45, 2.0, 2.0, 14.0), (23, 5.0, 3.5, -23.0), (47, 8.0, 2.0, 24.0)), 14),
+    (((20, 2.0, 2.0, -29.0), (38, 5.0, 3.5, -9.0), (10, 8.0, 2.0, -44.0)), 16),
+])
+def test_smeared_markers_whose_ink_falls_apart_or_loses_an_edge_are_read(markers, seed):
+    """A slanting blur of 1.3 cells: where white bits lie along the border, the thin black border
+    between them greys past the threshold, so that a marker's dark blob is a square less a strip, or
+    pieces round its white bits, or a square of neither the marker's nor its card's size."""
+    finder = _finder([m for m, *_ in markers])
+    view = _view([(_card(m), x, y, t) for m, x, y, t in markers], 8.0, seed, finder.view_px_per_in)
+    found = _found(finder, view)
+    assert set(found) == {m for m, *_ in markers}
+    for m, x, y, _t in markers:
+        assert np.hypot(*(found[m] - (x, y))) <= 0.05
+
+
 @pytest.mark.parametrize("seed", [0, 2])
 def test_a_plain_black_square_on_a_white_card_is_no_dark_id(seed):
     """A black square on a white card has a marker's frame and no code. Smeared by 1.3 cells, its
@@ -111,3 +136,21 @@ def test_a_plain_black_square_on_a_white_card_is_no_dark_id(seed):
     cards = [(_card(None), 2.0, 2.0, 10.0 + 7 * seed), (_card(None), 5.0, 3.5, -30.0 + 5 * seed),
              (_card(None), 8.0, 2.0, 0.0)]
     assert _found(finder, _view(cards, 8.0, seed, finder.view_px_per_in)) == {}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_frames_missing_roster_markers_are_read_from_their_dark_squares(seed):
+    """A 1080p frame's search (the frame itself, not a top view): markers at 3 px a cell smeared
+    by 1.3 cells are outlined by no threshold; the table's top view (any resolution) shows their
+    dark squares, each read in a window of the frame at the markers' resolution."""
+    ppi = 24.0
+    finder = _finder([m for m, *_ in MARKERS])
+    frame = _view([(_card(m), x, y, t) for m, x, y, t in MARKERS], 4.0, seed, ppi)
+    registration = _registration(frame)
+    search = finder.scan(frame.image)
+    assert len(finder.figures_in_frame(search, frame.image, registration)) == 0
+    found = finder.figures_in_frame(search, frame.image, registration, table_view=lambda: frame)
+    assert sorted(found.marker_id.tolist()) == sorted(m for m, *_ in MARKERS)
+    for m, xy in zip(found.marker_id, found.xy_in):
+        x, y = next((x, y) for mm, x, y, _t in MARKERS if mm == m)
+        assert np.hypot(*(xy - (x, y))) <= 0.05
