@@ -21,7 +21,9 @@ moved towards another kind's colour is still its own kind when that kind's felt 
 specks the camera clipped inside a patch are part of it; a patch at the table's edge is a kind's
 only when it has none inside, a book or a cloth hanging over it), and the kind's Gaussian is learnt from
 the patches like it, in its own spread (as the rims relearn a side's colour). When the felts seeded
-surely all lie off their profile colours the same way (a cast the anchors' white balance left), the
+surely (and off the mat's own chromaticity: a patch of the mat's hue, only darker or lighter, may be
+the mat in shade or under a lamp) all lie off their profile colours the same way (a cast the
+anchors' white balance left), the
 kinds' colours are moved by it and the seeds looked for again (a felt that told the cast keeps its
 seeds unless the second look finds a patch standing further from the mat). Then, in a window round
 its seeds, a kind wins where it is likelier than the mat, the mat in shade and the other kinds; its
@@ -522,8 +524,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                 else:
                     del learnt[k], alternatives[k]
             break
-        sure = [k for k in learnt if _mahal(learnt[k][2][:2] - kind_mu[k][:2],
-                                            np.hypot(prior_sd[k][:2], mat_sigma[:2])) <= CAST_SURE_SIGMA]
+        sure = [k for k in learnt if _tells_cast(learnt[k][2], kind_mu[k], prior_sd[k], mat_sigma)]
         if len(sure) < 2:
             break
         cast = median_rows(np.asarray([learnt[k][2][:2] - kind_mu[k][:2] for k in sure], np.float32).T)
@@ -606,6 +607,16 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     pieces.sort(key=lambda q: (q[1].centroid.y, q[1].centroid.x))
     return tuple(Terrain(f"t{i + 1}", kind, poly, extra={"confidence": conf})
                  for i, (kind, poly, conf) in enumerate(pieces))
+
+
+def _tells_cast(mean, kind_mu, kind_sd, mat_sigma) -> bool:
+    """Whether a kind's seed patch (its mean `mean`, relative to the mat) tells the cast the white
+    balance left: it lies near its profile colour (`kind_mu`, `kind_sd`) in chromaticity, and off
+    the mat's own chromaticity. A patch of the mat's chromaticity, only darker or lighter, is as
+    likely the mat in shade or under a lamp as a felt of the mat's hue: it still seeds its kind,
+    but it says nothing of how the light moved the felts' colours."""
+    near_kind = _mahal(mean[:2] - kind_mu[:2], np.hypot(kind_sd[:2], mat_sigma[:2])) <= CAST_SURE_SIGMA
+    return near_kind and _mahal(mean[:2], mat_sigma[:2]) > MAT_LIKE_SIGMA
 
 
 def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k,

@@ -281,3 +281,19 @@ def test_a_hill_of_the_grains_colour_in_a_hot_spot_clipped_in_specks_is_found():
     _assert_one_piece(scene, truth, "hill", 0.7)
     for t in scene.terrain:
         assert t.polygon.intersects(truth[t.kind]), (t.kind, t.polygon.bounds)
+
+
+def test_a_shaded_patch_of_the_mat_tells_no_cast_and_takes_no_felt():
+    """Hard set 0, photo 2 with its woods and water left off the table (tungsten, a lamp's hot
+    spot, grass mat): a shaded patch of the grass seeded as woods (the woods' dark green is near the
+    mat's hue). Taken as a felt telling the cast, it moved every kind's colour, and the hill felt
+    then came nearer the woods' colour than the hill's: the hill was reported as woods and no hill
+    found. A patch of the mat's own chromaticity tells no cast: the hill is the hill."""
+    photo = hard_photo(0, 2, absent_kinds=("woods", "water"))
+    assert photo.conditions.texture == "grass"
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    truth = dict(visible_truth(photo.truth))
+    for kind in ("hill", "rocks"):
+        _assert_one_piece(scene, truth, kind, 0.9)
+    for t in scene.terrain:
+        assert t.kind in truth and t.polygon.intersects(truth[t.kind]), (t.kind, t.polygon.bounds)

@@ -180,3 +180,19 @@ def test_holes_looked_for_in_the_masks_box_are_the_whole_masks_holes(seed, blobs
         cv2.ellipse(mask, centre, axes, float(rng.uniform(0, 180)), 0, 360, 1, int(rng.choice([-1, 1, 2])))
     mask[rng.random(mask.shape) < 0.03] = 0                  # pinholes
     assert np.array_equal(_fill_holes(mask, max_px), _holes_filled_plainly(mask, max_px))
+
+
+MAT_SIGMA = np.array([0.012, 0.045, 0.056, 0.35])       # a grass mat's spread (log R/G, log B/G, log L, texture)
+WOODS_MU = np.array([-0.25, 0.06, -0.5])                # a dark green woods felt, relative to that mat
+WOODS_SD = np.array([0.16, 0.19, 0.25])                 # (a dark colour's chromaticity is uncertain)
+
+
+@pytest.mark.parametrize("mean, tells", [
+    ((0.007, 0.011, -0.28), False),     # the mat's own chromaticity, darker: the mat in shade or a felt, no cast
+    ((0.0, 0.0, 0.25), False),          # the mat's own chromaticity, lighter: a lamp's hot spot
+    ((-0.2, 0.02, -0.45), True),        # off the mat's chromaticity, near the kind's: a felt telling the cast
+    ((0.4, 0.6, -0.45), False),         # far off the kind's chromaticity: no felt of it
+])
+def test_a_seed_patch_of_the_mats_own_chromaticity_tells_no_cast(mean, tells):
+    from vision.terrain import _tells_cast
+    assert _tells_cast(np.asarray(mean), WOODS_MU, WOODS_SD, MAT_SIGMA) is tells
