@@ -107,6 +107,8 @@ EDGE_SEED_SCORE = 1e-3       # a seed patch touching the table's edge scores no 
 MIN_EDGE_THING_FILL = 0.8    # one filling its bounding rectangle this well hangs over it (a book)
 THIN_IN = 1.5                # a piece no thicker than this (its widest disc) is thin, and then ...
 MAX_THIN_ASPECT = 3.0        # ... one this elongated (its turned rectangle) is a streak, a wood's grain
+BROAD_DISC_IN = 2.0         # a felt is cut inches wide: discs this wide that fit in it ...
+MIN_BROAD_SHARE = 0.7        # ... hold this share of it at least (holes filled)
 MIN_HULL_FILL = 0.7          # a cut felt fills its convex hull well; a net of streaks or mottle does not ...
 BROAD_IN = 3.0               # ... unless it is this thick somewhere (a broad piece a figure or a hand bites into)
 RING_IN = (0.5, 1.5)         # the mat around a piece is read in this ring outside where it wins
@@ -936,7 +938,7 @@ def _edge_band(shape, ppi: float, origin_in, table_in) -> np.ndarray:
 
 def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray, at=(0, 0), view_size=None) -> bool:
     """Felt-shaped: thick enough, not a thin streak (long one way, or a net of them: bright wood
-    grain), not lying along the table's edge, not reaching in over it (an arm) nor square-cut and
+    grain), broad over most of it (not a sprawl of the mat's mottle), not lying along the table's edge, not reaching in over it (an arm) nor square-cut and
     hanging over it (a book). A rectangle inside the table may be felt.
     `part` is a window at view pixel `at` of a view of `view_size` (w, h)."""
     thick = cv2.distanceTransform(part, cv2.DIST_L2, 3).max() * 2 / ppi
@@ -954,6 +956,14 @@ def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray, at=(0, 0), view_s
             return False
     # (The hull's area is measured through edge pixels' centres: half its perimeter brings it to pixels.)
     if thick < BROAD_IN and area < MIN_HULL_FILL * (cv2.contourArea(cv2.convexHull(contour)) + 0.5 * cv2.arcLength(contour, True)):
+        return False
+    # A felt is cut inches wide: most of it lies within discs BROAD_DISC_IN across that fit in it (a
+    # figure standing on it or a hand biting in leaves that so). A patch of the mat's mottle or
+    # grain that a lamp lifted over the seeds' cut sprawls in arms narrower than that.
+    whole = np.zeros_like(part)
+    cv2.drawContours(whole, contours, -1, 1, thickness=cv2.FILLED)
+    opened = cv2.morphologyEx(whole, cv2.MORPH_OPEN, _kernel(BROAD_DISC_IN / 2, ppi))
+    if cv2.countNonZero(opened) < MIN_BROAD_SHARE * cv2.countNonZero(whole):
         return False
     rim = max(1, int(EDGE_TOUCH_IN * ppi))
     vw, vh = view_size if view_size is not None else (part.shape[1], part.shape[0])

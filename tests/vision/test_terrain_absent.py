@@ -1,0 +1,93 @@
+"""Terrain when the profile lists felt kinds that are not on the table (a family's profile lists
+every kind it owns; on an evening only some are laid out): the kinds on the table are found, and
+nothing of the others, in drawn top views (tests/vision/felt_scenes.py) with exact truth. Felts of
+the mat's own hue, clearly lighter or darker than it (a light hill on a wood-grain mat, dark woods
+on a grass mat), are still felt."""
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.terrain import _plausible
+
+from tests.vision import felt_scenes
+from tests.vision.test_terrain_textured import _find, _iou
+
+PPI5 = 5.0                         # the terrain's work layer
+
+
+def _lighter(rgb, factor):
+    return tuple(int(round(min(255, c * factor))) for c in rgb)
+
+
+# (mat, the kinds laid out, the profile's colours for the kinds whose felt is of the mat's hue)
+HUE_SCENES = [
+    ("wood", ("hill", "water"), {"hill": _lighter(felt_scenes.MATS["wood"], 1.45)}, 11),
+    ("grass", ("woods", "rocks"), {"woods": _lighter(felt_scenes.MATS["grass"], 0.6)}, 12),
+    ("grass", ("woods", "hill"), {"woods": _lighter(felt_scenes.MATS["grass"], 0.5)}, 17),
+    ("plain", ("hill", "woods"), {"hill": _lighter(felt_scenes.MATS["plain"], 0.65)}, 13),
+]
+
+
+@pytest.mark.parametrize("mat, laid, colours, seed", HUE_SCENES)
+def test_a_felt_of_the_mats_hue_lighter_or_darker_is_found_with_two_kinds_off_the_table(
+        monkeypatch, mat, laid, colours, seed):
+    monkeypatch.setattr(felt_scenes, "KINDS", {**felt_scenes.KINDS, **colours})
+    scene = felt_scenes.felt_scene(seed, mat=mat, kinds=laid)
+    scene.kinds = dict(felt_scenes.KINDS)          # the profile lists all four kinds
+    pieces = _find(scene)
+    truth = dict(scene.truth)
+    for kind in laid:
+        mine = [t for t in pieces if t.kind == kind]
+        assert len(mine) == 1 and _iou(mine[0].polygon, truth[kind]) >= 0.85, (kind, [t.kind for t in pieces])
+    assert sorted(t.kind for t in pieces) == sorted(laid)
+
+
+def _disc(mask, x_in, y_in, r_in):
+    cv2.circle(mask, (int(round(x_in * PPI5)), int(round(y_in * PPI5))), int(round(r_in * PPI5)), 1, cv2.FILLED)
+
+
+def _arm(mask, x0, y0, x1, y1, width_in):
+    cv2.line(mask, (int(x0 * PPI5), int(y0 * PPI5)), (int(x1 * PPI5), int(y1 * PPI5)), 1,
+             max(1, int(round(width_in * PPI5))))
+
+
+def _view(w_in=30, h_in=24):
+    return np.zeros((int(h_in * PPI5), int(w_in * PPI5)), np.uint8)
+
+
+def test_a_lacy_patch_of_the_mats_mottle_broad_in_one_place_is_no_felt():
+    """A patch of the mat's mottle or grain that a lamp lifted over the seeds' cut: broad where two
+    blotches meet, and sprawling arms narrower than a felt elsewhere. Most of it is not within a
+    disc two inches across that fits in it: no felt."""
+    part = _view()
+    _disc(part, 15, 12, 1.7)
+    for a in range(0, 360, 45):
+        x1, y1 = 15 + 8 * math.cos(math.radians(a)), 12 + 8 * math.sin(math.radians(a))
+        _arm(part, 15, 12, x1, y1, 1.2)
+        _arm(part, x1, y1, x1 + 2.5 * math.cos(math.radians(a + 70)), y1 + 2.5 * math.sin(math.radians(a + 70)), 1.0)
+    edge = np.zeros_like(part, bool)
+    assert cv2.distanceTransform(part, cv2.DIST_L2, 3).max() * 2 / PPI5 >= 3.0    # broad somewhere
+    assert not _plausible(part, PPI5, edge)
+
+
+@pytest.mark.parametrize("bites", [0, 1, 2])
+def test_a_cut_felt_bitten_by_a_hand_or_holding_figures_is_broad(bites):
+    """A felt blob with figures standing on it (holes) and a hand or a figure biting into its edge
+    is still broad over most of it."""
+    part = _view()
+    rng = np.random.default_rng(bites)
+    ang = np.linspace(0, 2 * np.pi, 60, endpoint=False)
+    r = 3.0 + 0.4 * np.cos(3 * ang + rng.uniform(0, 6)) + 0.2 * np.cos(5 * ang + rng.uniform(0, 6))
+    pts = np.stack([15 + r * np.cos(ang), 12 + r * np.sin(ang)], 1) * PPI5
+    cv2.fillPoly(part, [np.round(pts).astype(np.int32)], 1)
+    for k in range(3):                      # figures standing on it, left out of the felt
+        cv2.circle(part, (int((14 + k) * PPI5), int((11 + k) * PPI5)), int(0.5 * PPI5), 0, cv2.FILLED)
+    if bites:                               # a hand over its edge, a figure at it
+        cv2.rectangle(part, (int(17 * PPI5), int(8 * PPI5)), (int(20 * PPI5), int(11 * PPI5)), 0, cv2.FILLED)
+    if bites > 1:
+        cv2.circle(part, (int(12 * PPI5), int(14.5 * PPI5)), int(0.7 * PPI5), 0, cv2.FILLED)
+    assert _plausible(part, PPI5, np.zeros_like(part, bool))
