@@ -40,8 +40,10 @@ reaches the edge of the window round its seeds (the rest of it under a clipped h
 nothing seeds) is looked for again in a window reaching further that way. Where the camera clipped,
 a pixel brighter than both the mat around and the felt is the lamp's hot spot on the mat, not the
 felt. A region is no piece when it is small, thin, lies along the table's edge, reaches in over it
-(an arm, a cloth) or is square-cut and hangs over it (a book). Each piece's `confidence` is how
-surely its inside (where no figure stands) is its kind, against the sides' rim colours and the
+(an arm, a cloth), is square-cut and hangs over it (a book), or is nearly all as white as paper
+(over the mat, nearer the anchors' white card than the kind's colour in brightness, or clipped):
+a printed page, its print too fine for this layer, averages to a grey near a rocks felt's. Each
+piece's `confidence` is how surely its inside (where no figure stands) is its kind, against the sides' rim colours and the
 distractors too, times how far the kind stands from the mat, in the mat's own spread. A kind the
 colours find no piece of may be a felt cut to the mat's own colour on a grained mat (a hill on
 light wood): the one patch of its colour where the grain stops (vision.terrain_grain), and as rough
@@ -115,6 +117,7 @@ RING_IN = (0.5, 1.5)         # the mat around a piece is read in this ring outsi
 SUBPIXEL = 4                 # outlines are traced on the unmixed cover enlarged this much
 SIMPLIFY_IN = 0.03           # outline simplification tolerance
 SEPARATION_FULL = 4.0        # a kind this many mat spreads from the mat is fully distinct
+PAPER_SHARE = 0.9            # a region nearly all this share as white as paper is no felt of a darker kind
 MIN_CONFIDENCE = 0.5         # pieces less sure than this are not reported
 GRAIN_MAX_THINGS_ROUND = 0.5  # a felt told by its lack of grain has things (not the mat) round at most this share of it
 FOOT_MARGIN_IN = 0.1         # a figure's footprint is its base this much enlarged (the felt it hides)
@@ -536,6 +539,11 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         first = (dict(learnt), dict(alternatives))
     learnt = {k: (g[0][1], *g[1:]) for k, g in learnt.items()}
     prior_mu = kind_mu
+    # Halfway in brightness from each kind's colour to paper white (the anchors' card), over the mat
+    # (None where white paper is no distractor: a white felt).
+    paper_at = len(side_rgbs)
+    paper_l = [None if near_felt[paper_at] else float(extra_mu[paper_at][2] + prior_mu[k][2]) / 2
+               for k in range(len(kinds))]
     # Each kind is told from the mat, the mat in shade, the other kinds as learnt (or as named,
     # when not seen) and the other colours looked for: one table of those classes, the kind's own
     # first (each try puts its own there).
@@ -574,7 +582,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                                 3 + len(other_kinds), q_w, wppi, feet_px - (u0, v0, 0),
                                 (ox + u0 / wppi, oy + v0 / wppi), edge[win], (u0, v0, w, h), open_k, standing[win],
                                 unknown[win], max(0.0, float(mu[2])),
-                                (mat_sigma[:3], mu[:3], own_sd))
+                                (mat_sigma[:3], mu[:3], own_sd), paper_l[k])
                 kept = [(kinds[k][0], polygon, round(min(1.0, sure / 0.9) * min(1.0, separation / SEPARATION_FULL), 3),
                          reach) for polygon, sure, reach in found]
                 kept = [q for q in kept if q[2] >= MIN_CONFIDENCE]
@@ -805,7 +813,7 @@ def _product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px, origin_in, edge, place, open_k,
-            unseen, clipped, lit_l, spreads):
+            unseen, clipped, lit_l, spreads, paper_l=None):
     """[(polygon, sureness, reach)] of one kind in a window around its seeds (`reach`: whether the
     piece reaches the window's left, top, right and bottom edge). `table`: `_gauss_table` of the
     kind's (first), the mat, the mat in shade and the other kinds (the first `classes`: where it
@@ -814,7 +822,8 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
     `feet_px`: (F, 3) footprints in window pixels; `unseen`: where figures stand (the felt there
     is hidden: it does not count for or against how sure a piece is); `clipped`: where the camera
     clipped; `lit_l`: the brighter of the mat's and the kind's log brightness (over the mat's);
-    `spreads`: (the mat's spread, the kind's colour and spread), to tell things that are neither.
+    `spreads`: (the mat's spread, the kind's colour and spread), to tell things that are neither;
+    `paper_l`: the log brightness (over the mat's) halfway from the kind's colour to paper white.
 
     Where the kind wins is found from the learnt colours; the outline near there is where the
     colour is half the kind's, half the mat's: linear unmixing of the colour as a share of the local
@@ -873,6 +882,8 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
             part |= (hidden & (_hull_mask(part) > 0)).view(np.uint8)
         part |= _notches(part, rel[:3, cut[0], cut[1]], ppi, *spreads)
         at = (place[0] + cut[1].start, place[1] + cut[0].start)
+        if paper_l is not None and _paper_white(rel[2, cut[0], cut[1]], clipped[cut], (part > 0) & ~unseen[cut], paper_l):
+            continue
         if not _plausible(part, ppi, edge[cut], at, place[2:]):
             continue
         polygon = _polygon(part, cover[cut], ppi, (origin_in[0] + cut[1].start / ppi, origin_in[1] + cut[0].start / ppi))
@@ -889,6 +900,19 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
         reach = tuple(bool((side == c).any()) for side in sides)
         out.append((polygon, float(_sure(blurred[2 * sv, 2 * su].T, table).mean()), reach))
     return out
+
+
+def _paper_white(rel_l: np.ndarray, clipped: np.ndarray, inside: np.ndarray, paper_l: float) -> bool:
+    """Whether a region (`inside`) is nearly all nearer paper white than a felt of the kind's colour
+    in brightness (`rel_l` over the mat, above `paper_l`), or where the camera clipped: a printed
+    page (paper with print too fine to see at this scale), a white card or a light book, not that
+    felt. The light lifts the mat and the felt alike, so over the mat a felt's brightness is its
+    dye's, within its texture; a felt dyed the kind's colour is not nearly all as white as paper."""
+    n = int(np.count_nonzero(inside))
+    if n == 0:
+        return False
+    white = ((rel_l > np.float32(paper_l)) | clipped) & inside
+    return int(np.count_nonzero(white)) >= PAPER_SHARE * n
 
 
 def _hull_mask(part: np.ndarray) -> np.ndarray:

@@ -11,7 +11,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.terrain import _plausible
+from shapely.geometry import Polygon
+
+from vision.terrain import _paper_white, _plausible
 
 from tests.vision import felt_scenes
 from tests.vision.test_terrain_textured import _find, _iou
@@ -91,3 +93,56 @@ def test_a_cut_felt_bitten_by_a_hand_or_holding_figures_is_broad(bites):
     if bites > 1:
         cv2.circle(part, (int(12 * PPI5), int(14.5 * PPI5)), int(0.7 * PPI5), 0, cv2.FILLED)
     assert _plausible(part, PPI5, np.zeros_like(part, bool))
+
+
+def _page(view, cx_in, cy_in, deg, gains, ppi=felt_scenes.PPI):
+    """A printed rule-book page (8.5 x 11 in, white margins, rows of print too fine for the felt's
+    layer, gaps between paragraphs) laid on a drawn top view, lit as the table is (`gains`, BGR)."""
+    w, h = int(8.5 * ppi), int(11 * ppi)
+    sheet = np.full((h, w), 228, np.float32)
+    mx, my = int(0.8 * ppi), int(0.9 * ppi)
+    block = sheet[my:h - my, mx:w - mx]
+    block[::2] = 70
+    block[(np.arange(block.shape[0]) // 14) % 6 == 5] = 228
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), deg, 1.0)
+    turn[:, 2] += (cx_in * ppi - w / 2, cy_in * ppi - h / 2)
+    size = (view.shape[1], view.shape[0])
+    paper = cv2.warpAffine(sheet, turn, size, flags=cv2.INTER_AREA)
+    on = cv2.warpAffine(np.ones_like(sheet), turn, size, flags=cv2.INTER_LINEAR) > 0.5
+    out = view.copy()
+    out[on] = np.clip(paper[on][:, None] * np.asarray(gains, np.float32)[None], 0, 255).astype(np.uint8)
+    corners = cv2.transform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32), turn)[0] / ppi
+    return out, Polygon(corners)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_printed_page_is_no_grey_felt(seed):
+    """A printed page on a gravel mat under a warm lamp, the profile listing rocks that are not on
+    the table: the print, too fine for the felt's layer, averages to a grey near the rocks' and its
+    paper to a white the wide learnt colour takes in. Nearly all of it is as white as paper, or
+    clipped: no rocks felt. The felts on the table are found."""
+    scene = felt_scenes.felt_scene(seed, mat="gravel", cast="tungsten", kinds=("woods", "water"), clutter=False)
+    scene.view_bgr, page = _page(scene.view_bgr, 27, 12, 15 + 10 * seed, felt_scenes.CASTS["tungsten"])
+    scene.kinds = dict(felt_scenes.KINDS)
+    pieces = _find(scene)
+    truth = dict(scene.truth)
+    assert all(t.polygon.intersection(page).area < 0.05 * t.polygon.area for t in pieces), [t.kind for t in pieces]
+    for kind in ("woods", "water"):
+        mine = [t for t in pieces if t.kind == kind]
+        assert len(mine) == 1 and _iou(mine[0].polygon, truth[kind]) >= 0.85, kind
+
+
+@pytest.mark.parametrize("offset_l, clipped_share, white", [
+    (0.0, 0.0, False),          # a felt of the kind's colour, with its texture
+    (0.15, 0.4, False),         # lit brighter than the mat's estimate, a lamp clipping it in specks
+    (0.5, 0.0, True),           # as white as paper: a page, a card
+    (0.0, 0.95, True),          # clipped all over where the mat is not: white paper under the lamp
+])
+def test_a_region_nearly_all_as_white_as_paper_is_no_felt_of_a_darker_kind(offset_l, clipped_share, white):
+    rng = np.random.default_rng(5)
+    kind_l, paper_l = -0.1, 0.6                 # over the mat: the kind's dye, the anchors' white card
+    rel_l = (kind_l + offset_l + rng.normal(0, 0.12, (40, 40))).astype(np.float32)
+    clipped = rng.uniform(0, 1, (40, 40)) < clipped_share
+    inside = np.zeros((40, 40), bool)
+    inside[5:35, 5:35] = True
+    assert _paper_white(rel_l, clipped, inside, (kind_l + paper_l) / 2) is white
