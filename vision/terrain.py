@@ -44,7 +44,10 @@ felt. A region is no piece when it is small, thin, lies along the table's edge, 
 (over the mat, nearer the anchors' white card than the kind's colour in brightness, or clipped):
 a printed page, its print too fine for this layer, averages to a grey near a rocks felt's. Each
 piece's `confidence` is how surely its inside (where no figure stands) is its kind, against the sides' rim colours and the
-distractors too, times how far the kind stands from the mat, in the mat's own spread. A kind the
+distractors too, times how far the kind stands from the mat, in the mat's own spread. Two pieces
+of different kinds that touch and are one colour are one felt seeded in two parts (a grey felt a
+warm light moved part way to the hill's colour): one piece, of the kind its colour is nearer in
+chromaticity and brightness, the other kind none there. A kind the
 colours find no piece of may be a felt cut to the mat's own colour on a grained mat (a hill on
 light wood): the one patch of its colour where the grain stops (vision.terrain_grain), and as rough
 at the pixel scale as a felt (a plain book or card of the mat's colour is smooth), is its piece.
@@ -607,6 +610,10 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             if kept:
                 pieces += kept
                 break
+    # One felt seeded in two parts by two kinds (a grey felt a warm light moved halfway to the hill's
+    # colour) is one piece, of the kind its colour is nearer.
+    pieces = _one_felt(pieces, [name for name, _ in kinds], rel[:3], unknown | standing, wppi, (ox, oy),
+                       prior_mu, np.hypot(prior_sd, mat_sigma[:3]), mat_sigma[:3])
     # A kind the colours found no piece of may be a felt of the mat's own colour on a grained mat
     # (a hill on light wood): told by its lack of grain (vision.terrain_grain).
     missing = [k for k in range(len(kinds)) if not any(q[0] == kinds[k][0] for q in pieces)]
@@ -627,6 +634,51 @@ def _tells_cast(mean, kind_mu, kind_sd, mat_sigma) -> bool:
     but it says nothing of how the light moved the felts' colours."""
     near_kind = _mahal(mean[:2] - kind_mu[:2], np.hypot(kind_sd[:2], mat_sigma[:2])) <= CAST_SURE_SIGMA
     return near_kind and _mahal(mean[:2], mat_sigma[:2]) > MAT_LIKE_SIGMA
+
+
+def _one_felt(pieces: list, names: list, rel: np.ndarray, unseen: np.ndarray, ppi: float, origin_in,
+              kind_mu: np.ndarray, kind_sd: np.ndarray, mat_sigma: np.ndarray) -> list:
+    """[(kind, polygon, confidence)]: `pieces` with each two of different kinds that touch (within a
+    work pixel) and are one colour (their means within SAME_KIND_SIGMA of the spread of a pixel of
+    either: theirs and the mat's, `mat_sigma`; as a seed patch like a kind's patch is its felt) made
+    one piece, of the kind whose colour (`kind_mu`, `kind_sd`: chromaticity and brightness over the
+    mat) is nearer the two's together; the other kind has no piece there. Felts of different kinds
+    lying side by side differ in colour, and are left as they are."""
+    if len(pieces) < 2:
+        return pieces
+    h, w = unseen.shape
+    pieces = list(pieces)
+
+    def colour(polygon):
+        mask = np.zeros((h, w), np.uint8)
+        ring = (np.asarray(polygon.exterior.coords) - origin_in) * ppi
+        cv2.fillPoly(mask, [np.round(ring).astype(np.int32)], 1)
+        inside = (cv2.erode(mask, _SQUARE3) > 0) & ~unseen
+        xs = rel[:, inside]
+        if xs.shape[1] < 8:
+            return None
+        return xs.mean(axis=1), np.maximum(xs.std(axis=1), FLOOR[:3]), xs.shape[1]
+
+    merged = True
+    while merged:
+        merged = False
+        for i, j in itertools.combinations(range(len(pieces)), 2):
+            (ki, pi, ci), (kj, pj, cj) = pieces[i], pieces[j]
+            if ki == kj or pi.distance(pj) > 1.0 / ppi:
+                continue
+            a, b = colour(pi), colour(pj)
+            if a is None or b is None or _mahal(a[0] - b[0], np.sqrt(a[1] ** 2 + b[1] ** 2 + mat_sigma ** 2)) > SAME_KIND_SIGMA:
+                continue
+            both = (a[0] * a[2] + b[0] * b[2]) / (a[2] + b[2])
+            ni, nj = names.index(ki), names.index(kj)
+            keep = ki if _mahal(both - kind_mu[ni], kind_sd[ni]) <= _mahal(both - kind_mu[nj], kind_sd[nj]) else kj
+            union = shapely.union(pi, pj).buffer(1.0 / ppi, join_style="mitre").buffer(-1.0 / ppi, join_style="mitre")
+            if union.geom_type != "Polygon":
+                union = max(getattr(union, "geoms", [union]), key=lambda g: g.area)
+            pieces = [q for n, q in enumerate(pieces) if n not in (i, j)] + [(keep, union, max(ci, cj))]
+            merged = True
+            break
+    return pieces
 
 
 def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k,

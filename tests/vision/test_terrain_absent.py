@@ -13,7 +13,7 @@ import pytest
 
 from shapely.geometry import Polygon
 
-from vision.terrain import _paper_white, _plausible
+from vision.terrain import _one_felt, _paper_white, _plausible
 
 from tests.vision import felt_scenes
 from tests.vision.test_terrain_textured import _find, _iou
@@ -146,3 +146,45 @@ def test_a_region_nearly_all_as_white_as_paper_is_no_felt_of_a_darker_kind(offse
     inside = np.zeros((40, 40), bool)
     inside[5:35, 5:35] = True
     assert _paper_white(rel_l, clipped, inside, (kind_l + paper_l) / 2) is white
+
+
+def _two_parts(colour_a, colour_b, rng, ppi=PPI5):
+    """Rel planes (3, H, W) of a mat (nought, with the mat's spread) holding two touching halves of
+    a blob, each of its own colour with a felt's texture; and the halves' polygons in inches."""
+    h, w = 100, 120
+    mat_sigma = np.array([0.02, 0.02, 0.07])
+    rel = (rng.normal(0, 1, (3, h, w)) * mat_sigma[:, None, None]).astype(np.float32)
+    left = Polygon([(6, 6), (12, 6), (12, 14), (6, 14)])
+    right = Polygon([(12, 6), (18, 6), (18, 14), (12, 14)])
+    for poly, colour in ((left, colour_a), (right, colour_b)):
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(mask, [np.round(np.asarray(poly.exterior.coords) * ppi).astype(np.int32)], 1)
+        texture = rng.normal(0, 1, (3, h, w)) * np.array([0.03, 0.02, 0.07])[:, None, None]
+        rel[:, mask > 0] = (np.asarray(colour)[:, None] + texture[:, mask > 0]).astype(np.float32)
+    return rel, mat_sigma, left, right
+
+
+# The kinds' colours over the mat (log R/G, log B/G, log brightness) and spreads, as the seeds judge them.
+NAMES = ["rocks", "hill"]
+KIND_MU = np.array([[-0.06, 0.2, -0.18], [0.09, -0.15, -0.16]])
+KIND_SD = np.array([[0.08, 0.085, 0.26], [0.075, 0.1, 0.26]])
+
+
+def test_one_felt_seeded_in_two_parts_by_two_kinds_is_one_piece_of_the_nearer_kind():
+    """A grey felt a warm light moved part way to the hill's colour, seeded in two touching parts,
+    one as rocks and one as hill: the two are one colour, so one felt, and it is rocks, the kind
+    its colour is nearer; the hill has no piece there."""
+    grey = (-0.02, 0.14, -0.1)
+    rel, mat_sigma, left, right = _two_parts(grey, (0.0, 0.13, -0.12), np.random.default_rng(3))
+    out = _one_felt([("rocks", left, 0.9), ("hill", right, 0.8)], NAMES, rel, np.zeros(rel.shape[1:], bool), PPI5,
+                    (0.0, 0.0), KIND_MU, KIND_SD, mat_sigma)
+    assert [k for k, _, _ in out] == ["rocks"]
+    assert abs(out[0][1].area - left.union(right).area) < 1.0
+
+
+def test_felts_of_two_kinds_side_by_side_are_left_as_they_are():
+    """A rocks felt and a hill felt laid edge to edge differ in colour: two pieces, as found."""
+    rel, mat_sigma, left, right = _two_parts((-0.05, 0.19, -0.17), (0.09, -0.14, -0.15), np.random.default_rng(4))
+    pieces = [("rocks", left, 0.9), ("hill", right, 0.9)]
+    out = _one_felt(pieces, NAMES, rel, np.zeros(rel.shape[1:], bool), PPI5, (0.0, 0.0), KIND_MU, KIND_SD, mat_sigma)
+    assert out == pieces

@@ -297,3 +297,16 @@ def test_a_shaded_patch_of_the_mat_tells_no_cast_and_takes_no_felt():
         _assert_one_piece(scene, truth, kind, 0.9)
     for t in scene.terrain:
         assert t.kind in truth and t.polygon.intersects(truth[t.kind]), (t.kind, t.polygon.bounds)
+
+
+def test_a_grey_felt_seeded_in_two_parts_as_rocks_and_hill_is_one_rocks_piece():
+    """Hard set 17, photo 12 with its woods and hill left off the table (tungsten, a lamp's hot
+    spot, plain mat): the rocks felt was seeded in two touching parts, one as rocks and one as the
+    (absent) hill: a hill piece on the rocks felt, and the rocks piece cut short (IoU 0.75). The two
+    parts are one colour: one felt, rocks, the kind its colour is nearer."""
+    photo = hard_photo(17, 12, absent_kinds=("woods", "hill"))
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    truth = dict(visible_truth(photo.truth))
+    _assert_one_piece(scene, truth, "rocks", 0.85)
+    for t in scene.terrain:
+        assert t.kind in truth and t.polygon.intersects(truth[t.kind]), (t.kind, t.polygon.bounds)
