@@ -483,6 +483,10 @@ class MarkerFinder:
             free &= np.hypot(*(xy - q.mean(axis=0)).T) >= size_in
         for a in self.profile.anchors:
             free &= np.abs(xy - (a.x_in, a.y_in)).max(axis=1) >= 0.75 * a.size_in + size_in / 2
+        if frame is not None and len(xy):   # the view repeats the frame's edge pixels past it: nothing to read there
+            fh, fw = frame[0].shape[:2]
+            at_px = frame[1].to_image(xy)
+            free &= (at_px[:, 0] >= 0) & (at_px[:, 0] < fw) & (at_px[:, 1] >= 0) & (at_px[:, 1] < fh)
         rows, cols, xy = rows[free], cols[free], xy[free]
         order = np.argsort(-contrast[rows, cols])[:DARK_SQUARES_PER_MISSING * len(missing)]
         half_in = DARK_SQUARE_WINDOW_SIDES * size_in

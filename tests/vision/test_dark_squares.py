@@ -163,3 +163,19 @@ def test_a_dark_patch_at_the_views_edge_is_read_without_error():
     finder = _finder([7, 26, 13, 41, 9, 49], 14.0)
     view = _view([(_card(7), 2.0, 2.0, -27.7)], 6.0, 5, finder.view_px_per_in, 14.0)
     assert set(_found(finder, view)) == {7}
+
+
+def test_a_table_partly_off_a_1080p_frame_reads_its_dark_squares_without_error():
+    """The camera sees only part of the table: the table's top view repeats the frame's edge pixels
+    past it, and a dark thing at that edge becomes a dark band there. Nothing past the frame is read
+    (its window of the frame would be empty); the marker in view still is."""
+    ppi = 24.0
+    finder = _finder([7, 9])
+    seen = _view([(_card(7), 2.0, 2.0, 15.0)], 4.0, 0, ppi, 6.0)       # x < 6 in of a 10 in table
+    frame = seen.image.copy()
+    frame[int(3.0 * ppi):int(3.75 * ppi), -int(0.5 * ppi):] = 25        # a dark thing at the frame's edge
+    registration = _registration(seen)
+    view = TopView(cv2.warpPerspective(frame, np.eye(3), (int(WIDTH_IN * ppi), int(DEPTH_IN * ppi)),
+                                       borderMode=cv2.BORDER_REPLICATE), ppi, (0.0, 0.0))
+    found = finder.figures_in_frame(finder.scan(frame), frame, registration, table_view=lambda: view)
+    assert found.marker_id.tolist() == [7]
