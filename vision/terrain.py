@@ -545,7 +545,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # Halfway in brightness from each kind's colour to paper white (the anchors' card), over the mat
     # (None where white paper is no distractor: a white felt).
     paper_at = len(side_rgbs)
-    paper_l = [None if near_felt[paper_at] else float(extra_mu[paper_at][2] + prior_mu[k][2]) / 2
+    paper_l = [None if near_felt[paper_at] else
+               (float(extra_mu[paper_at][2] + prior_mu[k][2]) / 2, extra_mu[paper_at][:2], prior_mu[k][:2])
                for k in range(len(kinds))]
     # Each kind is told from the mat, the mat in shade, the other kinds as learnt (or as named,
     # when not seen) and the other colours looked for: one table of those classes, the kind's own
@@ -875,7 +876,8 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
     is hidden: it does not count for or against how sure a piece is); `clipped`: where the camera
     clipped; `lit_l`: the brighter of the mat's and the kind's log brightness (over the mat's);
     `spreads`: (the mat's spread, the kind's colour and spread), to tell things that are neither;
-    `paper_l`: the log brightness (over the mat's) halfway from the kind's colour to paper white.
+    `paper_l`: (the log brightness over the mat's halfway from the kind's colour to paper white,
+    paper's chromaticity over the mat's, the kind's), or None.
 
     Where the kind wins is found from the learnt colours; the outline near there is where the
     colour is half the kind's, half the mat's: linear unmixing of the colour as a share of the local
@@ -934,7 +936,7 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
             part |= (hidden & (_hull_mask(part) > 0)).view(np.uint8)
         part |= _notches(part, rel[:3, cut[0], cut[1]], ppi, *spreads)
         at = (place[0] + cut[1].start, place[1] + cut[0].start)
-        if paper_l is not None and _paper_white(rel[2, cut[0], cut[1]], clipped[cut], (part > 0) & ~unseen[cut], paper_l):
+        if paper_l is not None and _paper_white(rel[:3, cut[0], cut[1]], clipped[cut], (part > 0) & ~unseen[cut], *paper_l):
             continue
         if not _plausible(part, ppi, edge[cut], at, place[2:]):
             continue
@@ -954,16 +956,23 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
     return out
 
 
-def _paper_white(rel_l: np.ndarray, clipped: np.ndarray, inside: np.ndarray, paper_l: float) -> bool:
-    """Whether a region (`inside`) is nearly all nearer paper white than a felt of the kind's colour
-    in brightness (`rel_l` over the mat, above `paper_l`), or where the camera clipped: a printed
-    page (paper with print too fine to see at this scale), a white card or a light book, not that
-    felt. The light lifts the mat and the felt alike, so over the mat a felt's brightness is its
-    dye's, within its texture; a felt dyed the kind's colour is not nearly all as white as paper."""
+def _paper_white(rel: np.ndarray, clipped: np.ndarray, inside: np.ndarray, paper_l: float,
+                 paper_ab: np.ndarray, kind_ab: np.ndarray) -> bool:
+    """Whether a region (`inside`) is nearly all paper white rather than felt of the kind's colour:
+    brighter than `paper_l` (`rel`: log chromaticity and brightness over the mat) with a
+    chromaticity nearer paper's (`paper_ab`) than the kind's (`kind_ab`), or where the camera
+    clipped: a printed page (paper with print too fine to see at this scale), a white card or a
+    light book, not that felt. The light lifts the mat and the felt alike, so over the mat a felt's
+    brightness is its dye's, within its texture; a felt dyed the kind's colour is not nearly all as
+    white as paper, and a pale felt (sand, cream) keeps its dye's tint where paper is grey."""
     n = int(np.count_nonzero(inside))
     if n == 0:
         return False
-    white = ((rel_l > np.float32(paper_l)) | clipped) & inside
+    ab = rel[:2].reshape(2, -1)
+    to_paper = ((ab - np.asarray(paper_ab, np.float32)[:, None]) ** 2).sum(axis=0)
+    to_kind = ((ab - np.asarray(kind_ab, np.float32)[:, None]) ** 2).sum(axis=0)
+    paper_like = (rel[2] > np.float32(paper_l)) & (to_paper < to_kind).reshape(rel.shape[1:])
+    white = (paper_like | clipped) & inside
     return int(np.count_nonzero(white)) >= PAPER_SHARE * n
 
 

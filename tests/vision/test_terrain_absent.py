@@ -48,6 +48,21 @@ def test_a_felt_of_the_mats_hue_lighter_or_darker_is_found_with_two_kinds_off_th
     assert sorted(t.kind for t in pieces) == sorted(laid)
 
 
+@pytest.mark.parametrize("mat, pale, drawn", [("plain", (215, 200, 160), 1.0), ("wood", (215, 200, 160), 1.12),
+                                               ("plain", (225, 215, 190), 1.05)])
+def test_a_pale_felt_nearly_as_bright_as_paper_is_found(monkeypatch, mat, pale, drawn):
+    """A sand or cream hill (the profile's colour `pale`, the felt dyed a little lighter: `drawn`)
+    is nearly as bright as the anchors' white card, but keeps its dye's tint where a printed page is
+    grey: it is felt, found whole, and nothing else is."""
+    monkeypatch.setattr(felt_scenes, "KINDS", {**felt_scenes.KINDS, "hill": _lighter(pale, drawn)})
+    scene = felt_scenes.felt_scene(3, mat=mat, kinds=("woods", "hill"))
+    scene.kinds = {**felt_scenes.KINDS, "hill": pale}
+    pieces = _find(scene)
+    hill = [t for t in pieces if t.kind == "hill"]
+    assert len(hill) == 1 and _iou(hill[0].polygon, dict(scene.truth)["hill"]) >= 0.85, [t.kind for t in pieces]
+    assert sorted(t.kind for t in pieces) == ["hill", "woods"]
+
+
 def _disc(mask, x_in, y_in, r_in):
     cv2.circle(mask, (int(round(x_in * PPI5)), int(round(y_in * PPI5))), int(round(r_in * PPI5)), 1, cv2.FILLED)
 
@@ -132,20 +147,24 @@ def test_a_printed_page_is_no_grey_felt(seed):
         assert len(mine) == 1 and _iou(mine[0].polygon, truth[kind]) >= 0.85, kind
 
 
-@pytest.mark.parametrize("offset_l, clipped_share, white", [
-    (0.0, 0.0, False),          # a felt of the kind's colour, with its texture
-    (0.15, 0.4, False),         # lit brighter than the mat's estimate, a lamp clipping it in specks
-    (0.5, 0.0, True),           # as white as paper: a page, a card
-    (0.0, 0.95, True),          # clipped all over where the mat is not: white paper under the lamp
+@pytest.mark.parametrize("offset_l, tint_of, clipped_share, white", [
+    (0.0, "kind", 0.0, False),      # a felt of the kind's colour, with its texture
+    (0.15, "kind", 0.4, False),     # lit brighter than the mat's estimate, a lamp clipping it in specks
+    (0.5, "paper", 0.0, True),      # as white as paper: a page, a card
+    (0.0, "kind", 0.95, True),      # clipped all over where the mat is not: white paper under the lamp
+    (0.5, "kind", 0.0, False),      # a pale felt (sand, cream) as bright as paper keeps its dye's tint
 ])
-def test_a_region_nearly_all_as_white_as_paper_is_no_felt_of_a_darker_kind(offset_l, clipped_share, white):
+def test_a_region_nearly_all_as_white_as_paper_is_no_felt_of_a_darker_kind(offset_l, tint_of, clipped_share, white):
     rng = np.random.default_rng(5)
     kind_l, paper_l = -0.1, 0.6                 # over the mat: the kind's dye, the anchors' white card
-    rel_l = (kind_l + offset_l + rng.normal(0, 0.12, (40, 40))).astype(np.float32)
+    kind_ab, paper_ab = np.array([0.09, -0.15]), np.array([0.0, 0.0])
+    ab = kind_ab if tint_of == "kind" else paper_ab
+    rel = np.concatenate([ab[:, None, None] + rng.normal(0, 0.03, (2, 40, 40)),
+                          kind_l + offset_l + rng.normal(0, 0.12, (1, 40, 40))]).astype(np.float32)
     clipped = rng.uniform(0, 1, (40, 40)) < clipped_share
     inside = np.zeros((40, 40), bool)
     inside[5:35, 5:35] = True
-    assert _paper_white(rel_l, clipped, inside, (kind_l + paper_l) / 2) is white
+    assert _paper_white(rel, clipped, inside, (kind_l + paper_l) / 2, paper_ab, kind_ab) is white
 
 
 def _two_parts(colour_a, colour_b, rng, ppi=PPI5):
