@@ -121,6 +121,8 @@ SUBPIXEL = 4                 # outlines are traced on the unmixed cover enlarged
 SIMPLIFY_IN = 0.03           # outline simplification tolerance
 SEPARATION_FULL = 4.0        # a kind this many mat spreads from the mat is fully distinct
 PAPER_SHARE = 0.9            # a region nearly all this share as white as paper is no felt of a darker kind
+TINT_SHARE = 0.4             # ... unless its tint lies within this share of the way from the kind's to paper's
+MIN_TINT_RATIO = 1.15        # ... of a kind whose colour is tinted: its brightest channel this over its darkest
 MIN_CONFIDENCE = 0.5         # pieces less sure than this are not reported
 GRAIN_MAX_THINGS_ROUND = 0.5  # a felt told by its lack of grain has things (not the mat) round at most this share of it
 FOOT_MARGIN_IN = 0.1         # a figure's footprint is its base this much enlarged (the felt it hides)
@@ -545,8 +547,11 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # Halfway in brightness from each kind's colour to paper white (the anchors' card), over the mat
     # (None where white paper is no distractor: a white felt).
     paper_at = len(side_rgbs)
+    # A kind whose own colour is tinted may be a pale felt as bright as paper that keeps its tint.
+    tinted = [max(rgb) >= MIN_TINT_RATIO * max(1, min(rgb)) for _name, rgb in kinds]
     paper_l = [None if near_felt[paper_at] else
-               (float(extra_mu[paper_at][2] + prior_mu[k][2]) / 2, extra_mu[paper_at][:2], prior_mu[k][:2])
+               (float(extra_mu[paper_at][2] + prior_mu[k][2]) / 2, extra_mu[paper_at][:2],
+                prior_mu[k][:2] if tinted[k] else None)
                for k in range(len(kinds))]
     # Each kind is told from the mat, the mat in shade, the other kinds as learnt (or as named,
     # when not seen) and the other colours looked for: one table of those classes, the kind's own
@@ -957,23 +962,27 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
 
 
 def _paper_white(rel: np.ndarray, clipped: np.ndarray, inside: np.ndarray, paper_l: float,
-                 paper_ab: np.ndarray, kind_ab: np.ndarray) -> bool:
+                 paper_ab: np.ndarray, kind_ab: np.ndarray | None) -> bool:
     """Whether a region (`inside`) is nearly all paper white rather than felt of the kind's colour:
-    brighter than `paper_l` (`rel`: log chromaticity and brightness over the mat) with a
-    chromaticity nearer paper's (`paper_ab`) than the kind's (`kind_ab`), or where the camera
-    clipped: a printed page (paper with print too fine to see at this scale), a white card or a
-    light book, not that felt. The light lifts the mat and the felt alike, so over the mat a felt's
-    brightness is its dye's, within its texture; a felt dyed the kind's colour is not nearly all as
-    white as paper, and a pale felt (sand, cream) keeps its dye's tint where paper is grey."""
+    brighter than `paper_l` (`rel`: log chromaticity and brightness over the mat) or where the camera
+    clipped, and not of the kind's tint: a printed page (paper with print too fine to see at this
+    scale), a white card or a light book, not that felt. The light lifts the mat and the felt alike,
+    so over the mat a felt's brightness is its dye's, within its texture; a felt dyed the kind's
+    colour is not nearly all as white as paper, and a pale one (sand, cream) that is keeps its dye's
+    tint: its chromaticity (`kind_ab`; paper's `paper_ab`) lies well within TINT_SHARE of the way
+    from it to paper's, where a page's, greyed by its print or warmed by a lamp, does not (None: the
+    kind's own colour is grey, and its tint tells nothing)."""
     n = int(np.count_nonzero(inside))
     if n == 0:
         return False
-    ab = rel[:2].reshape(2, -1)
-    to_paper = ((ab - np.asarray(paper_ab, np.float32)[:, None]) ** 2).sum(axis=0)
-    to_kind = ((ab - np.asarray(kind_ab, np.float32)[:, None]) ** 2).sum(axis=0)
-    paper_like = (rel[2] > np.float32(paper_l)) & (to_paper < to_kind).reshape(rel.shape[1:])
-    white = (paper_like | clipped) & inside
-    return int(np.count_nonzero(white)) >= PAPER_SHARE * n
+    white = ((rel[2] > np.float32(paper_l)) | clipped) & inside
+    if int(np.count_nonzero(white)) < PAPER_SHARE * n:
+        return False
+    if kind_ab is None:
+        return True                   # a grey kind: its tint cannot tell it from paper's
+    tint = median_rows(rel[:2][:, inside])
+    kind_ab = np.asarray(kind_ab, np.float64)
+    return bool(np.hypot(*(tint - kind_ab)) >= TINT_SHARE * np.hypot(*(np.asarray(paper_ab, np.float64) - kind_ab)))
 
 
 def _hull_mask(part: np.ndarray) -> np.ndarray:

@@ -151,7 +151,7 @@ def test_a_printed_page_is_no_grey_felt(seed):
     (0.0, "kind", 0.0, False),      # a felt of the kind's colour, with its texture
     (0.15, "kind", 0.4, False),     # lit brighter than the mat's estimate, a lamp clipping it in specks
     (0.5, "paper", 0.0, True),      # as white as paper: a page, a card
-    (0.0, "kind", 0.95, True),      # clipped all over where the mat is not: white paper under the lamp
+    (0.0, "paper", 0.95, True),     # clipped all over where the mat is not: white paper under the lamp
     (0.5, "kind", 0.0, False),      # a pale felt (sand, cream) as bright as paper keeps its dye's tint
 ])
 def test_a_region_nearly_all_as_white_as_paper_is_no_felt_of_a_darker_kind(offset_l, tint_of, clipped_share, white):
@@ -165,6 +165,18 @@ def test_a_region_nearly_all_as_white_as_paper_is_no_felt_of_a_darker_kind(offse
     inside = np.zeros((40, 40), bool)
     inside[5:35, 5:35] = True
     assert _paper_white(rel, clipped, inside, (kind_l + paper_l) / 2, paper_ab, kind_ab) is white
+
+
+def test_a_grey_kinds_tint_tells_nothing_against_paper():
+    """Rocks felt is grey, as paper is: a region as bright as paper is paper whatever its tint (a
+    page greyed by its print sits near the rocks' colour)."""
+    rng = np.random.default_rng(6)
+    rel = np.concatenate([np.array([0.03, 0.02])[:, None, None] + rng.normal(0, 0.02, (2, 40, 40)),
+                          0.4 + rng.normal(0, 0.1, (1, 40, 40))]).astype(np.float32)
+    inside = np.ones((40, 40), bool)
+    clipped = np.zeros((40, 40), bool)
+    assert _paper_white(rel, clipped, inside, 0.25, np.array([0.1, 0.1]), None)
+    assert not _paper_white(rel, clipped, inside, 0.25, np.array([0.1, 0.1]), np.array([0.03, 0.02]))
 
 
 def _two_parts(colour_a, colour_b, rng, ppi=PPI5):
