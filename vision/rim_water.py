@@ -53,6 +53,9 @@ OVERLAP = 1.8                  # radii: no base where a ring is already found
 SAME_FIGURE = 3.5              # radii: a ring found this near with no felt between is the same figure
 MAX_FELT_BETWEEN = 0.1         # share of the line between them on felt, at most, for that
 MAX_MIDDLE_OTHER = 0.25        # the middle is no other side's colour (a red die in the water)
+FRONT_DEG = 45.0               # rays this near the camera's direction look in front of a base
+FRONT_BAND = (0.2, 0.6)        # radii past the rim and its side wall: the felt a base stands in, in front of it
+MAX_BODY_IN_FRONT = 0.5        # of those rays, the share meeting more body than felt there, at most
 CONTESTED = "a ring found there"   # a base but for a ring found already this near it
 SEED_OFFSET = 0.7              # radii: the fit also starts this far from a candidate, 8 ways
 MIN_PAINT_SAMPLES = 40         # pixels of a side's rims found outside the felt, to learn its paint from
@@ -181,6 +184,7 @@ class _WindowMaps(NamedTuple):
     other_px: np.ndarray         # bool: another side's colour
     other_f: np.ndarray          # float32 0/1: the same
     other_any: bool
+    enclosed_f: np.ndarray       # float32 0/1: within the felt's outer outline (the felt and what stands in it)
 
     @staticmethod
     def of(lab, felt, k, n_sides) -> "_WindowMaps":
@@ -188,7 +192,7 @@ class _WindowMaps(NamedTuple):
         painted = felt | rim_lab
         other_px = (lab >= 0) & (lab < n_sides) & ~rim_lab
         return _WindowMaps(rim_lab, felt.astype(np.float32), painted, painted.astype(np.float32), other_px,
-                           other_px.astype(np.float32), bool(other_px.any()))
+                           other_px.astype(np.float32), bool(other_px.any()), _enclosed(painted))
 
 
 def _in_window(maps: _WindowMaps, r_px, wall_shift_px, origin, with_rejected=False, rim=None, bgr=None,
@@ -306,11 +310,18 @@ def _in_window(maps: _WindowMaps, r_px, wall_shift_px, origin, with_rejected=Fal
     other = ((other_s >= 0.5) & ring).any(2).mean(1)
     max_res = max(1.2, MAX_RESIDUAL * r_px)
     moved = np.hypot(*(centre - c).T)
+    # (a ring already found near it: which of the two is the base is for the caller, by the camera)
+    alone = np.ones(len(centre), bool)
+    if found_xy is not None and len(found_xy):
+        alone = np.hypot(*(centre[:, None, :] + origin - np.asarray(found_xy, np.float64)[None]).transpose(2, 0, 1)
+                         ).min(1) >= OVERLAP * r_px
+    # (only what stands inside the felt: the mat past the felt's edge is no body)
+    in_front = body_in_front(body_f * maps.enclosed_f, felt_f, centre, shift_at(centre), r_px)
     tests = [("fit", ~np.isfinite(centre).all(1) | (moved > 1.1 * r_px)), ("coverage", coverage < MIN_COVERAGE),
              ("arc", arc < MIN_ARC), ("residual", residual > max_res), ("middle felt", mid_felt > MAX_MIDDLE_FELT),
              ("middle rim", mid_rim > MAX_MIDDLE_RIM), ("middle other", mid_other > MAX_MIDDLE_OTHER),
              ("outside rim", out_rim > MAX_OUTSIDE_RIM), ("outside felt", out_felt < MIN_OUTSIDE_FELT),
-             ("other side", other > MAX_OTHER)]
+             ("other side", other > MAX_OTHER), ("body in front", alone & (in_front > MAX_BODY_IN_FRONT))]
     reason = np.full(len(centre), "ring", object)
     for name, failed in reversed(tests):           # the first test failed names the candidate
         reason[failed] = name
@@ -471,6 +482,40 @@ def paint_map(view_bgr: np.ndarray, feltish: np.ndarray, paint, r_px: float) -> 
     paint_ll += np.float32(np.log(np.linalg.det(p_cov)))
     paint_ll *= -0.5
     return (paint_ll > felt_ll).astype(np.float32)
+
+
+def _enclosed(painted: np.ndarray) -> np.ndarray:
+    """float32 0/1: the pixels within the outer outline of the felt (`painted`, bool): the felt and
+    the holes in it, where figures and dice stand, not the mat round it."""
+    contours, _ = cv2.findContours(painted.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros(painted.shape, np.uint8)
+    cv2.drawContours(out, contours, -1, 1, thickness=cv2.FILLED)
+    return out.astype(np.float32)
+
+
+def body_in_front(body_f: np.ndarray, felt_f: np.ndarray, centres: np.ndarray, shift: np.ndarray,
+                  r_px: float) -> np.ndarray:
+    """(N,): of each candidate's rays towards the camera (within FRONT_DEG of its side wall's `shift`
+    (N, 2)), the share whose band just past the rim and the wall (FRONT_BAND) shows more body
+    (`body_f`, 0/1) than felt (`felt_f`). A base stands in the felt with its body showing away
+    from the camera, so the felt shows just in front of its rim; a circle fitted up on a figure's
+    body (its shoulders or head, seen farther from the camera the higher they stand) has that
+    body, running down to the base, in front of it. (0 looking straight down: nothing known.)"""
+    n = len(centres)
+    out = np.zeros(n)
+    norm = np.hypot(*np.asarray(shift, np.float64).reshape(-1, 2).T)
+    if not n or not (norm > 1e-6).any():
+        return out
+    units = _UNITS
+    towards = (shift / np.maximum(norm, 1e-9)[:, None]) @ units.T >= np.cos(np.radians(FRONT_DEG))   # (N, K)
+    wall = np.maximum(0.0, shift @ units.T)
+    along = r_px * (1 + np.linspace(*FRONT_BAND, 5))[None, None, :] + wall[..., None]                  # (N, K, S)
+    h, w = body_f.shape
+    x = np.clip(np.rint(centres[:, None, None, 0] + units[None, :, None, 0] * along), 0, w - 1).astype(np.intp)
+    y = np.clip(np.rint(centres[:, None, None, 1] + units[None, :, None, 1] * along), 0, h - 1).astype(np.intp)
+    body = body_f[y, x].mean(2) > felt_f[y, x].mean(2)                                                   # (N, K)
+    share = (body & towards).sum(1) / np.maximum(towards.sum(1), 1)
+    return np.where(norm > 1e-6, share, 0.0)
 
 
 def _masked_mean(view_bgr: np.ndarray, mask: np.ndarray) -> np.ndarray:

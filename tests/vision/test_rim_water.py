@@ -358,3 +358,38 @@ def test_the_paint_maps_felt_centre_is_the_float32_mean_of_the_pixels_picked_out
         got = _masked_mean(window, np.ascontiguousarray(mask[:, :window.shape[1]]))
         want = window[mask[:, :window.shape[1]]].astype(np.float32).mean(0)
         assert got.dtype == np.float32 and np.array_equal(got, want)
+
+
+def _ring_in_water(body_down_in_front: bool, mat_from_y: int = 160) -> list[tuple]:
+    """Side 1's rim colour round a body, all in its water felt (strict labels: 2 the felt, 1 the
+    side's colour, -1 neither); the camera towards +y (_towards_plus_y). With
+    `body_down_in_front`, the figure's body runs on from the ring towards the camera down to its
+    base 2.5 radii in front: the ring is its shoulders, seen up on the body. The felt ends at
+    `mat_from_y` (the mat past it, neither label)."""
+    r = CONTEST_R_PX
+    strict = np.full((160, 160), 2, np.int32)
+    yy, xx = np.mgrid[:160, :160]
+    d = np.hypot(xx - 80, yy - 60)
+    strict[(d >= 0.75 * r) & (d <= r)] = 1
+    strict[d < 0.75 * r] = -1
+    if body_down_in_front:
+        strict[(np.abs(xx - 80) <= 0.7 * r) & (yy >= 60) & (yy <= 60 + 2.5 * r)] = -1
+    strict[yy >= mat_from_y] = -1
+    return water_candidates(strict, 2, SIDES, [WATER], r, np.empty((0, 2)), wall_shift_px=_towards_plus_y,
+                            with_rejected=True)
+
+
+def test_a_ring_in_water_with_its_figures_body_running_on_in_front_of_it_is_no_base():
+    # a base stands in the felt, its body showing away from the camera: felt just in front of its rim
+    near = [c for c in _ring_in_water(False) if np.hypot(*(c[0] - (80, 60))) <= 3]
+    assert near and near[0][5] == "ring", [(np.round(c[0], 1), c[5]) for c in near]
+    # a ring with the body running on towards the camera is up on that body
+    near = [c for c in _ring_in_water(True) if np.hypot(*(c[0] - (80, 60))) <= 3]
+    assert near and all(c[5] != "ring" for c in near), [(np.round(c[0], 1), c[5]) for c in near]
+    assert any(c[5] == "body in front" for c in near)
+
+
+def test_a_base_at_the_felts_edge_with_the_mat_in_front_of_it_is_a_base():
+    # the mat past the felt's edge is no body standing in front of the ring
+    near = [c for c in _ring_in_water(False, mat_from_y=72) if np.hypot(*(c[0] - (80, 60))) <= 3]
+    assert near and near[0][5] == "ring", [(np.round(c[0], 1), c[5]) for c in near]
