@@ -48,7 +48,6 @@ MAX_RECT_FILL = 0.88         # of its smallest enclosing rectangle a hand fills 
 MIN_RECT_FILL = 0.3          # and more (a palm and forearm are solid)
 MAX_CIRCLE_FILL = 0.75       # and of its enclosing circle (coffee in a mug)
 MAX_SOLIDITY = 0.92          # of its convex hull: a hand has a thumb and fingers, a cut page is convex
-MIN_PALM_IN = 0.8            # a palm holds a disc this wide (radius): a child's is 2.4" across, a ruler is not
 GROW_IN = 0.6                # the fingers and edges a smoothness test leaves out
 MAX_ARM_SHARE = 0.15         # a sleeve covers less of the table than this
 # Skin from fair to dark (RGB), after white balance: a patch nearer a felt colour than all of these is felt.
@@ -203,8 +202,6 @@ def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], pp
         return None              # square-cut: a book, a phone, a box
     if area_px < MIN_RECT_FILL * rw * rh:
         return None              # a thin frame: the margins round a printed page's text
-    if cv2.distanceTransform(np.pad(inside, 1).astype(np.uint8), cv2.DIST_L2, 5).max() < MIN_PALM_IN * ppi:
-        return None              # no palm: a ruler, a card strip
     (_, _), radius = cv2.minEnclosingCircle(hull)
     if area_px > MAX_CIRCLE_FILL * np.pi * radius * radius:
         return None              # round: coffee in a mug, a cork mat

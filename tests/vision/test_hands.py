@@ -253,27 +253,3 @@ def test_blobs_are_labelled_as_opencvs_default_labelling_does(seed):
     n0, labels0, stats0, centroids0 = cv2.connectedComponentsWithStats(mask, connectivity=8)
     assert n == n0 and np.array_equal(labels, labels0) and np.array_equal(stats, stats0)
     assert np.allclose(centroids, centroids0)
-
-
-def _lamp_spot(canvas, centre_in, radius_in, gain):
-    """A lamp's bright spot on part of the table: light there is `1 + gain` times the rest."""
-    h, w = canvas.shape[:2]
-    y, x = np.mgrid[0:h, 0:w] / (2 * VIEW_PPI)
-    d2 = (x - centre_in[0]) ** 2 + (y - centre_in[1]) ** 2
-    canvas *= (1 + gain * np.exp(-0.5 * d2 / radius_in ** 2))[..., None].astype(np.float32)
-
-
-@pytest.mark.parametrize("mat, texture", [(PLAIN, None), (GRASS, "grass"), (GRAVEL, "gravel")])
-def test_what_clips_in_a_lamps_spot_is_no_hand(mat, texture):
-    """In a warm lamp's spot, skin-coloured things, some of whose red clipped, are still no hand: a
-    white page across the table's edge, only part of which clipped; a skin-coloured card strip and
-    a wooden ruler off the table's edge (no palm in them); a brown felt road ending at a blue river."""
-    canvas = _mat_view(mat, texture, seed=9)
-    _page(canvas, (6.0, 3.0), 20.0)
-    _draw(canvas, shapely.affinity.rotate(box(14, 1.0, 15.2, 9.0), 10), (228, 186, 152), 2 * VIEW_PPI)   # a card strip
-    _draw(canvas, shapely.affinity.rotate(box(20, -2, 21.3, 10.0), -25), (214, 172, 118), 2 * VIEW_PPI)  # a ruler
-    _draw(canvas, Polygon([(0, 14), (12, 13), (12, 15.5), (0, 16.5)]), (150, 105, 70), 2 * VIEW_PPI)       # a road
-    _draw(canvas, Polygon([(11.5, 11), (17, 10.5), (18, 20), (11, 21)]), (60, 110, 190), 2 * VIEW_PPI)    # a river
-    _lamp_spot(canvas, (9.0, 6.0), 7.0, 0.25)
-    img, wb = _photo(canvas, kelvin=3000.0, exposure=0.8, seed=9)
-    assert find_hands(img, VIEW_PPI, wb=wb, other_rgbs=FELT_RGBS).polygons == ()
