@@ -46,10 +46,6 @@ MIN_BITS_CONTRAST = 0.25
 # 2,814 real reads of seven hard sets (seeds 0, 7, 3, 11, 5, 13 and 0 with absent kinds) are 0.23 and
 # under; a blue die with five pips read as an id under a tungsten lamp is 1.9.
 MAX_INK_CHROMA = 0.5
-# A coloured card's bleed into the ink: at most this share of the card's own chroma (a marker printed
-# on red paper, at 3 px a cell under a cell's blur and JPEG: about a fifth), taken off the ink's before
-# it is judged. A die's face carries all of its colour, not a share of the mat's.
-INK_BLEED = 0.35
 
 
 @dataclass(frozen=True)
@@ -206,14 +202,7 @@ class PatternReader:
         ink = (balanced * ink_cells[..., None]).sum(axis=1) / np.maximum(ink_cells.sum(axis=1), 1)[:, None]
         margin = balanced[:, self._margin].mean(axis=1)
         contrast = np.maximum(margin.mean(axis=1) - ink.mean(axis=1), 1.0)
-        ink_c = ink - ink.mean(axis=1, keepdims=True)
-        # A card of a colour bleeds into its thin ink (blur, JPEG's halved chroma): the ink's chroma
-        # along the card's own, up to INK_BLEED of the card's, is the card's, not the ink's.
-        card_c = margin - margin.mean(axis=1, keepdims=True)
-        card_norm = np.linalg.norm(card_c, axis=1)
-        along = np.clip((ink_c * card_c).sum(axis=1) / np.maximum(card_norm, 1e-6), 0.0, INK_BLEED * card_norm)
-        ink_c -= along[:, None] * card_c / np.maximum(card_norm, 1e-6)[:, None]
-        return np.linalg.norm(ink_c, axis=1) / contrast
+        return np.linalg.norm(ink - ink.mean(axis=1, keepdims=True), axis=1) / contrast
 
     def shows(self, gray: np.ndarray, outlines: np.ndarray, marker_ids) -> np.ndarray:
         """For each outline read as an id (see `own_correlations`), whether its cells show that id's

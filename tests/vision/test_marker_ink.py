@@ -91,34 +91,3 @@ def test_a_dies_face_is_coloured_and_printed_ink_grey_under_any_lamp(die_bgr, li
     quads = np.stack([outline(MARKER_AT, SIZE_IN), outline(DIE_AT, DIE_IN)])
     marker, die = reader.ink_chroma(bgr, quads, [7, 21], *_grey_card(light))
     assert marker < 0.5 * MAX_INK_CHROMA < 2 * MAX_INK_CHROMA < die
-
-
-def _on_coloured_paper(marker_id: int, paper_bgr, px_per_cell: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """A marker printed on coloured paper (its bits and margin the paper's colour, its ink black),
-    `px_per_cell` pixels a cell, shaken by a cell and saved as JPEG at quality 60; and its outline."""
-    s = 8
-    cell = px_per_cell * s
-    big = cv2.resize(cv2.aruco.generateImageMarker(DICT, marker_id, 6, borderBits=1), (6 * cell, 6 * cell),
-                     interpolation=cv2.INTER_NEAREST)
-    side = 14 * cell
-    canvas = np.empty((side, side, 3), np.float32)
-    canvas[:] = paper_bgr
-    o = 4 * cell
-    canvas[o:o + 6 * cell, o:o + 6 * cell] = np.where(big[..., None] > 0, np.float32(paper_bgr), np.float32(INK))
-    canvas = cv2.GaussianBlur(cv2.blur(canvas, (cell | 1, 1)), (0, 0), 0.3 * cell)
-    small = cv2.resize(canvas, (side // s, side // s), interpolation=cv2.INTER_AREA)
-    small += np.random.default_rng(seed).normal(0, 2, small.shape)
-    _, jpeg = cv2.imencode(".jpg", np.clip(small, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 60])
-    outline = np.array([[o, o], [o + 6 * cell, o], [o + 6 * cell, o + 6 * cell], [o, o + 6 * cell]], float) / s - 0.5
-    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR), outline
-
-
-@pytest.mark.parametrize("paper_bgr", [(60, 60, 220), (220, 120, 50)])
-def test_a_marker_printed_on_coloured_paper_keeps_its_grey_ink(paper_bgr):
-    """At 3 px a cell the paper's colour bleeds into the thin black (a shake, JPEG's halved chroma):
-    that share of the paper's own chroma is the paper's, and the ink is still judged grey."""
-    reader = pattern_reader("DICT_4X4_50")
-    for seed, marker_id in enumerate((3, 17, 42)):
-        bgr, outline = _on_coloured_paper(marker_id, paper_bgr, 3, seed)
-        chroma = reader.ink_chroma(bgr, outline[None], [marker_id], np.full(3, INK), np.ones(3))[0]
-        assert chroma < MAX_INK_CHROMA
