@@ -44,11 +44,13 @@ def classify(photo) -> tuple[str, list[tuple[str, str]]]:
     still = FramePipeline(photo.profile).process(photo.image).scene
     _, _, bad = hidden_reported(still, photo.truth, markers_only=True)
     tracker = FramePipeline(photo.profile, track=True)
+    refused = False
     try:
         before = tracker.process(photo.before()).scene
         tracked = tracker.process(photo.image).scene
-    except ValueError:
+    except ValueError:                  # refused (too few anchors): nothing reported hidden
         before = tracked = dataclasses.replace(photo.truth, figures=())
+        refused = True
     _, _, bad2 = hidden_reported(tracked, photo.truth)
     table = shapely.box(0, 0, photo.profile.width_in, photo.profile.depth_in)
     drawn = photo.hand.footprint(photo.camera).intersection(table)
@@ -64,6 +66,9 @@ def classify(photo) -> tuple[str, list[tuple[str, str]]]:
         out.append((f"still photo: {cls}", f"{t.id} ({far:.1f} in from the found hand)"))
     for b in bad2:
         t = next(f for f in photo.truth.figures if f.id == b.split()[0])
+        if refused:
+            out.append(("a picture of the pair refused", t.id))
+            continue
         same = [f for f in before.figures if f.side == t.side and not f.hidden
                 and (f.marker == t.marker if t.marker is not None else f.detected_by == "colour")]
         near = min(same, key=lambda f: math.hypot(f.x - t.x, f.y - t.y), default=None)
