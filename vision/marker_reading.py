@@ -88,7 +88,7 @@ class PatternReader:
         border[1:-1, 1:-1] = True
         self._border = border.ravel() & ~self._inner
         # Each id's ink (its black cells, turn 0) and the margin round the marker, cell by cell.
-        self._ink = np.array([p.ravel() < 0.5 for p in patterns[::4]])
+        self._ink = ~self._white[::4]
         margin = np.ones((self._side, self._side), bool)
         margin[1:-1, 1:-1] = False
         self._margin = margin.ravel()
@@ -160,14 +160,8 @@ class PatternReader:
         outlines = np.asarray(outlines, np.float64).reshape(-1, 4, 2)
         if not len(outlines):
             return np.zeros(0, bool)
-        n = self._side
         cells = self._samples(gray, outlines, (0.5,))
-        ring = np.zeros((n, n), bool)
-        ring[1:-1, 1:-1] = True
-        ring[2:-2, 2:-2] = False
-        margin = np.ones((n, n), bool)
-        margin[1:-1, 1:-1] = False
-        contrast = cells[:, margin.ravel()].mean(axis=1) - cells[:, ring.ravel()].mean(axis=1)
+        contrast = cells[:, self._margin].mean(axis=1) - cells[:, self._border].mean(axis=1)
         return contrast > FRAME_CONTRAST * np.maximum(cells.std(axis=1), 1e-6)
 
     def own_correlations(self, gray: np.ndarray, outlines: np.ndarray, marker_ids) -> np.ndarray:

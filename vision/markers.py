@@ -333,8 +333,9 @@ class MarkerFinder:
         self._drop_coloured(best, registration, colour)
         missing = self._roster_ids - set(best) if self._roster_ids is not None else frozenset()
         if table_view is not None and missing:
+            checked = set(best)
             self._read_dark_squares(table_view(), best, missing, (gray, registration))
-            self._drop_coloured(best, registration, colour)
+            self._drop_coloured(best, registration, colour, set(best) - checked)
         return self._detections(best, registration)
 
     def _worth_reading(self, unread: tuple[np.ndarray, ...], gray: np.ndarray, registration: Registration,
@@ -429,8 +430,9 @@ class MarkerFinder:
             self._collect(TopView(_sharpen(view.image), view.ppi, view.origin_in), best, view)
             self._drop_coloured(best, registration, colour)
             if self._roster_ids is not None and (missing := self._roster_ids - set(best)):
+                checked = set(best)
                 self._read_dark_squares(view, best, missing)
-                self._drop_coloured(best, registration, colour)
+                self._drop_coloured(best, registration, colour, set(best) - checked)
             return self._detections(best, registration)
         for k, rect in enumerate(rects_in):
             window = view.window(rect)
@@ -555,12 +557,13 @@ class MarkerFinder:
                 taken.append(centre)
 
     def _drop_coloured(self, best: dict[int, tuple[float, np.ndarray]], registration: Registration,
-                       colour: FrameColour | None) -> None:
+                       colour: FrameColour | None, only: set[int] | None = None) -> None:
         """Reads whose ink is coloured after the white balance (a die of a side's colour, its pips
-        taken for white bits) taken out of `best`; nothing without `colour`."""
-        if colour is None or not best:
+        taken for white bits) taken out of `best` (of the ids `only`, when given: the others were
+        checked already); nothing without `colour`."""
+        ids = list(best) if only is None else [i for i in best if i in only]
+        if colour is None or not ids:
             return
-        ids = list(best)
         quads_px = registration.to_image(np.concatenate([best[i][1] for i in ids])).reshape(-1, 4, 2)
         chroma = self._pattern_reader.ink_chroma(colour.bgr, quads_px, ids, colour.black_bgr, colour.gain_bgr)
         for marker_id in np.asarray(ids)[chroma > MAX_INK_CHROMA].tolist():
