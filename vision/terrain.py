@@ -41,10 +41,11 @@ nothing seeds) is looked for again in a window reaching further that way. Where 
 a pixel brighter than both the mat around and the felt is the lamp's hot spot on the mat, not the
 felt. A region is no piece when it is small, thin, lies along the table's edge, reaches in over it
 (an arm, a cloth), is square-cut and hangs over it (a book), or is nearly all as white as paper
-(over the mat, nearer the anchors' white card than the kind's colour in brightness, or clipped):
-a printed page, its print too fine for this layer, averages to a grey near a rocks felt's. Each
-piece's `confidence` is how surely its inside (where no figure stands) is its kind, against the sides' rim colours and the
-distractors too, times how far the kind stands from the mat, in the mat's own spread. Two pieces
+(over the mat, nearer the anchors' white card than the kind's colour in brightness, or clipped,
+unless it keeps a tinted kind's tint: a pale sand felt): a printed page, its print too fine for
+this layer, averages to a grey near a rocks felt's. Each piece's `confidence` is how surely its
+inside (where no figure stands) is its kind, against the sides' rim colours and the distractors
+too, times how far the kind stands from the mat, in the mat's own spread. Two pieces
 of different kinds that touch and are one colour are one felt seeded in two parts (a grey felt a
 warm light moved part way to the hill's colour): one piece, of the kind its colour is nearer in
 chromaticity and brightness, the other kind none there. A kind the
@@ -657,8 +658,7 @@ def _one_felt(pieces: list, names: list, rel: np.ndarray, unseen: np.ndarray, pp
 
     def colour(polygon):
         mask = np.zeros((h, w), np.uint8)
-        ring = (np.asarray(polygon.exterior.coords) - origin_in) * ppi
-        cv2.fillPoly(mask, [np.round(ring).astype(np.int32)], 1)
+        _fill_polygon(mask, polygon, origin_in, ppi)
         inside = (cv2.erode(mask, _SQUARE3) > 0) & ~unseen
         xs = rel[:, inside]
         if xs.shape[1] < 8:
@@ -985,6 +985,13 @@ def _paper_white(rel: np.ndarray, clipped: np.ndarray, inside: np.ndarray, paper
     return bool(np.hypot(*(tint - kind_ab)) >= TINT_SHARE * np.hypot(*(np.asarray(paper_ab, np.float64) - kind_ab)))
 
 
+def _fill_polygon(mask: np.ndarray, polygon: Polygon, origin_in, ppi: float) -> None:
+    """Sets to 1 the work pixels of `mask` inside a piece's outline (table inches; work pixel (0, 0)
+    at `origin_in`, `ppi` a inch)."""
+    ring = (np.asarray(polygon.exterior.coords) - origin_in) * ppi
+    cv2.fillPoly(mask, [np.round(ring).astype(np.int32)], 1)
+
+
 def _hull_mask(part: np.ndarray) -> np.ndarray:
     """(H, W) uint8: 1 inside the convex hull of a piece's pixels (`part`, uint8)."""
     hull = np.zeros_like(part)
@@ -1032,8 +1039,9 @@ def _edge_band(shape, ppi: float, origin_in, table_in) -> np.ndarray:
 
 def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray, at=(0, 0), view_size=None) -> bool:
     """Felt-shaped: thick enough, not a thin streak (long one way, or a net of them: bright wood
-    grain), broad over most of it (not a sprawl of the mat's mottle), not lying along the table's edge, not reaching in over it (an arm) nor square-cut and
-    hanging over it (a book). A rectangle inside the table may be felt.
+    grain), broad over most of it (not a sprawl of the mat's mottle), not lying along the table's
+    edge, not reaching in over it (an arm) nor square-cut and hanging over it (a book). A rectangle
+    inside the table may be felt.
     `part` is a window at view pixel `at` of a view of `view_size` (w, h)."""
     thick = cv2.distanceTransform(part, cv2.DIST_L2, 3).max() * 2 / ppi
     if thick < MIN_THICK_IN:
@@ -1211,8 +1219,7 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
     h, w = coh.shape
     taken = np.zeros((h, w), np.uint8)
     for polygon in found:
-        ring = (np.asarray(polygon.exterior.coords) - origin_in) * ppi
-        cv2.fillPoly(taken, [np.round(ring).astype(np.int32)], 1)
+        _fill_polygon(taken, polygon, origin_in, ppi)
     taken = cv2.dilate(taken, _kernel(1.0, ppi)) > 0
     free = ~excluded & ~taken
     d_mat = _sq_dist(rel[:3], np.zeros(3), mat_sigma[:3])
