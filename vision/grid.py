@@ -325,8 +325,9 @@ def _fit_peaks(weighted, spectrum: _Spectrum, kind: str, ppi: float, orientation
             orientation = "flat" if abs(flat_angle) <= abs(pointy_angle) else "pointy"
         angle = flat_angle if orientation == "flat" else pointy_angle
         grid = Grid("hex", pitch, (0.0, 0.0), angle, orientation)
-        origin = _hex_origin(weighted, refined, ppi, grid)
-        closure = _phases(weighted, refined) @ np.array([1.0, -1.0, 1.0]) - np.pi
+        phases = _phases(weighted, refined)
+        origin = _hex_origin(phases, refined, ppi, grid)
+        closure = phases @ np.array([1.0, -1.0, 1.0]) - np.pi
         return GridFit(Grid(grid.kind, pitch, origin, angle, grid.orientation), snr, pitch_spread,
                        float(np.angle(np.exp(1j * closure))))
     return GridFit(Grid(grid.kind, pitch, origin, angle, grid.orientation), snr, pitch_spread)
@@ -344,10 +345,11 @@ def _square_origin(weighted, peaks, ppi: float, grid: Grid) -> tuple[float, floa
     return canonical_origin(origin_px / ppi, grid)
 
 
-def _hex_origin(weighted, peaks, ppi: float, grid: Grid) -> tuple[float, float]:
+def _hex_origin(phases: np.ndarray, peaks, ppi: float, grid: Grid) -> tuple[float, float]:
+    """The hex centre from the first two peaks' `phases` (radians, as `_phases` gives them)."""
     g = np.array(peaks[:2])
-    phases = _phases(weighted, peaks[:2]) - np.pi          # sign: centred honeycomb has c < 0
-    origin_px = np.linalg.solve(g, -phases / (2 * np.pi))
+    centred = np.asarray(phases[:2]) - np.pi                # sign: centred honeycomb has c < 0
+    origin_px = np.linalg.solve(g, -centred / (2 * np.pi))
     return canonical_origin(origin_px / ppi, grid)
 
 
