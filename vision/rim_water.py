@@ -33,7 +33,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.rim_rays import (EDGE_TRIM, STEP_PX, adjugate_sym3, best_per_cell, fit_trimmed, grid_offsets,
+from vision.rim_rays import (EDGE_TRIM, STEP_PX, Slots, adjugate_sym3, best_per_cell, fit_trimmed, grid_offsets,
                              longest_arc, max_wall, outer_edges, ray_units, sample_rays)
 from vision.rim_rays import reach as radii_out_to
 from vision.rim_refine import BRIGHT_BIAS_PX, LUMA_BGR, circle_centres, luma_rays, steepest_points
@@ -103,14 +103,15 @@ def water_candidates(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_
             origin = np.array([x0, y0], float)
             bgr = view_bgr[y0:y1, x0:x1] if view_bgr is not None else None
             maps = _WindowMaps.of(lab, f, k, n_sides)
-            found = _in_window(maps, r_px, wall_shift_px, origin, with_rejected, bgr=bgr,
-                               step_sign=step_sign, found_xy=found_xy)
+            looks = [_Look.of(maps)]
             if paint is not None:
                 # the rim by its paint as this photo shows it, against the felt round it
-                rim = paint_map(bgr, maps.painted, paint, r_px)
+                looks.append(_Look.of(maps, paint_map(bgr, maps.painted, paint, r_px)))
+            found, *by_paint = _in_windows(maps, looks, r_px, wall_shift_px, origin, with_rejected, bgr=bgr,
+                                           step_sign=step_sign, found_xy=found_xy)
+            if by_paint:
                 rings = [c[0] for c in found if c[4] == "ring"]
-                for c in _in_window(maps, r_px, wall_shift_px, origin, with_rejected, rim=rim, bgr=bgr,
-                                    step_sign=step_sign, found_xy=found_xy):
+                for c in by_paint[0]:
                     if c[4] == "ring" and any(np.hypot(*(c[0] - q)) < OVERLAP * r_px for q in rings):
                         c = c[:4] + ("found by the labels too",)
                     found.append(c)
@@ -195,35 +196,72 @@ class _WindowMaps(NamedTuple):
                            other_px.astype(np.float32), bool(other_px.any()), _enclosed(painted))
 
 
+class _Look(NamedTuple):
+    """One look at a piece's window: the rim's colour by the labels or by the paint (rim_f, float32
+    0/1, and rim_px, bool), the felt (felt_f) and the body (body_f), float32 0/1."""
+    rim_f: np.ndarray
+    rim_px: np.ndarray
+    felt_f: np.ndarray
+    body_f: np.ndarray
+
+    @staticmethod
+    def of(maps: _WindowMaps, rim: np.ndarray | None = None) -> "_Look":
+        """The look by the labels (`rim` None) or by `rim` (a 0/1 map)."""
+        # (the body is where none of the felt, the rim's colour and the other sides' is)
+        if rim is None:
+            return _Look(maps.rim_lab.astype(np.float32), maps.rim_lab, maps.felt_f,
+                         (~(maps.painted | maps.other_px)).astype(np.float32))
+        # the felt's mottling the labels call the rim's colour is felt, unless it is the paint
+        rim_px = rim >= 0.5
+        return _Look(rim, rim_px, (maps.painted & ~rim_px).astype(np.float32),
+                     (~(maps.painted | rim_px | maps.other_px)).astype(np.float32))
+
+
 def _in_window(maps: _WindowMaps, r_px, wall_shift_px, origin, with_rejected=False, rim=None, bgr=None,
                step_sign=0.0, found_xy=None):
-    """Bases in one piece's window, the rim's colour by its labels or by `rim` (a 0/1 map); with
-    the window's view `bgr` (uint8 BGR), looked at again by the brightness's step (step_circles,
-    its way `step_sign`), not where a ring is found already (`found_xy`, view pixels). `maps`: the
-    window's _WindowMaps, made once for both looks."""
-    other_px, other_f, other_any = maps.other_px, maps.other_f, maps.other_any
-    # (the body is where none of the felt, the rim's colour and the other sides' is)
-    if rim is None:
-        rim_px = maps.rim_lab
-        rim_f = rim_px.astype(np.float32)
-        felt_f = maps.felt_f
-        body_f = (~(maps.painted | other_px)).astype(np.float32)
-    else:
-        # the felt's mottling the labels call the rim's colour is felt, unless it is the paint
-        rim_f = rim
-        rim_px = rim >= 0.5
-        felt_f = (maps.painted & ~rim_px).astype(np.float32)
-        body_f = (~(maps.painted | rim_px | other_px)).astype(np.float32)
-    c = _candidates(body_f, felt_f, r_px)
-    if not len(c):
-        return []
+    """Bases in one piece's window, the rim's colour by its labels or by `rim` (a 0/1 map): _in_windows
+    of that one look."""
+    return _in_windows(maps, [_Look.of(maps, rim)], r_px, wall_shift_px, origin, with_rejected, bgr=bgr,
+                       step_sign=step_sign, found_xy=found_xy)[0]
+
+
+def _in_windows(maps: _WindowMaps, looks: list[_Look], r_px, wall_shift_px, origin, with_rejected=False, bgr=None,
+                step_sign=0.0, found_xy=None) -> list[list[tuple]]:
+    """Bases in one piece's window, for each of `looks` (_Look: the rim's colour by its labels or by
+    the paint) its own list; with the window's view `bgr` (uint8 BGR), looked at again by the
+    brightness's step (step_circles, its way `step_sign`), not where a ring is found already
+    (`found_xy`, view pixels). `maps`: the window's _WindowMaps, made once for every look. Each
+    candidate is measured by itself alone, on its own look's maps: the looks' candidates are measured
+    together, in one set of calls (most of their cost is the calls', a few dozen candidates each)."""
+    other_f, other_any = maps.other_f, maps.other_any
     units = _UNITS
     radii = np.arange(0.0, 2.0 * r_px + 4, STEP_PX)
+    out: list[list[tuple]] = [[] for _ in looks]
 
     def shift_at(centres):
         if wall_shift_px is None:
             return np.zeros((len(centres), 2))
         return np.asarray(wall_shift_px(centres + origin), np.float64).reshape(-1, 2)
+
+    # The body leans and stands tall: its blob may sit most of a radius off the base's centre, so
+    # the fit starts from the blob and from points round it.
+    seeds = np.vstack([np.zeros((1, 2)), SEED_OFFSET * r_px * units[::6]])
+    cs, shifts, firsts = [], [], []
+    for m, lk in enumerate(looks):
+        c = _candidates(lk.body_f, lk.felt_f, r_px)
+        c = (c[:, None, :] + seeds[None]).reshape(-1, 2)
+        shift = shift_at(c) if len(c) else np.zeros((0, 2))
+        # a seed with no pixel of the rim's colour within an edge's reach of it has no edge to look for
+        first_look = _rim_within(lk.rim_px, c, 1.3 * r_px + max_wall(shift, units) + 2.0) if len(c) else np.zeros(0, bool)
+        cs.append(c)
+        shifts.append(shift)
+        firsts.append(first_look)
+    slot = np.concatenate([np.full(len(c), m) for m, c in enumerate(cs)]).astype(int)
+    c, shift, first_look = np.concatenate(cs).reshape(-1, 2), np.concatenate(shifts).reshape(-1, 2), np.concatenate(firsts)
+    if not len(c):
+        return out
+    rim_f = Slots([lk.rim_f for lk in looks], slot)
+    felt_f = Slots([lk.felt_f for lk in looks], slot)
 
     def felt_beyond(edges, fs, radii):
         # beyond a rim's edge, the felt (not the body, not more rim); read only on the rays with
@@ -236,7 +274,7 @@ def _in_window(maps: _WindowMaps, r_px, wall_shift_px, origin, with_rejected=Fal
             out[out] = (fs[out] * beyond).sum(1) >= 0.6 * np.maximum(beyond.sum(1), 1)
         return out
 
-    def first_valid(centres, shift, units, radii, need):
+    def first_valid(rim_f, felt_f, centres, shift, units, radii, need):
         # the first look's (edges, wall, valid rays): the rim's map sampled no farther than an
         # edge's samples; a centre with fewer edges than `need` fails whatever lies beyond them, so
         # its felt is read only where enough edges are
@@ -248,10 +286,10 @@ def _in_window(maps: _WindowMaps, r_px, wall_shift_px, origin, with_rejected=Fal
         some = valid.mean(1) >= need
         valid[~some] = False
         if some.any():
-            valid[some] &= felt_beyond(edges[some], sample_rays(felt_f, centres[some], radii, units), radii)
+            valid[some] &= felt_beyond(edges[some], sample_rays(felt_f[some], centres[some], radii, units), radii)
         return edges, wall, valid
 
-    def edges_from(centres, shift, units, radii):
+    def edges_from(rim_f, felt_f, centres, shift, units, radii):
         wall = np.maximum(0.0, shift @ units.T)
         rim = sample_rays(rim_f, centres, radii, units)
         fs = sample_rays(felt_f, centres, radii, units)
@@ -261,31 +299,30 @@ def _in_window(maps: _WindowMaps, r_px, wall_shift_px, origin, with_rejected=Fal
         points = centres[:, None, :] + top[..., None] * units[None]
         return points, valid, wall, rim, fs
 
-    # The body leans and stands tall: its blob may sit most of a radius off the base's centre, so
-    # the fit starts from the blob and from points round it.
-    seeds = np.vstack([np.zeros((1, 2)), SEED_OFFSET * r_px * units[::6]])
-    c = (c[:, None, :] + seeds[None]).reshape(-1, 2)
     # a first look on half the rays; it and the fit sample the rays only where an edge is looked
-    # for (from half a radius out) and as far as the felt beyond it
-    shift = shift_at(c)
+    # for (from half a radius out) and as far as the felt beyond it (the farthest any look's seed
+    # reaches: a ray's edge and the felt beyond it are read alike however far its samples go)
     wall_max = max_wall(shift, units)
     reach = 1.65 * r_px + wall_max + 3.0
     look = radii[int(np.searchsorted(radii, 0.5 * r_px)):int(np.searchsorted(radii, reach)) + 1]
-    # a seed with no pixel of the rim's colour within an edge's reach of it has no edge to look for
-    first_look = _rim_within(rim_px, c, 1.3 * r_px + wall_max + 2.0)
     if first_look.any():
-        *_, valid = first_valid(c[first_look], shift[first_look], units[::2], look, 0.5 * MIN_COVERAGE)
+        *_, valid = first_valid(rim_f[first_look], felt_f[first_look], c[first_look], shift[first_look], units[::2],
+                                look, 0.5 * MIN_COVERAGE)
         first_look[first_look] = valid.mean(1) >= 0.5 * MIN_COVERAGE
-    dropped = [(p + origin, 0.0, 0.0, 0.0, "first look") for p in c[~first_look]] if with_rejected else []
-    c, shift = c[first_look], shift[first_look]
+    if with_rejected:
+        for i in np.flatnonzero(~first_look):
+            out[slot[i]].append((c[i] + origin, 0.0, 0.0, 0.0, "first look"))
+    c, shift, slot = c[first_look], shift[first_look], slot[first_look]
+    rim_f, felt_f = rim_f[first_look], felt_f[first_look]
     if not len(c):
-        return dropped
+        return out
     # (every centre left has edges: the fit's points where they are)
-    edges, wall, valid = first_valid(c, shift, units, look, 0.0)
+    edges, wall, valid = first_valid(rim_f, felt_f, c, shift, units, look, 0.0)
     points = c[:, None, :] + np.nan_to_num(edges - wall)[..., None] * units[None]
     centre, radius, _ = fit_trimmed(points, valid, c.copy(), r_px)
     # measured again from the fitted centre
-    points, valid, wall, rim, fs = edges_from(centre, shift_at(centre), units, radii)
+    shift_c = shift_at(centre)
+    points, valid, wall, rim, fs = edges_from(rim_f, felt_f, centre, shift_c, units, radii)
     off = np.hypot(points[..., 0] - centre[:, None, 0], points[..., 1] - centre[:, None, 1]) - radius[:, None]
     kept = valid & (np.abs(off) <= EDGE_TRIM * r_px)
     coverage = kept.mean(1)
@@ -316,7 +353,11 @@ def _in_window(maps: _WindowMaps, r_px, wall_shift_px, origin, with_rejected=Fal
         alone = np.hypot(*(centre[:, None, :] + origin - np.asarray(found_xy, np.float64)[None]).transpose(2, 0, 1)
                          ).min(1) >= OVERLAP * r_px
     # (only what stands inside the felt: the mat past the felt's edge is no body)
-    in_front = body_in_front(body_f * maps.enclosed_f, felt_f, centre, shift_at(centre), r_px)
+    in_front = np.zeros(len(centre))
+    for m, lk in enumerate(looks):
+        rows = np.flatnonzero(slot == m)
+        if len(rows):
+            in_front[rows] = body_in_front(lk.body_f * maps.enclosed_f, lk.felt_f, centre[rows], shift_c[rows], r_px)
     tests = [("fit", ~np.isfinite(centre).all(1) | (moved > 1.1 * r_px)), ("coverage", coverage < MIN_COVERAGE),
              ("arc", arc < MIN_ARC), ("residual", residual > max_res), ("middle felt", mid_felt > MAX_MIDDLE_FELT),
              ("middle rim", mid_rim > MAX_MIDDLE_RIM), ("middle other", mid_other > MAX_MIDDLE_OTHER),
@@ -371,18 +412,20 @@ def _in_window(maps: _WindowMaps, r_px, wall_shift_px, origin, with_rejected=Fal
             conf[look[rescued]] = np.where(by_ramp[rescued], 0.25, 0.5) * np.minimum(1.0, arc[rescued] / 0.6)
             reason[look[ok]] = "ring"
             placed[look[ok]] = at[look[ok]] = fitted[ok]
-    res = []
-    order = np.argsort(-conf)
-    taken: list[np.ndarray] = []
-    for i in order:
-        why = reason[i]
-        if why == "ring" and any(np.hypot(*(at[i] - t)) < OVERLAP * r_px for t in taken):
-            why = "overlap"
-        if why == "ring":
-            taken.append(at[i])
-        if why == "ring" or with_rejected:
-            res.append((placed[i] + origin, float(conf[i]), float(coverage[i]), float(residual[i]), why))
-    return dropped + res
+    for m in range(len(looks)):
+        # (each look's bases apart: one base per place within a look)
+        rows = np.flatnonzero(slot == m)
+        order = rows[np.argsort(-conf[rows])]
+        taken: list[np.ndarray] = []
+        for i in order:
+            why = reason[i]
+            if why == "ring" and any(np.hypot(*(at[i] - t)) < OVERLAP * r_px for t in taken):
+                why = "overlap"
+            if why == "ring":
+                taken.append(at[i])
+            if why == "ring" or with_rejected:
+                out[m].append((placed[i] + origin, float(conf[i]), float(coverage[i]), float(residual[i]), why))
+    return out
 
 
 def paint_model(view_bgr: np.ndarray, strict: np.ndarray, rings_xy: np.ndarray, k: int, felt: np.ndarray,
