@@ -297,8 +297,7 @@ def fit_circle(points: np.ndarray, weights: np.ndarray, start: np.ndarray, r_px:
         cof -= g[12:18] * g[18:24]
         p = g[24:27] * cof[:3]
         det = p[0] + p[1] + p[2]
-        ok = np.abs(det) > 1e-6
-        inv = np.where(ok, 1.0 / np.where(ok, det, 1.0), 0.0)
+        inv = np.divide(1.0, det, out=np.zeros_like(det), where=np.abs(det) > 1e-6)
         q = cof[_ADJ_ROWS] * sums[None, 5:8]
         neg_step = q[:, 0] + q[:, 1]
         neg_step += q[:, 2]

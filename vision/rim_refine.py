@@ -253,8 +253,9 @@ def luma_rays(view_bgr: np.ndarray, centres: np.ndarray, units: np.ndarray, radi
     x = (centres[:, None, None, 0] + units[None, :, None, 0] * radii).astype(np.float32).reshape(n * k, -1)
     y = (centres[:, None, None, 1] + units[None, :, None, 1] * radii).astype(np.float32).reshape(n * k, -1)
     # (remap's maps are at most SHRT_MAX rows)
-    bgr = np.concatenate([cv2.remap(view_bgr, x[i:i + 32000], y[i:i + 32000], cv2.INTER_LINEAR,
-                                    borderMode=cv2.BORDER_REPLICATE) for i in range(0, n * k, 32000)])
+    parts = [cv2.remap(view_bgr, x[i:i + 32000], y[i:i + 32000], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+             for i in range(0, n * k, 32000)]
+    bgr = parts[0] if len(parts) == 1 else np.concatenate(parts)     # (one part, as a rule: no copy of it)
     return cv2.transform(bgr.astype(np.float32), LUMA_BGR[None]).reshape(n, k, -1)
 
 

@@ -1140,25 +1140,31 @@ def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = N
     # found on the likelihood may be the base, and a strict ring beside it cloth on its body.
     order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", -hits[i].confidence,
                                                      hits[i].by_likelihood, hits[i].by_hue))
-    out: list[RimHit] = []
+    # (every pair's distance at once: the same numbers as pair by pair)
+    xy = np.array([h.xy_view for h in hits], np.float64).reshape(-1, 2)
+    apart = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    is_ring = [h.reason == "ring" for h in hits]
+    out_at: list[int] = []             # the hits standing, by their place in `hits`
     for i in order:
         h = hits[i]
-        clash = [j for j, o in enumerate(out) if o.reason == "ring" and np.hypot(*(h.xy_view - o.xy_view)) < OVERLAP * r_px]
-        if h.reason == "ring" and len(clash) == 1 and (
-                shows_more_ring(h, out[clash[0]], r_px)
-                or (strict is not None and loose is not None and faces_away_more(h, out[clash[0]], strict, loose, r_px))):
-            out[clash[0]] = h
+        clash = [j for j, o in enumerate(out_at) if is_ring[o] and apart[i, o] < OVERLAP * r_px]
+        if is_ring[i] and len(clash) == 1 and (
+                shows_more_ring(h, hits[out_at[clash[0]]], r_px)
+                or (strict is not None and loose is not None
+                    and faces_away_more(h, hits[out_at[clash[0]]], strict, loose, r_px))):
+            out_at[clash[0]] = i
             continue
         if clash:
             continue
-        out.append(h)
+        out_at.append(i)
+    out: list[RimHit] = [hits[i] for i in out_at]
     # The same ring found on several passes (strict, loose, likelihood) is fitted to different
     # edge pixels: its centre is their mean, weighted by how much ring and confidence each shows.
-    rings = [h for h in hits if h.reason == "ring"]
+    rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
     for j, h in enumerate(out):
         if h.reason != "ring":
             continue
-        same = [o for o in rings if o.side_index == h.side_index and np.hypot(*(o.xy_view - h.xy_view)) < SAME_RING * r_px]
+        same = [hits[o] for o in rings if hits[o].side_index == h.side_index and apart[o, out_at[j]] < SAME_RING * r_px]
         w = np.array([o.coverage * o.confidence for o in same])
         if len(same) > 1 and w.sum() > 0:
             out[j] = dataclasses.replace(h, xy_view=(np.array([o.xy_view for o in same]) * w[:, None]).sum(0) / w.sum())
