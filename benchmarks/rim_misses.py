@@ -10,7 +10,10 @@ A miss standing in or beside felt of its side's hue (vision.rim_vetting.similar_
 in blue water) also gets the nearest reason of the water search (vision.rim_water.water_candidates'
 with_rejected), "none" when it had no candidate there. Misses are grouped by resolution, by felt
 (in/beside felt of the side's hue, or dry) and by cloak (none, the side's own colour, the other
-side's), and each is listed with its photo, so that its crop can be looked at.
+side's), and each is listed with its photo, so that its crop can be looked at. Last, every visible
+figure and every miss by the photo's own resolution at the base (frame pixels per inch of the table
+there): a 1080p photo of a 3-5' table shows a base 12-20 frame pixels across, its rim (JPEG keeping
+colour at half that resolution) a chroma pixel or two.
 
 Each photo is analysed as `tablesight analyze` does (FramePipeline(profile).process(image)); the
 reasons come from a second look at each colour window with with_rejected (which may keep a little
@@ -46,6 +49,7 @@ except ImportError as exc:      # scikit-image ships the photographed textures
 NEAR_IN = 0.5                  # a candidate this near a missed figure is its (a base's radius, the scoring gate)
 FAR_IN = 1.0                   # a base of its side found this near, past the gate, is the figure found too far off
 FELT_BESIDE_IN = 0.8           # felt this near a figure is felt it stands in or beside
+PPI_BINS = (12, 14, 16, 18, 20, 24, 32, 48)   # frame pixels per inch: the edges of the bins misses are counted in
 
 
 def _reason(text: str) -> str:
@@ -98,8 +102,15 @@ def _nearest(cands, side: int, xy) -> str | None:
     return min(near)[1] if near else None
 
 
-def photo_misses(seed: int, k: int, resolutions) -> tuple[int, list[dict]]:
-    """(visible colour figures, the misses) of hard photo `k` of `seed` (0-based, as accuracy_vision names it)."""
+def frame_ppi(camera, x_in: float, y_in: float) -> float:
+    """Frame pixels per inch of the table at (x_in, y_in): the shorter of an inch's steps along x and y."""
+    p = camera.project(np.array([[x_in, y_in, 0.0], [x_in + 1, y_in, 0.0], [x_in, y_in + 1, 0.0]]))
+    return float(min(np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[0])))
+
+
+def photo_misses(seed: int, k: int, resolutions) -> tuple[int, list[dict], list[float]]:
+    """(visible colour figures, the misses, each visible figure's frame pixels per inch) of hard photo
+    `k` of `seed` (0-based, as accuracy_vision names it)."""
     photo = hard_photo(seed, k, resolutions=resolutions)
     profile = photo.profile
     with _Looks() as looks:
@@ -107,16 +118,17 @@ def photo_misses(seed: int, k: int, resolutions) -> tuple[int, list[dict]]:
             scene = pipeline.FramePipeline(profile).process(photo.image).scene
         except Exception as exc:    # a refused photo (accuracy_vision counts its misses)
             print(f"seed {seed} photo {k}: refused ({exc})", file=sys.stderr)
-            return 0, []
+            return 0, [], []
     sides = [s.name for s in profile.sides]
     hued = similar_felts([s.seen_rgb for s in profile.sides], [t.rgb for t in profile.terrain], len(sides))
     kinds = [t.name for t in profile.terrain]
     found_c, truth_c, matched = colour_pairs(scene, photo.truth)
-    misses, visible = [], 0
+    misses, visible, seen_ppi = [], 0, []
     for i, t in enumerate(truth_c):
         if t.hidden:
             continue
         visible += 1
+        seen_ppi.append(frame_ppi(photo.camera, t.x, t.y))
         if i in matched:
             continue
         side = sides.index(t.side)
@@ -134,9 +146,28 @@ def photo_misses(seed: int, k: int, resolutions) -> tuple[int, list[dict]]:
                        "cloak": "no cloak" if cloak is None else "own colour cloak" if cloak == t.side
                        else "other side's cloak", "stage": stage,
                        "water": (_reason(water) if water else "none") if felt else "",
-                       "seen": photo.rim_visible.get(t.id, 1.0), "painted": bool(photo.painted_top.get(t.id))})
+                       "seen": photo.rim_visible.get(t.id, 1.0), "painted": bool(photo.painted_top.get(t.id)),
+                       "ppi": seen_ppi[-1]})
     print(f"seed {seed} photo {k}: {len(misses)} missed of {visible}", file=sys.stderr)
-    return visible, misses
+    return visible, misses, seen_ppi
+
+
+def _ppi_bin(ppi: float) -> str:
+    lo = max((b for b in PPI_BINS if b <= ppi), default=0)
+    hi = min((b for b in PPI_BINS if b > ppi), default=None)
+    return f"{lo}-{hi}" if hi is not None else f"{lo}+"
+
+
+def report_by_ppi(misses: list[dict], seen_ppi: list[float]) -> None:
+    """Every visible figure and every miss by the frame's pixels per inch at the base."""
+    seen = Counter(_ppi_bin(p) for p in seen_ppi)
+    lost = Counter(_ppi_bin(m["ppi"]) for m in misses)
+    print("### By the frame's pixels per inch at the base\n")
+    print("| frame px/in | visible | missed | share missed |")
+    print("|---|---|---|---|")
+    for b in sorted(seen, key=lambda b: float(b.split("-")[0].rstrip("+"))):
+        print(f"| {b} | {seen[b]} | {lost[b]} | {lost[b] / seen[b]:.1%} |")
+    print()
 
 
 def report(misses: list[dict], visible: Counter, seeds) -> None:
@@ -159,7 +190,7 @@ def report(misses: list[dict], visible: Counter, seeds) -> None:
         print()
     print("### Each miss\n")
     for m in misses:
-        print(f"- seed {m['seed']} photo {m['photo']} {m['id']} ({m['side']}, {m['resolution']}, {m['seen']:.0%} "
+        print(f"- seed {m['seed']} photo {m['photo']} {m['id']} ({m['side']}, {m['resolution']}, {m['ppi']:.0f} px/in, {m['seen']:.0%} "
               f"of rim in view{', whole top painted' if m['painted'] else ''}, {m['felt']}, {m['cloak']}): {m['stage']}"
               + (f"; water search: {m['water']}" if m["water"] else ""))
 
@@ -173,16 +204,18 @@ def main() -> None:
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]
     resolutions = tuple(args.res.split(","))
-    visible, misses = Counter(), []
+    visible, misses, seen_ppi = Counter(), [], []
     for seed in seeds:
         for k in range(args.photos):
             res = level(seed, "resolution", k, resolutions)       # (hard_photo's own draw of it)
             if args.only and res != args.only:
                 continue
-            n, lost = photo_misses(seed, k, resolutions)
+            n, lost, ppi = photo_misses(seed, k, resolutions)
             visible[res] += n
             misses += lost
+            seen_ppi += ppi
     report(misses, visible, seeds)
+    report_by_ppi(misses, seen_ppi)
 
 
 if __name__ == "__main__":
