@@ -217,14 +217,6 @@ class _Look(NamedTuple):
                      (~(maps.painted | rim_px | maps.other_px)).astype(np.float32))
 
 
-def _in_window(maps: _WindowMaps, r_px, wall_shift_px, origin, with_rejected=False, rim=None, bgr=None,
-               step_sign=0.0, found_xy=None):
-    """Bases in one piece's window, the rim's colour by its labels or by `rim` (a 0/1 map): _in_windows
-    of that one look."""
-    return _in_windows(maps, [_Look.of(maps, rim)], r_px, wall_shift_px, origin, with_rejected, bgr=bgr,
-                       step_sign=step_sign, found_xy=found_xy)[0]
-
-
 def _in_windows(maps: _WindowMaps, looks: list[_Look], r_px, wall_shift_px, origin, with_rejected=False, bgr=None,
                 step_sign=0.0, found_xy=None) -> list[list[tuple]]:
     """Bases in one piece's window, for each of `looks` (_Look: the rim's colour by its labels or by
