@@ -1160,7 +1160,7 @@ def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = N
     out: list[RimHit] = [hits[i] for i in out_at]
     # The same ring found on several passes (strict, loose, likelihood) is fitted to different
     # edge pixels: its centre is their mean, weighted by how much ring and confidence each shows.
-    rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
+    rings = [i for i, ring in enumerate(is_ring) if ring]
     for j, h in enumerate(out):
         if h.reason != "ring":
             continue
