@@ -94,6 +94,16 @@ def outline_of_base_size(view_bgr: np.ndarray, centres: np.ndarray, shift: np.nd
     return (own >= least) & (own >= other) & (on_arc >= least_on_arc)
 
 
+def outline_on_arc(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndarray, units: np.ndarray, r_px: float,
+                   kept: np.ndarray) -> np.ndarray:
+    """(N,) of the rays where the colour shows its rim (`kept` (N, K)), the share whose steepest
+    brightness change lies on one circle of the base's radius (outline_rays): the paint's edge,
+    which JPEG keeps sharp in the brightness when it blurs the colour, where the colour says the
+    rim is (0 for a ring showing no ray)."""
+    rays = outline_rays(view_bgr, centres, shift, units, r_px)
+    return (rays & kept).sum(1) / np.maximum(kept.sum(1), 1)
+
+
 def faces_camera(kept: np.ndarray, units: np.ndarray, shift: np.ndarray, least_cos: float,
                  least_length: float) -> np.ndarray:
     """(N,) bool: the visible arc (the rays `kept` (N, K) showing the rim; `units` (K, 2)) lies to

@@ -38,7 +38,7 @@ import numpy as np
 from vision.colour import chromaticity, classify, rgb_chroma
 from vision.rim_rays import (EDGE_BIAS_PX, EDGE_TRIM, STEP_PX, Bands, Slots, best_per_cell, fit_circle, fit_trimmed,
                              free_radius, gained, gained_threshold, longest_arc, max_wall, outer_edges, ray_units, reach, sample_rays)
-from vision.rim_outline import faces_camera, outline_of_base_size
+from vision.rim_outline import faces_camera, outline_of_base_size, outline_on_arc
 from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS,
                                WALL_SHOWN_LIKELIHOOD, brightness_centres, consensus_centres, frame_scale_at,
                                held_radius_centres, off_cloaks, rim_over_felt, wall_shown_points)
@@ -85,6 +85,12 @@ OUTLINE_ON_ARC = 0.85          # ... and on this share of the rays its colour sh
                                # on photos at 2160p, the rest at 1080p), phantoms 4, 8, 7 -> 4, 8, 8 (a red cloak
                                # on a blue base whose blue the tungsten cast hides), p95 0.089, 0.092, 0.088 ->
                                # 0.089, 0.092, 0.090 in; seed 11: 560 -> 561, phantoms 10 -> 10, p95 0.082 -> 0.081)
+OUTLINED_ARC = 0.75            # a ring failing only the clean test whose brightness outline lies on the base's circle
+                               # on this share of its colour's arc (rim_outline.outline_on_arc) is judged as clean:
+                               # what spoils the rays beside its arc is the body over it, not clutter (on 60 hard
+                               # photos of seeds 0, 7, 3, 11: rims 577, 581, 575, 563 -> 580, 583, 575, 565 (4 at
+                               # 1080p, 3 at 2160p), phantoms 5, 7, 7, 9 as they were, p95 0.088, 0.092, 0.091, 0.082
+                               # -> 0.090, 0.091, 0.088, 0.081 in; the two it keeps on seed 0 at 1080p lie 0.15-0.17 in off)
 
 
 @dataclass(frozen=True)
@@ -772,6 +778,17 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     coverage = kept.mean(1)
     arc = longest_arc(kept)
     failed = _failed_shape_test(c2, moved, coverage, arc, clean, residual, r_px, max_res)
+    # At 1080p a rim is a chroma pixel wide: its colour blurs into the body beside it, whose rays
+    # then meet the colour off the circle (cluttered). The brightness, kept at full resolution,
+    # shows the paint's edge: where it runs on the base's circle all along the colour's arc, the
+    # ring is judged as clean (its confidence alone must keep it; measured only for a ring that,
+    # clean, could be sure enough).
+    luma_clean = np.zeros(len(c2), bool)
+    ask = np.flatnonzero((failed == 4) & (residual <= max_res)
+                         & (np.minimum(1.0, coverage / SEEN_FULL) * (1 - residual / (2 * max_res)) >= MIN_CONFIDENCE))
+    if len(ask) and view_bgr is not None:
+        luma_clean[ask] = outline_on_arc(view_bgr, c2[ask], shift_at(c2[ask]), units, r_px, kept[ask]) >= OUTLINED_ARC
+    failed[luma_clean] = 0
     # (a rim the shape tests leave out, the body hiding most of it, still tells the cloth test where
     # a figure stands: vet_hits' left_out_rims, as the candidates themselves do with_rejected)
     cut = np.flatnonzero((failed != 0) & np.isfinite(c2).all(1)) if not with_rejected else np.zeros(0, int)
@@ -780,8 +797,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         # What fails a shape test is no ring whatever its other measures: only the rest are
         # measured further (a tenth of the candidates, or less).
         shaped = failed == 0
-        c0, c2, moved, kept, residual, clean, free_r, fit_r, failed = (
-            a[shaped] for a in (c0, c2, moved, kept, residual, clean, free_r, fit_r, failed))
+        c0, c2, moved, kept, residual, clean, free_r, fit_r, failed, luma_clean = (
+            a[shaped] for a in (c0, c2, moved, kept, residual, clean, free_r, fit_r, failed, luma_clean))
         coverage, arc, gain, shift1 = coverage[shaped], arc[shaped], gain[shaped], shift1[shaped]
         side_of, kind_of = side_of[shaped], kind_of[shaped]
         mask_f = mask_f[shaped]
@@ -820,7 +837,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     ring_filled = np.maximum(inner, 1 - hollow)
     strong = is_strong(coverage, clean, residual, max_res)
     shown = np.minimum(1.0, coverage / SEEN_FULL)      # how whole the ring shows, for the confidence
-    shape = (shown * np.minimum(1.0, clean / 0.8)
+    shape = (shown * np.where(luma_clean, 1.0, np.minimum(1.0, clean / 0.8))
              * np.maximum(0.0, 1 - residual / (2 * max_res)) * np.maximum(0.0, 1 - outer / (2 * MAX_OUTER)))
 
     def confidence(fill):
@@ -832,6 +849,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     filled = np.where(disc, np.minimum(ring_filled, core), ring_filled)
     hollow = np.where(disc, np.maximum(hollow, 1 - core), hollow)
     conf = confidence(filled)
+    # (a ring judged clean by its outline that is not sure enough is cluttered, as it was: no other rule keeps it)
+    failed[luma_clean & (conf < MIN_CONFIDENCE)] = 4
     # A short arc whose missing part its body stands over (the ground in front of it clear, no other
     # side's colour round it: not cloth up on a figure of the other side) is hidden there, not
     # missing: it is kept when, a share of that part counted as seen, it would be sure enough. Its

@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.rim_outline import faces_camera, outline_of_base_size, outline_rays, outline_share
+from vision.rim_outline import faces_camera, outline_of_base_size, outline_on_arc, outline_rays, outline_share
+from vision.rim_refine import LUMA_BGR
 from vision.rim_rays import ray_units
 
 R_PX = 10.0
@@ -111,3 +112,33 @@ def test_reach_zero_reads_the_circle_centred_on_the_candidate_alone():
     # 2 px off the disc's centre: its own circle misses most of the outline, the circles near it do not
     assert outline_rays(view, off, shift, UNITS, R_PX, reach=0.0).mean() < 0.6
     assert outline_rays(view, off, shift, UNITS, R_PX).mean() >= 0.9
+
+
+def _rim_base(rim_bgr, top_bgr=(60, 66, 70)):
+    """A base at (32, 32): its top, a painted rim 0.2 radii wide at its edge."""
+    return _both(_disc((32, 32), R_PX, rim_bgr), _disc((32, 32), 0.8 * R_PX, top_bgr))
+
+
+def test_the_outline_runs_along_a_painted_rims_arc():
+    # a red rim (darker than the mat) on the near third, where the colour says the rim is
+    view = _view(_rim_base((40, 40, 200)), noise=2.0)
+    near = _arc(90, 1 / 3)[None]
+    share = outline_on_arc(view, np.array([[32.0, 32.0]]), np.zeros((1, 2)), UNITS, R_PX, near)
+    assert share[0] >= 0.9
+
+
+def test_a_rim_as_bright_as_the_mat_has_no_outline_on_its_arc():
+    # the paint's brightness the mat's (a grey mat of a red rim's luma): only the colour shows it
+    mat = (88, 88, 88)
+    rim = (40, 40, 200)
+    assert abs(float(np.dot(LUMA_BGR, rim)) - 88) < 2
+    view = _view(_rim_base(rim, top_bgr=rim), mat=mat, noise=2.0)
+    near = _arc(90, 1 / 3)[None]
+    share = outline_on_arc(view, np.array([[32.0, 32.0]]), np.zeros((1, 2)), UNITS, R_PX, near)
+    assert share[0] <= 0.2
+
+
+def test_no_ray_of_the_colour_has_no_outline_share():
+    view = _view(_rim_base((40, 40, 200)), noise=2.0)
+    none = np.zeros((1, len(UNITS)), bool)
+    assert outline_on_arc(view, np.array([[32.0, 32.0]]), np.zeros((1, 2)), UNITS, R_PX, none)[0] == 0.0

@@ -391,3 +391,30 @@ def test_labels_kept_between_views_are_those_each_view_gives_alone():
     kept = find_rims(img, PPI, SIDES, 1.0, other_rgbs=[WATER], wb=wb, mat=mat, with_rejected=True, tables=tables)
     assert alone and [(h.xy_view.tolist(), h.side_index, h.reason, h.confidence) for h in alone] == \
         [(h.xy_view.tolist(), h.side_index, h.reason, h.confidence) for h in kept]
+
+
+def test_a_rim_whose_blurred_colour_reads_cluttered_is_found_by_its_outline(monkeypatch):
+    """A hard photo at 1080p (exact truth): a blue base, its whole top painted, 48% of its rim in
+    view, whose colour (a chroma pixel wide) meets the rays beside its arc off the circle, so the
+    clean test alone leaves it out; the brightness outline on the base's circle along its arc keeps
+    it, where it stands, and nothing else is kept for it."""
+    import vision.rims as rims
+    from tests.vision.hard_scoring import colour_pairs
+    from vision.pipeline import FramePipeline
+    from vision.synthetic.hard import hard_photo
+
+    photo = hard_photo(7, 56)
+    assert photo.conditions.resolution == "1080p"
+
+    def seen(arc: float):
+        monkeypatch.setattr(rims, "OUTLINED_ARC", arc)
+        found, truth, matched = colour_pairs(FramePipeline(photo.profile).process(photo.image).scene, photo.truth)
+        i = next(j for j, t in enumerate(truth) if t.id == "c10")
+        return matched.get(i), len(found) - len(matched)
+
+    arc = rims.OUTLINED_ARC
+    without, phantoms_without = seen(1.01)          # (no share of the rays reaches it)
+    assert without is None
+    with_outline, phantoms = seen(arc)
+    assert with_outline is not None and with_outline[1] <= 0.08
+    assert phantoms == phantoms_without == 0
