@@ -190,8 +190,11 @@ def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], pp
     if not _touches_edge(x, y, bw, bh, shape) and area_px < MIN_FREE_AREA_IN2 * ppi * ppi:
         return None
     box = (slice(y, y + bh), slice(x, x + bw))
-    # Skin is smooth beside the mat, or clearly not the mat's colour.
-    if not (_median(layers.contrast_ratio[box][inside]) < BLOB_SMOOTH
+    # Skin is smooth beside the mat, or clearly not the mat's colour. Its smoothness is read where
+    # the 3 x 3 contrast sees only the blob: at its outline that contrast is the step to the mat
+    # (a pale hand a step lighter than a tan mat, fingers a pixel or two wide at HAND_PPI).
+    core = _interior(inside)
+    if not (_median(layers.contrast_ratio[box][core if core.any() else inside]) < BLOB_SMOOTH
             or _median(layers.from_mat2[box][inside]) > BLOB_FROM_MAT ** 2):
         return None
     contours, _ = cv2.findContours(inside.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -209,6 +212,12 @@ def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], pp
         return None              # convex all round: a page or a book cut by the table's edge
     mean_bgr = img[box][inside].mean(axis=0)
     return FELT_COLOURED if _is_felt(mean_bgr / max(float(mean_bgr.sum()), 1.0), other_rgbs) else HAND
+
+
+def _interior(inside: np.ndarray) -> np.ndarray:
+    """The pixels of a blob (bool, its bounding box) whose 3 x 3 neighbourhood lies in it."""
+    padded = np.pad(inside, 1).astype(np.uint8)
+    return cv2.erode(padded, np.ones((3, 3), np.uint8))[1:-1, 1:-1] > 0
 
 
 def _touches_edge(x, y, bw, bh, shape: tuple[int, int]):

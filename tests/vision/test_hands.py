@@ -253,3 +253,23 @@ def test_blobs_are_labelled_as_opencvs_default_labelling_does(seed):
     n0, labels0, stats0, centroids0 = cv2.connectedComponentsWithStats(mask, connectivity=8)
     assert n == n0 and np.array_equal(labels, labels0) and np.array_equal(stats, stats0)
     assert np.allclose(centroids, centroids0)
+
+
+@pytest.mark.parametrize("seed, index", [(103, 11), (109, 3)])
+def test_a_hand_near_a_tan_mats_colour_under_a_lamp_is_found_and_hides_its_marker(seed, index):
+    """A hard-set photo under tungsten light on the plain tan mat: the hand differs from the mat by a
+    little colour, and its fingers are a pixel or two wide where hands are looked for. It is found
+    where it is drawn, and a roster marker it covers is reported hidden in the still photo."""
+    from tests.vision.hard_scoring import hidden_reported
+    from vision.pipeline import FramePipeline
+    from vision.synthetic.hard import hard_photo
+
+    photo = hard_photo(seed, index)
+    assert photo.conditions.cast == "tungsten" and photo.conditions.texture == "plain"
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    found = shapely.union_all([Polygon(h["polygon"]) for h in scene.extra.get("hands", [])])
+    drawn = photo.hand.footprint(photo.camera).intersection(box(0, 0, photo.profile.width_in, photo.profile.depth_in))
+    assert found.buffer(0.4).intersection(drawn).area > 0.5 * drawn.area
+    assert found.difference(drawn.buffer(1.5)).area < 2.0          # nothing much beside it
+    n, ok, _ = hidden_reported(scene, photo.truth, markers_only=True)
+    assert ok == n
