@@ -237,9 +237,12 @@ def estimate_white_balance(view_bgr: np.ndarray, ppi: float, anchors, origin_in:
         y0 = int(round((a.y_in - half - origin_in[1]) * ppi))
         x1 = int(round((a.x_in + half - origin_in[0]) * ppi))
         y1 = int(round((a.y_in + half - origin_in[1]) * ppi))
-        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+        # The card itself must be in the view; of its quiet zone, what the view's edge leaves (a view
+        # cut at the table's edge, the anchors in its corners).
+        inset = int(np.ceil(a.size_in * 0.1 * ppi))
+        if x0 + inset < 0 or y0 + inset < 0 or x1 - inset > w or y1 - inset > h:
             continue
-        window = view_bgr[y0:y1, x0:x1]
+        window = view_bgr[max(y0, 0):min(y1, h), max(x0, 0):min(x1, w)]
         levels = _card_levels(window)
         if levels is None:
             continue

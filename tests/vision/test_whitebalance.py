@@ -214,3 +214,19 @@ def test_a_card_clipped_in_every_channel_is_left_out(clean):
     assert wb.anchors_used == (0, 2, 3)
     want = _gain_ratios(estimate_white_balance(_lamp(view, 0.7, (28.75, 1.25), 2.0, 0.0), PPI, anchors))
     assert _gain_ratios(wb) == pytest.approx(want, rel=0.03)
+
+
+def test_a_view_cut_a_little_inside_the_table_still_reads_its_corner_anchors(clean):
+    """A top view that starts a fifth of an inch in from the table's edge cuts each corner anchor's
+    quiet zone: the cards themselves are all in it, so all four are read, and the tungsten cast is
+    undone as from the whole table (not left as photographed)."""
+    image, H, anchors = clean
+    gain, lift = CASTS["tungsten"]
+    cast_image = np.clip(image.astype(np.float32) * np.array(gain, np.float32) + np.array(lift, np.float32),
+                         0, 255).astype(np.uint8)
+    whole = estimate_white_balance(_view(cast_image, H), PPI, anchors, spatial=False)
+    inset = 0.2
+    cut = warp_top_view(cast_image, H, PPI, (inset, inset, WIDTH - inset, DEPTH - inset)).image
+    wb = estimate_white_balance(cut, PPI, anchors, (inset, inset), spatial=False)
+    assert wb.anchors_used == (0, 1, 2, 3)
+    assert np.all(np.abs(wb.gain - whole.gain) < 0.03 * whole.gain)
