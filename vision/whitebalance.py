@@ -35,6 +35,8 @@ import numpy as np
 from vision.colour import median_rows
 
 WHITE, BLACK = 230.0, 25.0      # where the anchors' white card and black ink land after normalising
+CARD_WINDOW = 1.2               # an anchor's window, in its size: the black square and a little less than
+                                # one cell of white all round (the printed quiet zone)
 WHITE_SHARE = 0.15              # of an anchor's window: the brightest share is its white card
 BLACK_SHARE = 0.15              # and the darkest share its black ink
 MAX_CARD_CHROMA = 0.04          # an anchor whose white differs this much (chromaticity) from the
@@ -231,15 +233,14 @@ def estimate_white_balance(view_bgr: np.ndarray, ppi: float, anchors, origin_in:
     h, w = view_bgr.shape[:2]
     ids, blacks, whites, windows, centres = [], [], [], [], []
     for a in anchors:
-        # The black square and one cell of white all round (the printed quiet zone), a little less.
-        half = a.size_in / 2 * 1.2
+        half = a.size_in / 2 * CARD_WINDOW
         x0 = int(round((a.x_in - half - origin_in[0]) * ppi))
         y0 = int(round((a.y_in - half - origin_in[1]) * ppi))
         x1 = int(round((a.x_in + half - origin_in[0]) * ppi))
         y1 = int(round((a.y_in + half - origin_in[1]) * ppi))
         # The card itself must be in the view; of its quiet zone, what the view's edge leaves (a view
         # cut at the table's edge, the anchors in its corners).
-        inset = int(np.ceil(a.size_in * 0.1 * ppi))
+        inset = int(np.ceil(a.size_in * (CARD_WINDOW - 1) / 2 * ppi))
         if x0 + inset < 0 or y0 + inset < 0 or x1 - inset > w or y1 - inset > h:
             continue
         window = view_bgr[max(y0, 0):min(y1, h), max(x0, 0):min(x1, w)]
