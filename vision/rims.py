@@ -52,6 +52,7 @@ MIN_COVERAGE = 0.2             # share of the ring that must show (a leaning bod
                                # and the rays at the ends of the arc the body's edge spoils)
 MIN_ARC = 0.18                 # the longest unbroken stretch of ring, as a share of it
 MIN_CLEAN = 0.75               # of the rays meeting the colour, the share with a rim edge on the circle
+CLEAN_FULL = 0.8               # a ring this clean or cleaner loses nothing of its confidence to clutter
 RIM_BAND = 0.2                 # a rim's band of colour is at least this wide, in radii
 MAX_RESIDUAL = 0.14            # RMS distance of the edge points from the circle, in radii (>= 1.2 px)
 HIDDEN_RUN = 3                 # rays past either end of the visible arc the body's edge may cut the rim short on
@@ -88,9 +89,9 @@ OUTLINE_ON_ARC = 0.85          # ... and on this share of the rays its colour sh
 OUTLINED_ARC = 0.75            # a ring failing only the clean test whose brightness outline lies on the base's circle
                                # on this share of its colour's arc (rim_outline.outline_on_arc) is judged as clean:
                                # what spoils the rays beside its arc is the body over it, not clutter (on 60 hard
-                               # photos of seeds 0, 7, 3, 11: rims 577, 581, 575, 563 -> 580, 583, 575, 565 (4 at
-                               # 1080p, 3 at 2160p), phantoms 5, 7, 7, 9 as they were, p95 0.088, 0.092, 0.091, 0.082
-                               # -> 0.090, 0.091, 0.088, 0.081 in; the two it keeps on seed 0 at 1080p lie 0.15-0.17 in off)
+                               # photos of seeds 0, 7, 3, 11, judged just clean: rims 577, 581, 575, 563 -> 580, 582,
+                               # 575, 564, phantoms 5, 7, 7, 9 as they were, p95 0.088, 0.092, 0.091, 0.082 -> 0.090,
+                               # 0.092, 0.088, 0.081 in; the two it keeps on seed 0 at 1080p lie 0.15-0.17 in off)
 
 
 @dataclass(frozen=True)
@@ -781,11 +782,12 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     # At 1080p a rim is a chroma pixel wide: its colour blurs into the body beside it, whose rays
     # then meet the colour off the circle (cluttered). The brightness, kept at full resolution,
     # shows the paint's edge: where it runs on the base's circle all along the colour's arc, the
-    # ring is judged as clean (its confidence alone must keep it; measured only for a ring that,
-    # clean, could be sure enough).
+    # ring is judged as just clean (MIN_CLEAN: no surer than a ring that passes the test itself; its
+    # confidence alone must keep it; measured only for a ring that, so judged, could be sure enough).
     luma_clean = np.zeros(len(c2), bool)
     ask = np.flatnonzero((failed == 4) & (residual <= max_res)
-                         & (np.minimum(1.0, coverage / SEEN_FULL) * (1 - residual / (2 * max_res)) >= MIN_CONFIDENCE))
+                         & (np.minimum(1.0, coverage / SEEN_FULL) * min(1.0, MIN_CLEAN / CLEAN_FULL)
+                            * (1 - residual / (2 * max_res)) >= MIN_CONFIDENCE))
     if len(ask) and view_bgr is not None:
         luma_clean[ask] = outline_on_arc(view_bgr, c2[ask], shift_at(c2[ask]), units, r_px, kept[ask]) >= OUTLINED_ARC
     failed[luma_clean] = 0
@@ -837,7 +839,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     ring_filled = np.maximum(inner, 1 - hollow)
     strong = is_strong(coverage, clean, residual, max_res)
     shown = np.minimum(1.0, coverage / SEEN_FULL)      # how whole the ring shows, for the confidence
-    shape = (shown * np.where(luma_clean, 1.0, np.minimum(1.0, clean / 0.8))
+    shape = (shown * np.minimum(1.0, np.where(luma_clean, np.maximum(clean, MIN_CLEAN), clean) / CLEAN_FULL)
              * np.maximum(0.0, 1 - residual / (2 * max_res)) * np.maximum(0.0, 1 - outer / (2 * MAX_OUTER)))
 
     def confidence(fill):

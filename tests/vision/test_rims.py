@@ -394,22 +394,22 @@ def test_labels_kept_between_views_are_those_each_view_gives_alone():
 
 
 def test_a_rim_whose_blurred_colour_reads_cluttered_is_found_by_its_outline(monkeypatch):
-    """A hard photo at 1080p (exact truth): a blue base, its whole top painted, 48% of its rim in
-    view, whose colour (a chroma pixel wide) meets the rays beside its arc off the circle, so the
-    clean test alone leaves it out; the brightness outline on the base's circle along its arc keeps
-    it, where it stands, and nothing else is kept for it."""
+    """A hard photo at 2160p (exact truth): a red base, its whole top painted, 43% of its rim in
+    view, whose colour meets the rays beside its arc off the circle, so the clean test alone leaves
+    it out; the brightness outline on the base's circle along its arc keeps it, where it stands,
+    and nothing else is kept for it."""
     import vision.rims as rims
     from tests.vision.hard_scoring import colour_pairs
     from vision.pipeline import FramePipeline
     from vision.synthetic.hard import hard_photo
 
-    photo = hard_photo(7, 56)
-    assert photo.conditions.resolution == "1080p"
+    photo = hard_photo(7, 1)
+    assert photo.conditions.resolution == "2160p"
 
     def seen(arc: float):
         monkeypatch.setattr(rims, "OUTLINED_ARC", arc)
         found, truth, matched = colour_pairs(FramePipeline(photo.profile).process(photo.image).scene, photo.truth)
-        i = next(j for j, t in enumerate(truth) if t.id == "c10")
+        i = next(j for j, t in enumerate(truth) if t.id == "c11")
         return matched.get(i), len(found) - len(matched)
 
     arc = rims.OUTLINED_ARC
