@@ -786,8 +786,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     # confidence alone must keep it; measured only for a ring that, so judged, could be sure enough).
     luma_clean = np.zeros(len(c2), bool)
     ask = np.flatnonzero((failed == 4) & (residual <= max_res)
-                         & (np.minimum(1.0, coverage / SEEN_FULL) * min(1.0, MIN_CLEAN / CLEAN_FULL)
-                            * (1 - residual / (2 * max_res)) >= MIN_CONFIDENCE))
+                         & (_shape_confidence(coverage, MIN_CLEAN, residual, 0.0, max_res) >= MIN_CONFIDENCE))
     if len(ask) and view_bgr is not None:
         luma_clean[ask] = outline_on_arc(view_bgr, c2[ask], shift_at(c2[ask]), units, r_px, kept[ask]) >= OUTLINED_ARC
     failed[luma_clean] = 0
@@ -839,8 +838,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     ring_filled = np.maximum(inner, 1 - hollow)
     strong = is_strong(coverage, clean, residual, max_res)
     shown = np.minimum(1.0, coverage / SEEN_FULL)      # how whole the ring shows, for the confidence
-    shape = (shown * np.minimum(1.0, np.where(luma_clean, np.maximum(clean, MIN_CLEAN), clean) / CLEAN_FULL)
-             * np.maximum(0.0, 1 - residual / (2 * max_res)) * np.maximum(0.0, 1 - outer / (2 * MAX_OUTER)))
+    shape = _shape_confidence(coverage, np.where(luma_clean, np.maximum(clean, MIN_CLEAN), clean), residual, outer,
+                              max_res)
 
     def confidence(fill):
         return shape * (1 - np.where(strong, 0.0, fill))
@@ -954,6 +953,13 @@ def _other_colour(strict, loose, centres, sides, n_sides: int, reach_px: float) 
         slot_of[sides == k] = len(maps)
         maps.append(other)
     return Slots(maps, slot_of)
+
+
+def _shape_confidence(coverage, clean, residual, outer, max_res: float) -> np.ndarray:
+    """A ring's confidence by its shape alone: how whole it shows, how clean, how round (residual
+    against `max_res`, px) and how little of its colour lies just outside it (`outer`)."""
+    return (np.minimum(1.0, coverage / SEEN_FULL) * np.minimum(1.0, np.divide(clean, CLEAN_FULL))
+            * np.maximum(0.0, 1 - residual / (2 * max_res)) * np.maximum(0.0, 1 - np.divide(outer, 2 * MAX_OUTER)))
 
 
 def _failed_shape_test(centres, moved, coverage, arc, clean, residual, r_px: float, max_res: float) -> np.ndarray:
