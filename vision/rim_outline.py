@@ -85,12 +85,11 @@ def outline_of_base_size(view_bgr: np.ndarray, centres: np.ndarray, shift: np.nd
     rays = outline_rays(view_bgr, centres, shift, units, r_px)
     own = rays.mean(1)
     other = np.max([outline_share(view_bgr, centres, shift, units, f * r_px) for f in OTHER_SIZES], axis=0)
-    n_kept = np.maximum(kept.sum(1), 1)
-    on_arc = (rays & kept).sum(1) / n_kept
+    on_arc = _share_of_arc(rays, kept)
     ask = (own >= least) & (own >= other) & (on_arc < least_on_arc)
     if ask.any():
         own_circle = outline_rays(view_bgr, centres[ask], shift[ask], units, r_px, reach=0.0)
-        on_arc[ask] = np.maximum(on_arc[ask], (own_circle & kept[ask]).sum(1) / n_kept[ask])
+        on_arc[ask] = np.maximum(on_arc[ask], _share_of_arc(own_circle, kept[ask]))
     return (own >= least) & (own >= other) & (on_arc >= least_on_arc)
 
 
@@ -100,7 +99,11 @@ def outline_on_arc(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndarray,
     brightness change lies on one circle of the base's radius (outline_rays): the paint's edge,
     which JPEG keeps sharp in the brightness when it blurs the colour, where the colour says the
     rim is (0 for a ring showing no ray)."""
-    rays = outline_rays(view_bgr, centres, shift, units, r_px)
+    return _share_of_arc(outline_rays(view_bgr, centres, shift, units, r_px), kept)
+
+
+def _share_of_arc(rays: np.ndarray, kept: np.ndarray) -> np.ndarray:
+    """(N,) of the rays `kept` (N, K), the share also in `rays` (N, K) (0 where none is kept)."""
     return (rays & kept).sum(1) / np.maximum(kept.sum(1), 1)
 
 
