@@ -31,7 +31,7 @@ import dataclasses
 import math
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -162,6 +162,9 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     pf, pt = everything["p_found"], everything["p_total"]
     print(f"Colour rims by the base's top: whole top painted {pct(pf, pt)}, a band at the edge "
           f"{pct(everything['c_found'] - pf, everything['c_total'] - pt)}.\n")
+    kinds = Counter(k for sc in scores for k in sc.colour_phantom_kinds)
+    if kinds:
+        print("Colour phantoms by what they are: " + "; ".join(f"{kind} {n}" for kind, n in kinds.most_common()) + ".\n")
     if absent:
         print("Kinds listed in every profile but off the table (--absent-kinds): " + ", ".join(
             f"{kind} off {absent_count[kind]} tables, {extra_by_kind[kind]} pieces found of it" for kind in FELT) + ".\n")

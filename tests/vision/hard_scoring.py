@@ -36,6 +36,7 @@ class PhotoScore:
     colour_total: int = 0
     colour_found: int = 0
     colour_phantoms: list[str] = field(default_factory=list)
+    colour_phantom_kinds: list[str] = field(default_factory=list)   # what each phantom is (phantom_kind)
     colour_errors_in: list[float] = field(default_factory=list)
     painted_total: int = 0          # colour figures whose base's whole top is painted (of colour_total)
     painted_found: int = 0
@@ -119,12 +120,39 @@ def score_colour(found: Scene, truth: Scene, s: PhotoScore, suspect=None, rim_vi
             vis += ", whole top painted" if painted else ""
             s.misses.append(f"colour {t.id} ({t.side}{vis}) at ({t.x:.1f}, {t.y:.1f}) missed")
     hidden = [t for t in truth_c if t.hidden]
+    missed = [t for i, t in enumerate(truth_c) if not t.hidden and i not in matched]
     for j, f in enumerate(found_c):
         if j in used or any(math.hypot(f.x - t.x, f.y - t.y) <= GATE_IN for t in hidden):
             continue
         what = suspect(f.x, f.y) if suspect else ""
+        # a figure of another side missed within the gate: found, but with the wrong side (it counts
+        # once as missed and once as a phantom)
+        misread = next((t for t in missed if t.side != f.side and math.hypot(f.x - t.x, f.y - t.y) <= GATE_IN), None)
+        # ... or one of its own side missed a little past the gate: found too far off
+        off = next((t for t in missed if t.side == f.side and math.hypot(f.x - t.x, f.y - t.y) <= 2 * GATE_IN), None)
         s.colour_phantoms.append(f.id)
-        s.misses.append(f"phantom {f.side} colour figure at ({f.x:.1f}, {f.y:.1f})" + (f" on {what}" if what else ""))
+        s.colour_phantom_kinds.append(phantom_kind(what, f.side, misread is not None, off is not None))
+        s.misses.append(f"phantom {f.side} colour figure at ({f.x:.1f}, {f.y:.1f})" + (f" on {what}" if what else "")
+                        + (f": figure {misread.id} ({misread.side}) read as {f.side}" if misread is not None else
+                           f": figure {off.id} found {math.hypot(f.x - off.x, f.y - off.y):.2f} in off" if off is not None
+                           else ""))
+
+
+def phantom_kind(what: str, side: str, misread: bool = False, off: bool = False) -> str:
+    """A phantom's class, from what lies under it (`suspect`'s words), its side, and whether it is a
+    figure of another side missed there (its side misread) or one of its own side missed a little
+    past the gate (found too far off)."""
+    if misread:
+        return "a figure of the other side, its side misread"
+    if off:
+        return "a figure of its side, found too far off"
+    if what.startswith("figure "):
+        return "cloth of its side on a figure's body" if f", {side} cloak)" in what else "a figure's body"
+    if " die" in what:
+        return "a die"
+    if " felt " in what:
+        return "felt"
+    return what or "nothing named"
 
 
 def score_terrain(found: Scene, truth: Scene, s: PhotoScore) -> None:

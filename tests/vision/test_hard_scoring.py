@@ -1,0 +1,60 @@
+"""How the hard set scores colour figures (tests/vision/hard_scoring): what counts as found, missed and
+a phantom, and what each phantom is said to be, on scenes written by hand."""
+from __future__ import annotations
+
+import pytest
+
+from measure.scene import Figure, Scene, Table
+from tests.vision.hard_scoring import PhotoScore, phantom_kind, score_colour
+
+TABLE = Table(48.0, 36.0)
+
+
+def _colour(fid: str, x: float, y: float, side: str, hidden: bool = False) -> Figure:
+    return Figure(fid, x, y, side=side, detected_by="colour", hidden=hidden)
+
+
+def _score(truth: list[Figure], found: list[Figure], suspect=None) -> PhotoScore:
+    s = PhotoScore(index=0, groups={})
+    score_colour(Scene(TABLE, tuple(found)), Scene(TABLE, tuple(truth)), s, suspect=suspect)
+    return s
+
+
+def test_a_figure_found_with_the_other_side_is_a_miss_and_a_phantom_with_its_side_misread():
+    s = _score([_colour("c1", 10, 10, "red"), _colour("c2", 20, 20, "blue")],
+               [_colour("f1", 10.2, 10.1, "blue"), _colour("f2", 20.1, 20, "blue")])
+    assert (s.colour_total, s.colour_found, s.colour_phantoms) == (2, 1, ["f1"])
+    assert s.colour_phantom_kinds == ["a figure of the other side, its side misread"]
+    assert any(m.endswith("figure c1 (red) read as blue") for m in s.misses)
+
+
+def test_a_figure_found_just_past_the_gate_is_a_miss_and_a_phantom_found_too_far_off():
+    s = _score([_colour("c1", 10, 10, "red")], [_colour("f1", 10.7, 10, "red")])
+    assert (s.colour_found, s.colour_phantoms) == (0, ["f1"])
+    assert s.colour_phantom_kinds == ["a figure of its side, found too far off"]
+    assert any(m.endswith("figure c1 found 0.70 in off") for m in s.misses)
+
+
+def test_a_figure_found_far_from_any_is_named_by_what_lies_under_it():
+    s = _score([_colour("c1", 10, 10, "red")], [_colour("f1", 10, 10, "red"), _colour("f2", 30, 30, "blue")],
+               suspect=lambda x, y: "a blue die")
+    assert (s.colour_found, s.colour_phantoms, s.colour_phantom_kinds) == (1, ["f2"], ["a die"])
+
+
+def test_a_figure_under_the_hand_found_is_neither_found_nor_a_phantom():
+    s = _score([_colour("c1", 10, 10, "red", hidden=True)], [_colour("f1", 10.1, 10, "blue")])
+    assert (s.colour_total, s.colour_found, s.colour_phantoms) == (0, 0, [])
+
+
+@pytest.mark.parametrize("what, side, kind", [
+    ("figure c4's body (blue, red cloak)", "red", "cloth of its side on a figure's body"),
+    ("figure c4's body (blue, red cloak)", "blue", "a figure's body"),
+    ("figure c2's body (blue)", "blue", "a figure's body"),
+    ("a red die", "blue", "a die"),
+    ("water felt t4", "blue", "felt"),
+    ("the mat", "red", "the mat"),
+    ("the mug", "red", "the mug"),
+    ("", "red", "nothing named"),
+])
+def test_a_phantom_is_classed_by_what_lies_under_it(what, side, kind):
+    assert phantom_kind(what, side) == kind
