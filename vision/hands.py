@@ -11,8 +11,10 @@ A hand is found at a few pixels per inch (it is inches wide) by what sets skin a
   edge unless it is larger still; it is not square-cut or convex all round (a book, a phone, a
   page cut by the table's edge), not round (coffee in a mug), not a felt colour of the profile.
 The sleeve it comes out of (any colour: smooth, not the mat, joining the hand and running out over
-the table's edge) hides figures too and is taken with it. The outline, a little enlarged, is what
-they hide.
+the table's edge) hides figures too and is taken with it. Where no blob of skin is a hand, a patch
+smooth and unlike the mat, of a hand's size and shape, at a sleeve's inner end is the hand, whatever
+its colour (a pale hand under a warm lamp clips to a colour off skin). The outline, a little
+enlarged, is what they hide.
 """
 from __future__ import annotations
 
@@ -237,9 +239,10 @@ def _components(mask: np.ndarray):
     return cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=ltype)
 
 
-def _sleeves(layers: _Layers) -> tuple[np.ndarray, np.ndarray]:
-    """(labels, is_sleeve): the smooth, not-mat patches of any colour that run out over the table's
-    edge and cover less than MAX_ARM_SHARE of it, where a sleeve (or a bare forearm) can be."""
+def _sleeves(layers: _Layers) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(labels, is_sleeve, stats): the smooth, not-mat patches of any colour (cv2's labels and stats),
+    and which run out over the table's edge and cover less than MAX_ARM_SHARE of it, where a sleeve
+    (or a bare forearm) can be."""
     arm = (layers.smooth & layers.not_mat).astype(np.uint8)
     arm = cv2.morphologyEx(arm, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))   # not the smooth streaks of wood grain
     n, labels, stats, _ = _components(arm)
@@ -248,12 +251,39 @@ def _sleeves(layers: _Layers) -> tuple[np.ndarray, np.ndarray]:
                             stats[:, cv2.CC_STAT_HEIGHT], arm.shape)
     is_sleeve = at_edge & (stats[:, cv2.CC_STAT_AREA] <= MAX_ARM_SHARE * h * w)
     is_sleeve[0] = False
-    return labels, is_sleeve
+    return labels, is_sleeve, stats
 
 
-def _sleeve_of(hand: np.ndarray, sleeves: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+def _hands_at_sleeves(sleeves, layers: _Layers, img: np.ndarray, ppi: float, other_rgbs) -> np.ndarray:
+    """(H, W) uint8: the hands the skin test missed, at the inner end of a sleeve. A pale hand under a
+    warm lamp clips to a colour off skin; it is still smooth and unlike the mat, of a hand's size and
+    shape (_judge), and it is where an arm reaching in over the table's edge ends: a smooth, not-mat
+    patch that joins a sleeve (`sleeves`: _sleeves') across GROW_IN, a cuff between. (A patch that
+    runs out over the edge itself is left out: a book or a page cut by the edge is one, and without
+    skin nothing tells it from an arm.)"""
+    labels, is_sleeve, stats = sleeves
+    h, w = labels.shape
+    found = np.zeros((h, w), np.uint8)
+    g = max(1, int(round(GROW_IN * ppi)))
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1))
+    big = stats[:, cv2.CC_STAT_AREA] >= MIN_AREA_IN2 * ppi * ppi
+    big[0] = False                       # (the background)
+    for i in np.flatnonzero(big & ~is_sleeve):
+        x, y, bw, bh = (int(stats[i, c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
+                                                  cv2.CC_STAT_HEIGHT))
+        inside = labels[y:y + bh, x:x + bw] == i
+        blob = np.zeros((h, w), np.uint8)
+        blob[y:y + bh, x:x + bw] = inside
+        if not _sleeve_of(cv2.dilate(blob, grow), sleeves).any():
+            continue
+        if _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs) is not None:
+            found[y:y + bh, x:x + bw] |= inside
+    return found
+
+
+def _sleeve_of(hand: np.ndarray, sleeves: tuple[np.ndarray, ...]) -> np.ndarray:
     """(n,) bool: the sleeves that join `hand` (uint8 mask, already grown by GROW_IN)."""
-    labels, is_sleeve = sleeves
+    labels, is_sleeve = sleeves[:2]
     touching = np.zeros(len(is_sleeve), bool)
     touching[labels[cv2.dilate(hand, np.ones((5, 5), np.uint8)) > 0]] = True   # across the seam between them
     return is_sleeve & touching
@@ -291,11 +321,13 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
             found[y:y + bh, x:x + bw] |= inside
         elif verdict == FELT_COLOURED:
             felt_coloured.append((x, y, bw, bh, inside))
+    sleeves = _sleeves(layers)
     if not found.any() and not felt_coloured:
-        return empty
+        found = _hands_at_sleeves(sleeves, layers, img, ppi, other_rgbs)
+        if not found.any():
+            return empty
     g = max(1, int(round(GROW_IN * ppi)))
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1))
-    sleeves = _sleeves(layers)
     # A felt piece lies on the table; a pale hand that white balance leaves nearly grey, near a grey
     # felt's colour, still reaches in from the edge, itself or through its sleeve.
     for x, y, bw, bh, inside in felt_coloured:

@@ -273,3 +273,26 @@ def test_a_hand_near_a_tan_mats_colour_under_a_lamp_is_found_and_hides_its_marke
     assert found.difference(drawn.buffer(1.5)).area < 2.0          # nothing much beside it
     n, ok, _ = hidden_reported(scene, photo.truth, markers_only=True)
     assert ok == n
+
+
+@pytest.mark.parametrize("mat, texture, kelvin", [(PLAIN, None, 2800.0), (GRAVEL, "gravel", 2900.0),
+                                                  (WOOD, "wood", 4000.0)])
+def test_a_hand_whose_colour_reads_off_skin_is_found_at_the_end_of_its_sleeve(mat, texture, kelvin):
+    """A pale hand under a warm lamp clips: balanced, its colour lies off every skin tone (a mint green),
+    so the skin test misses it; smooth, unlike the mat and of a hand's shape, at the inner end of the
+    sleeve reaching in over the table's edge, it is the hand, and hides what is under it."""
+    canvas = _mat_view(mat, texture, seed=8)
+    foot, palm = _hand_over(canvas, (14.0, 11.0), 0.0, (205, 240, 190), (150, 40, 45))
+    img, wb = _photo(canvas, kelvin=kelvin, seed=8)
+    hands = find_hands(img, VIEW_PPI, wb=wb, other_rgbs=FELT_RGBS)
+    assert len(hands.polygons) == 1 and hands.covers(np.array([palm]))[0]
+
+
+def test_a_patch_off_skin_with_no_sleeve_to_it_is_no_hand():
+    """The same hand-shaped patch off every skin tone, with no arm reaching in to it (a cloth, a toy), is no hand."""
+    canvas = _mat_view(PLAIN, None, seed=8)
+    hand = Hand(palm_xy_in=(14.0, 11.0), reach_deg=0.0, height_in=3.0, skin=(205, 240, 190), sleeve=(150, 40, 45),
+                size=0.9)
+    _draw(canvas, Polygon(hand._to_3d(hand._parts()[0])[:, :2]), (205, 240, 190), 2 * VIEW_PPI)
+    img, wb = _photo(canvas, kelvin=2800.0, seed=8)
+    assert find_hands(img, VIEW_PPI, wb=wb, other_rgbs=FELT_RGBS).polygons == ()
