@@ -257,27 +257,31 @@ def _sleeves(layers: _Layers) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _hands_at_sleeves(sleeves, layers: _Layers, img: np.ndarray, ppi: float, other_rgbs) -> np.ndarray:
     """(H, W) uint8: the hands the skin test missed, at the inner end of a sleeve. A pale hand under a
     warm lamp clips to a colour off skin; it is still smooth and unlike the mat, of a hand's size and
-    shape (_judge), and it is where an arm reaching in over the table's edge ends: a smooth, not-mat
-    patch that joins a sleeve (`sleeves`: _sleeves') across GROW_IN, a cuff between. (A patch that
-    runs out over the edge itself is left out: a book or a page cut by the edge is one, and without
-    skin nothing tells it from an arm.)"""
+    shape and nearer a skin tone than a felt colour (_judge's HAND), and it is where an arm reaching in
+    over the table's edge ends: a smooth, not-mat patch that joins a sleeve (`sleeves`: _sleeves')
+    across GROW_IN, a cuff between. (A patch that reaches the table's edge itself is left out: a book
+    or a page cut by the edge is one, and without skin nothing tells it from an arm.)"""
     labels, is_sleeve, stats = sleeves
     h, w = labels.shape
     found = np.zeros((h, w), np.uint8)
     g = max(1, int(round(GROW_IN * ppi)))
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1))
-    big = stats[:, cv2.CC_STAT_AREA] >= MIN_AREA_IN2 * ppi * ppi
-    big[0] = False                       # (the background)
-    for i in np.flatnonzero(big & ~is_sleeve):
-        x, y, bw, bh = (int(stats[i, c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
-                                                  cv2.CC_STAT_HEIGHT))
-        inside = labels[y:y + bh, x:x + bw] == i
-        blob = np.zeros((h, w), np.uint8)
-        blob[y:y + bh, x:x + bw] = inside
-        if not _sleeve_of(cv2.dilate(blob, grow), sleeves).any():
+    x, y, bw, bh = (stats[:, c] for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
+    ask = (stats[:, cv2.CC_STAT_AREA] >= MIN_AREA_IN2 * ppi * ppi) & ~_touches_edge(x, y, bw, bh, (h, w))
+    ask[0] = False                       # (the background)
+    pad = g + 2                          # (the cuff, and _sleeve_of's seam)
+    for i in np.flatnonzero(ask):
+        x0, y0, x1, y1 = int(x[i]), int(y[i]), int(x[i] + bw[i]), int(y[i] + bh[i])
+        inside = labels[y0:y1, x0:x1] == i
+        # (joins a sleeve, looked for in a window round the patch: _sleeve_of's test)
+        wy0, wx0 = max(0, y0 - pad), max(0, x0 - pad)
+        blob = np.zeros((min(h, y1 + pad) - wy0, min(w, x1 + pad) - wx0), np.uint8)
+        blob[y0 - wy0:y1 - wy0, x0 - wx0:x1 - wx0] = inside
+        near = cv2.dilate(cv2.dilate(blob, grow), np.ones((5, 5), np.uint8)) > 0
+        if not is_sleeve[labels[wy0:wy0 + blob.shape[0], wx0:wx0 + blob.shape[1]][near]].any():
             continue
-        if _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs) is not None:
-            found[y:y + bh, x:x + bw] |= inside
+        if _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs) == HAND:
+            found[y0:y1, x0:x1] |= inside
     return found
 
 
@@ -321,13 +325,9 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
             found[y:y + bh, x:x + bw] |= inside
         elif verdict == FELT_COLOURED:
             felt_coloured.append((x, y, bw, bh, inside))
-    sleeves = _sleeves(layers)
-    if not found.any() and not felt_coloured:
-        found = _hands_at_sleeves(sleeves, layers, img, ppi, other_rgbs)
-        if not found.any():
-            return empty
     g = max(1, int(round(GROW_IN * ppi)))
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1))
+    sleeves = _sleeves(layers)
     # A felt piece lies on the table; a pale hand that white balance leaves nearly grey, near a grey
     # felt's colour, still reaches in from the edge, itself or through its sleeve.
     for x, y, bw, bh, inside in felt_coloured:
@@ -336,7 +336,9 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
         if _touches_edge(x, y, bw, bh, (h, w)) or _sleeve_of(cv2.dilate(blob, grow), sleeves).any():
             found |= blob
     if not found.any():
-        return empty
+        found = _hands_at_sleeves(sleeves, layers, img, ppi, other_rgbs)
+        if not found.any():
+            return empty
     found = cv2.dilate(found, grow)
     joined = _sleeve_of(found, sleeves)
     if joined.any():

@@ -121,21 +121,35 @@ def score_colour(found: Scene, truth: Scene, s: PhotoScore, suspect=None, rim_vi
             s.misses.append(f"colour {t.id} ({t.side}{vis}) at ({t.x:.1f}, {t.y:.1f}) missed")
     hidden = [t for t in truth_c if t.hidden]
     missed = [t for i, t in enumerate(truth_c) if not t.hidden and i not in matched]
-    for j, f in enumerate(found_c):
-        if j in used or any(math.hypot(f.x - t.x, f.y - t.y) <= GATE_IN for t in hidden):
-            continue
+    phantoms = [f for j, f in enumerate(found_c)
+                if j not in used and not any(math.hypot(f.x - t.x, f.y - t.y) <= GATE_IN for t in hidden)]
+    # Each missed figure explains at most one phantom, nearest pairs first: one of another side within
+    # the gate was found with its side misread (it counts once as missed and once as a phantom); one of
+    # its own side a little past the gate was found too far off.
+    misread = _claim(phantoms, missed, lambda f, t: t.side != f.side, GATE_IN, {})
+    off = _claim(phantoms, missed, lambda f, t: t.side == f.side, 2 * GATE_IN, misread)
+    for j, f in enumerate(phantoms):
         what = suspect(f.x, f.y) if suspect else ""
-        # a figure of another side missed within the gate: found, but with the wrong side (it counts
-        # once as missed and once as a phantom)
-        misread = next((t for t in missed if t.side != f.side and math.hypot(f.x - t.x, f.y - t.y) <= GATE_IN), None)
-        # ... or one of its own side missed a little past the gate: found too far off
-        off = next((t for t in missed if t.side == f.side and math.hypot(f.x - t.x, f.y - t.y) <= 2 * GATE_IN), None)
         s.colour_phantoms.append(f.id)
-        s.colour_phantom_kinds.append(phantom_kind(what, f.side, misread is not None, off is not None))
-        s.misses.append(f"phantom {f.side} colour figure at ({f.x:.1f}, {f.y:.1f})" + (f" on {what}" if what else "")
-                        + (f": figure {misread.id} ({misread.side}) read as {f.side}" if misread is not None else
-                           f": figure {off.id} found {math.hypot(f.x - off.x, f.y - off.y):.2f} in off" if off is not None
-                           else ""))
+        s.colour_phantom_kinds.append(phantom_kind(what, f.side, j in misread, j in off))
+        note = (f": figure {misread[j].id} ({misread[j].side}) read as {f.side}" if j in misread else
+                f": figure {off[j].id} found {math.hypot(f.x - off[j].x, f.y - off[j].y):.2f} in off" if j in off else "")
+        s.misses.append(f"phantom {f.side} colour figure at ({f.x:.1f}, {f.y:.1f})" + (f" on {what}" if what else "") + note)
+
+
+def _claim(phantoms, missed, fits, reach_in: float, taken: dict) -> dict:
+    """{phantom index: the missed truth figure it is}: pairs that `fits(phantom, figure)` within
+    `reach_in`, nearest first, each phantom and figure once, none of the figures already `taken`."""
+    gone = {id(t) for t in taken.values()}
+    pairs = sorted((math.hypot(f.x - t.x, f.y - t.y), j, i) for j, f in enumerate(phantoms)
+                   for i, t in enumerate(missed) if fits(f, t) and id(t) not in gone)
+    out: dict = {}
+    used: set[int] = set()
+    for d, j, i in pairs:
+        if d <= reach_in and j not in out and i not in used:
+            out[j] = missed[i]
+            used.add(i)
+    return out
 
 
 def phantom_kind(what: str, side: str, misread: bool = False, off: bool = False) -> str:
@@ -152,7 +166,9 @@ def phantom_kind(what: str, side: str, misread: bool = False, off: bool = False)
         return "a die"
     if " felt " in what:
         return "felt"
-    return what or "nothing named"
+    if what in ("the mat", "the hand"):
+        return what
+    return "clutter" if what.startswith("the ") else what or "nothing named"
 
 
 def score_terrain(found: Scene, truth: Scene, s: PhotoScore) -> None:

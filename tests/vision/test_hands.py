@@ -296,3 +296,15 @@ def test_a_patch_off_skin_with_no_sleeve_to_it_is_no_hand():
     _draw(canvas, Polygon(hand._to_3d(hand._parts()[0])[:, :2]), (205, 240, 190), 2 * VIEW_PPI)
     img, wb = _photo(canvas, kelvin=2800.0, seed=8)
     assert find_hands(img, VIEW_PPI, wb=wb, other_rgbs=FELT_RGBS).polygons == ()
+
+
+def test_a_felt_coloured_patch_elsewhere_does_not_keep_a_hand_at_its_sleeve_from_being_found():
+    """A flat grey patch mid-table, nearer the rocks felt's colour than a skin tone and joining no sleeve,
+    is no hand; it does not stop the look for a hand at the end of a sleeve."""
+    canvas = _mat_view(WOOD, "wood", seed=8)
+    foot, palm = _hand_over(canvas, (14.0, 11.0), 0.0, (205, 240, 190), (150, 40, 45))
+    _draw(canvas, Polygon([(20.0, 3), (27, 3.5), (27, 6.5), (23, 7), (23.5, 12), (20.0, 12)]), (128, 124, 120),
+          2 * VIEW_PPI)
+    img, wb = _photo(canvas, kelvin=4000.0, seed=8)
+    hands = find_hands(img, VIEW_PPI, wb=wb, other_rgbs=FELT_RGBS)
+    assert len(hands.polygons) == 1 and hands.covers(np.array([palm, (22.0, 8.0)])).tolist() == [True, False]

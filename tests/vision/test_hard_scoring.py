@@ -53,8 +53,24 @@ def test_a_figure_under_the_hand_found_is_neither_found_nor_a_phantom():
     ("a red die", "blue", "a die"),
     ("water felt t4", "blue", "felt"),
     ("the mat", "red", "the mat"),
-    ("the mug", "red", "the mug"),
+    ("the mug", "red", "clutter"),
+    ("the page", "blue", "clutter"),
+    ("the hand", "blue", "the hand"),
     ("", "red", "nothing named"),
 ])
 def test_a_phantom_is_classed_by_what_lies_under_it(what, side, kind):
     assert phantom_kind(what, side) == kind
+
+
+def test_each_missed_figure_explains_one_phantom_the_nearest():
+    """Two phantoms of another side on one missed figure: the nearer is it, misread; the other is a
+    phantom named by what lies under it. A phantom beside two missed figures is the nearer one's."""
+    s = _score([_colour("c1", 10, 10, "red"), _colour("c2", 10.44, 10, "red")],
+               [_colour("f1", 10.43, 10, "blue"), _colour("f2", 10.2, 10, "green")], suspect=lambda x, y: "the mat")
+    assert sorted(s.colour_phantom_kinds) == ["a figure of the other side, its side misread"] * 2
+    assert any(m.endswith("figure c2 (red) read as blue") for m in s.misses)
+    assert any(m.endswith("figure c1 (red) read as green") for m in s.misses)
+    s = _score([_colour("c1", 10, 10, "red")],
+               [_colour("f1", 10.3, 10, "blue"), _colour("f2", 10.1, 10, "blue")], suspect=lambda x, y: "the mat")
+    assert sorted(s.colour_phantom_kinds) == ["a figure of the other side, its side misread", "the mat"]
+    assert any(m == "phantom blue colour figure at (10.1, 10.0) on the mat: figure c1 (red) read as blue" for m in s.misses)
