@@ -254,7 +254,8 @@ def _sleeves(layers: _Layers) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return labels, is_sleeve, stats
 
 
-def _hands_at_sleeves(sleeves, layers: _Layers, img: np.ndarray, ppi: float, other_rgbs) -> np.ndarray:
+def _hands_at_sleeves(sleeves, layers: _Layers, img: np.ndarray, ppi: float, other_rgbs,
+                      grow: np.ndarray) -> np.ndarray:
     """(H, W) uint8: the hands the skin test missed, at the inner end of a sleeve. A pale hand under a
     warm lamp clips to a colour off skin; it is still smooth and unlike the mat, of a hand's size and
     shape and nearer a skin tone than a felt colour (_judge's HAND), and it is where an arm reaching in
@@ -264,25 +265,29 @@ def _hands_at_sleeves(sleeves, layers: _Layers, img: np.ndarray, ppi: float, oth
     labels, is_sleeve, stats = sleeves
     h, w = labels.shape
     found = np.zeros((h, w), np.uint8)
-    g = max(1, int(round(GROW_IN * ppi)))
-    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1))
     x, y, bw, bh = (stats[:, c] for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
     ask = (stats[:, cv2.CC_STAT_AREA] >= MIN_AREA_IN2 * ppi * ppi) & ~_touches_edge(x, y, bw, bh, (h, w))
     ask[0] = False                       # (the background)
-    pad = g + 2                          # (the cuff, and _sleeve_of's seam)
     for i in np.flatnonzero(ask):
         x0, y0, x1, y1 = int(x[i]), int(y[i]), int(x[i] + bw[i]), int(y[i] + bh[i])
         inside = labels[y0:y1, x0:x1] == i
-        # (joins a sleeve, looked for in a window round the patch: _sleeve_of's test)
-        wy0, wx0 = max(0, y0 - pad), max(0, x0 - pad)
-        blob = np.zeros((min(h, y1 + pad) - wy0, min(w, x1 + pad) - wx0), np.uint8)
-        blob[y0 - wy0:y1 - wy0, x0 - wx0:x1 - wx0] = inside
-        near = cv2.dilate(cv2.dilate(blob, grow), np.ones((5, 5), np.uint8)) > 0
-        if not is_sleeve[labels[wy0:wy0 + blob.shape[0], wx0:wx0 + blob.shape[1]][near]].any():
-            continue
-        if _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs) == HAND:
+        if (_joins_sleeve(inside, x0, y0, sleeves, grow)
+                and _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs) == HAND):
             found[y0:y1, x0:x1] |= inside
     return found
+
+
+def _joins_sleeve(inside: np.ndarray, x0: int, y0: int, sleeves, grow: np.ndarray) -> bool:
+    """Whether a blob (`inside`: bool, its bounding box at (x0, y0) in the view), grown by `grow`,
+    joins a sleeve (_sleeve_of), looked at in a window round the blob only."""
+    labels = sleeves[0]
+    h, w = labels.shape
+    pad = grow.shape[0] // 2 + 2         # (the growth, and _sleeve_of's seam)
+    wy0, wx0 = max(0, y0 - pad), max(0, x0 - pad)
+    wy1, wx1 = min(h, y0 + inside.shape[0] + pad), min(w, x0 + inside.shape[1] + pad)
+    blob = np.zeros((wy1 - wy0, wx1 - wx0), np.uint8)
+    blob[y0 - wy0:y0 - wy0 + inside.shape[0], x0 - wx0:x0 - wx0 + inside.shape[1]] = inside
+    return bool(_sleeve_of(cv2.dilate(blob, grow), (labels[wy0:wy1, wx0:wx1], sleeves[1])).any())
 
 
 def _sleeve_of(hand: np.ndarray, sleeves: tuple[np.ndarray, ...]) -> np.ndarray:
@@ -331,12 +336,10 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
     # A felt piece lies on the table; a pale hand that white balance leaves nearly grey, near a grey
     # felt's colour, still reaches in from the edge, itself or through its sleeve.
     for x, y, bw, bh, inside in felt_coloured:
-        blob = np.zeros((h, w), np.uint8)
-        blob[y:y + bh, x:x + bw] = inside
-        if _touches_edge(x, y, bw, bh, (h, w)) or _sleeve_of(cv2.dilate(blob, grow), sleeves).any():
-            found |= blob
+        if _touches_edge(x, y, bw, bh, (h, w)) or _joins_sleeve(inside, x, y, sleeves, grow):
+            found[y:y + bh, x:x + bw] |= inside
     if not found.any():
-        found = _hands_at_sleeves(sleeves, layers, img, ppi, other_rgbs)
+        found = _hands_at_sleeves(sleeves, layers, img, ppi, other_rgbs, grow)
         if not found.any():
             return empty
     found = cv2.dilate(found, grow)

@@ -90,15 +90,21 @@ def colour_pairs(found: Scene, truth: Scene):
     only, nearest pairs first, same side only, within GATE_IN."""
     found_c = [f for f in found.figures if f.detected_by == "colour" and not f.hidden]
     truth_c = [f for f in truth.figures if f.detected_by == "colour"]
-    pairs = sorted((math.hypot(f.x - t.x, f.y - t.y), i, j) for i, t in enumerate(truth_c) if not t.hidden
-                   for j, f in enumerate(found_c) if f.side == t.side)
-    matched: dict[int, tuple[int, float]] = {}
+    return found_c, truth_c, nearest_pairs(truth_c, found_c, lambda t, f: not t.hidden and f.side == t.side, GATE_IN)
+
+
+def nearest_pairs(xs, ys, fits, reach_in: float) -> dict[int, tuple[int, float]]:
+    """{index in xs: (index in ys, distance in)}: the pairs of figures that `fits(x, y)` within
+    `reach_in`, nearest first, each figure of either list in one pair at most."""
+    pairs = sorted((math.hypot(y.x - x.x, y.y - x.y), i, j) for i, x in enumerate(xs)
+                   for j, y in enumerate(ys) if fits(x, y))
+    out: dict[int, tuple[int, float]] = {}
     used: set[int] = set()
     for d, i, j in pairs:
-        if d <= GATE_IN and i not in matched and j not in used:
-            matched[i] = (j, d)
+        if d <= reach_in and i not in out and j not in used:
+            out[i] = (j, d)
             used.add(j)
-    return found_c, truth_c, matched
+    return out
 
 
 def score_colour(found: Scene, truth: Scene, s: PhotoScore, suspect=None, rim_visible=None,
@@ -138,18 +144,11 @@ def score_colour(found: Scene, truth: Scene, s: PhotoScore, suspect=None, rim_vi
 
 
 def _claim(phantoms, missed, fits, reach_in: float, taken: dict) -> dict:
-    """{phantom index: the missed truth figure it is}: pairs that `fits(phantom, figure)` within
-    `reach_in`, nearest first, each phantom and figure once, none of the figures already `taken`."""
+    """{phantom index: the missed truth figure it is}: nearest_pairs that `fits(phantom, figure)`
+    within `reach_in`, none of the figures already `taken`."""
     gone = {id(t) for t in taken.values()}
-    pairs = sorted((math.hypot(f.x - t.x, f.y - t.y), j, i) for j, f in enumerate(phantoms)
-                   for i, t in enumerate(missed) if fits(f, t) and id(t) not in gone)
-    out: dict = {}
-    used: set[int] = set()
-    for d, j, i in pairs:
-        if d <= reach_in and j not in out and i not in used:
-            out[j] = missed[i]
-            used.add(i)
-    return out
+    pairs = nearest_pairs(phantoms, missed, lambda f, t: fits(f, t) and id(t) not in gone, reach_in)
+    return {j: missed[i] for j, (i, _d) in pairs.items()}
 
 
 def phantom_kind(what: str, side: str, misread: bool = False, off: bool = False) -> str:
