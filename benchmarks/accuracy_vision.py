@@ -95,6 +95,23 @@ HEADER = ("| photos | n | markers found | false ids | marker p95 / max in | grid
           "colour p95 in | " + " | ".join(f"IoU {k}" for k in KINDS) + " | IoU mean | terrain where none |")
 
 
+def side_table(scores) -> str:
+    """Colour rims found by side, under each cast and at each resolution: a side whose paint a light
+    takes the colour from (blue under tungsten) shows here, not in the rows of all sides at once."""
+    sides = sorted({side for sc in scores for side in sc.side_total})
+
+    def cells(group) -> str:
+        return " | ".join(pct(sum(sc.side_found[side] for sc in group), sum(sc.side_total[side] for sc in group))
+                          for side in sides)
+
+    out = ["Colour rims found by side:\n", "| photos | " + " | ".join(sides) + " |", "|---|" + "---|" * len(sides),
+           f"| all | {cells(scores)} |"]
+    for factor in ("cast", "resolution"):
+        for value in sorted({sc.groups[factor] for sc in scores}):
+            out.append(f"| {factor}: {value} | {cells([sc for sc in scores if sc.groups[factor] == value])} |")
+    return "\n".join(out) + "\n"
+
+
 def absent_kinds(seed: int, index: int) -> tuple[str, ...]:
     """The two felt kinds left off photo `index`'s table under --absent-kinds (own random numbers)."""
     pick = np.random.default_rng([seed, index, 10]).choice(len(FELT), 2, replace=False)
@@ -162,6 +179,7 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     pf, pt = everything["p_found"], everything["p_total"]
     print(f"Colour rims by the base's top: whole top painted {pct(pf, pt)}, a band at the edge "
           f"{pct(everything['c_found'] - pf, everything['c_total'] - pt)}.\n")
+    print(side_table(scores))
     kinds = Counter(k for sc in scores for k in sc.colour_phantom_kinds)
     if kinds:
         print("Colour phantoms by what they are: " + "; ".join(f"{kind} {n}" for kind, n in kinds.most_common()) + ".\n")

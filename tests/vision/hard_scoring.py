@@ -9,6 +9,7 @@ for markers), and `suspect` names what lies under it (a die, a mug, the hand, a 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -40,6 +41,8 @@ class PhotoScore:
     colour_errors_in: list[float] = field(default_factory=list)
     painted_total: int = 0          # colour figures whose base's whole top is painted (of colour_total)
     painted_found: int = 0
+    side_total: Counter = field(default_factory=Counter)    # colour figures of each side (of colour_total)
+    side_found: Counter = field(default_factory=Counter)
     terrain_iou: dict[str, list[float]] = field(default_factory=dict)
     terrain_extra: list[str] = field(default_factory=list)
     misses: list[str] = field(default_factory=list)
@@ -117,8 +120,10 @@ def score_colour(found: Scene, truth: Scene, s: PhotoScore, suspect=None, rim_vi
         s.colour_total += 1
         painted = bool(painted_top and painted_top.get(t.id))
         s.painted_total += painted
+        s.side_total[t.side] += 1
         if i in matched:
             s.colour_found += 1
+            s.side_found[t.side] += 1
             s.painted_found += painted
             s.colour_errors_in.append(matched[i][1])
         else:

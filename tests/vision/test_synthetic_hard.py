@@ -157,6 +157,22 @@ def test_a_hard_photo_says_which_tops_are_painted():
     assert sum("whole top painted" in m for m in nothing.misses) == visible
 
 
+def test_the_hard_scoring_counts_each_side_apart():
+    photo = hard_photo(0, 2, clean=True)
+    shown = [f for f in photo.truth.figures if f.detected_by == "colour" and not f.hidden]
+    want = Counter(f.side for f in shown)
+    assert len(want) == 2                          # both sides on one table
+    everything = score_photo(photo, photo.truth)
+    assert everything.side_total == everything.side_found == want
+    # one side's figures taken away: that side's are missed, the other's found
+    gone = min(want)
+    some = score_photo(photo, replace(photo.truth, figures=tuple(f for f in photo.truth.figures
+                                                                 if f.detected_by != "colour" or f.side != gone)))
+    assert some.side_total == want
+    assert some.side_found == Counter({side: n for side, n in want.items() if side != gone})
+    assert sum(some.side_total.values()) == some.colour_total
+
+
 def test_a_hand_hides_the_marker_under_it_and_the_truth_says_so():
     table = TableSpec(30, 20, standard_anchors(30, 20), marker_figures=(MarkerFigure(17, 15.0, 10.0, 1.5),
                                                                          MarkerFigure(23, 26.0, 10.0, 1.5)))
