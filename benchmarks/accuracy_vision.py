@@ -7,6 +7,7 @@ camera file), and scored on
 - figure markers: recall, false ids, p95 and max error (goal >= 99.5%, 0 false, p95 <= 0.05 in);
 - grids (square, flat hex, none): a false grid on a plain table counts as a miss;
 - colour-rimmed figures: recall, phantoms, p95 error (goal >= 98%, 0 phantoms, p95 <= 0.08 in);
+  also recall by side under each cast and at each resolution;
 - terrain felt: mean IoU per kind (goal >= 0.9), and pieces found where there is none;
 - figures under a hand: reported hidden at their last place when the previous picture (the same
   table without the hand) went first through a tracking pipeline; in the still photo alone, the
