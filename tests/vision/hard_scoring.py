@@ -34,18 +34,25 @@ class PhotoScore:
     marker_errors_in: list[float] = field(default_factory=list)
     grid_ok: bool = True
     grid_note: str = ""
-    colour_total: int = 0
-    colour_found: int = 0
     colour_phantoms: list[str] = field(default_factory=list)
     colour_phantom_kinds: list[str] = field(default_factory=list)   # what each phantom is (phantom_kind)
     colour_errors_in: list[float] = field(default_factory=list)
     painted_total: int = 0          # colour figures whose base's whole top is painted (of colour_total)
     painted_found: int = 0
-    side_total: Counter = field(default_factory=Counter)    # colour figures of each side (of colour_total)
-    side_found: Counter = field(default_factory=Counter)
+    side_total: Counter = field(default_factory=Counter)    # visible colour figures of each side
+    side_found: Counter = field(default_factory=Counter)    # and of them, found
     terrain_iou: dict[str, list[float]] = field(default_factory=dict)
     terrain_extra: list[str] = field(default_factory=list)
     misses: list[str] = field(default_factory=list)
+
+    @property
+    def colour_total(self) -> int:
+        """Visible colour figures, all sides (counted by side only)."""
+        return sum(self.side_total.values())
+
+    @property
+    def colour_found(self) -> int:
+        return sum(self.side_found.values())
 
 
 def _marker_truth(truth: Scene):
@@ -117,12 +124,10 @@ def score_colour(found: Scene, truth: Scene, s: PhotoScore, suspect=None, rim_vi
     for i, t in enumerate(truth_c):
         if t.hidden:
             continue
-        s.colour_total += 1
         painted = bool(painted_top and painted_top.get(t.id))
         s.painted_total += painted
         s.side_total[t.side] += 1
         if i in matched:
-            s.colour_found += 1
             s.side_found[t.side] += 1
             s.painted_found += painted
             s.colour_errors_in.append(matched[i][1])
