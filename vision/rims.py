@@ -634,11 +634,11 @@ TEACH_MIN_REACH = 0.9          # and at least this share of the profile's distan
                                # from each felt's colour (it may not drift onto either)
 # (Under tungsten a 1080p rim's paint shows paler after the white balance, a blue one about a third of
 # the way from the mat to the profile's colour; the rims' least blended half is paler too, and nearer
-# the water's felt: that test refuses it even where the others would not. Letting the learned colour follow it, 0.25 and 0.5 for
-# these two, made the mat a rim: on 60 hard photos of seeds 0/7/3/11, rims 580/583/576/564 ->
-# 580/578/574/572, phantoms 5/7/7/9 -> 60/21/48/22, most of them red on a warm mat. Only for a side
-# whose channel the white balance raised most (blue under tungsten), the felt's test at 0.5 too:
-# rims +8, phantoms +4, p95 0.088/0.081 -> 0.095/0.090 on seeds 3/11.)
+# the water's felt: that test refuses it even where the others would not. Letting the learned colour
+# follow it, 0.25 and 0.5 for these two, made the mat a rim: on 60 hard photos of seeds 0/7/3/11, rims
+# 580/583/576/564 -> 580/578/574/572, phantoms 5/7/7/9 -> 60/21/48/22, most of them red on a warm mat.
+# Only for a side whose channel the white balance raised most (blue under tungsten), the felt's test at
+# 0.5 too: rims +8, phantoms +4, p95 0.088/0.081 -> 0.095/0.090 on seeds 3/11.)
 
 
 def learn_side_colours(view_bgr, ppi, base_in, side_rgbs, hits, strict, loose, *, wb=None, mat=None,
