@@ -19,11 +19,16 @@ numbers, so the rest of the photo is the same) while its profile still lists all
 family's profile lists every kind it owns: "terrain where there is none" then counts false pieces of a
 kind the search was told to look for and is not there.
 
+`--full-colour-jpeg` is a diagnosis, not the issue's set: the same photos with their JPEG keeping the
+colour at full resolution (4:4:4) where cameras and most encoders keep it at half (4:2:0). Against
+a plain run it shows how much of what is missed the subsampled colour costs (at 1080p a rim is a
+chroma pixel or two wide).
+
 `--save DIR` also writes each photo as a player would have it (PNG, table TOML, truth and conditions
 JSON), to run `tablesight analyze` on by hand.
 
 Run: python benchmarks/accuracy_vision.py [--photos 60] [--seed 0] [--res 1080p,1080p,2160p] [--easy N] [--save DIR]
-     [--absent-kinds]
+     [--absent-kinds] [--full-colour-jpeg]
 """
 from __future__ import annotations
 
@@ -120,14 +125,14 @@ def absent_kinds(seed: int, index: int) -> tuple[str, ...]:
 
 
 def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path | None = None,
-                absent: bool = False) -> None:
+                absent: bool = False, full_colour_jpeg: bool = False) -> None:
     scores, lines, hidden = [], [], defaultdict(int)
     render_s, analyse_s = [], []
     extra_by_kind, absent_count = defaultdict(int), defaultdict(int)
     for k in range(count):
         t0 = time.perf_counter()
         gone = absent_kinds(seed, k) if absent else ()
-        photo = hard_photo(seed, k, resolutions=resolutions, absent_kinds=gone)
+        photo = hard_photo(seed, k, resolutions=resolutions, absent_kinds=gone, full_colour_jpeg=full_colour_jpeg)
         if save is not None:
             write_hard_photo(photo, save, f"hard-{seed}-{k:03d}")
         t1 = time.perf_counter()
@@ -166,6 +171,9 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
               f"misses {len(s.misses)}", file=sys.stderr)
 
     print(f"## Hard set: {count} photos, seed {seed}\n")
+    if full_colour_jpeg:
+        print("**Diagnosis, not the issue's set**: each photo's JPEG keeps the colour at full resolution (4:4:4), "
+              "not at half (4:2:0) as cameras do.\n")
     print(f"Goals: markers >= {GOALS['marker_recall']:.1%}, 0 false, p95 <= {GOALS['marker_p95_in']} in; "
           f"grids all; colour >= {GOALS['colour_recall']:.0%}, 0 phantoms, p95 <= {GOALS['colour_p95_in']} in; "
           f"terrain IoU per kind >= {GOALS['terrain_iou']}.\n")
@@ -267,13 +275,15 @@ def main() -> None:
     parser.add_argument("--easy", type=int, default=0, metavar="N", help="also the older easy set, N tables")
     parser.add_argument("--absent-kinds", action="store_true",
                         help="leave two felt kinds off each table while the profile lists all four")
+    parser.add_argument("--full-colour-jpeg", action="store_true",
+                        help="diagnosis: the photos' JPEG keeps the colour at full resolution (4:4:4), not half")
     parser.add_argument("--save", type=Path, metavar="DIR", help="write each hard photo, its profile and truth there")
     args = parser.parse_args()
     resolutions = tuple(r.strip() for r in args.res.split(",") if r.strip())
     if any(r not in ("1080p", "2160p") for r in resolutions):
         parser.error(f"--res: each of 1080p or 2160p, got {args.res!r}")
     if args.photos > 0:
-        hard_report(args.photos, args.seed, resolutions, args.save, args.absent_kinds)
+        hard_report(args.photos, args.seed, resolutions, args.save, args.absent_kinds, args.full_colour_jpeg)
     if args.easy > 0:
         easy_report(args.easy, args.seed + 1)
 

@@ -19,6 +19,7 @@ from vision.synthetic.felt import FeltCut, FeltLayer, mat_surface
 from vision.synthetic.hands import HIDDEN_SHARE, covered_share, hand_over
 from vision.synthetic.hard import FACTORS, hard_photo, level
 from vision.synthetic.lighting import Cast, cast_gains_bgr
+from vision.synthetic.render import encode_jpeg
 from vision.synthetic.textures import TEXTURES, printed_page, texture_gray
 
 from tests.vision.hard_scoring import score_photo
@@ -257,6 +258,41 @@ def test_a_kind_off_the_table_is_not_drawn_but_still_listed_and_all_else_is_the_
     assert changed.sum() > 1000 and (changed & (near > 0)).sum() / changed.sum() > 0.95
     with pytest.raises(ValueError, match="no felt kind"):
         hard_photo(0, 1, absent_kinds=("lava",))
+
+
+def _sampling(jpeg: np.ndarray) -> list[int]:
+    """Each component's sampling factors (H << 4 | V) in a baseline JPEG's frame header (SOF0)."""
+    data = bytes(jpeg)
+    at = data.index(b"\xff\xc0")
+    n = data[at + 9]
+    return [data[at + 10 + 3 * c + 1] for c in range(n)]
+
+
+def test_a_jpeg_keeps_colour_at_half_resolution_unless_asked_for_full():
+    image = np.random.default_rng(0).integers(0, 256, (64, 96, 3), dtype=np.uint8)
+    assert _sampling(encode_jpeg(image, 60)) == [0x22, 0x11, 0x11]          # 4:2:0, as cameras keep it
+    assert _sampling(encode_jpeg(image, 60, full_colour=True)) == [0x11, 0x11, 0x11]
+    # A line of colour two pixels wide (a rim at 1080p) loses most of its colour at half
+    # resolution, and keeps it at full.
+    grey = np.full((64, 64, 3), 150, np.uint8)
+    grey[:, 31:33] = (200, 90, 60)                                        # BGR: blue paint
+    cb = {full: cv2.cvtColor(cv2.imdecode(encode_jpeg(grey, 60, full), cv2.IMREAD_COLOR),
+                             cv2.COLOR_BGR2YCrCb)[8:56, 31:33, 2].astype(float).mean() - 128
+          for full in (False, True)}
+    truth = float(cv2.cvtColor(grey[:1, 31:32], cv2.COLOR_BGR2YCrCb)[0, 0, 2]) - 128
+    assert cb[True] > 0.8 * truth and cb[False] < 0.7 * cb[True]
+
+
+def test_a_full_colour_jpeg_is_the_same_photo_with_its_colour_kept():
+    photo = hard_photo(0, 1, resolutions=("1080p",))
+    full = hard_photo(0, 1, resolutions=("1080p",), full_colour_jpeg=True)
+    assert full.conditions == replace(photo.conditions, jpeg_full_colour=True)
+    assert full.truth == photo.truth and full.profile == photo.profile
+    y = [cv2.cvtColor(p.image, cv2.COLOR_BGR2YCrCb).astype(float) for p in (photo, full)]
+    assert np.abs(y[0][..., 0] - y[1][..., 0]).mean() < 3.0               # the same picture
+    # its colour's fine detail kept: more of the colour planes' variation left at the finest scale
+    fine = [float(np.abs(cv2.Laplacian(c[..., 1:], cv2.CV_64F)).mean()) for c in y]
+    assert fine[1] > 1.3 * fine[0]
 
 
 def test_a_saved_hard_photo_reads_back_through_the_command_line(tmp_path, capsys):

@@ -67,6 +67,7 @@ class Conditions:
     marker_size_in: float
     jpeg_quality: int
     vignette: float
+    jpeg_full_colour: bool = False
     clean: bool = False             # light, cast, blur, noise and JPEG left out (a test of the truth)
 
     def groups(self) -> dict[str, str]:
@@ -122,12 +123,14 @@ def hard_photo_set(seed: int = 0, count: int = 60, *,
 
 def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", "1080p", "2160p"),
                force: Mapping[str, str] | None = None, clean: bool = False,
-               absent_kinds: Collection[str] = ()) -> HardPhoto:
+               absent_kinds: Collection[str] = (), full_colour_jpeg: bool = False) -> HardPhoto:
     """Photo `index` of the set `seed`; `force` pins factors to levels (e.g. {"hand": "yes"}) for a
     test; `clean` draws the same table with even light and no cast, blur, noise or JPEG;
     `absent_kinds`: felt of these kinds is cut (its random draws taken, so all else is the same photo)
     but not laid on the table, while the profile still lists it, as a family's profile lists every
-    kind it owns."""
+    kind it owns; `full_colour_jpeg`: the same photo, its JPEG keeping the colour at full resolution
+    (4:4:4) instead of half (4:2:0): a diagnosis of what the subsampling costs, not a condition of
+    the set."""
     if set(absent_kinds) - set(FELT):
         raise ValueError(f"absent_kinds: {sorted(set(absent_kinds) - set(FELT))} is no felt kind ({list(FELT)})")
     rng = np.random.default_rng([seed, index, 7])
@@ -147,6 +150,7 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
 
     anchors = standard_anchors(width, depth)
     spec, marker_in = layout.frame(rng, width, depth, anchors, resolution, tilt, long_side)
+    spec = replace(spec, jpeg_full_colour=full_colour_jpeg)
     camera = camera_over_table(width, depth, spec.image_size, tilt_deg=spec.tilt_deg, azimuth_deg=spec.azimuth_deg,
                                roll_deg=spec.roll_deg, hfov_deg=spec.hfov_deg, margin=spec.margin)
     edge = camera.project(np.array([[0, 0, 0], [width, 0, 0]], float))
@@ -212,7 +216,7 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
         blur_px=round(blur_px, 2), texture=lv["texture"], tilt=lv["tilt"], tilt_deg=round(tilt, 1),
         resolution=resolution, grid=lv["grid"], hot_spot=lv["hot_spot"] == "yes", long_side_on_short_axis=short_axis,
         table_in=(round(width, 2), round(depth, 2)), marker_size_in=marker_in, jpeg_quality=spec.jpeg_quality,
-        vignette=round(spec.vignette, 3), clean=clean)
+        vignette=round(spec.vignette, 3), clean=clean, jpeg_full_colour=spec.jpeg_full_colour)
     profile = _profile(f"Hard photo {seed}/{index}", table, cuts, marker_figs, rng)
     return HardPhoto(index=index, image=photo.image, truth=truth, profile=profile, conditions=conditions,
                      camera=photo.camera, marker_corners_px=photo.marker_corners_px, rim_visible=rim_visible,

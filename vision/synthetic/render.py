@@ -95,6 +95,8 @@ class PhotoSpec:
     blur_sigma_px: float = 0.7
     noise_sigma: float = 3.0        # of 255
     jpeg_quality: int = 88          # 0 = keep lossless
+    jpeg_full_colour: bool = False  # keep the colour at full resolution (4:4:4): a diagnosis only, since
+                                    # cameras and most encoders keep it at half (4:2:0)
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,17 @@ class SyntheticPhoto:
     camera: PinholeCamera
     truth: Scene                    # figures (marker and colour), terrain and grid in inches
     marker_corners_px: dict[int, np.ndarray] = field(default_factory=dict)   # id -> (4, 2), truth
+
+
+def encode_jpeg(image_bgr: np.ndarray, quality: int, full_colour: bool = False) -> np.ndarray:
+    """The JPEG file's bytes (uint8 array) of a BGR image: its colour kept at half resolution each
+    way (4:2:0, as cameras and most encoders keep it) or, `full_colour`, at full (4:4:4)."""
+    sampling = cv2.IMWRITE_JPEG_SAMPLING_FACTOR_444 if full_colour else cv2.IMWRITE_JPEG_SAMPLING_FACTOR_420
+    ok, buf = cv2.imencode(".jpg", image_bgr, [cv2.IMWRITE_JPEG_QUALITY, int(quality),
+                                               cv2.IMWRITE_JPEG_SAMPLING_FACTOR, sampling])
+    if not ok:
+        raise ValueError("the image could not be encoded as JPEG")
+    return buf
 
 
 class _Canvas:
@@ -321,8 +334,7 @@ def render_photo(table: TableSpec, photo: PhotoSpec, rng: np.random.Generator | 
     image += noise
     image = np.clip(image, 0, 255).astype(np.uint8)
     if photo.jpeg_quality:
-        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(photo.jpeg_quality)])
-        image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        image = cv2.imdecode(encode_jpeg(image, photo.jpeg_quality, photo.jpeg_full_colour), cv2.IMREAD_COLOR)
     truth = Scene(table=Table(table.width_in, table.depth_in), figures=tuple(figures),
                   terrain=tuple(terrain_truth), grid=grid_truth)
     return SyntheticPhoto(image=image, camera=camera, truth=truth, marker_corners_px=corners_px)
