@@ -43,7 +43,7 @@ from vision.hands import HAND_PPI, Hands, find_hands, roster_under_hands
 from vision.heap import keep_freed_memory
 from vision.height import CameraPose, camera_pose
 from vision.markers import FrameColour, MarkerFinder
-from vision.quality import check_photo
+from vision.quality import check_photo, colour_resolution
 from vision.rims import ColourTables, rims_in_view
 from vision.settings import VISION_DEFAULTS
 from vision.terrain import CLIPPED, TERRAIN_PPI, WORK_PPI as FELT_PPI, find_terrain
@@ -100,6 +100,7 @@ class _Held:
     wb: WhiteBalance | None = None         # the anchors' grey card: colours are judged after it
     terrain: tuple[Terrain, ...] | None = None
     terrain_frame: int = -10 ** 9
+    colour_resolution: dict | None = None  # where the photo is too coarse for colour bases (vision.quality)
 
 
 class FramePipeline:
@@ -250,7 +251,10 @@ class FramePipeline:
         mat = view.mat_chroma(HAND_PPI)      # its white-balanced layer is the hands' too
         self._hold_ms = {"topview_ms": (t1 - t0) * 1e3, "grid_ms": (t2 - t1) * 1e3,
                          "whitebalance_ms": (time.perf_counter() - t2) * 1e3}
-        return _Held(registration, pose, grid, check, maker, rescale, mat, wb=wb), view
+        coarse_for_colour = (colour_resolution(registration, (self.profile.width_in, self.profile.depth_in))
+                             if self.profile.sides else None)
+        return _Held(registration, pose, grid, check, maker, rescale, mat, wb=wb,
+                     colour_resolution=coarse_for_colour), view
 
     def _view_ppi(self, registration: Registration) -> float:
         """The resolution of the frame's one warp: the figure markers' when they read the whole view
@@ -548,6 +552,8 @@ class FramePipeline:
                                  "tilt_deg": round(pose.tilt_deg, 2)}}
         if held.grid_check is not None:
             extra["grid_check"] = held.grid_check
+        if held.colour_resolution is not None:
+            extra["colour_resolution"] = held.colour_resolution
         if full and hands is not None and hands.polygons:
             extra["hands"] = hands.as_json()
             # A still photo: roster markers not seen may be under the hand (hidden, place unknown).

@@ -1,4 +1,5 @@
-"""A photo too dark or too blurred to measure, told in plain words before anything is measured.
+"""A photo too dark or too blurred to measure, told in plain words before anything is measured; and
+a photo too coarse for colour bases, told once it is registered.
 
 Dark: most of the frame is near black (the median and the bright end both low): nothing in it has
 the contrast the markers need. Blurred: the sharpest edges in the frame are wide. For each edge the
@@ -7,6 +8,12 @@ wide (at a 960-pixel working size) somewhere in every direction, the anchors' an
 least; an unfocused one has none, a shaken one none across the shake (`blurred_edge_px`). The slopes
 are read on every other row and column of the working size (an edge is long: as many of its steepest
 slopes are there, at a quarter of the cost). Both limits are house defaults (vision_defaults.toml).
+
+Too coarse for colour bases: a rim is found by its colour, and a camera's JPEG keeps colour at half
+its resolution each way. Where the table shows at fewer pixels an inch than `colour_least_px_per_in`
+a base's rim is a chroma pixel or two wide and many are missed (on the hard set, 7-27% of the bases
+standing where the photo shows fewer than 20 px/in, 4-12% at 20-24, 1-2% from 24 up). The photo is
+still measured (markers, grid and terrain do not need it): the reply says so, and what to do.
 """
 from __future__ import annotations
 
@@ -164,6 +171,39 @@ def _lerp(a, b, t) -> float:
     t = np.asarray(t).astype(np.result_type(a, b))
     diff = b - a
     return b - diff * (1 - t) if t >= 0.5 else a + diff * t
+
+
+COARSE_GRID = 9                # table points a side the photo's scale is read at for colour bases
+
+
+def colour_resolution(registration, table_in: tuple[float, float]) -> dict | None:
+    """Where the photo shows the table too coarsely for colour bases: the frame's pixels per inch over
+    a grid of table points (the least and the most, and the share of the points below the house
+    default `colour_least_px_per_in`), or None where every point is at or above it."""
+    least = float(VISION_DEFAULTS["colour_least_px_per_in"])
+    w, d = table_in
+    u = (np.arange(COARSE_GRID) + 0.5) / COARSE_GRID
+    points = np.stack(np.meshgrid(u * w, u * d), -1).reshape(-1, 2)
+    # each point and the points an inch along x and along y from it, in one transform
+    px = registration.to_image(np.concatenate([points, points + (1.0, 0.0), points + (0.0, 1.0)])).reshape(3, -1, 2)
+    scale = np.sqrt(np.linalg.norm(px[1] - px[0], axis=1) * np.linalg.norm(px[2] - px[0], axis=1))
+    below = scale < least
+    if not below.any():
+        return None
+    return {"px_per_in_least": round(float(scale.min()), 1), "px_per_in_most": round(float(scale.max()), 1),
+            "share_below": round(float(below.mean()), 2), "least_px_per_in": least}
+
+
+def colour_resolution_words(info: dict | None) -> str | None:
+    """Plain words for colour_resolution's finding (None: nothing to say)."""
+    if not info:
+        return None
+    lo, hi = info["px_per_in_least"], info["px_per_in_most"]
+    shown = f"{lo:.0f}" if round(lo) == round(hi) or hi >= info["least_px_per_in"] else f"{lo:.0f}-{hi:.0f}"
+    where = "" if info["share_below"] >= 1 else " on part of it"
+    return (f"The photo shows the table at {shown} pixels an inch{where}: below about {info['least_px_per_in']:.0f}, "
+            "colour bases are missed more often. Use the camera's full picture size, or bring it closer, "
+            "and take the photo again.")
 
 
 def check_photo(gray: np.ndarray) -> None:

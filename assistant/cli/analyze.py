@@ -12,6 +12,7 @@ from measure.distance import distance_matrices
 from measure.scene import Scene, scene_to_json
 from vision.imageio import read_image
 from vision.pipeline import FramePipeline
+from vision.quality import colour_resolution_words
 from vision.teach import parse_teach
 
 
@@ -126,6 +127,9 @@ def describe(scene: Scene, out: dict) -> str:
              f"{', '.join(map(str, reg['anchors_seen']))} ({reg['method']}, reprojection RMS {reg['rms_px']:.2f} px)"]
     if reg.get("anchors_rejected"):
         lines.append(f"  anchors left out (they disagree with the others; moved?): {reg['anchors_rejected']}")
+    coarse = colour_resolution_words(scene.extra.get("colour_resolution"))
+    if coarse:
+        lines.append(f"  note: {coarse}")
     if "timing" in out:
         lines.append(f"  {out['timing']['frames']} runs, median {out['timing']['median_ms']:.1f} ms per frame")
     if not scene.figures:

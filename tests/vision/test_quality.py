@@ -1,15 +1,22 @@
-"""A photo too dark or too blurred to measure says which, in plain words, on one line (exit 2)."""
+"""A photo too dark or too blurred to measure says which, in plain words, on one line (exit 2); one
+too coarse for colour bases is measured, and the Scene and the command line say so."""
 from __future__ import annotations
+
+import json
 
 import cv2
 import numpy as np
 import pytest
 
 from assistant.cli import main
-from calibration.registration import RegistrationError
+from dataclasses import replace
+
+from calibration.profile import ColourSpec
+from calibration.registration import Registration, RegistrationError
 from vision.pipeline import FramePipeline
-from vision.quality import MESSAGES, PhotoQualityError, photo_quality
-from vision.synthetic import profile_for, random_photo, random_table, render_photo
+from vision.quality import MESSAGES, PhotoQualityError, colour_resolution, colour_resolution_words, photo_quality
+from vision.settings import VISION_DEFAULTS
+from vision.synthetic import camera_over_table, profile_for, random_photo, random_table, render_photo
 from vision.synthetic.export import profile_toml
 
 
@@ -123,3 +130,63 @@ def test_the_steepest_slopes_are_the_order_statistics_a_full_sort_gives(seed):
     virtual = (n - 1) * 0.9995
     lo = int(np.floor(virtual))
     assert _top_percentile(slopes, 99.95) == float(_lerp(ordered[lo], ordered[min(lo + 1, n - 1)], virtual - lo))
+
+
+# Too coarse for colour bases: measured, and told so.
+
+def _registration(in_to_px: np.ndarray, size=(1920, 1080)) -> Registration:
+    return Registration(np.linalg.inv(in_to_px), "anchors-ransac", (0, 1, 2, 3), (), 0.1, size)
+
+
+@pytest.mark.parametrize("ppi, coarse", [(30.0, False), (24.0, False), (23.9, True), (15.0, True)])
+def test_a_table_shown_evenly_is_too_coarse_for_colour_bases_below_the_house_default(ppi, coarse):
+    info = colour_resolution(_registration(np.diag([ppi, ppi, 1.0])), (48.0, 36.0))
+    assert (info is not None) == coarse
+    if coarse:
+        assert info == {"px_per_in_least": round(ppi, 1), "px_per_in_most": round(ppi, 1), "share_below": 1.0,
+                        "least_px_per_in": VISION_DEFAULTS["colour_least_px_per_in"]}
+        words = colour_resolution_words(info)
+        assert f"at {ppi:.0f} pixels an inch:" in words and "below about 24" in words
+        assert "closer" in words and "full picture size" in words
+
+
+def test_a_tilted_camera_is_too_coarse_on_the_far_part_of_the_table_only():
+    camera = camera_over_table(48, 36, (1920, 1080), tilt_deg=35.0, azimuth_deg=90.0)
+    registration = _registration(camera.plane_homography(0.0))
+    info = colour_resolution(registration, (48.0, 36.0))
+    # the same scale as the registration's own, read point by point over the same grid
+    u = (np.arange(9) + 0.5) / 9
+    scales = np.array([registration.px_per_in((x, y)) for x in u * 48 for y in u * 36])
+    assert info["px_per_in_least"] == round(float(scales.min()), 1)
+    assert info["px_per_in_most"] == round(float(scales.max()), 1)
+    assert info["share_below"] == round(float((scales < 24).mean()), 2)
+    assert 0 < info["share_below"] < 1 and info["px_per_in_least"] < 24 < info["px_per_in_most"]
+    words = colour_resolution_words(info)
+    assert f"at {info['px_per_in_least']:.0f} pixels an inch on part of it:" in words
+    assert colour_resolution_words(None) is None
+
+
+def test_the_scene_says_so_only_for_a_table_with_colour_sides(photo_and_profile):
+    photo, profile = photo_and_profile            # 1280 x 720 of a 36 x 24 in table: 14-17 px/in
+    sides = replace(profile, sides=(ColourSpec("red", (200, 40, 40)), ColourSpec("blue", (40, 80, 200))))
+    fine = cv2.resize(photo.image, (2560, 1440), interpolation=cv2.INTER_CUBIC)     # twice that
+    for image in (photo.image, fine):
+        assert "colour_resolution" not in FramePipeline(profile).process(image).scene.extra
+    assert "colour_resolution" not in FramePipeline(sides).process(fine).scene.extra
+    info = FramePipeline(sides).process(photo.image).scene.extra["colour_resolution"]
+    assert 12 < info["px_per_in_least"] < info["px_per_in_most"] < 24 and info["share_below"] == 1.0
+
+
+def test_the_command_line_measures_a_coarse_photo_and_notes_it(tmp_path, capsys, photo_and_profile):
+    photo, profile = photo_and_profile
+    sides = replace(profile, sides=(ColourSpec("red", (200, 40, 40)), ColourSpec("blue", (40, 80, 200))))
+    table = tmp_path / "table.toml"
+    table.write_text(profile_toml(sides))
+    path = tmp_path / "photo.png"
+    cv2.imwrite(str(path), photo.image)
+    assert main(["analyze", str(path), "--table", str(table)]) == 0
+    out = capsys.readouterr().out
+    assert "  note: The photo shows the table at 1" in out and "colour bases are missed more often" in out
+    assert main(["analyze", str(path), "--table", str(table), "--json"]) == 0
+    scene = json.loads(capsys.readouterr().out)
+    assert scene["colour_resolution"]["share_below"] == 1.0 and scene["figures"]

@@ -118,7 +118,8 @@
     form.append("photo", file);
     try {
       const out = await TS.api("POST", "/api/photo", form);
-      status.textContent = `Got it: ${out.figures} figure${out.figures === 1 ? "" : "s"} on the picture. Now tap ${prompt && prompt.button || "Next"}.`;
+      status.textContent = `Got it: ${out.figures} figure${out.figures === 1 ? "" : "s"} on the picture. Now tap ${prompt && prompt.button || "Next"}.` +
+        (out.colour_words ? " " + out.colour_words : "");
     } catch (e) { status.textContent = ""; TS.problem(e); }
     ev.target.value = "";
     busy = false; setEnabled();

@@ -315,6 +315,11 @@
       const p = document.createElement("p"); p.className = "verdict-good";
       p.textContent = `All four corner markers found, and ${out.figures} figure${out.figures === 1 ? "" : "s"}: your table is ready!`;
       box.appendChild(p);
+      if (out.colour_words) {         // measured, but colour bases would be missed more often
+        const note = document.createElement("p"); note.className = "verdict-note"; note.id = "wiz-colour-note";
+        note.textContent = out.colour_words;
+        box.appendChild(note);
+      }
     } else if (hint) {
       box.appendChild(TS.hintBox(hint));
     }

@@ -315,6 +315,8 @@ def test_setup_wizard_saves_a_table_and_switches_to_it(browser, shots, tmp_path,
         page.set_input_files("#wiz-photo", str(DEMO_PHOTO))
         expect(page.locator(".verdict-good")).to_have_text(
             "All four corner markers found, and 12 figures: your table is ready!")
+        # Its two colour sides: the demo photo shows the far part of the table under 24 px/in.
+        expect(page.locator("#wiz-colour-note")).to_contain_text("pixels an inch on part of it")
         page.screenshot(path=shots / f"wizard-test-photo-{shape}.png", full_page=True)
 
         saved = Path(app.config["TABLES_DIR"]) / "kitchen-table.toml"

@@ -159,3 +159,24 @@ def test_demo_terrain_is_laid_over_the_demo_photo_only(app):
     table.publish(cv2.imdecode(np.frombuffer(DEMO_PHOTO.read_bytes(), np.uint8), cv2.IMREAD_COLOR), bare,
                   source="photo")
     assert table.snapshot()[1].terrain == table.fallback_terrain != ()      # the demo photo's own file
+
+
+def test_a_photo_too_coarse_for_colour_bases_is_measured_and_the_reply_says_so(plain_table_app, pin, tmp_path):
+    from dataclasses import replace
+
+    from assistant.demo import DEMO_TABLE
+    from calibration.profile import ColourSpec, load_profile
+    from vision.synthetic.export import profile_toml
+
+    out = _upload(plain_table_app.test_client(), DEMO_PHOTO.read_bytes(), pin).get_json()
+    assert out["colour_words"] is None                 # no colour sides: nothing to say
+    # The same photo of the same table with colour sides: its far part shows at 22-24 px/in.
+    table = tmp_path / "sides.toml"
+    table.write_text(profile_toml(replace(load_profile(DEMO_TABLE), sides=(
+        ColourSpec("red", (200, 40, 40)), ColourSpec("blue", (40, 80, 200))))))
+    app = create_app({"TABLE": str(table), "INSTANCE_PATH": str(tmp_path / "i"), "TABLE_PIN": "2468", "SECRET_KEY": "s"})
+    res = _upload(app.test_client(), DEMO_PHOTO.read_bytes(), pin)
+    out = res.get_json()
+    assert res.status_code == 200 and out["figures"] == 12 and out["problem"] is None
+    assert "pixels an inch on part of it" in out["colour_words"] and "closer" in out["colour_words"]
+    assert out["scene"]["colour_resolution"]["share_below"] < 1
