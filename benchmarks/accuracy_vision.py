@@ -7,7 +7,8 @@ camera file), and scored on
 - figure markers: recall, false ids, p95 and max error (goal >= 99.5%, 0 false, p95 <= 0.05 in);
 - grids (square, flat hex, none): a false grid on a plain table counts as a miss;
 - colour-rimmed figures: recall, phantoms, p95 error (goal >= 98%, 0 phantoms, p95 <= 0.08 in);
-  also recall by side under each cast and at each resolution;
+  also recall by side under each cast and at each resolution, and by how finely the photo shows the
+  table at the figure (under 20, 20-24, 24 px/in and more: the house default a player is told of);
 - terrain felt: mean IoU per kind (goal >= 0.9), and pieces found where there is none;
 - figures under a hand: reported hidden at their last place when the previous picture (the same
   table without the hand) went first through a tracking pipeline; in the still photo alone, the
@@ -118,6 +119,22 @@ def side_table(scores) -> str:
     return "\n".join(out) + "\n"
 
 
+def band_table(scores) -> str:
+    """Colour rims by how finely the photo shows the table at each figure (tests.vision.hard_scoring
+    ppi_band, against the house default `colour_least_px_per_in` that vision.quality tells a player
+    of): found, phantoms at such places, and the found ones' p95 error."""
+    bands = sorted({b for sc in scores for b in sc.band_total}, key=lambda b: float(b.split()[0].split("-")[0])
+                   if b[0].isdigit() else -1)
+    out = ["Colour rims by the photo's pixels per inch at the figure (the shorter of an inch's steps):\n",
+           "| frame px/in | found | phantoms | p95 in |", "|---|---|---|---|"]
+    for band in bands:
+        errors = [e for sc in scores for e in sc.band_errors_in.get(band, [])]
+        p95 = f"{np.percentile(errors, 95):.3f}" if errors else "-"
+        out.append(f"| {band} | {pct(sum(sc.band_found[band] for sc in scores), sum(sc.band_total[band] for sc in scores))}"
+                   f" | {sum(sc.band_phantoms[band] for sc in scores)} | {p95} |")
+    return "\n".join(out) + "\n"
+
+
 def absent_kinds(seed: int, index: int) -> tuple[str, ...]:
     """The two felt kinds left off photo `index`'s table under --absent-kinds (own random numbers)."""
     pick = np.random.default_rng([seed, index, 10]).choice(len(FELT), 2, replace=False)
@@ -189,6 +206,7 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     print(f"Colour rims by the base's top: whole top painted {pct(pf, pt)}, a band at the edge "
           f"{pct(everything['c_found'] - pf, everything['c_total'] - pt)}.\n")
     print(side_table(scores))
+    print(band_table(scores))
     kinds = Counter(k for sc in scores for k in sc.colour_phantom_kinds)
     if kinds:
         print("Colour phantoms by what they are: " + "; ".join(f"{kind} {n}" for kind, n in kinds.most_common()) + ".\n")

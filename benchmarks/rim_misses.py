@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import vision.pipeline as pipeline  # noqa: E402
 import vision.rims as rims  # noqa: E402
-from tests.vision.hard_scoring import colour_pairs  # noqa: E402
+from tests.vision.hard_scoring import colour_pairs, frame_ppi  # noqa: E402
 from vision.rim_vetting import similar_felts  # noqa: E402
 
 try:
@@ -100,12 +100,6 @@ def _nearest(cands, side: int, xy) -> str | None:
     near = [(math.hypot(p[0] - xy[0], p[1] - xy[1]), why) for p, s, why in cands if s == side]
     near = [c for c in near if c[0] <= NEAR_IN]
     return min(near)[1] if near else None
-
-
-def frame_ppi(camera, x_in: float, y_in: float) -> float:
-    """Frame pixels per inch of the table at (x_in, y_in): the shorter of an inch's steps along x and y."""
-    p = camera.project(np.array([[x_in, y_in, 0.0], [x_in + 1, y_in, 0.0], [x_in, y_in + 1, 0.0]]))
-    return float(min(np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[0])))
 
 
 def photo_misses(seed: int, k: int, resolutions) -> tuple[int, list[dict], list[float]]:

@@ -177,16 +177,18 @@ COARSE_GRID = 9                # table points a side the photo's scale is read a
 
 
 def colour_resolution(registration, table_in: tuple[float, float]) -> dict | None:
-    """Where the photo shows the table too coarsely for colour bases: the frame's pixels per inch over
-    a grid of table points (the least and the most, and the share of the points below the house
-    default `colour_least_px_per_in`), or None where every point is at or above it."""
+    """Where the photo shows the table too coarsely for colour bases: the frame's pixels per inch (the
+    shorter of an inch's steps along the table's two axes) over a grid of table points (the least
+    and the most, and the share of the points below the house default `colour_least_px_per_in`), or
+    None where every point is at or above it."""
     least = float(VISION_DEFAULTS["colour_least_px_per_in"])
     w, d = table_in
     u = (np.arange(COARSE_GRID) + 0.5) / COARSE_GRID
     points = np.stack(np.meshgrid(u * w, u * d), -1).reshape(-1, 2)
-    # each point and the points an inch along x and along y from it, in one transform
+    # each point and the points an inch along x and along y from it, in one transform; the shorter
+    # step is the scale (a tilted camera foreshortens one way: a rim is thinnest across it)
     px = registration.to_image(np.concatenate([points, points + (1.0, 0.0), points + (0.0, 1.0)])).reshape(3, -1, 2)
-    scale = np.sqrt(np.linalg.norm(px[1] - px[0], axis=1) * np.linalg.norm(px[2] - px[0], axis=1))
+    scale = np.minimum(np.linalg.norm(px[1] - px[0], axis=1), np.linalg.norm(px[2] - px[0], axis=1))
     below = scale < least
     if not below.any():
         return None

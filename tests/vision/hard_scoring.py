@@ -17,6 +17,7 @@ from shapely.geometry import Point
 
 from measure.scene import Scene
 from tests.vision.scoring import visible_truth
+from vision.settings import VISION_DEFAULTS
 
 GATE_IN = 0.5
 GOALS = {"marker_recall": 0.995, "marker_p95_in": 0.05, "colour_recall": 0.98, "colour_p95_in": 0.08,
@@ -41,6 +42,12 @@ class PhotoScore:
     painted_found: int = 0
     side_total: Counter = field(default_factory=Counter)    # visible colour figures of each side
     side_found: Counter = field(default_factory=Counter)    # and of them, found
+    # the same by how finely the photo shows the table at the figure (ppi_band), with the found ones'
+    # errors, and the phantoms by the band at their place
+    band_total: Counter = field(default_factory=Counter)
+    band_found: Counter = field(default_factory=Counter)
+    band_errors_in: dict[str, list[float]] = field(default_factory=dict)
+    band_phantoms: Counter = field(default_factory=Counter)
     terrain_iou: dict[str, list[float]] = field(default_factory=dict)
     terrain_extra: list[str] = field(default_factory=list)
     misses: list[str] = field(default_factory=list)
@@ -117,20 +124,42 @@ def nearest_pairs(xs, ys, fits, reach_in: float) -> dict[int, tuple[int, float]]
     return out
 
 
+def frame_ppi(camera, x_in: float, y_in: float) -> float:
+    """Frame pixels per inch of the table at (x_in, y_in): the shorter of an inch's steps along x and y
+    (as vision.quality.colour_resolution reads it from the registration)."""
+    p = camera.project(np.array([[x_in, y_in, 0.0], [x_in + 1, y_in, 0.0], [x_in, y_in + 1, 0.0]]))
+    return float(min(np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[0])))
+
+
+def ppi_band(ppi: float) -> str:
+    """How finely a photo shows the table at a place, against the house default a colour base needs
+    (`colour_least_px_per_in`) and 4 px/in under it."""
+    least = VISION_DEFAULTS["colour_least_px_per_in"]
+    return (f"under {least - 4:g} px/in" if ppi < least - 4 else f"{least - 4:g}-{least:g} px/in" if ppi < least
+            else f"{least:g} px/in and more")
+
+
 def score_colour(found: Scene, truth: Scene, s: PhotoScore, suspect=None, rim_visible=None,
-                 painted_top=None) -> None:
+                 painted_top=None, ppi_at=None) -> None:
+    """`ppi_at(x, y)`: the frame's pixels per inch at a table place (frame_ppi), to count by ppi_band."""
     found_c, truth_c, matched = colour_pairs(found, truth)
     used = {j for j, _ in matched.values()}
     for i, t in enumerate(truth_c):
         if t.hidden:
             continue
         painted = bool(painted_top and painted_top.get(t.id))
+        band = ppi_band(ppi_at(t.x, t.y)) if ppi_at else None
         s.painted_total += painted
         s.side_total[t.side] += 1
+        if band:
+            s.band_total[band] += 1
         if i in matched:
             s.side_found[t.side] += 1
             s.painted_found += painted
             s.colour_errors_in.append(matched[i][1])
+            if band:
+                s.band_found[band] += 1
+                s.band_errors_in.setdefault(band, []).append(matched[i][1])
         else:
             vis = f", {rim_visible.get(t.id, 1):.0%} of rim in view" if rim_visible else ""
             vis += ", whole top painted" if painted else ""
@@ -147,6 +176,8 @@ def score_colour(found: Scene, truth: Scene, s: PhotoScore, suspect=None, rim_vi
     for j, f in enumerate(phantoms):
         what = suspect(f.x, f.y) if suspect else ""
         s.colour_phantoms.append(f.id)
+        if ppi_at:
+            s.band_phantoms[ppi_band(ppi_at(f.x, f.y))] += 1
         s.colour_phantom_kinds.append(phantom_kind(what, f.side, j in misread, j in off))
         note = (f": figure {misread[j].id} ({misread[j].side}) read as {f.side}" if j in misread else
                 f": figure {off[j].id} found {math.hypot(f.x - off[j].x, f.y - off[j].y):.2f} in off" if j in off else "")
@@ -205,7 +236,7 @@ def score_photo(photo, found: Scene) -> PhotoScore:
     score_markers(found, photo.truth, s)
     score_grid(found, photo.truth, s)
     score_colour(found, photo.truth, s, suspect=lambda x, y: suspect(photo, x, y), rim_visible=photo.rim_visible,
-                 painted_top=photo.painted_top)
+                 painted_top=photo.painted_top, ppi_at=lambda x, y: frame_ppi(photo.camera, x, y))
     score_terrain(found, photo.truth, s)
     return s
 

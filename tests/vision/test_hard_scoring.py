@@ -2,10 +2,11 @@
 a phantom, and what each phantom is said to be, on scenes written by hand."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from measure.scene import Figure, Scene, Table
-from tests.vision.hard_scoring import PhotoScore, phantom_kind, score_colour
+from tests.vision.hard_scoring import PhotoScore, frame_ppi, phantom_kind, ppi_band, score_colour
 
 TABLE = Table(48.0, 36.0)
 
@@ -74,3 +75,39 @@ def test_each_missed_figure_explains_one_phantom_the_nearest():
                [_colour("f1", 10.3, 10, "blue"), _colour("f2", 10.1, 10, "blue")], suspect=lambda x, y: "the mat")
     assert sorted(s.colour_phantom_kinds) == ["a figure of the other side, its side misread", "the mat"]
     assert any(m == "phantom blue colour figure at (10.1, 10.0) on the mat: figure c1 (red) read as blue" for m in s.misses)
+
+
+@pytest.mark.parametrize("ppi, band", [(8.0, "under 20 px/in"), (19.99, "under 20 px/in"), (20.0, "20-24 px/in"),
+                                       (23.9, "20-24 px/in"), (24.0, "24 px/in and more"), (60.0, "24 px/in and more")])
+def test_a_place_is_banded_by_how_finely_the_photo_shows_it_against_the_house_default(ppi, band):
+    assert ppi_band(ppi) == band
+
+
+def test_figures_and_phantoms_are_counted_by_the_band_at_their_place():
+    # the far half of the table (y > 18) shown at 15 px/in, the near half at 30
+    s = PhotoScore(index=0, groups={})
+    truth = [_colour("c1", 10, 10, "red"), _colour("c2", 20, 30, "blue"), _colour("c3", 30, 30, "red")]
+    found = [_colour("f1", 10.1, 10, "red"), _colour("f2", 20, 30.2, "blue"), _colour("f3", 40, 32, "blue")]
+    score_colour(Scene(TABLE, tuple(found)), Scene(TABLE, tuple(truth)), s,
+                 ppi_at=lambda x, y: 15.0 if y > 18 else 30.0)
+    far, near = "under 20 px/in", "24 px/in and more"
+    assert dict(s.band_total) == {near: 1, far: 2} and dict(s.band_found) == {near: 1, far: 1}
+    assert dict(s.band_phantoms) == {far: 1}
+    assert s.band_errors_in[near] == pytest.approx([0.1]) and s.band_errors_in[far] == pytest.approx([0.2])
+
+
+def test_the_bands_measure_what_the_player_is_told_of():
+    """The benchmark's bands (the truth camera) and vision.quality's check (the registration) read the
+    same scale: the least over the check's grid is the same number."""
+    from calibration.registration import Registration
+    from vision.quality import COARSE_GRID, colour_resolution
+    from vision.synthetic import camera_over_table
+    camera = camera_over_table(48, 36, (1920, 1080), tilt_deg=35.0, azimuth_deg=90.0)
+    registration = Registration(np.linalg.inv(camera.plane_homography(0.0)), "anchors-ransac", (0, 1, 2, 3), (),
+                                0.1, (1920, 1080))
+    u = (np.arange(COARSE_GRID) + 0.5) / COARSE_GRID
+    ppi = [frame_ppi(camera, x, y) for x in u * 48 for y in u * 36]
+    info = colour_resolution(registration, (48.0, 36.0))
+    assert info["px_per_in_least"] == round(min(ppi), 1) and info["px_per_in_most"] == round(max(ppi), 1)
+    below = [ppi_band(p) != "24 px/in and more" for p in ppi]
+    assert 0 < info["share_below"] == round(sum(below) / len(below), 2) < 1
