@@ -22,7 +22,7 @@ from typing import Any, Callable
 import cv2
 import numpy as np
 
-from vision.quality import MESSAGES, gray_levels, is_dark
+from vision.quality import MESSAGES, colour_resolution, gray_levels, is_dark
 from vision.sources import FrameSource, SourceError
 
 DEFAULTS_PATH = Path(__file__).with_name("live_defaults.toml")
@@ -141,6 +141,15 @@ def status_messages(profile, stats: FrameStats | None, result: Any, previous=Non
             text = (f"figures too small for this camera: use {_size_words(math.ceil(needed_in * 4) / 4)} "
                     "markers or bring the camera closer")
         out.append(Status("markers_too_small", text))
+    # Colour bases want more pixels an inch than markers (vision.quality: JPEG and video keep colour
+    # at half the resolution): measured all the same, and said.
+    if getattr(profile, "sides", ()):
+        coarse = colour_resolution(registration, (profile.width_in, profile.depth_in))
+        if coarse is not None:
+            out.append(Status("colour_too_coarse", f"colour bases too small for this camera "
+                                                   f"({coarse['px_per_in_least']:.0f} px/in, "
+                                                   f"{coarse['least_px_per_in']:.0f} wanted): bring the camera "
+                                                   "closer or use a higher resolution"))
     return tuple(out)
 
 

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 import pytest
 
-from calibration.profile import TableProfile, standard_anchors
+from calibration.profile import ColourSpec, TableProfile, standard_anchors
 from calibration.registration import Registration
 from vision.live import (FrameStats, LiveLoop, Snapshot, StatusSettings, frame_stats, marker_cells,
                          status_messages)
@@ -309,6 +309,20 @@ def test_marker_size_for_the_camera(marker_in, px_per_in, expected):
     profile = TableProfile(name="t", width_in=48.0, depth_in=36.0, anchors=standard_anchors(48.0, 36.0),
                            figure_marker_size_in=marker_in)
     assert _texts(profile=profile, result=Result(_registration(px_per_in))) == ([expected] if expected else [])
+
+
+@pytest.mark.parametrize("px_per_in, expected", [
+    (36.0, None),
+    (24.0, None),                               # the house default itself
+    (20.0, "colour bases too small for this camera (20 px/in, 24 wanted): bring the camera closer or use a "
+           "higher resolution"),
+])
+def test_colour_bases_for_the_camera(px_per_in, expected):
+    sides = replace(PROFILE, sides=(ColourSpec("red", (200, 40, 40)), ColourSpec("blue", (40, 80, 200))))
+    assert [t for t in _texts(profile=sides, result=Result(_registration(px_per_in))) if "colour" in t] == (
+        [expected] if expected else [])
+    # a table with no colour sides is not told of them
+    assert not [t for t in _texts(result=Result(_registration(px_per_in))) if "colour" in t]
 
 
 def test_marker_cells_follow_the_dictionary():
