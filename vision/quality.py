@@ -12,8 +12,8 @@ slopes are there, at a quarter of the cost). Both limits are house defaults (vis
 Too coarse for colour bases: a rim is found by its colour, and a camera's JPEG keeps colour at half
 its resolution each way. Where the table shows at fewer pixels an inch than `colour_least_px_per_in`
 a base's rim is a chroma pixel or two wide and many are missed (on 60 hard photos of each of 8 seeds,
-found: 85% of the bases standing where the photo shows fewer than 20 px/in, 95% at 20-24, 96.5% at
-24 and more, with a p95 error of 0.09-0.14, 0.04-0.09 and 0.03-0.05 in). The photo is still
+found: 89% of the bases standing where the photo shows fewer than 20 px/in, 96% at 20-24, 97% at
+24 and more, with a p95 error of 0.09-0.14, 0.04-0.09 and 0.04-0.05 in). The photo is still
 measured (markers, grid and terrain do not need it): the reply says so, and what to do.
 """
 from __future__ import annotations

@@ -9,7 +9,9 @@ the colour with the body standing in it, its colour running in from the rim to t
 only its core, where the feet stand, free of it.) So each base is judged by its shape:
 
 1. candidates: where a base-sized square annulus holds the colour and its middle does not
-   (box filters: constant time a pixel);
+   (box filters: constant time a pixel), on each side's strict and loose labels, its likelihood
+   (vision.rim_search) and, for rims paler still, that likelihood where the brightness steps (the
+   edge pass, _on_edges: JPEG keeps a thin rim's colour at half resolution, its edge at full);
 2. for all candidates at once, the colour is sampled along rays from the candidate (one remap):
    on each ray the rim's outer edge (the last sample of the colour inside 1.35 radii), moved back
    by the base's side wall where the wall shows (towards the camera);
@@ -67,6 +69,20 @@ SOFT_RING_PX2 = 0.12           # soft candidate: likelihood summed in the annulu
                                # fewer; quartered, no more on 4 of them: its pale rims are lost further on)
 SOFT_NOISE = 0.1               # the likelihood counts above this (a body's brown is a little red)
                                # (halved too for such a side: 5 phantoms more on seeds 0/7/3/11, p95 up)
+EDGE_NOISE = 0.03              # the edge pass: the likelihood counts above this where the brightness steps ...
+EDGE_STEP = 16.0               # ... in full at a slope of this many grey levels a pixel (in proportion below it)
+EDGE_TEXTURE = 3.0             # ... or of this many times the mean slope round it (a grained mat steps everywhere)
+EDGE_PATCH = 0.8               # ... and not in a patch of the side's colour that a square this share of a base
+EDGE_CLEAR_PX = 5              # wide fits in, nor within 2 px of it (a felt scrap, a book's cover: the edge pass
+                               # sees a filled patch as its outline, a ring; a die is narrower, a base's paint too)
+                               # (the pass, on 60 hard photos of each of seeds 0/7/3/11/5/13/23/31: rims
+                               # 580/583/576/564/586/588/560/569 -> 602/595/587/582/604/599/576/580 (127 found,
+                               # 113 of them at 1080p; 8 lost); phantoms 5/7/7/9/7/12/17/9 -> 9/10/14/18/10/12/
+                               # 20/10; p95 0.090/0.093/0.088/0.081/0.081/0.103/0.099/0.079 -> 0.089/0.101/0.096/
+                               # 0.093/0.087/0.106/0.094/0.082 in: misses and phantoms together 612 -> 523.
+                               # Without the mean slope's part: phantoms on wood grain, 25 on seed 3; and on
+                               # seeds 0/7, a noise floor of 0.05-0.06 or a slope of 24 found 3-7 rims fewer a
+                               # seed for 0-3 phantoms fewer)
 SAME_RING = 0.2                # two passes' rings whose centres are this close (radii) are one ring
 COARSE_COVERAGE = 1.0          # of MIN_COVERAGE: a candidate's first look (half the rays) must show this (as much as
                                # the final test asks: half the candidates show less, and go no further). A trade, not
@@ -715,12 +731,26 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     masks, c0s, sides, kinds = [], [], [], []
     n_sides = len(side_rgbs)
     # The soft pass: each side's likelihood, for rims too thin or pale for either label.
-    # (the noise taken off: a body's brown is a little red)
-    likelihood = quantised_likelihoods(quantised, ppi, side_rgbs, mat, other_rgbs, noise=SOFT_NOISE,
-                                       sides=only_sides, shared=shared)
+    # (the noise taken off: a body's brown is a little red) The edge pass: at 1080p a rim is a
+    # chroma pixel or two wide and the JPEG keeps little of its colour (benchmarks/accuracy_vision.py
+    # --full-colour-jpeg), but its edges are steps of the brightness, kept at full resolution: there
+    # a paler colour counts (a lower noise floor). The likelihood is judged once, above the lower
+    # floor; the soft pass's is the same less the difference (the felt's blend only lowers a pixel's
+    # likelihood, so one at or below the higher floor is 0 either way).
+    low = quantised_likelihoods(quantised, ppi, side_rgbs, mat, other_rgbs, noise=EDGE_NOISE, sides=only_sides,
+                                shared=shared)
     if exclude is not None:
-        np.copyto(likelihood, 0.0, where=exclude)      # (a boolean index over both sides is slow)
-    passes = [(PASS_STRICT, strict), (PASS_LOOSE, loose), (PASS_SOFT, likelihood)]
+        np.copyto(low, 0.0, where=exclude)      # (a boolean index over both sides is slow)
+    likelihood = np.maximum(low - np.float32(SOFT_NOISE - EDGE_NOISE), np.float32(0.0))
+    on_edges = _on_edges(view_bgr, low, r_px)
+    # (not in or at the edge of a patch of the side's colour as wide as most of a base: the edge pass
+    # sees a filled patch by its outline, and a book cover's title steps with its colour all round)
+    wide = np.ones((int(EDGE_PATCH * 2 * r_px) | 1,) * 2, np.uint8)
+    for k in range(n_sides):
+        patch = cv2.morphologyEx(cv2.compare(strict, k, cv2.CMP_EQ), cv2.MORPH_OPEN, wide)
+        if patch.any():
+            np.copyto(on_edges[k], 0.0, where=cv2.dilate(patch, np.ones((EDGE_CLEAR_PX, EDGE_CLEAR_PX), np.uint8)) > 0)
+    passes = [(PASS_STRICT, strict), (PASS_LOOSE, loose), (PASS_SOFT, likelihood), (PASS_SOFT, on_edges)]
     for kind, label in passes:
         for k in range(len(side_rgbs)):
             if only_sides is not None and k not in only_sides:
@@ -944,6 +974,24 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     faint = np.flatnonzero((failed == 0) & (conf < MIN_CONFIDENCE) & ~kept_hidden)
     return (_one_per_base(hits, r_px, strict, loose, wall_shift_px, wall_height_in, with_rejected, c2[faint], view_bgr),
             strict, loose)
+
+
+def _on_edges(view_bgr: np.ndarray, likelihood: np.ndarray, r_px: float) -> np.ndarray:
+    """(K, H, W) each side's `likelihood` (in place) weighted by how steeply the view's brightness
+    steps there (its Sobel slope over EDGE_STEP grey levels a pixel, or over EDGE_TEXTURE times the
+    mean slope within 1.5 base diameters where that is more, up to 1; spread a pixel each way, the
+    width of a rim's blurred edge): a rim's colour where its edge is, not the mat's or a body's
+    flat tint, nor the grain of a wood mat."""
+    gray = cv2.cvtColor(np.ascontiguousarray(view_bgr, np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    # (Sobel's 3 x 3 weights sum to 8 across: divided, a slope in grey levels a pixel)
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3, scale=1 / 8)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3, scale=1 / 8)
+    slope = cv2.magnitude(gx, gy)
+    k = int(round(3 * r_px)) | 1
+    scale = np.maximum(EDGE_STEP, EDGE_TEXTURE * cv2.boxFilter(slope, -1, (k, k)))
+    weight = cv2.dilate(np.minimum(slope / scale, 1.0), np.ones((3, 3), np.uint8))
+    likelihood *= weight[None]
+    return likelihood
 
 
 def _other_colour(strict, loose, centres, sides, n_sides: int, reach_px: float) -> Slots:

@@ -7,7 +7,8 @@ import pytest
 
 from tests.vision.rim_scenes import BLUE, PPI, RED, WATER, TopScene
 from vision.rim_rays import STEP_PX, ray_units
-from vision.rims import MAX_FRONT, MIN_CLEAN, MIN_COVERED, RimHit, _body_cover, _one_per_base, _ring_stats, find_rims
+from vision.rims import (MAX_FRONT, MIN_CLEAN, MIN_COVERED, RimHit, _body_cover, _on_edges, _one_per_base, _ring_stats,
+                         find_rims)
 
 SIDES = [RED, BLUE]
 NAMES = ["red", "blue"]
@@ -397,7 +398,8 @@ def test_a_rim_whose_blurred_colour_reads_cluttered_is_found_by_its_outline(monk
     """A hard photo at 2160p (exact truth): a red base, its whole top painted, 43% of its rim in
     view, whose colour meets the rays beside its arc off the circle, so the clean test alone leaves
     it out; the brightness outline on the base's circle along its arc keeps it, where it stands,
-    and nothing else is kept for it."""
+    and nothing else is kept for it. (The edge pass, its colour on the brightness's steps, finds it
+    too: it is left out while the outline rule is looked at alone.)"""
     import vision.rims as rims
     from tests.vision.hard_scoring import colour_pairs
     from vision.pipeline import FramePipeline
@@ -405,16 +407,55 @@ def test_a_rim_whose_blurred_colour_reads_cluttered_is_found_by_its_outline(monk
 
     photo = hard_photo(7, 1)
     assert photo.conditions.resolution == "2160p"
+    arc, edge_noise = rims.OUTLINED_ARC, rims.EDGE_NOISE
 
-    def seen(arc: float):
+    def seen(arc: float, edges: bool):
         monkeypatch.setattr(rims, "OUTLINED_ARC", arc)
+        monkeypatch.setattr(rims, "EDGE_NOISE", edge_noise if edges else 1.0)   # 1.0: no likelihood left to it
         found, truth, matched = colour_pairs(FramePipeline(photo.profile).process(photo.image).scene, photo.truth)
         i = next(j for j, t in enumerate(truth) if t.id == "c11")
         return matched.get(i), len(found) - len(matched)
 
-    arc = rims.OUTLINED_ARC
-    without, phantoms_without = seen(1.01)          # (no share of the rays reaches it)
+    without, phantoms_without = seen(1.01, edges=False)          # (no share of the rays reaches it)
     assert without is None
-    with_outline, phantoms = seen(arc)
+    with_outline, phantoms = seen(arc, edges=False)
     assert with_outline is not None and with_outline[1] <= 0.08
     assert phantoms == phantoms_without == 0
+    shipped, phantoms = seen(arc, edges=True)
+    assert shipped is not None and shipped[1] <= 0.08 and phantoms == 0
+
+
+# The edge pass: a side's likelihood where the brightness steps (vision.rims._on_edges).
+
+def _step_view(texture: float = 0.0, seed: int = 0) -> np.ndarray:
+    """A 120 x 120 view: a grey mat (with grain of `texture` grey levels, two columns of four), a darker
+    disc of 20 px radius in its middle (a base's top, its rim's edge a step of 60 grey levels)."""
+    img = np.full((120, 120, 3), 150.0, np.float32)
+    if texture:
+        img[:, (np.arange(120) // 2) % 2 == 0] += texture
+        img += np.random.default_rng(seed).normal(0, 1.0, img.shape)
+    yy, xx = np.mgrid[0:120, 0:120]
+    img[np.hypot(xx - 60, yy - 60) <= 20] -= 60
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def test_the_edge_pass_keeps_a_colour_on_the_brightness_step_only():
+    like = _on_edges(_step_view(), np.ones((1, 120, 120), np.float32), 10.0)[0]
+    yy, xx = np.mgrid[0:120, 0:120]
+    d = np.hypot(xx - 60, yy - 60)
+    assert like[(d > 19) & (d < 21)].min() > 0.9            # the disc's edge: the full likelihood
+    assert like[d < 15].max() == 0 and like[d > 25].max() == 0   # flat inside and out: none
+    # a likelihood it is handed is only lowered, side by side
+    two = np.stack([np.full((120, 120), 0.4, np.float32), np.zeros((120, 120), np.float32)])
+    out = _on_edges(_step_view(), two, 10.0)
+    assert out[0].max() == pytest.approx(0.4) and out[1].max() == 0
+
+
+def test_on_a_grained_mat_the_grain_counts_in_part_and_a_base_s_step_nearly_in_full():
+    yy, xx = np.mgrid[0:120, 0:120]
+    d = np.hypot(xx - 60, yy - 60)
+    grained = _on_edges(_step_view(texture=30.0), np.ones((1, 120, 120), np.float32), 10.0)[0]
+    # the grain's steps are 15 grey levels a pixel, nearly EDGE_STEP: by their slope alone they would
+    # count nearly in full; against the mean slope round them, about a third
+    assert np.median(grained[d > 40]) < 0.5
+    assert np.median(grained[(d > 19) & (d < 21)]) > 0.8
