@@ -54,7 +54,7 @@ try:
     texture_gray("grass")
 except ImportError as exc:      # scikit-image ships the photographed textures
     sys.exit(f"accuracy_vision: {exc}")
-from tests.vision.hard_scoring import GOALS, KINDS, hidden_reported, p95, score_photo  # noqa: E402
+from tests.vision.hard_scoring import GOALS, KINDS, PPI_BANDS, hidden_reported, p95, score_photo  # noqa: E402
 
 
 def describe(c) -> str:
@@ -123,8 +123,7 @@ def band_table(scores) -> str:
     """Colour rims by how finely the photo shows the table at each figure (tests.vision.hard_scoring
     ppi_band, against the house default `colour_least_px_per_in` that vision.quality tells a player
     of): found, phantoms at such places, and the found ones' p95 error."""
-    bands = sorted({b for sc in scores for b in sc.band_total}, key=lambda b: float(b.split()[0].split("-")[0])
-                   if b[0].isdigit() else -1)
+    bands = [b for b in PPI_BANDS if any(sc.band_total[b] for sc in scores)]
     out = ["Colour rims by the photo's pixels per inch at the figure (the shorter of an inch's steps):\n",
            "| frame px/in | found | phantoms | p95 in |", "|---|---|---|---|"]
     for band in bands:

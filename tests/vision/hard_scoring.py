@@ -131,12 +131,16 @@ def frame_ppi(camera, x_in: float, y_in: float) -> float:
     return float(min(np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[0])))
 
 
+_LEAST_PPI = VISION_DEFAULTS["colour_least_px_per_in"]
+# How finely a photo shows the table at a place, against the house default a colour base needs
+# (`colour_least_px_per_in`) and 4 px/in under it: the bands, coarsest first.
+PPI_BANDS = (f"under {_LEAST_PPI - 4:g} px/in", f"{_LEAST_PPI - 4:g}-{_LEAST_PPI:g} px/in",
+             f"{_LEAST_PPI:g} px/in and more")
+
+
 def ppi_band(ppi: float) -> str:
-    """How finely a photo shows the table at a place, against the house default a colour base needs
-    (`colour_least_px_per_in`) and 4 px/in under it."""
-    least = VISION_DEFAULTS["colour_least_px_per_in"]
-    return (f"under {least - 4:g} px/in" if ppi < least - 4 else f"{least - 4:g}-{least:g} px/in" if ppi < least
-            else f"{least:g} px/in and more")
+    """The band of PPI_BANDS a place shown at `ppi` frame pixels per inch falls in."""
+    return PPI_BANDS[0] if ppi < _LEAST_PPI - 4 else PPI_BANDS[1] if ppi < _LEAST_PPI else PPI_BANDS[2]
 
 
 def score_colour(found: Scene, truth: Scene, s: PhotoScore, suspect=None, rim_visible=None,
