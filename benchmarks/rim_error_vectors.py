@@ -16,7 +16,7 @@ Each photo is analysed as `tablesight analyze` does (FramePipeline(profile).proc
 path found a base is read from the hits vision.pipeline's rims_in_view hands back (wrapped here,
 unchanged). Prints markdown; asserts nothing.
 
-Run: python benchmarks/rim_error_vectors.py [--photos 60] [--seeds 0,7,3] [--res 1080p,1080p,2160p]
+Run: python benchmarks/rim_error_vectors.py [--photos 60] [--seeds 0,7,3] [--res 1080p,1080p,2160p] [--list]
 """
 from __future__ import annotations
 
@@ -140,16 +140,30 @@ def report(rows: list[dict], seeds) -> None:
               + " | ".join(str(past[p]) for p in paths) + " |")
 
 
+def listing(rows: list[dict]) -> None:
+    """Each rim past the goal, worst first: its photo (numbered as accuracy_vision's misses are), its
+    error and the conditions it was found under, so that its crop can be looked at."""
+    past = sorted((r for r in rows if r["err"] > GOAL_IN), key=lambda r: -r["err"])
+    print(f"\n### Each rim past {GOAL_IN} in ({len(past)})\n")
+    for r in past:
+        print(f"- seed {r['seed']} photo {r['photo']} {r['id']}: {r['err']:.3f} in (along {r['along']:+.3f}, "
+              f"across {r['across']:+.3f}); {r['resolution']}, {r['felt']}, {r['path']}, {r['top']}, "
+              f"{r['side']}, {r['cloak']}, {r['blur']}, {r['tilt']}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=int, default=60)
     parser.add_argument("--seeds", default="0,7,3")
     parser.add_argument("--res", default="1080p,1080p,2160p", help="resolutions cycled like a factor")
+    parser.add_argument("--list", action="store_true", help="also list each rim past the goal, worst first")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]
     resolutions = tuple(args.res.split(","))
     rows = [r for seed in seeds for k in range(args.photos) for r in photo_rows(seed, k, resolutions)]
     report(rows, seeds)
+    if args.list:
+        listing(rows)
 
 
 if __name__ == "__main__":
