@@ -47,6 +47,7 @@ class ColourSpec:
     name: str                   # a side's name, or a terrain kind
     rgb: tuple[int, int, int]   # the profile's colour: the starting guess
     learned_rgb: tuple[int, int, int] | None = None   # a side's rim as a photo of this table showed it
+    base_in: float | None = None   # a side's colour bases' diameter; None: measured from the photo
 
     @property
     def seen_rgb(self) -> tuple[int, int, int]:
@@ -162,15 +163,26 @@ def _tables(items: Any, key: str, allowed: set[str]):
         yield where, item
 
 
+# A side's colour bases: from the smallest (20 mm) to the largest (60 mm) a rim is looked for on.
+SIDE_BASE_RANGE_IN = (0.75, 2.5)
+
+
 def _colours(items: Any, key: str, name_key: str, learned: bool = False) -> tuple[ColourSpec, ...]:
+    """[[sides]] (`learned`: with a learned colour and a base size allowed) or [[terrain]]."""
     out = []
-    allowed = {name_key, "colour"} | ({"learned_colour"} if learned else set())
+    allowed = {name_key, "colour"} | ({"learned_colour", "base"} if learned else set())
     for where, item in _tables(items, key, allowed):
         name = item.get(name_key)
         if not isinstance(name, str) or not name:
             raise ProfileError(f"{where}{name_key}: expected a non-empty string, got {name!r}")
         seen = parse_colour(item["learned_colour"], f"{where}learned_colour") if "learned_colour" in item else None
-        out.append(ColourSpec(name=name, rgb=parse_colour(item.get("colour"), f"{where}colour"), learned_rgb=seen))
+        base = _num(item, "base", where, None, positive=True) if "base" in item else None
+        if base is not None and not SIDE_BASE_RANGE_IN[0] <= base <= SIDE_BASE_RANGE_IN[1]:
+            lo, hi = SIDE_BASE_RANGE_IN
+            raise ProfileError(f"{where}base: a colour base's diameter in inches, {lo:g} to {hi:g} "
+                               f"(1.26 for 32 mm), got {base!r}")
+        out.append(ColourSpec(name=name, rgb=parse_colour(item.get("colour"), f"{where}colour"), learned_rgb=seen,
+                              base_in=base))
     return tuple(out)
 
 

@@ -32,6 +32,8 @@ def _colours(key: str, name_key: str, items: tuple[ColourSpec, ...]) -> list[str
     out = []
     for c in items:
         out += ["", f"[[{key}]]", f"{name_key} = {_str(c.name)}", f"colour = {_str(_hex(c.rgb))}"]
+        if c.base_in is not None:
+            out.append(f"base = {_num(c.base_in)}              # colour bases' diameter, inches")
     return out
 
 

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from calibration.profile import (ProfileError, TableProfile, learned_colours_path, load_profile,
+from calibration.profile import (SIDE_BASE_RANGE_IN, ProfileError, TableProfile, learned_colours_path, load_profile,
                                  profile_from_dict, standard_anchors)
 from calibration.profile_toml import profile_to_toml
 from calibration.sheet_output import to_pdf
@@ -88,6 +88,9 @@ def profile_data(body: Mapping[str, Any]) -> dict[str, Any]:
             raise TableFileError("sides: each side needs a name")
         colour = side.get("colour") or SIDE_COLOURS.get(side["name"].strip().lower())
         data["sides"].append({"name": side["name"].strip()[:30], "colour": colour})
+        if side.get("base") is not None:       # left out: read from the photo (vision.base_size)
+            words = f"{side['name'].strip()[:30]}'s bases"
+            data["sides"][-1]["base"] = _number(side, "base", words, *SIDE_BASE_RANGE_IN)
     if len({s["name"].lower() for s in data["sides"]}) != len(data["sides"]):
         raise TableFileError("sides: two sides have the same name")
     kinds = body.get("terrain") or []

@@ -66,6 +66,12 @@ def test_contract_example_loads(tmp_path):
     assert profile.roster_by_figure() == {"m12": {"name": "Robin", "side": "red", "type": "archer", "painted": False}}
 
 
+def test_a_side_may_give_its_bases_size():
+    profile = profile_from_dict(_base(sides=[{"name": "red", "colour": "#c82828", "base": 1.26},
+                                             {"name": "blue", "colour": "#2846c8"}]))
+    assert [s.base_in for s in profile.sides] == [1.26, None]      # None: measured from the photo
+
+
 def _base(**changes):
     data = {"width": 48.0, "depth": 36.0, "anchors": [{"id": 0, "x": 1.25, "y": 1.25, "size": 2.0}]}
     data.update(changes)
@@ -83,6 +89,10 @@ def _base(**changes):
     (_base(grid={"kind": "triangle", "pitch": 1.0}), "grid.kind", "square"),
     (_base(grid={"kind": "square", "pitch": 0}), "grid.pitch", "greater than 0"),
     (_base(sides=[{"name": "red", "colour": "red"}]), "sides[0].colour", "like"),
+    (_base(sides=[{"name": "red", "colour": "#c82828", "base": "32mm"}]), "sides[0].base", "expected a number"),
+    (_base(sides=[{"name": "red", "colour": "#c82828", "base": 32}]), "sides[0].base", "0.75 to 2.5"),
+    (_base(sides=[{"name": "red", "colour": "#c82828", "base": 0}]), "sides[0].base", "greater than 0"),
+    (_base(terrain=[{"kind": "woods", "colour": "#23461e", "base": 1.0}]), "terrain[0].base", "unknown key"),
     (_base(widht=48), "widht", "unknown key"),
     (_base(anchors=[{"id": 0, "x": 1.25, "y": 1.25, "size": 2.0}, {"id": 0, "x": 5, "y": 5, "size": 2.0}]),
      "anchors[1].id", "twice"),

@@ -159,6 +159,9 @@
 
   /* The new-table wizard: one step at a time; the answers become a table file on the server. */
   const STEPS = ["print", "size", "grid", "sides", "terrain", "save", "test"];
+  // Colour bases' sizes (inches, as the profile's `base`): "" lets the photo tell
+  const BASES = [["", "Base size: let the photo tell"], ["0.984", "25 mm bases"], ["1.26", "32 mm bases"],
+                 ["1.575", "40 mm bases"], ["1.969", "50 mm bases"]];
   const TERRAIN_WORDS = {woods: "Woods", rocks: "Rocks", hill: "Hill", water: "Water", wall: "Walls", building: "Buildings"};
   const wiz = {step: 0, paper: "a4", unit: "in", msize: 1, grid: "", sides: [{name: "Red", colour: "#c82828"}, {name: "Blue", colour: "#2850c8"}],
                terrain: new Set(["woods", "hill"]), saved: null};
@@ -227,7 +230,11 @@
       del.type = "button"; del.className = "button delete"; del.textContent = "Remove";
       del.setAttribute("aria-label", `Remove the side ${side.name}`);
       del.addEventListener("click", () => { wiz.sides.splice(i, 1); sides(); });
-      li.append(name, colour, del);
+      const base = document.createElement("select");     // left as it is: read from the test photo
+      base.setAttribute("aria-label", `Base size of ${side.name || "side " + (i + 1)}`);
+      base.innerHTML = BASES.map(([v, words]) => `<option value="${v}"${String(side.base || "") === v ? " selected" : ""}>${words}</option>`).join("");
+      base.addEventListener("change", () => { side.base = base.value ? Number(base.value) : null; });
+      li.append(name, colour, del, base);
       ul.appendChild(li);
     });
     $("wiz-add-side").hidden = wiz.sides.length >= 6;

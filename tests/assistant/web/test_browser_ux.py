@@ -303,6 +303,7 @@ def test_setup_wizard_saves_a_table_and_switches_to_it(browser, shots, tmp_path,
         page.fill("#wiz-pitch", "1")
         page.click("#wiz-next")
         page.locator("#wiz-sides input:not([type=color])").nth(1).fill("Goblins")
+        page.locator("#wiz-sides select").nth(1).select_option("0.984")      # 25 mm; Red's left to the photo
         _check_sizes(page, f"wizard sides {shape}")
         page.screenshot(path=shots / f"wizard-sides-{shape}.png")
         page.click("#wiz-next")
@@ -323,6 +324,7 @@ def test_setup_wizard_saves_a_table_and_switches_to_it(browser, shots, tmp_path,
         profile = load_profile(saved)                   # the CLI's reader
         assert (profile.name, profile.width_in, profile.depth_in) == ("Kitchen table", 48.0, 36.0)
         assert profile.grid.kind == "square" and [s.name for s in profile.sides] == ["Red", "Goblins"]
+        assert [s.base_in for s in profile.sides] == [None, 0.984]
         assert profile.figure_marker_size_in == 0.75
         assert [t.name for t in profile.terrain] == ["woods", "hill", "water"]
 

@@ -53,6 +53,14 @@ def test_switching_between_saved_tables(client, pin):
     assert client.get("/setup/").status_code == 200
 
 
+def test_a_side_may_give_its_bases_size_or_leave_it_to_the_photo(client, pin, app):
+    body = {**KITCHEN, "sides": [{"name": "red", "colour": "#c82828", "base": 1.26},
+                                 {"name": "Blue", "colour": "#2850c8", "base": None}]}
+    assert client.post("/api/tables", json=body, headers=pin).status_code == 201
+    profile = load_profile(Path(app.config["TABLES_DIR"]) / "kitchen-table.toml")
+    assert [s.base_in for s in profile.sides] == [1.26, None]
+
+
 def test_saving_and_switching_need_the_pin(client):
     assert client.post("/api/tables", json=KITCHEN).status_code == 401
     assert client.post("/api/tables/use", json={"file": "kitchen-table.toml"}).status_code == 401
@@ -65,6 +73,7 @@ def test_saving_and_switching_need_the_pin(client):
     ({"grid": {"kind": "triangle", "pitch": 1}}, "grid"),
     ({"sides": [{"name": "red"}, {"name": "Red"}]}, "same name"),
     ({"sides": [{"name": "red", "colour": "crimson"}]}, "colour"),
+    ({"sides": [{"name": "red", "base": 32}]}, "red's bases"),        # millimetres where inches are asked
     ({"terrain": ["lava"]}, "terrain"),
 ])
 def test_a_wrong_answer_is_one_clear_400_and_nothing_is_written(client, pin, app, change, words):
