@@ -25,11 +25,18 @@ colour at full resolution (4:4:4) where cameras and most encoders keep it at hal
 a plain run it shows how much of what is missed the subsampled colour costs (at 1080p a rim is a
 chroma pixel or two wide).
 
+`--base-in D` draws every colour base D inches across instead of the set's 1" (1.26 is 32 mm, 1.575 is
+40 mm), the profile giving no size, so that vision reads it from the photo (vision.base_size);
+`--profile-base D` gives each side's size in the profile as D instead (the bases' own size: the
+size told; 1: as vision looked for every base before it read their size). Not the issue's set: how
+the size a family's bases happen to be changes what is found. The report says at what size the
+bases were looked for.
+
 `--save DIR` also writes each photo as a player would have it (PNG, table TOML, truth and conditions
 JSON), to run `tablesight analyze` on by hand.
 
 Run: python benchmarks/accuracy_vision.py [--photos 60] [--seed 0] [--res 1080p,1080p,2160p] [--easy N] [--save DIR]
-     [--absent-kinds] [--full-colour-jpeg]
+     [--absent-kinds] [--full-colour-jpeg] [--base-in 1.26 [--profile-base 1.26]]
 """
 from __future__ import annotations
 
@@ -141,19 +148,27 @@ def absent_kinds(seed: int, index: int) -> tuple[str, ...]:
 
 
 def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path | None = None,
-                absent: bool = False, full_colour_jpeg: bool = False) -> None:
+                absent: bool = False, full_colour_jpeg: bool = False, base_in: float = 1.0,
+                profile_base_in: float | None = None) -> None:
     scores, lines, hidden = [], [], defaultdict(int)
+    sized = Counter()           # (the size the colour bases were looked for at, where it came from) per photo
     render_s, analyse_s = [], []
     extra_by_kind, absent_count = defaultdict(int), defaultdict(int)
     for k in range(count):
         t0 = time.perf_counter()
         gone = absent_kinds(seed, k) if absent else ()
-        photo = hard_photo(seed, k, resolutions=resolutions, absent_kinds=gone, full_colour_jpeg=full_colour_jpeg)
+        photo = hard_photo(seed, k, resolutions=resolutions, absent_kinds=gone, full_colour_jpeg=full_colour_jpeg,
+                           base_in=base_in)
+        if profile_base_in is not None:
+            photo = dataclasses.replace(photo, profile=dataclasses.replace(photo.profile, sides=tuple(
+                dataclasses.replace(side, base_in=profile_base_in) for side in photo.profile.sides)))
         if save is not None:
             write_hard_photo(photo, save, f"hard-{seed}-{k:03d}")
         t1 = time.perf_counter()
         try:
             scene = FramePipeline(photo.profile).process(photo.image).scene
+            for v in scene.extra.get("colour_bases", {}).values():
+                sized[v["base"], v["from"]] += 1
         except Exception as exc:         # a photo the pipeline refuses is all misses, named
             scene = dataclasses.replace(photo.truth, figures=(), terrain=(), grid=None)
             lines.append(f"- photo {k} [{describe(photo.conditions)}]: analyze failed: {exc}")
@@ -190,6 +205,12 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     if full_colour_jpeg:
         print("**Diagnosis, not the issue's set**: each photo's JPEG keeps the colour at full resolution (4:4:4), "
               "not at half (4:2:0) as cameras do.\n")
+    if base_in != 1.0 or profile_base_in is not None:
+        told = "the profile gives none: vision reads it from the photo" if profile_base_in is None else \
+            f"the profile gives {profile_base_in:g}\""
+        print(f"**Not the issue's set**: the colour bases are {base_in:g}\" across ({told}).\n")
+    print("Colour bases looked for at (side-photos): "
+          + ", ".join(f'{size:g}" ({source}) {n}' for (size, source), n in sorted(sized.items())) + "\n")
     print(f"Goals: markers >= {GOALS['marker_recall']:.1%}, 0 false, p95 <= {GOALS['marker_p95_in']} in; "
           f"grids all; colour >= {GOALS['colour_recall']:.0%}, 0 phantoms, p95 <= {GOALS['colour_p95_in']} in; "
           f"terrain IoU per kind >= {GOALS['terrain_iou']}.\n")
@@ -295,12 +316,17 @@ def main() -> None:
     parser.add_argument("--full-colour-jpeg", action="store_true",
                         help="diagnosis: the photos' JPEG keeps the colour at full resolution (4:4:4), not half")
     parser.add_argument("--save", type=Path, metavar="DIR", help="write each hard photo, its profile and truth there")
+    parser.add_argument("--base-in", type=float, default=1.0,
+                        help="the colour bases' diameter in the photos (the set's: 1; 1.26 is 32 mm)")
+    parser.add_argument("--profile-base", type=float, default=None, metavar="D",
+                        help="the profiles give the bases' size as D (default: they give none)")
     args = parser.parse_args()
     resolutions = tuple(r.strip() for r in args.res.split(",") if r.strip())
     if any(r not in ("1080p", "2160p") for r in resolutions):
         parser.error(f"--res: each of 1080p or 2160p, got {args.res!r}")
     if args.photos > 0:
-        hard_report(args.photos, args.seed, resolutions, args.save, args.absent_kinds, args.full_colour_jpeg)
+        hard_report(args.photos, args.seed, resolutions, args.save, args.absent_kinds, args.full_colour_jpeg,
+                    args.base_in, args.profile_base)
     if args.easy > 0:
         easy_report(args.easy, args.seed + 1)
 

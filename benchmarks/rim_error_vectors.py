@@ -43,11 +43,10 @@ GOAL_IN = GOALS["colour_p95_in"]
 
 
 def path_of(hit) -> str:
-    """Which look found a base (vision.rims.RimHit): the water search's bases carry no ring
-    measures (inner, outer 0, radius as the base's)."""
+    """Which look found a base (vision.rims.RimHit)."""
     if hit.by_likelihood:
         return "likelihood"
-    if hit.inner == 0.0 and hit.outer == 0.0 and hit.radius == 1.0 and hit.free_radius == 1.0:
+    if hit.by_water:
         return "water search"
     return "loose labels" if hit.by_hue else "strict labels"
 

@@ -83,16 +83,20 @@ class Detections:
         return Detections(**{name: np.concatenate([getattr(self, name), getattr(other, name)])
                              for name in _COLUMNS})
 
-    def to_figures(self, roster: Mapping[str, Mapping] | None = None, base_in: float = 1.0) -> tuple[Figure, ...]:
-        """Scene figures, with name, side, type, base and painted from the roster where it has them."""
+    def to_figures(self, roster: Mapping[str, Mapping] | None = None, base_in: float = 1.0,
+                   side_bases: Mapping[str, float] | None = None) -> tuple[Figure, ...]:
+        """Scene figures, with name, side, type, base and painted from the roster where it has them;
+        a colour figure's base else its side's (`side_bases`, diameters in inches), else `base_in`."""
         roster = roster or {}
+        side_bases = side_bases or {}
         figures = []
         for k in range(len(self)):
             fid = str(self.figure_id[k])
             entry = roster.get(fid, {})
+            own = side_bases.get(self.side[k], base_in) if self.detected_by[k] == "colour" else base_in
             figures.append(Figure(
                 id=fid, x=float(self.xy_in[k, 0]), y=float(self.xy_in[k, 1]),
-                base_in=float(entry.get("base", base_in)),
+                base_in=float(entry.get("base", own)),
                 side=entry.get("side", self.side[k]), type=entry.get("type"),
                 marker=int(self.marker_id[k]) if self.marker_id[k] >= 0 else None,
                 detected_by=str(self.detected_by[k]), confidence=float(self.confidence[k]),

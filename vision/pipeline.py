@@ -35,6 +35,7 @@ from calibration.registration import Registration, RegistrationError, register
 from measure.grid import cell_of
 from measure.scene import Grid, Scene, Table, Terrain
 from vision.anchors import SEARCH_TRIES, AnchorWindows
+from vision.base_size import MAX_SEARCHES, SAME_SIZE, SETTLED, best_size, next_size, size_ratio
 from vision.change import ChangeWatch
 from vision.colour import COLOUR_PPI
 from vision.detections import Detections
@@ -101,6 +102,8 @@ class _Held:
     terrain: tuple[Terrain, ...] | None = None
     terrain_frame: int = -10 ** 9
     colour_resolution: dict | None = None  # where the photo is too coarse for colour bases (vision.quality)
+    colour_base_in: float | None = None    # sides with no size in the profile: their bases' (vision.base_size)
+    colour_base_from: str = ""             # "photo" (measured) or "house default"
 
 
 class FramePipeline:
@@ -341,7 +344,7 @@ class FramePipeline:
         once more in windows twice as wide: a small window cut close round a base beside a hand
         (or anything else that changed round it) can miss it that the whole view finds. Only a base
         of the figure's side within the tracker's gate of its last place is taken from there."""
-        base_in = VISION_DEFAULTS["colour_base_in"]
+        bases = self._side_bases(held)
         gate_in = self.tracker.gate_in
         carried_ids = {t.figure_id for t in carried}
         colour = detections.detected_by == "colour"
@@ -362,7 +365,7 @@ class FramePipeline:
         for k in range(len(found)):
             xy, side = found.xy_in[k], found.side[k]
             near_track = any(t.side == side and np.hypot(*(xy - t.xy_in)) <= gate_in for t in vanished)
-            taken = colour.any() and np.hypot(*(detections.xy_in[colour] - xy).T).min() < 0.6 * base_in
+            taken = colour.any() and np.hypot(*(detections.xy_in[colour] - xy).T).min() < 0.6 * bases[side]
             keep[k] = near_track and not taken
         return detections.concat(found[keep]) if keep.any() else detections
 
@@ -381,48 +384,95 @@ class FramePipeline:
             return found.covers(xy_in) if found is not None else np.zeros(len(xy_in), bool)
         return covered
 
+    def _side_bases(self, held: _Held) -> dict[str, float]:
+        """Each side's colour bases' diameter (in): the profile's, else the size measured from this
+        registration's photo (vision.base_size), else the house default."""
+        unsized = held.colour_base_in if held.colour_base_in is not None else VISION_DEFAULTS["colour_base_in"]
+        return {s.name: s.base_in if s.base_in is not None else unsized for s in self.profile.sides}
+
+    def _colour_sized(self, view: FrameView, pose: CameraPose, rects, held: _Held, hands: Hands | None,
+                      markers: Detections) -> Detections:
+        """_colour over a whole table, the size of the sides whose profile gives none read from the
+        rims it finds (vision.base_size): where the house default's rims show another size, searched
+        again at the common bases towards it, and the size whose rims show it best
+        (base_size.best_size) kept and held for the registration."""
+        unsized = [s.name for s in self.profile.sides if s.base_in is None]
+        found, free = self._colour(view, pose, rects, held, hands, markers, with_free=True)
+        if not unsized or held.colour_base_in is not None:
+            return found
+        size = default = VISION_DEFAULTS["colour_base_in"]
+        held.colour_base_in, held.colour_base_from = size, "house default"
+        mine = np.isin(found.side, unsized)
+        ratio = size_ratio(free[mine])
+        if ratio is None or SAME_SIZE[0] <= ratio <= SAME_SIZE[1]:
+            return found
+        tried, results = {size: (int(mine.sum()), ratio)}, {size: found}
+        for _ in range(MAX_SEARCHES):
+            size = next_size(size, ratio, default)
+            if size is None or size in tried:
+                break
+            held.colour_base_in = size
+            results[size], free = self._colour(view, pose, rects, held, hands, markers, with_free=True)
+            mine = np.isin(results[size].side, unsized)
+            ratio = size_ratio(free[mine])
+            tried[size] = (int(mine.sum()), ratio)
+            if ratio is None or abs(ratio - 1.0) <= SETTLED:
+                break
+        held.colour_base_in = best_size(tried)
+        held.colour_base_from = "photo" if held.colour_base_in != default else "house default"
+        return results[held.colour_base_in]
+
     def _colour(self, view: FrameView, pose: CameraPose, rects, held: _Held, hands: Hands | None = None,
-                markers: Detections | None = None) -> Detections:
+                markers: Detections | None = None, with_free: bool = False):
+        """Colour bases in `rects` (table inches), each side's looked for at its size (_side_bases;
+        one search for the sides of each size). With `with_free`, also each base's free radius (the
+        visible arc's own, in its side's base radii), row by row."""
         sides = self.profile.sides
         if not sides:
-            return Detections.empty()
+            return (Detections.empty(), np.zeros(0)) if with_free else Detections.empty()
         # A figure found by its marker stands there: its card is no colour base (dark ink shows
         # false colour).
         half = 0.6 * self.profile.figure_marker_size_in
         cards = [(x - half, y - half, x + half, y + half) for (x, y), by in
                  zip(markers.xy_in, markers.detected_by) if by == "marker"] if markers is not None and len(markers) else []
         h = VISION_DEFAULTS["colour_base_height_in"]
-        base_in = VISION_DEFAULTS["colour_base_in"]
+        bases = self._side_bases(held)
+        by_size: dict[float, set[int]] = {}
+        for k, s in enumerate(sides):
+            by_size.setdefault(bases[s.name], set()).add(k)
         others = [t.rgb for t in self.profile.terrain]
         table_view = view.at(COLOUR_PPI)
-        xy, side_names, conf = [], [], []
+        xy, side_names, conf, free = [], [], [], []
         for rect in rects:
             # The table-plane view: a base's top shows where its ray meets the table; the camera
             # pose puts it back over its true centre (vision.rims).
             window = table_view.window(rect)
             if window.image.shape[0] < 8 or window.image.shape[1] < 8:
                 continue
-            for p, hit in rims_in_view(window, [s.seen_rgb for s in sides], base_in, pose=pose, height_in=h,
-                                       wb=held.wb, other_rgbs=others, mat=held.mat,
-                                       table_in=(self.profile.width_in, self.profile.depth_in),
-                                       keep_out_in=self._anchor_cards() + cards,
-                                       exclude=hands.mask_in(window) if hands is not None else None,
-                                       tables=self._colour_tables):
-                xy.append(p)
-                side_names.append(sides[hit.side_index].name)
-                conf.append(hit.confidence)
+            for base_in, mine in by_size.items():
+                for p, hit in rims_in_view(window, [s.seen_rgb for s in sides], base_in, pose=pose, height_in=h,
+                                           wb=held.wb, other_rgbs=others, mat=held.mat,
+                                           table_in=(self.profile.width_in, self.profile.depth_in),
+                                           keep_out_in=self._anchor_cards() + cards,
+                                           exclude=hands.mask_in(window) if hands is not None else None,
+                                           tables=self._colour_tables):
+                    if hit.side_index in mine:
+                        xy.append(p)
+                        side_names.append(sides[hit.side_index].name)
+                        conf.append(hit.confidence)
+                        free.append(np.nan if hit.by_water else hit.free_radius)   # (fitted at the base's)
         # The same base seen in two overlapping windows: keep its most confident reading (a window that
         # cuts the real rim off may see only a cloak of the other side's colour up on its body).
         kept: list[int] = []
         for k in sorted(range(len(xy)), key=lambda k: -conf[k]):
-            if all(np.hypot(*(xy[k] - xy[j])) >= base_in * 0.6 for j in kept):
+            if all(np.hypot(*(xy[k] - xy[j])) >= max(bases[side_names[k]], bases[side_names[j]]) * 0.6
+                   for j in kept):
                 kept.append(k)
-        xy, side_names, conf = [xy[k] for k in kept], [side_names[k] for k in kept], [conf[k] for k in kept]
-        if not xy:
-            return Detections.empty()
-        order = sorted(range(len(xy)), key=lambda k: (round(xy[k][1], 3), xy[k][0]))
-        return Detections.from_colour([f"c{i + 1}" for i in range(len(order))], np.array([xy[k] for k in order]),
-                                      [side_names[k] for k in order], [conf[k] for k in order])
+        order = sorted(kept, key=lambda k: (round(xy[k][1], 3), xy[k][0]))
+        found = Detections.from_colour([f"c{i + 1}" for i in range(len(order))], np.array([xy[k] for k in order]),
+                                       [side_names[k] for k in order], [conf[k] for k in order]) \
+            if order else Detections.empty()
+        return (found, np.array([free[k] for k in order], float)) if with_free else found
 
     def _anchor_cards(self) -> list[tuple[float, float, float, float]]:
         """Each anchor's printed card (the square and its white border), no place for a base."""
@@ -430,7 +480,8 @@ class FramePipeline:
                  a.y_in + a.size_in * 0.75) for a in self.profile.anchors]
 
     def _terrain(self, frame_view: FrameView, detections: Detections, wb=None,
-                 hands: Hands | None = None) -> tuple[Terrain, ...]:
+                 hands: Hands | None = None, bases: dict[str, float] | None = None) -> tuple[Terrain, ...]:
+        """The felt pieces; `bases`: each side's colour bases' diameter (a figure's footprint)."""
         kinds = [(t.name, t.rgb) for t in self.profile.terrain]
         if not kinds:
             return ()
@@ -445,8 +496,8 @@ class FramePipeline:
             reference = tuple((a.x_in, a.y_in) for a in self.profile.anchors if a.id in wb.anchors_used)
         base_in = VISION_DEFAULTS["colour_base_in"]
         marker_r = self.profile.figure_marker_size_in * 0.75
-        footprints = [(float(x), float(y), base_in / 2 if by == "colour" else marker_r)
-                      for (x, y), by in zip(detections.xy_in, detections.detected_by)]
+        footprints = [(float(x), float(y), (bases or {}).get(side, base_in) / 2 if by == "colour" else marker_r)
+                      for (x, y), by, side in zip(detections.xy_in, detections.detected_by, detections.side)]
         exclude = [(a.x_in - a.size_in * 0.7, a.y_in - a.size_in * 0.7, a.x_in + a.size_in * 0.7,
                     a.y_in + a.size_in * 0.7) for a in self.profile.anchors]
         return find_terrain(image, view.ppi, kinds, [s.rgb for s in self.profile.sides], footprints,
@@ -509,7 +560,7 @@ class FramePipeline:
             t2 = time.perf_counter()
             hands = self._hands(view, held)
             timing["hands_ms"] = (time.perf_counter() - t2) * 1e3
-            detections = detections.concat(self._colour(view, pose, table, held, hands, detections))
+            detections = detections.concat(self._colour_sized(view, pose, table, held, hands, detections))
         else:
             hands = None
             carried, marker_rects, colour_rects, expected, unlooked = self._plan_search()
@@ -529,7 +580,7 @@ class FramePipeline:
         if due and self._frame - held.terrain_frame < 2 * every and self.watch.settled_change("table")[1]:
             due = False      # a hand moving over the table hides felt: looked at once it settles
         if held.terrain is None or due:
-            held.terrain = self._terrain(view, detections, held.wb, hands)
+            held.terrain = self._terrain(view, detections, held.wb, hands, bases=self._side_bases(held))
             held.terrain_frame = self._frame
             events.append("terrain")
             if self.track:
@@ -543,7 +594,7 @@ class FramePipeline:
                       track_terrain_ms=(t4 - t3) * 1e3, **self._hold_ms)
         if "hands_ms" in timing:
             timing["rims_ms"] = timing["colour_ms"] - timing["hands_ms"]
-        figures = detections.to_figures(self._roster)
+        figures = detections.to_figures(self._roster, side_bases=self._side_bases(held))
         if held.grid is not None and figures:
             cells = cell_of(held.grid, np.array([f.xy for f in figures]))
             figures = tuple(replace(f, cell=(int(c[0]), int(c[1]))) for f, c in zip(figures, cells))
@@ -554,6 +605,10 @@ class FramePipeline:
             extra["grid_check"] = held.grid_check
         if held.colour_resolution is not None:
             extra["colour_resolution"] = held.colour_resolution
+        if self.profile.sides:
+            extra["colour_bases"] = {s.name: {"base": size, "from": "profile" if s.base_in is not None
+                                              else held.colour_base_from or "house default"}
+                                     for s, size in zip(self.profile.sides, self._side_bases(held).values())}
         if full and hands is not None and hands.polygons:
             extra["hands"] = hands.as_json()
             # A still photo: roster markers not seen may be under the hand (hidden, place unknown).

@@ -142,6 +142,7 @@ class RimHit:
                                # front of the ring (1: no camera direction known). These two are measured only
                                # for a ring they may keep (one otherwise too weak, no other side's colour round
                                # it; front also for a too weak ring facing the camera: vision.rim_outline)
+    by_water: bool = False     # found by the water search (vision.rim_water): no ring measures, its radius the base's
 
 
 # A side's labels as 0/255 bytes (cv2.compare's), halved by area: each 2x2 block's rounded mean
@@ -591,7 +592,7 @@ def _with_water_rims(hits, strict, side_rgbs, other_rgbs, r_px, wall_shift_px, v
     (vision.rim_water: there the ring test cannot tell the rim from the felt)."""
     rings = [h for h in hits if h.reason == "ring"]
     found = np.array([h.xy_view for h in rings], np.float64).reshape(-1, 2)
-    seen = [(RimHit(xy, k, round(conf, 3), round(cov, 3), round(res, 2), 0.0, 0.0, "ring"), why)
+    seen = [(RimHit(xy, k, round(conf, 3), round(cov, 3), round(res, 2), 0.0, 0.0, "ring", by_water=True), why)
             for xy, k, conf, cov, res, why in water_candidates(
                 strict, len(side_rgbs), side_rgbs, other_rgbs, r_px, found, wall_shift_px=wall_shift_px,
                 view_bgr=view_bgr, found_sides=np.array([h.side_index for h in rings], int))]

@@ -10,6 +10,7 @@ import time
 from calibration.profile import colour_hex, learned_colours_path, load_profile
 from measure.distance import distance_matrices
 from measure.scene import Scene, scene_to_json
+from vision.base_size import colour_bases_words
 from vision.imageio import read_image
 from vision.pipeline import FramePipeline
 from vision.quality import colour_resolution_words
@@ -92,6 +93,7 @@ def _teach(frame, profile, camera, table_path, requests):
     """Learn each requested side's rim colour from this photo; all or nothing is saved."""
     from assistant.cli import CommandError
     from calibration.profile import save_learned_colours, with_learned_colours
+    from vision.base_size import base_of
     from vision.height import camera_pose
     from vision.settings import VISION_DEFAULTS
     from vision.teach import learn_rim_colour
@@ -111,7 +113,8 @@ def _teach(frame, profile, camera, table_path, requests):
     for side, x, y in requests:
         try:
             learned.append(learn_rim_colour(frame, reg, profile, side, (x, y), pose=pose,
-                                            base_in=VISION_DEFAULTS["colour_base_in"],
+                                            base_in=base_of(result.scene.extra.get("colour_bases"), side,
+                                                            VISION_DEFAULTS["colour_base_in"]),
                                             height_in=VISION_DEFAULTS["colour_base_height_in"]))
         except ValueError as exc:
             raise CommandError(f"--teach-colour: {exc}") from None
@@ -127,9 +130,10 @@ def describe(scene: Scene, out: dict) -> str:
              f"{', '.join(map(str, reg['anchors_seen']))} ({reg['method']}, reprojection RMS {reg['rms_px']:.2f} px)"]
     if reg.get("anchors_rejected"):
         lines.append(f"  anchors left out (they disagree with the others; moved?): {reg['anchors_rejected']}")
-    coarse = colour_resolution_words(scene.extra.get("colour_resolution"))
-    if coarse:
-        lines.append(f"  note: {coarse}")
+    for note in (colour_resolution_words(scene.extra.get("colour_resolution")),
+                 colour_bases_words(scene.extra.get("colour_bases"))):
+        if note:
+            lines.append(f"  note: {note}")
     if "timing" in out:
         lines.append(f"  {out['timing']['frames']} runs, median {out['timing']['median_ms']:.1f} ms per frame")
     if not scene.figures:

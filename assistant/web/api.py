@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from measure.scene import scene_to_json
+from vision.base_size import colour_bases_words
 from vision.quality import colour_resolution_words
 
 from assistant.rules import system_names, get_system
@@ -305,7 +306,7 @@ def photo():
     if problem:         # a 4xx whose words say what to fix; the last good picture and the game stay
         return jsonify({"version": version, "problem": problem, "error": problem, "hint": t.hint(),
                         "hidden_under_hand": [], "hand_words": None, "colour_words": None,
-                        "figures": 0, "scene": None}), 422
+                        "bases_words": None, "figures": 0, "scene": None}), 422
     hidden = [] if current is None else list(current.extra.get("hidden_under_hand", []))
     return jsonify({"version": version, "problem": None, "hint": t.hint(),
                     "hidden_under_hand": hidden,
@@ -313,6 +314,8 @@ def photo():
                     # a photo too coarse for colour bases is measured, and told how to do better
                     "colour_words": None if current is None else colour_resolution_words(
                         current.extra.get("colour_resolution")),
+                    # colour bases looked for at a size read from the photo: said, so a player can correct it
+                    "bases_words": None if current is None else colour_bases_words(current.extra.get("colour_bases")),
                     "figures": 0 if current is None else len(current.figures),
                     "scene": None if current is None else scene_to_json(current)})
 

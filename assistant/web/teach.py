@@ -31,6 +31,7 @@ def _number(body: dict, key: str) -> float:
 
 @bp.post("/teach-colour")
 def teach_colour():
+    from vision.base_size import base_of
     from vision.height import camera_pose
     from vision.settings import VISION_DEFAULTS
     from vision.teach import TeachError, learn_rim_colour
@@ -48,10 +49,12 @@ def teach_colour():
         raise TeachRequestError("no measured picture yet: take a photo of the table first", 409)
     profile = table.profile
     k = table.pipeline.camera.matrix_for(*registration.image_size) if table.pipeline.camera is not None else None
+    _, last, _, _ = table.snapshot()       # the size its bases were looked for at in that picture
     try:
         learned = learn_rim_colour(frame, registration, profile, side, (x, y),
                                    pose=camera_pose(registration.H_px_to_in, registration.image_size, k),
-                                   base_in=VISION_DEFAULTS["colour_base_in"],
+                                   base_in=base_of(last.extra.get("colour_bases") if last is not None else None,
+                                                   side, VISION_DEFAULTS["colour_base_in"]),
                                    height_in=VISION_DEFAULTS["colour_base_height_in"])
     except TeachError as exc:
         known = side in [s.name for s in profile.sides] and 0 <= x <= profile.width_in and 0 <= y <= profile.depth_in

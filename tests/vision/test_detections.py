@@ -35,3 +35,10 @@ def test_roster_fills_scene_figures():
     assert figures[0].name is None and figures[0].marker == 12
     assert (figures[1].name, figures[1].side, figures[1].type, figures[1].painted) == ("Grak", "blue", "giant", False)
     assert Detections.empty().to_figures() == ()
+
+
+def test_a_colour_figure_takes_its_sides_base_unless_the_roster_gives_one():
+    d = _two().concat(Detections.from_colour(["c1", "c2"], np.array([[5.0, 5.0], [7.0, 5.0]]), ["red", "blue"],
+                                             [0.9, 0.9]))
+    figures = d.to_figures({"c2": {"base": 2.0}}, side_bases={"red": 1.26, "blue": 1.575, None: 9.0})
+    assert [f.base_in for f in figures] == [1.0, 1.0, 1.26, 2.0]    # markers: the default, not a side's

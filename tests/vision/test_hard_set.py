@@ -75,6 +75,14 @@ def test_colour_rimmed_figures(hard_set):
     assert np.percentile([e for s in scores for e in s.colour_errors_in], 95) <= GOALS["colour_p95_in"]
 
 
+def test_bases_of_the_default_size_are_looked_for_at_it_once(hard_set):
+    """The slice's bases are the house default's 1" and its profiles give no size: no photo reads
+    another (vision.base_size), and so none is searched twice."""
+    read = {(v["base"], v["from"]) for _p, scene, _s in hard_set for v in scene.extra["colour_bases"].values()}
+    assert read == {(1.0, "house default")}
+    assert {f.base_in for _p, scene, _s in hard_set for f in scene.figures if f.detected_by == "colour"} == {1.0}
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_terrain_mean_iou_per_kind(hard_set, kind):
     ious = [v for _p, _s, s in hard_set for v in s.terrain_iou.get(kind, [])]

@@ -123,14 +123,15 @@ def hard_photo_set(seed: int = 0, count: int = 60, *,
 
 def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", "1080p", "2160p"),
                force: Mapping[str, str] | None = None, clean: bool = False,
-               absent_kinds: Collection[str] = (), full_colour_jpeg: bool = False) -> HardPhoto:
+               absent_kinds: Collection[str] = (), full_colour_jpeg: bool = False, base_in: float = 1.0) -> HardPhoto:
     """Photo `index` of the set `seed`; `force` pins factors to levels (e.g. {"hand": "yes"}) for a
     test; `clean` draws the same table with even light and no cast, blur, noise or JPEG;
     `absent_kinds`: felt of these kinds is cut (its random draws taken, so all else is the same photo)
     but not laid on the table, while the profile still lists it, as a family's profile lists every
     kind it owns; `full_colour_jpeg`: the same photo, its JPEG keeping the colour at full resolution
     (4:4:4) instead of half (4:2:0): a diagnosis of what the subsampling costs, not a condition of
-    the set."""
+    the set; `base_in`: the colour figures' bases' diameter (the set's are 1"; a family's may be
+    32 or 40 mm), the profile giving none, as a family's need not."""
     if set(absent_kinds) - set(FELT):
         raise ValueError(f"absent_kinds: {sorted(set(absent_kinds) - set(FELT))} is no felt kind ({list(FELT)})")
     rng = np.random.default_rng([seed, index, 7])
@@ -168,7 +169,7 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
         blocked = blocked.union(item.footprint(camera).buffer(1.0))
     water = next(p for c, p in felt.truth if c.kind == "water")
     colour_figs, marker_figs, rim_visible, taken_img = layout.place_figures(rng, camera, width, depth, blocked, water,
-                                                                      marker_in)
+                                                                      marker_in, base_in)
     dice = layout.roll_dice(rng, camera, width, depth, blocked, colour_figs, marker_figs, taken_img)
 
     hand, cover = None, {}

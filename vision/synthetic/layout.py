@@ -78,10 +78,11 @@ def lay_clutter(rng, camera, width, depth, blocked, felt_area) -> list:
     return items
 
 
-def place_figures(rng, camera, width, depth, blocked, water, marker_in):
-    """Colour figures (two blue ones in the water) and marker figures 2" apart, clear of `blocked`;
-    then bodies that lean over no other figure's base, so the rim in view is exactly `rim_visible`
-    and every marker is whole. Returns them, rim_visible, and where they all show (pixels)."""
+def place_figures(rng, camera, width, depth, blocked, water, marker_in, base_in: float = 1.0):
+    """Colour figures (two blue ones in the water; bases `base_in` across) and marker figures 2"
+    apart, clear of `blocked`; then bodies that lean over no other figure's base, so the rim in
+    view is exactly `rim_visible` and every marker is whole. Returns them, rim_visible, and where
+    they all show (pixels)."""
     figures_xy: list[tuple[float, float]] = []
 
     def spot(inside: Polygon | None = None):
@@ -89,7 +90,7 @@ def place_figures(rng, camera, width, depth, blocked, water, marker_in):
             if inside is not None:
                 x0, y0, x1, y1 = inside.bounds
                 x, y = rng.uniform(x0, x1), rng.uniform(y0, y1)
-                if not inside.contains(Point(x, y).buffer(0.6)):
+                if not inside.contains(Point(x, y).buffer(max(0.6, base_in / 2 + 0.1))):   # the base in the felt
                     continue
             else:
                 x, y = rng.uniform(1.5, width - 1.5), rng.uniform(1.5, depth - 1.5)
@@ -113,7 +114,7 @@ def place_figures(rng, camera, width, depth, blocked, water, marker_in):
     for k, xy in colour_xy:
         if xy is not None:
             side = "blue" if k % 2 else "red"
-            fig = ColourFigure(f"c{k + 1}", side, _near(rng, paint[side], 6), *xy)
+            fig = ColourFigure(f"c{k + 1}", side, _near(rng, paint[side], 6), *xy, base_in=base_in)
             plain.append(fig)
             keep_clear[fig.figure_id] = solid_image(camera, circle(fig.x_in, fig.y_in, fig.base_in / 2 + 0.05, 32),
                                                      0.0, fig.base_height_in)

@@ -327,6 +327,11 @@
         note.textContent = out.colour_words;
         box.appendChild(note);
       }
+      if (out.bases_words) {          // the colour bases' size was read from the photo
+        const note = document.createElement("p"); note.id = "wiz-bases-note";
+        note.textContent = out.bases_words;
+        box.appendChild(note);
+      }
     } else if (hint) {
       box.appendChild(TS.hintBox(hint));
     }

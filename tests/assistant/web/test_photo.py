@@ -180,3 +180,17 @@ def test_a_photo_too_coarse_for_colour_bases_is_measured_and_the_reply_says_so(p
     assert res.status_code == 200 and out["figures"] == 12 and out["problem"] is None
     assert "pixels an inch on part of it" in out["colour_words"] and "closer" in out["colour_words"]
     assert out["scene"]["colour_resolution"]["share_below"] < 1
+
+
+def test_a_photo_whose_colour_bases_are_not_the_default_size_says_the_size_it_read(pin, tmp_path):
+    """32 mm bases, the profile giving no size: looked for at the size the photo shows, and said."""
+    from vision.synthetic.export import write_hard_photo
+    from vision.synthetic.hard import hard_photo
+
+    picture = write_hard_photo(hard_photo(2026, 0, resolutions=("1080p",), base_in=1.26), tmp_path, "b32")
+    app = create_app({"TABLE": str(picture.with_suffix(".toml")), "INSTANCE_PATH": str(tmp_path / "i"),
+                      "TABLE_PIN": "2468", "SECRET_KEY": "s"})
+    out = _upload(app.test_client(), picture.read_bytes(), pin, name="b32.png").get_json()
+    assert out["problem"] is None and "32 mm (1.26 in)" in out["bases_words"] and "base = " in out["bases_words"]
+    assert out["scene"]["colour_bases"]["red"] == {"base": 1.26, "from": "photo"}
+    assert {f["base"] for f in out["scene"]["figures"] if f["detected_by"] == "colour"} == {1.26}
