@@ -59,3 +59,18 @@ def test_the_profiles_size_is_used_as_it_stands(photos):
     assert {v["from"] for v in scene.extra["colour_bases"].values()} == {"profile"}
     assert {f.base_in for f in scene.figures if f.detected_by == "colour"} == {1.0}
 
+
+
+def test_a_stream_reads_the_size_once_a_registration_and_keeps_it(photos):
+    """The live camera: the first frame reads the size; the tracked frames after it look for the
+    bases at that size without reading it again."""
+    pipeline = FramePipeline(photos[0].profile, track=True)
+    first = pipeline.process(photos[0].image)
+    reads = []
+    real = pipeline._colour_sized
+    pipeline._colour_sized = lambda *a, **k: reads.append(1) or real(*a, **k)
+    later = pipeline.process(photos[0].image)
+    assert "registered" in first.events and "registered" not in later.events and reads == []
+    for result in (first, later):
+        assert {v["base"] for v in result.scene.extra["colour_bases"].values()} == {BASE_IN}
+        assert {f.base_in for f in result.scene.figures if f.detected_by == "colour"} == {BASE_IN}
