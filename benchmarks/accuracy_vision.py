@@ -52,6 +52,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from calibration.profile import SIDE_BASE_RANGE_IN  # noqa: E402
 from vision.pipeline import FramePipeline  # noqa: E402
 
 try:
@@ -324,6 +325,10 @@ def main() -> None:
     resolutions = tuple(r.strip() for r in args.res.split(",") if r.strip())
     if any(r not in ("1080p", "2160p") for r in resolutions):
         parser.error(f"--res: each of 1080p or 2160p, got {args.res!r}")
+    lo, hi = SIDE_BASE_RANGE_IN
+    for name, value in (("--base-in", args.base_in), ("--profile-base", args.profile_base)):
+        if value is not None and not lo <= value <= hi:
+            parser.error(f"{name}: a base's diameter in inches, {lo:g} to {hi:g}, got {value:g}")
     if args.photos > 0:
         hard_report(args.photos, args.seed, resolutions, args.save, args.absent_kinds, args.full_colour_jpeg,
                     args.base_in, args.profile_base)

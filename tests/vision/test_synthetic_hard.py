@@ -315,3 +315,18 @@ def test_a_saved_hard_photo_reads_back_through_the_command_line(tmp_path, capsys
         assert np.allclose(found[f.id], f.xy, atol=0.0011), f.id
     truth = json.loads((tmp_path / "p2.truth.json").read_text())
     assert len(truth["figures"]) == len(photo.truth.figures) and len(truth["terrain"]) == 4
+
+
+def test_a_saved_profile_keeps_a_sides_base_size(tmp_path):
+    from dataclasses import replace
+
+    from calibration.profile import load_profile
+    from vision.synthetic.export import write_hard_photo
+
+    photo = hard_photo(6, 2, resolutions=("1080p",), base_in=1.26)
+    sized = replace(photo, profile=replace(photo.profile, sides=(replace(photo.profile.sides[0], base_in=1.26),
+                                                                 *photo.profile.sides[1:])))
+    write_hard_photo(sized, tmp_path, "p2")
+    assert load_profile(tmp_path / "p2.toml") == sized.profile
+    assert [s.base_in for s in sized.profile.sides] == [1.26] + [None] * (len(sized.profile.sides) - 1)
+    assert {f.base_in for f in photo.truth.figures if f.detected_by == "colour"} == {1.26}   # as drawn

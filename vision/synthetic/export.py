@@ -32,7 +32,8 @@ def profile_toml(profile: TableProfile) -> str:
     for a in profile.anchors:
         lines += ["[[anchors]]", f"id = {a.id}", f"x = {a.x_in!r}", f"y = {a.y_in!r}", f"size = {a.size_in!r}", ""]
     for s in profile.sides:
-        lines += ["[[sides]]", f"name = {json.dumps(s.name)}", f'colour = "{_hex(s.rgb)}"', ""]
+        lines += ["[[sides]]", f"name = {json.dumps(s.name)}", f'colour = "{_hex(s.rgb)}"']
+        lines += [f"base = {s.base_in!r}", ""] if s.base_in is not None else [""]
     for t in profile.terrain:
         lines += ["[[terrain]]", f"kind = {json.dumps(t.name)}", f'colour = "{_hex(t.rgb)}"', ""]
     for r in profile.roster:
