@@ -33,7 +33,8 @@
       const out = await TS.api("POST", "/api/photo", form);
       status.textContent = out.hint ? out.hint.title :
         `Got it: ${out.figures} figure${out.figures === 1 ? "" : "s"} on the table.` +
-        (out.hand_words ? " " + out.hand_words : "") + (out.colour_words ? " " + out.colour_words : "");
+        (out.hand_words ? " " + out.hand_words : "") + (out.colour_words ? " " + out.colour_words : "") +
+        (out.bases_words ? " " + out.bases_words : "");
     } catch (e) {
       // A photo that could not be measured: the hint over the picture says what to fix.
       status.textContent = e.status === 401 ? "Join this tablet with the PIN first." :

@@ -263,6 +263,26 @@ def test_photo_upload_makes_its_figures_appear(browser, server_for, shots, tmp_p
     assert [e for e in errors if "415" not in e] == []
 
 
+def test_a_photo_of_32mm_bases_says_the_size_it_read(browser, server_for, shots, tmp_path):
+    """The profile gives no base size; the photo's colour bases are 32 mm: the Table page says so
+    after the photo, and the Scene's colour figures carry that size."""
+    from playwright.sync_api import expect
+    from vision.synthetic.export import write_hard_photo
+    from vision.synthetic.hard import hard_photo
+
+    picture = write_hard_photo(hard_photo(2026, 0, resolutions=("1080p",), base_in=1.26), tmp_path, "b32")
+    base = server_for(TABLE=str(picture.with_suffix(".toml")))
+    context, page, errors = _page(browser, VIEWPORTS["landscape"])
+    _join(page, base, "/table/")
+    page.set_input_files("#photo-input", str(picture))
+    expect(page.locator("#photo-status")).to_contain_text("look 32 mm (1.26 in) across")
+    scene = page.request.get(base + "/api/scene").json()
+    assert {f["base"] for f in scene["scene"]["figures"] if f["detected_by"] == "colour"} == {1.26}
+    page.screenshot(path=shots / "table-after-32mm-photo.png", full_page=True)
+    context.close()
+    assert errors == []
+
+
 def test_every_tablet_sees_the_same_game(browser, server_for):
     """Server-Sent Events: a die entered on one tablet shows on another at once."""
     from playwright.sync_api import expect
