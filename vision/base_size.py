@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from calibration.profile import SIDE_BASE_RANGE_IN
+
 # The common round bases (mm), the sizes looked for when the rims show another than the default.
 # 28 mm is left out: 10% over 25 mm, no more than a 1" base's rims may show by chance (of 240 hard
 # photos of 1" bases, 2 read as 28 mm, each a phantom more); such a base is searched for as 25 mm,
@@ -37,7 +39,6 @@ MAX_SEARCHES = 3      # sizes searched at besides the default, at most
 PULL = 1.5
 KEEP_SHARE = 0.75     # of the sizes whose search found at least this share of the most rims, the one
                       # whose rims show its own size best is kept
-SEARCH_RANGE_IN = (0.75, 2.5)   # the sizes a search may be made at (calibration.profile's range)
 
 
 def best_size(tried: dict[float, tuple[int, float | None]]) -> float:
@@ -59,11 +60,11 @@ def size_ratio(free_radii: np.ndarray) -> float | None:
 
 
 def common_sizes_in(default_in: float) -> np.ndarray:
-    """The common round bases in SEARCH_RANGE_IN, inches (3 places), smallest first; the one within
-    3% of the house default `default_in` is it (25 mm is a 1" base)."""
+    """The common round bases a profile may give (SIDE_BASE_RANGE_IN), inches (3 places), smallest
+    first; the one within 3% of the house default `default_in` is it (25 mm is a 1" base)."""
     sizes = np.round(np.asarray(COMMON_BASES_MM) / 25.4, 3)
     sizes[np.abs(sizes / default_in - 1.0) <= 0.03] = default_in
-    return sizes[(sizes >= SEARCH_RANGE_IN[0]) & (sizes <= SEARCH_RANGE_IN[1])]
+    return sizes[(sizes >= SIDE_BASE_RANGE_IN[0]) & (sizes <= SIDE_BASE_RANGE_IN[1])]
 
 
 def next_size(searched_in: float, ratio: float, default_in: float) -> float | None:

@@ -103,7 +103,6 @@ class _Held:
     terrain_frame: int = -10 ** 9
     colour_resolution: dict | None = None  # where the photo is too coarse for colour bases (vision.quality)
     colour_base_in: float | None = None    # sides with no size in the profile: their bases' (vision.base_size)
-    colour_base_from: str = ""             # "photo" (measured) or "house default"
 
 
 class FramePipeline:
@@ -401,7 +400,7 @@ class FramePipeline:
         if not unsized or held.colour_base_in is not None:
             return found
         size = default = VISION_DEFAULTS["colour_base_in"]
-        held.colour_base_in, held.colour_base_from = size, "house default"
+        held.colour_base_in = size
         mine = np.isin(found.side, unsized)
         ratio = size_ratio(free[mine])
         if ratio is None or SAME_SIZE[0] <= ratio <= SAME_SIZE[1]:
@@ -419,7 +418,6 @@ class FramePipeline:
             if ratio is None or abs(ratio - 1.0) <= SETTLED:
                 break
         held.colour_base_in = best_size(tried)
-        held.colour_base_from = "photo" if held.colour_base_in != default else "house default"
         return results[held.colour_base_in]
 
     def _colour(self, view: FrameView, pose: CameraPose, rects, held: _Held, hands: Hands | None = None,
@@ -479,9 +477,9 @@ class FramePipeline:
         return [(a.x_in - a.size_in * 0.75, a.y_in - a.size_in * 0.75, a.x_in + a.size_in * 0.75,
                  a.y_in + a.size_in * 0.75) for a in self.profile.anchors]
 
-    def _terrain(self, frame_view: FrameView, detections: Detections, wb=None,
-                 hands: Hands | None = None, bases: dict[str, float] | None = None) -> tuple[Terrain, ...]:
-        """The felt pieces; `bases`: each side's colour bases' diameter (a figure's footprint)."""
+    def _terrain(self, frame_view: FrameView, detections: Detections, bases: dict[str, float], wb=None,
+                 hands: Hands | None = None) -> tuple[Terrain, ...]:
+        """The felt pieces; `bases`: each side's colour bases' diameter (_side_bases: a figure's footprint)."""
         kinds = [(t.name, t.rgb) for t in self.profile.terrain]
         if not kinds:
             return ()
@@ -494,9 +492,8 @@ class FramePipeline:
             # anchors' white is taken out, not the exposure plane.)
             image = wb.felt(view.image)
             reference = tuple((a.x_in, a.y_in) for a in self.profile.anchors if a.id in wb.anchors_used)
-        base_in = VISION_DEFAULTS["colour_base_in"]
         marker_r = self.profile.figure_marker_size_in * 0.75
-        footprints = [(float(x), float(y), (bases or {}).get(side, base_in) / 2 if by == "colour" else marker_r)
+        footprints = [(float(x), float(y), bases[side] / 2 if by == "colour" else marker_r)
                       for (x, y), by, side in zip(detections.xy_in, detections.detected_by, detections.side)]
         exclude = [(a.x_in - a.size_in * 0.7, a.y_in - a.size_in * 0.7, a.x_in + a.size_in * 0.7,
                     a.y_in + a.size_in * 0.7) for a in self.profile.anchors]
@@ -580,7 +577,7 @@ class FramePipeline:
         if due and self._frame - held.terrain_frame < 2 * every and self.watch.settled_change("table")[1]:
             due = False      # a hand moving over the table hides felt: looked at once it settles
         if held.terrain is None or due:
-            held.terrain = self._terrain(view, detections, held.wb, hands, bases=self._side_bases(held))
+            held.terrain = self._terrain(view, detections, self._side_bases(held), held.wb, hands)
             held.terrain_frame = self._frame
             events.append("terrain")
             if self.track:
@@ -606,8 +603,9 @@ class FramePipeline:
         if held.colour_resolution is not None:
             extra["colour_resolution"] = held.colour_resolution
         if self.profile.sides:
+            read = held.colour_base_in not in (None, VISION_DEFAULTS["colour_base_in"])
             extra["colour_bases"] = {s.name: {"base": size, "from": "profile" if s.base_in is not None
-                                              else held.colour_base_from or "house default"}
+                                              else "photo" if read else "house default"}
                                      for s, size in zip(self.profile.sides, self._side_bases(held).values())}
         if full and hands is not None and hands.polygons:
             extra["hands"] = hands.as_json()
