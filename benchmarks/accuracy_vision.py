@@ -32,11 +32,16 @@ size told; 1: as vision looked for every base before it read their size). Not th
 the size a family's bases happen to be changes what is found. The report says at what size the
 bases were looked for.
 
+`--paint hobby` rims each side's bases in one of a few shop paints (vision.synthetic.layout.HOBBY_PAINTS:
+darker, duller, lighter and further in hue from the profile's colour than the set's own paint), the
+profile still naming the set's colour, as a player picks a swatch near their paint. Not the issue's
+set: how the paint a family happens to own changes what is found, printed paint by paint.
+
 `--save DIR` also writes each photo as a player would have it (PNG, table TOML, truth and conditions
 JSON), to run `tablesight analyze` on by hand.
 
 Run: python benchmarks/accuracy_vision.py [--photos 60] [--seed 0] [--res 1080p,1080p,2160p] [--easy N] [--save DIR]
-     [--absent-kinds] [--full-colour-jpeg] [--base-in 1.26 [--profile-base 1.26]]
+     [--absent-kinds] [--full-colour-jpeg] [--base-in 1.26 [--profile-base 1.26]] [--paint hobby]
 """
 from __future__ import annotations
 
@@ -127,6 +132,24 @@ def side_table(scores) -> str:
     return "\n".join(out) + "\n"
 
 
+def paint_table(scores, paints) -> str:
+    """Colour rims found by each side's paint (`paints`: each photo's Conditions.paints), and the
+    phantoms of that side on those photos (hard_photo's paint="hobby")."""
+    rows = defaultdict(lambda: [0, 0, 0, 0])        # (side, paint) -> photos, visible, found, phantoms
+    for sc, photo_paints in zip(scores, paints):
+        for side, paint in photo_paints:
+            r = rows[side, paint]
+            r[0] += 1
+            r[1] += sc.side_total[side]
+            r[2] += sc.side_found[side]
+            r[3] += sum(m.startswith(f"phantom {side} ") for m in sc.misses)
+    out = ["Colour rims by the paint on them (the profile names the set's colour):\n",
+           "| side | paint | photos | found | phantoms of the side |", "|---|---|---|---|---|"]
+    for (side, paint), (n, total, found, phantoms) in sorted(rows.items(), key=lambda kv: (kv[0][0], -kv[1][2] / max(kv[1][1], 1))):
+        out.append(f"| {side} | {paint} | {n} | {pct(found, total)} | {phantoms} |")
+    return "\n".join(out) + "\n"
+
+
 def band_table(scores) -> str:
     """Colour rims by how finely the photo shows the table at each figure (tests.vision.hard_scoring
     ppi_band, against the house default `colour_least_px_per_in` that vision.quality tells a player
@@ -150,8 +173,8 @@ def absent_kinds(seed: int, index: int) -> tuple[str, ...]:
 
 def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path | None = None,
                 absent: bool = False, full_colour_jpeg: bool = False, base_in: float = 1.0,
-                profile_base_in: float | None = None) -> None:
-    scores, lines, hidden = [], [], defaultdict(int)
+                profile_base_in: float | None = None, paint: str = "set") -> None:
+    scores, lines, hidden, paints = [], [], defaultdict(int), []
     sized = Counter()           # (the size the colour bases were looked for at, where it came from) per photo
     render_s, analyse_s = [], []
     extra_by_kind, absent_count = defaultdict(int), defaultdict(int)
@@ -159,7 +182,8 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
         t0 = time.perf_counter()
         gone = absent_kinds(seed, k) if absent else ()
         photo = hard_photo(seed, k, resolutions=resolutions, absent_kinds=gone, full_colour_jpeg=full_colour_jpeg,
-                           base_in=base_in)
+                           base_in=base_in, paint=paint)
+        paints.append(photo.conditions.paints)
         if profile_base_in is not None:
             photo = dataclasses.replace(photo, profile=dataclasses.replace(photo.profile, sides=tuple(
                 dataclasses.replace(side, base_in=profile_base_in) for side in photo.profile.sides)))
@@ -210,6 +234,9 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
         told = "the profile gives none: vision reads it from the photo" if profile_base_in is None else \
             f"the profile gives {profile_base_in:g}\""
         print(f"**Not the issue's set**: the colour bases are {base_in:g}\" across ({told}).\n")
+    if paint == "hobby":
+        print("**Not the issue's set**: each side's rims are painted in a shop paint (vision.synthetic.layout."
+              "HOBBY_PAINTS), the profile naming the set's colour.\n")
     print("Colour bases looked for at (side-photos): "
           + ", ".join(f'{size:g}" ({source}) {n}' for (size, source), n in sorted(sized.items())) + "\n")
     print(f"Goals: markers >= {GOALS['marker_recall']:.1%}, 0 false, p95 <= {GOALS['marker_p95_in']} in; "
@@ -228,6 +255,8 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
           f"{pct(everything['c_found'] - pf, everything['c_total'] - pt)}.\n")
     print(side_table(scores))
     print(band_table(scores))
+    if paint == "hobby":
+        print(paint_table(scores, paints))
     kinds = Counter(k for sc in scores for k in sc.colour_phantom_kinds)
     if kinds:
         print("Colour phantoms by what they are: " + "; ".join(f"{kind} {n}" for kind, n in kinds.most_common()) + ".\n")
@@ -321,6 +350,8 @@ def main() -> None:
                         help="the colour bases' diameter in the photos (the set's: 1; 1.26 is 32 mm)")
     parser.add_argument("--profile-base", type=float, default=None, metavar="D",
                         help="the profiles give the bases' size as D (default: they give none)")
+    parser.add_argument("--paint", choices=("set", "hobby"), default="set",
+                        help="the rims' paint: the set's, near the profile's colour, or shop paints (hobby)")
     args = parser.parse_args()
     resolutions = tuple(r.strip() for r in args.res.split(",") if r.strip())
     if any(r not in ("1080p", "2160p") for r in resolutions):
@@ -331,7 +362,7 @@ def main() -> None:
             parser.error(f"{name}: a base's diameter in inches, {lo:g} to {hi:g}, got {value:g}")
     if args.photos > 0:
         hard_report(args.photos, args.seed, resolutions, args.save, args.absent_kinds, args.full_colour_jpeg,
-                    args.base_in, args.profile_base)
+                    args.base_in, args.profile_base, args.paint)
     if args.easy > 0:
         easy_report(args.easy, args.seed + 1)
 

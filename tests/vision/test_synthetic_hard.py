@@ -330,3 +330,32 @@ def test_a_saved_profile_keeps_a_sides_base_size(tmp_path):
     assert load_profile(tmp_path / "p2.toml") == sized.profile
     assert [s.base_in for s in sized.profile.sides] == [1.26] + [None] * (len(sized.profile.sides) - 1)
     assert {f.base_in for f in photo.truth.figures if f.detected_by == "colour"} == {1.26}   # as drawn
+
+
+def test_hobby_paint_rims_each_side_in_a_shop_paint_and_all_else_is_the_same_photo():
+    from vision.synthetic.layout import HOBBY_PAINTS
+    from vision.synthetic.scenes import SIDE_COLOURS
+
+    plain = hard_photo(6, 2, resolutions=("1080p",))
+    photo = hard_photo(6, 2, resolutions=("1080p",), paint="hobby")
+    paints = dict(photo.conditions.paints)
+    assert plain.conditions.paints == () and set(paints) == {"red", "blue"}
+    # the profile still names the set's colour (a swatch near the paint), not the paint
+    assert photo.profile == plain.profile
+    assert {s.name: s.rgb for s in photo.profile.sides} == SIDE_COLOURS
+    sides = {f.id: f.side for f in photo.truth.figures}
+    for fid, rgb in photo.rim_rgb.items():       # each figure's paint is the pot's, give or take 6 levels
+        pot = HOBBY_PAINTS[sides[fid]][paints[sides[fid]]]
+        assert max(abs(a - b) for a, b in zip(rgb, pot)) <= 6, fid
+    assert photo.truth.figures == plain.truth.figures and photo.rim_visible == plain.rim_visible
+    with pytest.raises(ValueError, match="paint"):
+        hard_photo(6, 2, paint="shop")
+
+
+def test_hobby_paints_are_balanced_over_every_block():
+    from vision.synthetic.layout import HOBBY_PAINTS
+
+    n = len(HOBBY_PAINTS["blue"])
+    got = [dict(hard_photo(3, k, resolutions=("1080p",), paint="hobby").conditions.paints) for k in range(n)]
+    for side, pots in HOBBY_PAINTS.items():
+        assert Counter(g[side] for g in got) == Counter(list(pots)), side

@@ -68,6 +68,7 @@ class Conditions:
     jpeg_quality: int
     vignette: float
     jpeg_full_colour: bool = False
+    paints: tuple[tuple[str, str], ...] = ()    # (side, hobby paint) where not the set's paint
     clean: bool = False             # light, cast, blur, noise and JPEG left out (a test of the truth)
 
     def groups(self) -> dict[str, str]:
@@ -123,7 +124,8 @@ def hard_photo_set(seed: int = 0, count: int = 60, *,
 
 def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", "1080p", "2160p"),
                force: Mapping[str, str] | None = None, clean: bool = False,
-               absent_kinds: Collection[str] = (), full_colour_jpeg: bool = False, base_in: float = 1.0) -> HardPhoto:
+               absent_kinds: Collection[str] = (), full_colour_jpeg: bool = False, base_in: float = 1.0,
+               paint: str = "set") -> HardPhoto:
     """Photo `index` of the set `seed`; `force` pins factors to levels (e.g. {"hand": "yes"}) for a
     test; `clean` draws the same table with even light and no cast, blur, noise or JPEG;
     `absent_kinds`: felt of these kinds is cut (its random draws taken, so all else is the same photo)
@@ -131,7 +133,12 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
     kind it owns; `full_colour_jpeg`: the same photo, its JPEG keeping the colour at full resolution
     (4:4:4) instead of half (4:2:0): a diagnosis of what the subsampling costs, not a condition of
     the set; `base_in`: the colour figures' bases' diameter (the set's are 1"; a family's may be
-    32 or 40 mm), the profile giving none, as a family's need not."""
+    32 or 40 mm), the profile giving none, as a family's need not; `paint`: "set", each table's paint
+    near the profile's colour, or "hobby", each side's rims in one of layout.HOBBY_PAINTS (balanced
+    over photos like a factor), the profile still naming the set's colour, as a player picks a
+    swatch near their paint."""
+    if paint not in ("set", "hobby"):
+        raise ValueError(f"paint: {paint!r} is neither 'set' nor 'hobby'")
     if set(absent_kinds) - set(FELT):
         raise ValueError(f"absent_kinds: {sorted(set(absent_kinds) - set(FELT))} is no felt kind ({list(FELT)})")
     rng = np.random.default_rng([seed, index, 7])
@@ -168,8 +175,11 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
     for item in items:
         blocked = blocked.union(item.footprint(camera).buffer(1.0))
     water = next(p for c, p in felt.truth if c.kind == "water")
-    colour_figs, marker_figs, rim_visible, taken_img = layout.place_figures(rng, camera, width, depth, blocked, water,
-                                                                      marker_in, base_in)
+    hobby = {side: level(seed, f"paint {side}", index, tuple(names))
+             for side, names in layout.HOBBY_PAINTS.items()} if paint == "hobby" else {}
+    colour_figs, marker_figs, rim_visible, taken_img = layout.place_figures(
+        rng, camera, width, depth, blocked, water, marker_in, base_in,
+        paints={side: layout.HOBBY_PAINTS[side][name] for side, name in hobby.items()})
     dice = layout.roll_dice(rng, camera, width, depth, blocked, colour_figs, marker_figs, taken_img)
 
     hand, cover = None, {}
@@ -217,7 +227,8 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
         blur_px=round(blur_px, 2), texture=lv["texture"], tilt=lv["tilt"], tilt_deg=round(tilt, 1),
         resolution=resolution, grid=lv["grid"], hot_spot=lv["hot_spot"] == "yes", long_side_on_short_axis=short_axis,
         table_in=(round(width, 2), round(depth, 2)), marker_size_in=marker_in, jpeg_quality=spec.jpeg_quality,
-        vignette=round(spec.vignette, 3), clean=clean, jpeg_full_colour=spec.jpeg_full_colour)
+        vignette=round(spec.vignette, 3), clean=clean, jpeg_full_colour=spec.jpeg_full_colour,
+        paints=tuple(hobby.items()))
     profile = _profile(f"Hard photo {seed}/{index}", table, cuts, marker_figs, rng)
     return HardPhoto(index=index, image=photo.image, truth=truth, profile=profile, conditions=conditions,
                      camera=photo.camera, marker_corners_px=photo.marker_corners_px, rim_visible=rim_visible,

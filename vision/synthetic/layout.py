@@ -25,6 +25,18 @@ RESOLUTIONS = {"1080p": (1920, 1080), "2160p": (3840, 2160)}
 # kind -> (texture, daylight colour, texture contrast); woods is close to the green mat on purpose
 FELT = {"woods": ("grass", (48, 82, 40), 0.2), "rocks": ("gravel", (128, 124, 120), 0.28),
         "hill": ("gravel", (150, 124, 84), 0.15), "water": ("grass", (52, 104, 168), 0.07)}
+# Paints a family might rim its bases with, by the side they would paint (the shop's colours, near
+# enough): darker, duller, lighter and further in hue from the profile's colour than the set's own
+# paint (each table's within 18 levels a channel of SIDE_COLOURS). Not the issue's set (hard_photo's
+# `paint="hobby"`): what the paint a family happens to own changes what is found.
+HOBBY_PAINTS = {
+    "red": {"scarlet": (192, 20, 17), "deep red": (154, 17, 21), "dark red": (136, 7, 8),
+            "pure red": (180, 20, 30), "crimson": (150, 20, 50), "orange red": (234, 43, 0)},
+    "blue": {"royal blue": (31, 86, 167), "mid blue": (13, 64, 127), "navy": (2, 19, 77),
+             "sky blue": (57, 107, 180), "bright blue": (49, 127, 216), "grey blue": (76, 120, 174)},
+}
+
+
 def frame(rng, width, depth, anchors, resolution, tilt, long_side) -> tuple[PhotoSpec, float]:
     """A camera draw at this tilt, and the smallest marker that keeps 2.6 px a cell everywhere."""
     big = resolution == "2160p"
@@ -78,11 +90,13 @@ def lay_clutter(rng, camera, width, depth, blocked, felt_area) -> list:
     return items
 
 
-def place_figures(rng, camera, width, depth, blocked, water, marker_in, base_in: float = 1.0):
+def place_figures(rng, camera, width, depth, blocked, water, marker_in, base_in: float = 1.0,
+                  paints: dict[str, tuple[int, int, int]] | None = None):
     """Colour figures (two blue ones in the water; bases `base_in` across) and marker figures 2"
     apart, clear of `blocked`; then bodies that lean over no other figure's base, so the rim in
-    view is exactly `rim_visible` and every marker is whole. Returns them, rim_visible, and where
-    they all show (pixels)."""
+    view is exactly `rim_visible` and every marker is whole. `paints`: a side's paint pot, in place
+    of the set's near the profile's colour. Returns them, rim_visible, and where they all show
+    (pixels)."""
     figures_xy: list[tuple[float, float]] = []
 
     def spot(inside: Polygon | None = None):
@@ -103,6 +117,7 @@ def place_figures(rng, camera, width, depth, blocked, water, marker_in, base_in:
     # Each table's paint is near, not at, the profile's colour (the player named it by eye; the
     # pipeline may learn the real one), and no two pots mix quite alike.
     paint = {side: _near(rng, rgb, 18) for side, rgb in SIDE_COLOURS.items()}
+    paint.update(paints or {})          # (after the draws: all else is the same photo)
     n_colour = int(rng.integers(10, 13))
     colour_xy = [(k, spot(water if k in (1, 3) else None)) for k in range(n_colour)]
     ids = rng.choice(np.arange(10, 50), size=8, replace=False)
