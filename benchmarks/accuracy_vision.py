@@ -37,11 +37,17 @@ darker, duller, lighter and further in hue from the profile's colour than the se
 profile still naming the set's colour, as a player picks a swatch near their paint. Not the issue's
 set: how the paint a family happens to own changes what is found, printed paint by paint.
 
+`--mat kitchen` lays each table on one of a few kitchen tables instead of the set's mats
+(vision.synthetic.hard.KITCHEN_MATS: cherry wood, walnut, a white or grey top, green baize, a blue
+cloth), printed table by table. Not the issue's set: a cherry table is nearly the red side's hue and a
+blue cloth the blue side's.
+
 `--save DIR` also writes each photo as a player would have it (PNG, table TOML, truth and conditions
 JSON), to run `tablesight analyze` on by hand.
 
 Run: python benchmarks/accuracy_vision.py [--photos 60] [--seed 0] [--res 1080p,1080p,2160p] [--easy N] [--save DIR]
      [--absent-kinds] [--full-colour-jpeg] [--base-in 1.26 [--profile-base 1.26]] [--paint hobby]
+     [--mat kitchen]
 """
 from __future__ import annotations
 
@@ -72,12 +78,13 @@ from tests.vision.hard_scoring import GOALS, KINDS, PPI_BANDS, hidden_reported, 
 
 def describe(c) -> str:
     bits = [f"{c.cast} {c.cast_k:.0f} K", "clutter" if c.clutter else "no clutter", "hand" if c.hand else "no hand",
-            f"motion blur {c.blur_px:g} px" if c.blur_px else "no blur", c.texture, f"tilt {c.tilt_deg:g}",
+            f"motion blur {c.blur_px:g} px" if c.blur_px else "no blur", c.mat or c.texture, f"tilt {c.tilt_deg:g}",
             c.resolution, f"grid {c.grid}", f"table {c.table_in[0]:g}x{c.table_in[1]:g}"]
     if c.hot_spot:
         bits.append("hot spot")
     if c.long_side_on_short_axis:
         bits.append("long side on the short axis")
+    bits += [f"{side} paint {paint}" for side, paint in c.paints]
     return ", ".join(bits)
 
 
@@ -150,6 +157,24 @@ def paint_table(scores, paints) -> str:
     return "\n".join(out) + "\n"
 
 
+def mat_table(scores, mats) -> str:
+    """Colour rims found, phantoms and p95 error on each kitchen table (`mats`: each photo's
+    Conditions.mat; hard_photo's mat="kitchen"), and each side's rims found."""
+    sides = sorted({side for sc in scores for side in sc.side_total})
+    out = ["Colour rims by the table they stand on:\n",
+           "| table | photos | found | phantoms | p95 in | " + " | ".join(sides) + " |", "|---|---|---|---|---|" + "---|" * len(sides)]
+    for name in sorted(set(mats)):
+        group = [sc for sc, m in zip(scores, mats) if m == name]
+        errors = [e for sc in group for e in sc.colour_errors_in]
+        found, total = sum(sc.colour_found for sc in group), sum(sc.colour_total for sc in group)
+        by_side = " | ".join(pct(sum(sc.side_found[side] for sc in group), sum(sc.side_total[side] for sc in group))
+                             for side in sides)
+        p95_in = f"{np.percentile(errors, 95):.3f}" if errors else "-"
+        out.append(f"| {name} | {len(group)} | {pct(found, total)} | {sum(len(sc.colour_phantoms) for sc in group)} | "
+                   f"{p95_in} | {by_side} |")
+    return "\n".join(out) + "\n"
+
+
 def band_table(scores) -> str:
     """Colour rims by how finely the photo shows the table at each figure (tests.vision.hard_scoring
     ppi_band, against the house default `colour_least_px_per_in` that vision.quality tells a player
@@ -173,8 +198,8 @@ def absent_kinds(seed: int, index: int) -> tuple[str, ...]:
 
 def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path | None = None,
                 absent: bool = False, full_colour_jpeg: bool = False, base_in: float = 1.0,
-                profile_base_in: float | None = None, paint: str = "set") -> None:
-    scores, lines, hidden, paints = [], [], defaultdict(int), []
+                profile_base_in: float | None = None, paint: str = "set", mat: str = "set") -> None:
+    scores, lines, hidden, paints, mats = [], [], defaultdict(int), [], []
     sized = Counter()           # (the size the colour bases were looked for at, where it came from) per photo
     render_s, analyse_s = [], []
     extra_by_kind, absent_count = defaultdict(int), defaultdict(int)
@@ -182,8 +207,9 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
         t0 = time.perf_counter()
         gone = absent_kinds(seed, k) if absent else ()
         photo = hard_photo(seed, k, resolutions=resolutions, absent_kinds=gone, full_colour_jpeg=full_colour_jpeg,
-                           base_in=base_in, paint=paint)
+                           base_in=base_in, paint=paint, mat=mat)
         paints.append(photo.conditions.paints)
+        mats.append(photo.conditions.mat)
         if profile_base_in is not None:
             photo = dataclasses.replace(photo, profile=dataclasses.replace(photo.profile, sides=tuple(
                 dataclasses.replace(side, base_in=profile_base_in) for side in photo.profile.sides)))
@@ -234,6 +260,9 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
         told = "the profile gives none: vision reads it from the photo" if profile_base_in is None else \
             f"the profile gives {profile_base_in:g}\""
         print(f"**Not the issue's set**: the colour bases are {base_in:g}\" across ({told}).\n")
+    if mat == "kitchen":
+        print("**Not the issue's set**: each table is one of a few kitchen tables (vision.synthetic.hard.KITCHEN_MATS), "
+              "not the set's mats.\n")
     if paint == "hobby":
         print("**Not the issue's set**: each side's rims are painted in a shop paint (vision.synthetic.layout."
               "HOBBY_PAINTS), the profile naming the set's colour.\n")
@@ -257,6 +286,8 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     print(band_table(scores))
     if paint == "hobby":
         print(paint_table(scores, paints))
+    if mat == "kitchen":
+        print(mat_table(scores, mats))
     kinds = Counter(k for sc in scores for k in sc.colour_phantom_kinds)
     if kinds:
         print("Colour phantoms by what they are: " + "; ".join(f"{kind} {n}" for kind, n in kinds.most_common()) + ".\n")
@@ -352,6 +383,8 @@ def main() -> None:
                         help="the profiles give the bases' size as D (default: they give none)")
     parser.add_argument("--paint", choices=("set", "hobby"), default="set",
                         help="the rims' paint: the set's, near the profile's colour, or shop paints (hobby)")
+    parser.add_argument("--mat", choices=("set", "kitchen"), default="set",
+                        help="the tables: the set's mats, or kitchen tables (cherry, walnut, white, grey, baize, blue cloth)")
     args = parser.parse_args()
     resolutions = tuple(r.strip() for r in args.res.split(",") if r.strip())
     if any(r not in ("1080p", "2160p") for r in resolutions):
@@ -362,7 +395,7 @@ def main() -> None:
             parser.error(f"{name}: a base's diameter in inches, {lo:g} to {hi:g}, got {value:g}")
     if args.photos > 0:
         hard_report(args.photos, args.seed, resolutions, args.save, args.absent_kinds, args.full_colour_jpeg,
-                    args.base_in, args.profile_base, args.paint)
+                    args.base_in, args.profile_base, args.paint, args.mat)
     if args.easy > 0:
         easy_report(args.easy, args.seed + 1)
 

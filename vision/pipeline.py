@@ -45,7 +45,7 @@ from vision.heap import keep_freed_memory
 from vision.height import CameraPose, camera_pose
 from vision.markers import FrameColour, MarkerFinder
 from vision.quality import check_photo, colour_resolution
-from vision.rims import ColourTables, rims_in_view
+from vision.rims import ColourTables, MatFlood, mat_flood_in_view, rims_in_view
 from vision.settings import VISION_DEFAULTS
 from vision.terrain import CLIPPED, TERRAIN_PPI, WORK_PPI as FELT_PPI, find_terrain
 from vision.topview import FrameView, TopViewMaker
@@ -103,6 +103,7 @@ class _Held:
     terrain_frame: int = -10 ** 9
     colour_resolution: dict | None = None  # where the photo is too coarse for colour bases (vision.quality)
     colour_base_in: float | None = None    # sides with no size in the profile: their bases' (vision.base_size)
+    flood: MatFlood | None = None          # what the mat's own colour leaves of the sides' (vision.rims.mat_flood)
 
 
 class FramePipeline:
@@ -440,6 +441,11 @@ class FramePipeline:
             by_size.setdefault(bases[s.name], set()).add(k)
         others = [t.rgb for t in self.profile.terrain]
         table_view = view.at(COLOUR_PPI)
+        if self.track and held.flood is None:
+            # A tracked frame's windows are each mostly a base or two: the mat is judged on the
+            # whole table once a registration (a still photo's one window is the whole table).
+            held.flood = mat_flood_in_view(table_view.window(self._table_rect()).image, [s.seen_rgb for s in sides],
+                                           others, wb=held.wb, mat=held.mat)
         xy, side_names, conf, free = [], [], [], []
         for rect in rects:
             # The table-plane view: a base's top shows where its ray meets the table; the camera
@@ -453,7 +459,7 @@ class FramePipeline:
                                            table_in=(self.profile.width_in, self.profile.depth_in),
                                            keep_out_in=self._anchor_cards() + cards,
                                            exclude=hands.mask_in(window) if hands is not None else None,
-                                           tables=self._colour_tables):
+                                           tables=self._colour_tables, flood=held.flood):
                     if hit.side_index in mine:
                         xy.append(p)
                         side_names.append(sides[hit.side_index].name)

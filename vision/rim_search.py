@@ -104,7 +104,7 @@ def side_likelihoods(bal_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequen
 
 
 def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[float]], mat: np.ndarray,
-                          felt_rgbs: Sequence[Sequence[float]] = (), noise: float = 0.0, *,
+                          felt_rgbs: Sequence[Sequence[float]] = (), noise: float | Sequence[float] = 0.0, *,
                           sides: Collection[int] | None = None, shared: dict | None = None) -> np.ndarray:
     """side_likelihoods of a view quantised by vision.rims.quantise_view: judged once per colour
     present (tens of thousands, against a million pixels), then looked up; less `noise`, floored
@@ -135,7 +135,7 @@ def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[fl
 
 
 def _likelihoods(chroma, brightness, to_view, rows_of, coarse, coarse_ppi, side_rgbs, mat, felt_rgbs, shape=None,
-                 noise: float = 0.0, sides: Collection[int] | None = None, shared: dict | None = None):
+                 noise: float | Sequence[float] = 0.0, sides: Collection[int] | None = None, shared: dict | None = None):
     """The likelihoods of colours (chroma (..., 3), brightness (...)), put in the view by
     `to_view` (at a few flat pixels: `to_view(lut, at=rows_of(pixels))`, by the rows of their
     colours, found once for all the felts), less `noise` and floored at 0; `coarse`: the view's
@@ -148,7 +148,9 @@ def _likelihoods(chroma, brightness, to_view, rows_of, coarse, coarse_ppi, side_
     out = (np.empty if len(judged) == len(side_rgbs) else np.zeros)((len(side_rgbs),) + tuple(shape), np.float32)
     shared = {} if shared is None else shared
     zones = shared.setdefault("zones", {})   # each felt's zone: its weight at every pixel (flat), by colour
+    noises = np.broadcast_to(np.asarray(noise, np.float32), (len(side_rgbs),))
     for k in judged:
+        noise = float(noises[k])
         t = rgb_chroma(side_rgbs[k]).astype(np.float32)
         like_mat = _along(chroma, mat, t) * lit
         to_view(np.maximum(like_mat - noise, 0.0) if noise else like_mat, out=out[k])

@@ -332,7 +332,8 @@ def quantise_view(view_bgr: np.ndarray, wb=None):
 
 def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other_rgbs: Sequence[Sequence[float]] = (),
                *, wb=None, mat: np.ndarray | None = None, quantised=None,
-               felt_width_px: float | None = None, tables: "ColourTables | None" = None) -> tuple[np.ndarray, np.ndarray]:
+               felt_width_px: float | None = None, tables: "ColourTables | None" = None,
+               loose_reach: Sequence[float] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Two (H, W) int maps of which side's colour each pixel of a uint8 BGR view shows (-1: none).
 
     strict: the nearest of the sides' and the terrain colours (vision.colour.classify, terrain k
@@ -347,12 +348,14 @@ def label_view(view_bgr: np.ndarray, side_rgbs: Sequence[Sequence[float]], other
 
     `felt_width_px`: a patch of a side's colour this wide (a square of it fits inside) is no base:
     felt that the cast moved onto the side's colour, unless plainly paint (_felt_patches).
-    `tables`: the labels of the colours earlier views judged the same way showed (ColourTables)."""
+    `tables`: the labels of the colours earlier views judged the same way showed (ColourTables).
+    `loose_reach`: per side, how far from the mat a colour must reach to be the side's on the loose
+    labels (MatFlood: where the mat has the side's hue)."""
     quantised = quantised or quantise_view(view_bgr, wb)
     if tables is not None and mat is not None:
-        strict, loose = tables.labels(quantised, side_rgbs, other_rgbs, mat, wb)
+        strict, loose = tables.labels(quantised, side_rgbs, other_rgbs, mat, wb, loose_reach)
     else:
-        strict, loose = _label_tables(quantised, side_rgbs, other_rgbs, mat)       # by colour code
+        strict, loose = _label_tables(quantised, side_rgbs, other_rgbs, mat, loose_reach)       # by colour code
     if len(side_rgbs) + len(other_rgbs) < 127 and strict.dtype != np.int8:
         # as bytes: a quarter of the memory for every full-view test of them
         strict, loose = strict.astype(np.int8), loose.astype(np.int8)
@@ -374,10 +377,12 @@ class ColourTables:
     def __init__(self):
         self._by_key: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
-    def labels(self, quantised, side_rgbs, other_rgbs, mat: np.ndarray, wb=None) -> tuple[np.ndarray, np.ndarray]:
+    def labels(self, quantised, side_rgbs, other_rgbs, mat: np.ndarray, wb=None,
+               loose_reach: Sequence[float] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(strict, loose) tables by colour code for the colours of `quantised` (quantise_view of a
         view white-balanced by `wb`), every colour it shows labelled as _label_tables labels it."""
         key = (tuple(tuple(float(v) for v in c) for c in side_rgbs), tuple(tuple(float(v) for v in c) for c in other_rgbs),
+               tuple(loose_reach or ()),
                np.asarray(mat, np.float64).tobytes(),
                None if wb is None else (np.asarray(wb.black_bgr, np.float64).tobytes(), np.asarray(wb.white_bgr, np.float64).tobytes()))
         if key not in self._by_key:
@@ -392,7 +397,7 @@ class ColourTables:
         if new.any():
             codes = present[new]
             strict[codes], loose[codes] = _colour_labels(colours[:, new], chroma[:, new], brightness[:, new],
-                                                         side_rgbs, other_rgbs, mat)
+                                                         side_rgbs, other_rgbs, mat, loose_reach)
             known[codes] = True
         return strict, loose
 
@@ -470,7 +475,7 @@ def _felt_patches(strict, loose, quantised, side_rgbs, other_rgbs, mat, width_px
         loose[sl][rows, cols] = -1
 
 
-def _label_tables(quantised, side_rgbs, other_rgbs=(), mat=None) -> tuple[np.ndarray, np.ndarray]:
+def _label_tables(quantised, side_rgbs, other_rgbs=(), mat=None, loose_reach=None) -> tuple[np.ndarray, np.ndarray]:
     """label_view's strict and loose labels by colour code (quantise_view's index), as two tables."""
     index, present, counts, colours, chroma, brightness = quantised
     bits = 8 - QUANT_SHIFT
@@ -478,13 +483,16 @@ def _label_tables(quantised, side_rgbs, other_rgbs=(), mat=None) -> tuple[np.nda
         mat = _weighted_median(chroma[0], counts[present])
     strict = np.full(1 << (3 * bits), -1, np.int32)
     loose = np.full(1 << (3 * bits), -1, np.int32)
-    strict[present], loose[present] = _colour_labels(colours, chroma, brightness, side_rgbs, other_rgbs, mat)
+    strict[present], loose[present] = _colour_labels(colours, chroma, brightness, side_rgbs, other_rgbs, mat,
+                                                     loose_reach)
     return strict, loose
 
 
-def _colour_labels(colours, chroma, brightness, side_rgbs, other_rgbs, mat) -> tuple[np.ndarray, np.ndarray]:
+def _colour_labels(colours, chroma, brightness, side_rgbs, other_rgbs, mat,
+                   loose_reach: Sequence[float] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The strict and loose labels of each colour (quantise_view's colours, chroma and brightness of
-    the colours present), each judged by itself alone."""
+    the colours present), each judged by itself alone. `loose_reach`: per side, how far a colour
+    must reach from the mat towards the side to be the side's on the loose labels (MatFlood)."""
     targets = [rgb_chroma(c) for c in side_rgbs] + [rgb_chroma(c) for c in other_rgbs]
     found = classify(chroma, brightness, targets, mat)[0]
     # A colour well beyond a felt's, on the far side of it from the mat, is more saturated than the
@@ -514,7 +522,12 @@ def _colour_labels(colours, chroma, brightness, side_rgbs, other_rgbs, mat) -> t
                 found[here] = _paint_or_felt(chroma[:, here], brightness[:, here], side, felt, k, len(side_rgbs) + t)
     # Loose labels leave out what is nearest a terrain colour (textured water felt is full of
     # blue-hued holes), however blue its hue.
-    return found, np.where(found >= len(side_rgbs), -1, _hue_label(colours[0], side_rgbs))
+    hue = _hue_label(colours[0], side_rgbs)
+    for k, least in enumerate(loose_reach or ()):
+        if least > 0:
+            axis = rgb_chroma(side_rgbs[k]) - mat
+            hue[(hue == k) & (((chroma[0] - mat) @ axis) / float(np.linalg.norm(axis)) < least)] = -1
+    return found, np.where(found >= len(side_rgbs), -1, hue)
 
 
 HUE_TOL_DEG = 14.0             # loose labels: a side's hue within this
@@ -543,11 +556,73 @@ def _weighted_median(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return out
 
 
+FLOOD_SHARE = 0.1              # a side's hue on this share of the view that is no felt: the mat's own hue (a
+                               # red side on a cherry table, a blue one on a blue cloth; rims, dice and cloaks
+                               # are a few hundredths at most, felt aside: 0.2-1.7% on 12 hard photos)
+FLOOD_REACH = 3.0              # ... then a colour is the side's on the loose labels only this many times as far
+FLOOD_LEAST = 0.25             # from the mat towards it as the mat reaches by itself (MAT_SPREAD_Q), and at least
+                               # this share of the way; and the likelihood counts only past the mat's own reach
+MAT_SPREAD_Q = 0.9             # how far the mat reaches towards a side by itself: this quantile of its pixels
+
+
+@dataclass(frozen=True)
+class MatFlood:
+    """Per side, what the mat's own colour leaves of its tests where the mat shows the side's hue
+    (mat_flood): how far (chromaticity, along the mat-to-side line) a colour must reach from the
+    mat to be the side's on the loose labels, and the least noise floor of its likelihood (a share
+    of the way from the mat to the side; the soft and edge passes keep SOFT_NOISE and EDGE_NOISE
+    where they are higher). 0: the test as on any other mat."""
+    loose_reach: tuple[float, ...]
+    noise_floor: tuple[float, ...]
+
+    @classmethod
+    def none(cls, n_sides: int) -> "MatFlood":
+        return cls((0.0,) * n_sides, (0.0,) * n_sides)
+
+
+def mat_flood(quantised, side_rgbs: Sequence[Sequence[float]], other_rgbs: Sequence[Sequence[float]],
+              mat: np.ndarray) -> MatFlood:
+    """MatFlood of a whole table's view (quantise_view's): a side whose hue the loose labels find on
+    FLOOD_SHARE or more of the pixels that are no felt's colour has the mat's own hue. Its loose
+    labels then need a colour to reach past the mat's own spread (FLOOD_REACH times its MAT_SPREAD_Q
+    quantile, at least FLOOD_LEAST of the way), and its likelihood counts only past that quantile
+    (a cherry table's grain and grid lines step in brightness everywhere: the edge pass would see
+    rings in its cells). Other sides' are left as they were. (Judged on the whole table: a window
+    round one base is mostly that base.)"""
+    _, present, counts, colours, chroma, brightness = quantised
+    n_sides = len(side_rgbs)
+    strict, loose = _colour_labels(colours, chroma, brightness, side_rgbs, other_rgbs, mat)
+    weights = counts[present] * (strict < n_sides)
+    total = float(weights.sum())
+    reach_out, floor_out = [0.0] * n_sides, [0.0] * n_sides
+    for k, rgb in enumerate(side_rgbs):
+        axis = rgb_chroma(rgb) - mat
+        norm = float(np.linalg.norm(axis))
+        if total <= 0 or norm < 1e-6 or weights[loose == k].sum() < FLOOD_SHARE * total:
+            continue
+        reach = ((chroma[0] - mat) @ axis) / norm
+        order = np.argsort(reach)
+        cum = np.cumsum(weights[order])
+        spread = max(0.0, float(reach[order[np.searchsorted(cum, cum[-1] * MAT_SPREAD_Q)]]))
+        reach_out[k] = max(FLOOD_REACH * spread, FLOOD_LEAST * norm)
+        floor_out[k] = spread / norm
+    return MatFlood(tuple(reach_out), tuple(floor_out))
+
+
+def mat_flood_in_view(view_bgr: np.ndarray, side_rgbs, other_rgbs=(), *, wb=None, mat: np.ndarray | None = None) -> MatFlood:
+    """mat_flood of a whole table's view (uint8 BGR; `wb`, `mat` as find_rims takes them)."""
+    quantised = quantise_view(view_bgr, wb)
+    if mat is None:
+        mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
+    return mat_flood(quantised, side_rgbs, other_rgbs, mat)
+
+
 def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[float]], base_in: float = 1.0, *,
               other_rgbs: Sequence[Sequence[float]] = (), mat: np.ndarray | None = None,
               wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None, wall_height_in: float = 0.0,
               exclude: np.ndarray | None = None, wb=None, frame_scale: Callable[[np.ndarray], np.ndarray] | None = None,
-              with_rejected: bool = False, tables: ColourTables | None = None) -> list[RimHit]:
+              with_rejected: bool = False, tables: ColourTables | None = None,
+              flood: MatFlood | None = None) -> list[RimHit]:
     """Bases in a top view of the plane of the bases' tops.
 
     `view_bgr`: the view (uint8 BGR), `wb`: the anchors' white balance (vision.whitebalance), applied
@@ -558,13 +633,19 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     the camera).
     `exclude`: (H, W) bool, pixels that are no base (a hand). `frame_scale(centres (N, 2))` -> (N,):
     frame pixels per view pixel there (vision.rim_refine.held_radius_centres). `tables`: the colours'
-    labels kept from earlier views judged alike (ColourTables; the same result, less work). Returns the
+    labels kept from earlier views judged alike (ColourTables; the same result, less work). `flood`:
+    what the mat's own colour leaves of each side's colour tests (mat_flood of the whole table; None:
+    judged on this view, which should then be the whole table). Returns the
     kept bases (and, with `with_rejected`, every candidate with the reason it was left out)."""
     if not side_rgbs:
         return []
+    quantised = quantise_view(view_bgr, wb)
+    if flood is None:
+        flood = mat_flood(quantised, side_rgbs, other_rgbs,
+                          mat if mat is not None else _weighted_median(quantised[4][0], quantised[2][quantised[1]]))
     args = dict(other_rgbs=other_rgbs, mat=mat, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
                 exclude=exclude, wb=wb, frame_scale=frame_scale,
-                quantised=quantise_view(view_bgr, wb), shared={}, tables=tables)
+                quantised=quantised, shared={}, tables=tables, flood=flood)
     first, strict, loose = _find_rims_once(view_bgr, ppi, side_rgbs, base_in, with_rejected=with_rejected, **args)
     # The paint on the rims is near the profile's colour, not at it: what the confident rims of
     # this photo show is a better guess for the others (a second pass, from the learned colours).
@@ -711,14 +792,17 @@ def learn_side_colours(view_bgr, ppi, base_in, side_rgbs, hits, strict, loose, *
 
 def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=None, wall_shift_px=None,
                     wall_height_in=0.0, exclude=None, wb=None, with_rejected=False, quantised=None, only_sides=None, skip_near=None,
-                    frame_scale=None, shared=None, tables=None):
+                    frame_scale=None, shared=None, tables=None, flood=None):
     """One pass of find_rims with the given side colours: (hits, strict labels, loose labels).
-    `shared`: what the passes over one view share (vision.rim_search.quantised_likelihoods')."""
+    `shared`: what the passes over one view share (vision.rim_search.quantised_likelihoods').
+    `flood`: find_rims' (MatFlood, by side index: the learned colours' pass keeps the profile's)."""
     quantised = quantised or quantise_view(view_bgr, wb)
     if mat is None:
         mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
+    flood = flood or MatFlood.none(len(side_rgbs))
     strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat, quantised=quantised,
-                               felt_width_px=FELT_PATCH_BASES * base_in * ppi, tables=tables)
+                               felt_width_px=FELT_PATCH_BASES * base_in * ppi, tables=tables,
+                               loose_reach=flood.loose_reach)
     if exclude is not None:
         strict[exclude] = -1
         loose[exclude] = -1
@@ -738,11 +822,14 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     # a paler colour counts (a lower noise floor). The likelihood is judged once, above the lower
     # floor; the soft pass's is the same less the difference (the felt's blend only lowers a pixel's
     # likelihood, so one at or below the higher floor is 0 either way).
-    low = quantised_likelihoods(quantised, ppi, side_rgbs, mat, other_rgbs, noise=EDGE_NOISE, sides=only_sides,
+    # (a mat of the side's own hue: both floors at least as far as it reaches by itself, MatFlood)
+    floor = np.asarray(flood.noise_floor, np.float32)
+    edge_noise, soft_noise = np.maximum(EDGE_NOISE, floor), np.maximum(SOFT_NOISE, floor)
+    low = quantised_likelihoods(quantised, ppi, side_rgbs, mat, other_rgbs, noise=edge_noise, sides=only_sides,
                                 shared=shared)
     if exclude is not None:
         np.copyto(low, 0.0, where=exclude)      # (a boolean index over both sides is slow)
-    likelihood = np.maximum(low - np.float32(SOFT_NOISE - EDGE_NOISE), np.float32(0.0))
+    likelihood = np.maximum(low - (soft_noise - edge_noise)[:, None, None], np.float32(0.0))
     on_edges = _on_edges(view_bgr, low, r_px)
     # (not in or at the edge of a patch of the side's colour as wide as most of a base: the edge pass
     # sees a filled patch by its outline, and a book cover's title steps with its colour all round)
@@ -1279,7 +1366,7 @@ def table_view_wall_shift(pose, view, height_in: float) -> Callable[[np.ndarray]
 def rims_in_view(view, side_rgbs, base_in: float, *, pose=None, height_in: float = 0.0, wb=None,
                  other_rgbs=(), mat=None, exclude=None, table_in: tuple[float, float] | None = None,
                  keep_out_in: Sequence[tuple[float, float, float, float]] = (),
-                 tables: ColourTables | None = None) -> list[tuple[np.ndarray, RimHit]]:
+                 tables: ColourTables | None = None, flood: MatFlood | None = None) -> list[tuple[np.ndarray, RimHit]]:
     """Bases in a top view of the table plane (or a window of it): [(centre in table inches, hit)].
 
     `view`: a TopView (image BGR, ppi, origin_in). `wb`: the anchors' white balance, applied to the
@@ -1288,11 +1375,12 @@ def rims_in_view(view, side_rgbs, base_in: float, *, pose=None, height_in: float
     (off by height / camera height of the distance from the camera's foot: under 0.3% for a 1/8"
     base under a camera 4' up). A base stands on the table (`table_in`: width, depth), its centre at
     least most of a radius in from the edge, and not on an anchor (`keep_out_in`: x0, y0, x1, y1).
-    `tables`: find_rims'."""
+    `tables`, `flood`: find_rims'."""
     shift = table_view_wall_shift(pose, view, height_in) if pose is not None and height_in > 0 else None
     hits = find_rims(view.image, view.ppi, side_rgbs, base_in, other_rgbs=other_rgbs, mat=mat,
                      wall_shift_px=shift, wall_height_in=height_in, exclude=exclude, wb=wb,
-                     frame_scale=frame_scale_at(pose, view, height_in) if pose is not None else None, tables=tables)
+                     frame_scale=frame_scale_at(pose, view, height_in) if pose is not None else None, tables=tables,
+                     flood=flood)
     out = []
     for hit in hits:
         xy = view.to_table(hit.xy_view[None])

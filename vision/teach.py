@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.colour import COLOUR_PPI, chromaticity, mat_chroma
-from vision.rims import rims_in_view
+from vision.rims import mat_flood_in_view, rims_in_view
 from vision.topview import warp_top_view
 from vision.whitebalance import estimate_white_balance
 
@@ -99,8 +99,10 @@ def learn_rim_colour(frame_bgr: np.ndarray, registration, profile, side: str, xy
     rgb = tuple(int(round(c)) for c in np.clip(np.median(best, axis=0), 0, 255)[::-1])
     # Is there a ring of that colour there? (other sides keep their colours, so as not to steal it)
     colours = [rgb if s.name == side else s.seen_rgb for s in profile.sides]
+    # (the mat judged on the whole table: the window round one base is mostly that base)
+    others = [t.rgb for t in profile.terrain]
     found = rims_in_view(view, colours, base_in, pose=pose, height_in=height_in if pose is not None else 0.0,
-                         wb=wb, other_rgbs=[t.rgb for t in profile.terrain])
+                         wb=wb, other_rgbs=others, flood=mat_flood_in_view(whole.image, colours, others, wb=wb, mat=mat))
     near = [(float(np.hypot(*(p - (x, y)))), p, hit) for p, hit in found
             if hit.side_index == names.index(side) and np.hypot(*(p - (x, y))) <= base_in / 2 + REACH_IN]
     if not near:

@@ -359,3 +359,27 @@ def test_hobby_paints_are_balanced_over_every_block():
     got = [dict(hard_photo(3, k, resolutions=("1080p",), paint="hobby").conditions.paints) for k in range(n)]
     for side, pots in HOBBY_PAINTS.items():
         assert Counter(g[side] for g in got) == Counter(list(pots)), side
+
+
+def test_a_kitchen_table_lays_the_set_on_one_of_the_kitchen_mats_balanced_over_every_block():
+    from vision.synthetic.hard import KITCHEN_MATS
+
+    n = len(KITCHEN_MATS)
+    got = [hard_photo(2, k, resolutions=("1080p",), mat="kitchen", clean=True) for k in range(n)]
+    assert Counter(p.conditions.mat for p in got) == Counter(list(KITCHEN_MATS))
+    assert hard_photo(2, 0, resolutions=("1080p",)).conditions.mat == ""
+    for photo in got:
+        texture, rgb = KITCHEN_MATS[photo.conditions.mat]
+        assert photo.conditions.texture == texture
+        # the (clean) table's mat, away from everything on it, is that colour (the texture varies it)
+        clean = photo
+        things = [Point(f.x, f.y).buffer(1.5) for f in clean.truth.figures] + [t.polygon.buffer(1.0)
+                                                                             for t in clean.truth.terrain]
+        xy = np.stack(np.meshgrid(np.linspace(3, clean.profile.width_in - 3, 40),
+                                  np.linspace(3, clean.profile.depth_in - 3, 30)), -1).reshape(-1, 2)
+        xy = np.array([p for p in xy if not any(t.contains(Point(*p)) for t in things)])
+        px = np.round(clean.camera.project(np.c_[xy, np.zeros(len(xy))])).astype(int)
+        seen = clean.image[px[:, 1], px[:, 0]][:, ::-1].astype(float)
+        assert np.abs(np.median(seen, axis=0) - rgb).max() <= 30, (photo.conditions.mat, np.median(seen, axis=0))
+    with pytest.raises(ValueError, match="mat"):
+        hard_photo(2, 0, mat="patio")

@@ -38,6 +38,11 @@ from vision.synthetic.scenes import SIDE_COLOURS
 CAST_K = {"tungsten": (2600.0, 3200.0), "warm": (3600.0, 4800.0), "daylight": (5600.0, 6500.0)}
 TILT_DEG = {"0-12": (0.0, 12.0), "12-24": (12.0, 24.0), "24-35": (24.0, 35.0)}
 MAT_RGB = {"grass": (92, 124, 60), "gravel": (150, 140, 122), "wood": (168, 122, 80), "plain": (176, 160, 128)}
+# Tables a family plays on where the set's mats are not (hard_photo's mat="kitchen"): name -> (texture,
+# colour). A cherry table is nearly the red side's hue, a blue cloth the blue side's.
+KITCHEN_MATS = {"cherry wood": ("wood", (130, 62, 40)), "walnut": ("wood", (92, 64, 44)),
+                "white top": ("plain", (225, 222, 215)), "grey top": ("plain", (128, 128, 128)),
+                "green baize": ("plain", (40, 90, 50)), "blue cloth": ("plain", (60, 80, 130))}
 FACTORS: dict[str, tuple] = {
     "cast": tuple(CAST_K), "clutter": ("yes", "no"), "hand": ("yes", "no"), "blur": ("motion", "none"),
     "texture": tuple(MAT_RGB), "tilt": tuple(TILT_DEG), "grid": ("square", "hex", "none"),
@@ -69,6 +74,7 @@ class Conditions:
     vignette: float
     jpeg_full_colour: bool = False
     paints: tuple[tuple[str, str], ...] = ()    # (side, hobby paint) where not the set's paint
+    mat: str = ""                   # a KITCHEN_MATS table where not the set's mat
     clean: bool = False             # light, cast, blur, noise and JPEG left out (a test of the truth)
 
     def groups(self) -> dict[str, str]:
@@ -125,7 +131,7 @@ def hard_photo_set(seed: int = 0, count: int = 60, *,
 def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", "1080p", "2160p"),
                force: Mapping[str, str] | None = None, clean: bool = False,
                absent_kinds: Collection[str] = (), full_colour_jpeg: bool = False, base_in: float = 1.0,
-               paint: str = "set") -> HardPhoto:
+               paint: str = "set", mat: str = "set") -> HardPhoto:
     """Photo `index` of the set `seed`; `force` pins factors to levels (e.g. {"hand": "yes"}) for a
     test; `clean` draws the same table with even light and no cast, blur, noise or JPEG;
     `absent_kinds`: felt of these kinds is cut (its random draws taken, so all else is the same photo)
@@ -136,9 +142,12 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
     32 or 40 mm), the profile giving none, as a family's need not; `paint`: "set", each table's paint
     near the profile's colour, or "hobby", each side's rims in one of layout.HOBBY_PAINTS (balanced
     over photos like a factor), the profile still naming the set's colour, as a player picks a
-    swatch near their paint."""
+    swatch near their paint; `mat`: "set", or "kitchen", the table one of KITCHEN_MATS (balanced over
+    photos like a factor; its texture in place of the texture factor's)."""
     if paint not in ("set", "hobby"):
         raise ValueError(f"paint: {paint!r} is neither 'set' nor 'hobby'")
+    if mat not in ("set", "kitchen"):
+        raise ValueError(f"mat: {mat!r} is neither 'set' nor 'kitchen'")
     if set(absent_kinds) - set(FELT):
         raise ValueError(f"absent_kinds: {sorted(set(absent_kinds) - set(FELT))} is no felt kind ({list(FELT)})")
     rng = np.random.default_rng([seed, index, 7])
@@ -148,6 +157,11 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
             raise ValueError(f"force: {f}={value!r} is no level of a factor ({FACTORS})")
         lv[f] = value
     resolution = level(seed, "resolution", index, tuple(resolutions))
+    kitchen = level(seed, "kitchen mat", index, tuple(KITCHEN_MATS)) if mat == "kitchen" else ""
+    if kitchen:
+        lv["texture"], mat_rgb = KITCHEN_MATS[kitchen]
+    else:
+        mat_rgb = MAT_RGB[lv["texture"]]
     big = resolution == "2160p"
     long_side = lv["long_side"] == "short axis"
     width = float(rng.uniform(54, 60) if long_side else rng.uniform(36, 60))
@@ -190,13 +204,13 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
     grid = None
     if lv["grid"] != "none":
         pitch = float(rng.choice([1.0, 1.5])) if lv["grid"] == "square" else float(rng.choice([1.0, 1.5, 2.0]))
-        line = shade_of(MAT_RGB[lv["texture"]], 0.45)
+        line = shade_of(mat_rgb, 0.45)
         grid = GridDrawing(kind="square" if lv["grid"] == "square" else "hex", pitch_in=pitch,
                            origin=(float(rng.uniform(0, pitch)), float(rng.uniform(0, pitch))),
                            orientation="flat", line_in=float(rng.uniform(0.03, 0.05)), rgb=line)
     table = TableSpec(width, depth, anchors, marker_figures=tuple(marker_figs), colour_figures=tuple(colour_figs),
-                      grid=grid, surface_rgb=MAT_RGB[lv["texture"]])
-    surface = mat_surface(width, depth, MAT_RGB[lv["texture"]], None if lv["texture"] == "plain" else lv["texture"], rng)
+                      grid=grid, surface_rgb=mat_rgb)
+    surface = mat_surface(width, depth, mat_rgb, None if lv["texture"] == "plain" else lv["texture"], rng)
     effects: list = [Cast(cast_k)]
     if lv["hot_spot"] == "yes":
         effects.append(HotSpot((float(rng.uniform(0.25, 0.75)), float(rng.uniform(0.25, 0.75))),
@@ -228,7 +242,7 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
         resolution=resolution, grid=lv["grid"], hot_spot=lv["hot_spot"] == "yes", long_side_on_short_axis=short_axis,
         table_in=(round(width, 2), round(depth, 2)), marker_size_in=marker_in, jpeg_quality=spec.jpeg_quality,
         vignette=round(spec.vignette, 3), clean=clean, jpeg_full_colour=spec.jpeg_full_colour,
-        paints=tuple(hobby.items()))
+        paints=tuple(hobby.items()), mat=kitchen)
     profile = _profile(f"Hard photo {seed}/{index}", table, cuts, marker_figs, rng)
     return HardPhoto(index=index, image=photo.image, truth=truth, profile=profile, conditions=conditions,
                      camera=photo.camera, marker_corners_px=photo.marker_corners_px, rim_visible=rim_visible,
