@@ -275,7 +275,7 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     print("|" + "---|" * (HEADER.count("|") - 1))
     everything = aggregate(scores)
     print(row("all", everything))
-    for factor in REPORTED + ALSO_REPORTED:
+    for factor in REPORTED + ALSO_REPORTED + (("table",) if mat == "kitchen" else ()):
         for value in sorted({s.groups[factor] for s in scores}):
             print(row(f"{factor}: {value}", aggregate([s for s in scores if s.groups[factor] == value])))
     print()

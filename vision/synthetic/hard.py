@@ -50,6 +50,7 @@ FACTORS: dict[str, tuple] = {
 }
 REPORTED = ("cast", "clutter", "hand", "blur", "texture", "tilt", "resolution", "grid")
 ALSO_REPORTED = ("hot spot", "long side")     # in Conditions.groups() too, under these names
+# (and "table": a KITCHEN_MATS table's name, reported where the photos have one)
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,8 @@ class Conditions:
         return {"cast": self.cast, "clutter": "yes" if self.clutter else "no", "hand": "yes" if self.hand else "no",
                 "blur": self.blur, "texture": self.texture, "tilt": self.tilt, "resolution": self.resolution,
                 "grid": self.grid, "hot spot": "yes" if self.hot_spot else "no",
-                "long side": "short axis" if self.long_side_on_short_axis else "long axis"}
+                "long side": "short axis" if self.long_side_on_short_axis else "long axis",
+                "table": self.mat or "the set's mat"}
 
 
 @dataclass(frozen=True)
