@@ -556,6 +556,12 @@ def _weighted_median(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return out
 
 
+def _mat_of(quantised) -> np.ndarray:
+    """The mat's chromaticity in a view quantised by quantise_view: its colours' median, weighted by
+    how many pixels show each (the mat covers most of a table)."""
+    return _weighted_median(quantised[4][0], quantised[2][quantised[1]])
+
+
 FLOOD_SHARE = 0.1              # a side's hue on this share of the view that is no felt: the mat's own hue (a
                                # red side on a cherry table, a blue one on a blue cloth; rims, dice and cloaks
                                # are a few hundredths at most, felt aside: 0.2-1.7% on 12 hard photos)
@@ -612,9 +618,7 @@ def mat_flood(quantised, side_rgbs: Sequence[Sequence[float]], other_rgbs: Seque
 def mat_flood_in_view(view_bgr: np.ndarray, side_rgbs, other_rgbs=(), *, wb=None, mat: np.ndarray | None = None) -> MatFlood:
     """mat_flood of a whole table's view (uint8 BGR; `wb`, `mat` as find_rims takes them)."""
     quantised = quantise_view(view_bgr, wb)
-    if mat is None:
-        mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
-    return mat_flood(quantised, side_rgbs, other_rgbs, mat)
+    return mat_flood(quantised, side_rgbs, other_rgbs, mat if mat is not None else _mat_of(quantised))
 
 
 def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[float]], base_in: float = 1.0, *,
@@ -640,10 +644,12 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     if not side_rgbs:
         return []
     quantised = quantise_view(view_bgr, wb)
+    # (the mat each pass judges colour against; `mat` as given is what learning a colour is told:
+    # without one, none is learnt)
+    judged_mat = mat if mat is not None else _mat_of(quantised)
     if flood is None:
-        flood = mat_flood(quantised, side_rgbs, other_rgbs,
-                          mat if mat is not None else _weighted_median(quantised[4][0], quantised[2][quantised[1]]))
-    args = dict(other_rgbs=other_rgbs, mat=mat, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
+        flood = mat_flood(quantised, side_rgbs, other_rgbs, judged_mat)
+    args = dict(other_rgbs=other_rgbs, mat=judged_mat, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
                 exclude=exclude, wb=wb, frame_scale=frame_scale,
                 quantised=quantised, shared={}, tables=tables, flood=flood)
     first, strict, loose = _find_rims_once(view_bgr, ppi, side_rgbs, base_in, with_rejected=with_rejected, **args)
@@ -798,7 +804,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     `flood`: find_rims' (MatFlood, by side index: the learned colours' pass keeps the profile's)."""
     quantised = quantised or quantise_view(view_bgr, wb)
     if mat is None:
-        mat = _weighted_median(quantised[4][0], quantised[2][quantised[1]])
+        mat = _mat_of(quantised)
     flood = flood or MatFlood.none(len(side_rgbs))
     strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat, quantised=quantised,
                                felt_width_px=FELT_PATCH_BASES * base_in * ppi, tables=tables,
