@@ -39,7 +39,7 @@ set: how the paint a family happens to own changes what is found, printed paint 
 
 `--mat kitchen` lays each table on one of a few kitchen tables instead of the set's mats
 (vision.synthetic.hard.KITCHEN_MATS: cherry wood, walnut, a white or grey top, green baize, a blue
-cloth), printed table by table. Not the issue's set: a cherry table is nearly the red side's hue and a
+cloth), each table with its row of the main table and of the sides' table. Not the issue's set: a cherry table is nearly the red side's hue and a
 blue cloth the blue side's.
 
 `--save DIR` also writes each photo as a player would have it (PNG, table TOML, truth and conditions
@@ -122,9 +122,10 @@ HEADER = ("| photos | n | markers found | false ids | marker p95 / max in | grid
           "colour p95 in | " + " | ".join(f"IoU {k}" for k in KINDS) + " | IoU mean | terrain where none |")
 
 
-def side_table(scores) -> str:
-    """Colour rims found by side, under each cast and at each resolution: a side whose paint a light
-    takes the colour from (blue under tungsten) shows here, not in the rows of all sides at once."""
+def side_table(scores, factors=("cast", "resolution")) -> str:
+    """Colour rims found by side, under each cast and at each resolution (each of `factors`): a side
+    whose paint a light takes the colour from (blue under tungsten) shows here, not in the rows of
+    all sides at once."""
     sides = sorted({side for sc in scores for side in sc.side_total})
 
     def cells(group) -> str:
@@ -133,7 +134,7 @@ def side_table(scores) -> str:
 
     out = ["Colour rims found by side:\n", "| photos | " + " | ".join(sides) + " |", "|---|" + "---|" * len(sides),
            f"| all | {cells(scores)} |"]
-    for factor in ("cast", "resolution"):
+    for factor in factors:
         for value in sorted({sc.groups[factor] for sc in scores}):
             out.append(f"| {factor}: {value} | {cells([sc for sc in scores if sc.groups[factor] == value])} |")
     return "\n".join(out) + "\n"
@@ -154,24 +155,6 @@ def paint_table(scores, paints) -> str:
            "| side | paint | photos | found | phantoms of the side |", "|---|---|---|---|---|"]
     for (side, paint), (n, total, found, phantoms) in sorted(rows.items(), key=lambda kv: (kv[0][0], -kv[1][2] / max(kv[1][1], 1))):
         out.append(f"| {side} | {paint} | {n} | {pct(found, total)} | {phantoms} |")
-    return "\n".join(out) + "\n"
-
-
-def mat_table(scores, mats) -> str:
-    """Colour rims found, phantoms and p95 error on each kitchen table (`mats`: each photo's
-    Conditions.mat; hard_photo's mat="kitchen"), and each side's rims found."""
-    sides = sorted({side for sc in scores for side in sc.side_total})
-    out = ["Colour rims by the table they stand on:\n",
-           "| table | photos | found | phantoms | p95 in | " + " | ".join(sides) + " |", "|---|---|---|---|---|" + "---|" * len(sides)]
-    for name in sorted(set(mats)):
-        group = [sc for sc, m in zip(scores, mats) if m == name]
-        errors = [e for sc in group for e in sc.colour_errors_in]
-        found, total = sum(sc.colour_found for sc in group), sum(sc.colour_total for sc in group)
-        by_side = " | ".join(pct(sum(sc.side_found[side] for sc in group), sum(sc.side_total[side] for sc in group))
-                             for side in sides)
-        p95_in = f"{np.percentile(errors, 95):.3f}" if errors else "-"
-        out.append(f"| {name} | {len(group)} | {pct(found, total)} | {sum(len(sc.colour_phantoms) for sc in group)} | "
-                   f"{p95_in} | {by_side} |")
     return "\n".join(out) + "\n"
 
 
@@ -199,7 +182,7 @@ def absent_kinds(seed: int, index: int) -> tuple[str, ...]:
 def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path | None = None,
                 absent: bool = False, full_colour_jpeg: bool = False, base_in: float = 1.0,
                 profile_base_in: float | None = None, paint: str = "set", mat: str = "set") -> None:
-    scores, lines, hidden, paints, mats = [], [], defaultdict(int), [], []
+    scores, lines, hidden, paints = [], [], defaultdict(int), []
     sized = Counter()           # (the size the colour bases were looked for at, where it came from) per photo
     render_s, analyse_s = [], []
     extra_by_kind, absent_count = defaultdict(int), defaultdict(int)
@@ -209,7 +192,6 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
         photo = hard_photo(seed, k, resolutions=resolutions, absent_kinds=gone, full_colour_jpeg=full_colour_jpeg,
                            base_in=base_in, paint=paint, mat=mat)
         paints.append(photo.conditions.paints)
-        mats.append(photo.conditions.mat)
         if profile_base_in is not None:
             photo = dataclasses.replace(photo, profile=dataclasses.replace(photo.profile, sides=tuple(
                 dataclasses.replace(side, base_in=profile_base_in) for side in photo.profile.sides)))
@@ -282,12 +264,11 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     pf, pt = everything["p_found"], everything["p_total"]
     print(f"Colour rims by the base's top: whole top painted {pct(pf, pt)}, a band at the edge "
           f"{pct(everything['c_found'] - pf, everything['c_total'] - pt)}.\n")
-    print(side_table(scores))
+    # (on kitchen tables, each table's row of the main table, and here its sides')
+    print(side_table(scores, ("cast", "resolution") + (("table",) if mat == "kitchen" else ())))
     print(band_table(scores))
     if paint == "hobby":
         print(paint_table(scores, paints))
-    if mat == "kitchen":
-        print(mat_table(scores, mats))
     kinds = Counter(k for sc in scores for k in sc.colour_phantom_kinds)
     if kinds:
         print("Colour phantoms by what they are: " + "; ".join(f"{kind} {n}" for kind, n in kinds.most_common()) + ".\n")
