@@ -525,8 +525,7 @@ def _colour_labels(colours, chroma, brightness, side_rgbs, other_rgbs, mat,
     hue = _hue_label(colours[0], side_rgbs)
     for k, least in enumerate(loose_reach or ()):
         if least > 0:
-            axis = rgb_chroma(side_rgbs[k]) - mat
-            hue[(hue == k) & (((chroma[0] - mat) @ axis) / float(np.linalg.norm(axis)) < least)] = -1
+            hue[(hue == k) & (_towards(chroma[0], mat, side_rgbs[k])[0] < least)] = -1
     return found, np.where(found >= len(side_rgbs), -1, hue)
 
 
@@ -554,6 +553,14 @@ def _weighted_median(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
         cum = np.cumsum(weights[order])
         out[c] = values[order[np.searchsorted(cum, cum[-1] / 2)], c]
     return out
+
+
+def _towards(chroma: np.ndarray, mat: np.ndarray, rgb) -> tuple[np.ndarray, float]:
+    """How far each colour (chroma (n, 3)) lies from the mat towards a side's colour `rgb`, along
+    the line from one to the other (chromaticity), and that line's length."""
+    axis = rgb_chroma(rgb) - mat
+    norm = float(np.linalg.norm(axis))
+    return ((chroma - mat) @ axis) / max(norm, 1e-12), norm
 
 
 def _mat_of(quantised) -> np.ndarray:
@@ -602,11 +609,11 @@ def mat_flood(quantised, side_rgbs: Sequence[Sequence[float]], other_rgbs: Seque
     total = float(weights.sum())
     reach_out, floor_out = [0.0] * n_sides, [0.0] * n_sides
     for k, rgb in enumerate(side_rgbs):
-        axis = rgb_chroma(rgb) - mat
-        norm = float(np.linalg.norm(axis))
-        if total <= 0 or norm < 1e-6 or weights[loose == k].sum() < FLOOD_SHARE * total:
+        if total <= 0 or weights[loose == k].sum() < FLOOD_SHARE * total:
             continue
-        reach = ((chroma[0] - mat) @ axis) / norm
+        reach, norm = _towards(chroma[0], mat, rgb)
+        if norm < 1e-6:
+            continue
         order = np.argsort(reach)
         cum = np.cumsum(weights[order])
         spread = max(0.0, float(reach[order[np.searchsorted(cum, cum[-1] * MAT_SPREAD_Q)]]))
