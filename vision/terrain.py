@@ -45,7 +45,8 @@ felt. A region is no piece when it is small, thin, lies along the table's edge, 
 unless it keeps a tinted kind's tint: a pale sand felt): a printed page, its print too fine for
 this layer, averages to a grey near a rocks felt's. Each piece's `confidence` is how surely its
 inside (where no figure stands) is its kind, against the sides' rim colours and the distractors
-too, times how far the kind stands from the mat, in the mat's own spread. Two pieces
+too, times how far the kind stands from the mat, in the mat's own spread (its roughness counted
+only where it is rougher than the mat: rocks felt of a grey table's own grey). Two pieces
 of different kinds that touch and are one colour are one felt seeded in two parts (a grey felt a
 warm light moved part way to the hill's colour): one piece, of the kind its colour is nearer in
 chromaticity and brightness, the other kind none there. A kind the
@@ -577,7 +578,10 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             priors[2] = LOG_PRIOR_SHADE
             priors[3 + len(other_kinds):] = LOG_PRIOR_OTHER
             table_all = _gauss_table(mus, sds, priors)
-            separation = _mahal(mu[:3], own_sd / math.sqrt(2))
+            # Roughness counts only above the mat's: rough felt of the table's own colour stands out by
+            # it, but a smooth thing of the mat's colour is no more felt for being smoother.
+            rough = max(0.0, float(mu[3]))
+            separation = _mahal(np.append(mu[:3], rough), np.append(own_sd, math.hypot(sd[3], mat_sigma[3])) / math.sqrt(2))
             u0, v0 = max(0, box[0] - pad), max(0, box[1] - pad)
             u1, v1 = min(w, box[2] + pad), min(h, box[3] + pad)
             first_kept = []
