@@ -49,6 +49,7 @@ from vision.rim_vetting import (MAX_OUTER, faces_away_more, is_strong, label_in,
                                 similar_felts, vet_hits)
 from vision.rim_water import water_candidates
 from vision.settings import VISION_DEFAULTS
+from vision.whitebalance import WHITE
 
 MIN_COVERAGE = 0.2             # share of the ring that must show (a leaning body hides up to 70%,
                                # and the rays at the ends of the arc the body's edge spoils)
@@ -98,6 +99,9 @@ HIDDEN_SEEN = 0.5              # ... for this share of them to count as seen rin
 SEEN_FULL = 0.6                # a ring showing this much (seen or hidden by its body) is whole for the confidence
 CORE = 0.3                     # radii: a base's core, where the figure's feet stand (two legs 0.32" across, a 1" base)
 SOFT_FLOOR = 0.25              # a likelihood peaking below this near a candidate is no rim's colour
+PAPER_SHARE = 0.55             # an arc brighter than this share of the way from its side's paint to the
+                               # anchors' white card, in the same light, is no paint (a page, a white mug) ...
+PAPER_QUANTILE = 0.25          # ... read on its darker quarter (a pale mat blurred into a dark rim's arc is no paint)
 FACING_COS = 0.3               # a too weak ring's visible arc within 73 degrees of the camera's direction
 FACING_LENGTH = 0.3            # ... and one-sided (its rays' mean unit vector this long)
 OUTLINE_LEAST = 0.45           # ... and the base's outline on this share of its rays (vision.rim_outline)
@@ -633,7 +637,8 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
               wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None, wall_height_in: float = 0.0,
               exclude: np.ndarray | None = None, wb=None, frame_scale: Callable[[np.ndarray], np.ndarray] | None = None,
               with_rejected: bool = False, tables: ColourTables | None = None,
-              flood: MatFlood | None = None) -> list[RimHit]:
+              flood: MatFlood | None = None,
+              light_at: Callable[[np.ndarray], np.ndarray] | None = None) -> list[RimHit]:
     """Bases in a top view of the plane of the bases' tops.
 
     `view_bgr`: the view (uint8 BGR), `wb`: the anchors' white balance (vision.whitebalance), applied
@@ -646,7 +651,8 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     frame pixels per view pixel there (vision.rim_refine.held_radius_centres). `tables`: the colours'
     labels kept from earlier views judged alike (ColourTables; the same result, less work). `flood`:
     what the mat's own colour leaves of each side's colour tests (mat_flood of the whole table; None:
-    judged on this view, which should then be the whole table). Returns the
+    judged on this view, which should then be the whole table). `light_at(centres (N, 2))` -> (N,):
+    the light there relative to the anchors' (WhiteBalance.exposure_at; None: the same). Returns the
     kept bases (and, with `with_rejected`, every candidate with the reason it was left out)."""
     if not side_rgbs:
         return []
@@ -658,7 +664,7 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
         flood = mat_flood(quantised, side_rgbs, other_rgbs, judged_mat)
     args = dict(other_rgbs=other_rgbs, mat=judged_mat, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
                 exclude=exclude, wb=wb, frame_scale=frame_scale,
-                quantised=quantised, shared={}, tables=tables, flood=flood)
+                quantised=quantised, shared={}, tables=tables, flood=flood, light_at=light_at)
     first, strict, loose = _find_rims_once(view_bgr, ppi, side_rgbs, base_in, with_rejected=with_rejected, **args)
     # The paint on the rims is near the profile's colour, not at it: what the confident rims of
     # this photo show is a better guess for the others (a second pass, from the learned colours).
@@ -805,7 +811,7 @@ def learn_side_colours(view_bgr, ppi, base_in, side_rgbs, hits, strict, loose, *
 
 def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=None, wall_shift_px=None,
                     wall_height_in=0.0, exclude=None, wb=None, with_rejected=False, quantised=None, only_sides=None, skip_near=None,
-                    frame_scale=None, shared=None, tables=None, flood=None):
+                    frame_scale=None, shared=None, tables=None, flood=None, light_at=None):
     """One pass of find_rims with the given side colours: (hits, strict labels, loose labels).
     `shared`: what the passes over one view share (vision.rim_search.quantised_likelihoods').
     `flood`: find_rims' (MatFlood, by side index: the learned colours' pass keeps the profile's)."""
@@ -947,6 +953,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
         mask_f = mask_f[shaped]
     # The shape measures, from the final centre.
     samples = gained(sample_rays(mask_f, c2, radii, units), gain)
+    paper = _as_white_as_paper(quantised, wb, c2, samples, radii, units, r_px, side_of, side_rgbs, light_at)
     wall = np.maximum(0.0, shift1 @ units.T)
     rr = radii[None, None, :]
     # Along the rays where the rim shows, the colour stops before the middle (the footing and the
@@ -1036,6 +1043,9 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
                      float(hollow[i]), bool(kind_of[i] == PASS_SOFT), float(core[i]), float(covered[i]), float(front[i]))
         if reason == "ring" and conf[i] < MIN_CONFIDENCE and not kept_hidden[i]:
             hit = dataclasses.replace(hit, reason=f"too weak a ring all told (confidence {conf[i]:.2f})")
+        elif reason == "ring" and paper[i]:
+            hit = dataclasses.replace(hit, reason="as white as paper where its colour shows: a page, a white mug or "
+                                                  "a lit hand with a trace of the side's hue, not paint")
         candidates.append(hit)
     vetted = vet_hits(candidates, strict=strict, loose=loose, r_px=r_px, max_residual_px=max_res,
                       n_sides=n_sides, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
@@ -1075,6 +1085,40 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
     faint = np.flatnonzero((failed == 0) & (conf < MIN_CONFIDENCE) & ~kept_hidden)
     return (_one_per_base(hits, r_px, strict, loose, wall_shift_px, wall_height_in, with_rejected, c2[faint], view_bgr),
             strict, loose)
+
+
+def _as_white_as_paper(quantised, wb, centres: np.ndarray, samples: np.ndarray, radii: np.ndarray, units: np.ndarray,
+                       r_px: float, sides: np.ndarray, side_rgbs, light_at) -> np.ndarray:
+    """(N,) bool: the ring's colour, where it shows on its rim (its map's `samples` (N, K, R) along the
+    rays, 0.8-1.15 radii out), is as bright as paper: its white-balanced brightness (its darker
+    quarter, PAPER_QUANTILE, over the light at its centre, `light_at`) lies more than PAPER_SHARE of
+    the way from its side's paint to the anchors' white card. A side's dye takes some of the light,
+    so its paint is darker than white card in the same light; a page, a white mug or a lit hand the
+    likelihood finds a trace of blue on (a page is white-balanced a little blue under a warm lamp)
+    is not. Without the anchors' white balance, nothing is."""
+    out = np.zeros(len(centres), bool)
+    if wb is None or not len(centres):
+        return out
+    index, present, _counts, _colours, _chroma, brightness = quantised
+    h, w = index.shape
+    band = (radii >= 0.8 * r_px) & (radii <= 1.15 * r_px)
+    rr = radii[band]
+    x = np.rint(centres[:, None, None, 0] + units[None, :, None, 0] * rr[None, None]).astype(np.intp)
+    y = np.rint(centres[:, None, None, 1] + units[None, :, None, 1] * rr[None, None]).astype(np.intp)
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    shows = (samples[:, :, band] >= 0.5) & inside
+    if not shows.any():
+        return out
+    slot = np.zeros(int(present[-1]) + 1, np.intp)
+    slot[present] = np.arange(len(present))
+    bright = brightness.reshape(-1)[slot[index[y[shows], x[shows]]]] / np.float32(3 * WHITE)
+    which = np.broadcast_to(np.arange(len(centres))[:, None, None], shows.shape)[shows]
+    light = np.asarray(light_at(centres), np.float64) if light_at is not None else np.ones(len(centres))
+    paint = np.array([sum(side_rgbs[int(k)]) / (3 * WHITE) for k in sides], np.float64)
+    limit = paint + PAPER_SHARE * np.maximum(0.0, 1.0 - paint)
+    for i in np.unique(which):
+        out[i] = float(np.quantile(bright[which == i], PAPER_QUANTILE)) / max(float(light[i]), 1e-6) > limit[i]
+    return out
 
 
 def _on_edges(view_bgr: np.ndarray, likelihood: np.ndarray, r_px: float) -> np.ndarray:
@@ -1393,7 +1437,8 @@ def rims_in_view(view, side_rgbs, base_in: float, *, pose=None, height_in: float
     hits = find_rims(view.image, view.ppi, side_rgbs, base_in, other_rgbs=other_rgbs, mat=mat,
                      wall_shift_px=shift, wall_height_in=height_in, exclude=exclude, wb=wb,
                      frame_scale=frame_scale_at(pose, view, height_in) if pose is not None else None, tables=tables,
-                     flood=flood)
+                     flood=flood,
+                     light_at=(lambda c: wb.exposure_at(view.to_table(c))) if wb is not None else None)
     out = []
     for hit in hits:
         xy = view.to_table(hit.xy_view[None])
