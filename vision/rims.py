@@ -671,6 +671,7 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     learned = learn_side_colours(view_bgr, ppi, base_in, side_rgbs, first, strict, loose, wb=wb, mat=mat,
                                  other_rgbs=other_rgbs)
     if learned is None:
+        first = _unlabelled_faint(first, strict, loose, base_in / 2 * ppi, with_rejected)
         return _with_water_rims(first, strict, side_rgbs, other_rgbs, base_in / 2 * ppi, wall_shift_px, view_bgr,
                                 loose, wall_height_in, with_rejected)
     # Only the sides whose colour moved are looked at again, and not where a sure rim stands.
@@ -682,6 +683,7 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     both = sure + unchanged + second
     hits = _one_per_base(both, base_in / 2 * ppi, strict, loose, wall_shift_px, wall_height_in, with_rejected,
                          view_bgr=view_bgr)
+    hits = _unlabelled_faint(hits, strict, loose, base_in / 2 * ppi, with_rejected)
     return _with_water_rims(hits, strict, learned, other_rgbs, base_in / 2 * ppi, wall_shift_px, view_bgr,
                             loose, wall_height_in, with_rejected)
 
@@ -745,6 +747,9 @@ def _contested(hits, rings, extra, contested, r_px, strict, wall_shift_px, wall_
 
 
 TEACH_CONFIDENCE = 0.5         # rims this confident teach their side's colour to the second pass
+LABELLED_RAYS = 0.05           # a ring's side labels show it on this share of its rays (0.8-1.2 radii) or more ...
+LABELLED_SURE = 3              # ... on every sure ring of its side, at least this many: then a faint ring only
+                               # the likelihood found, with its labels on none, is the mat's texture, not paint
 TEACH_MIN_RIMS = 1
 TEACH_MAX_SHIFT = 0.08         # the learned colour stays this near the profile's (chromaticity)
 TEACH_MIN_REACH = 0.9          # and at least this share of the profile's distance from the mat and
@@ -807,6 +812,52 @@ def learn_side_colours(view_bgr, ppi, base_in, side_rgbs, hits, strict, loose, *
         bgr = learned * float(np.sum(rgb))
         out.append((float(bgr[2]), float(bgr[1]), float(bgr[0])))
     return out if moved else None
+
+
+def _labelled_share(strict: np.ndarray, loose: np.ndarray, hits: Sequence[RimHit], r_px: float) -> np.ndarray:
+    """(N,) each ring's share of rays on which its side's labels (strict or loose) show in its rim's
+    band, 0.8-1.2 radii out (nearest pixels along the rays)."""
+    if not hits:
+        return np.zeros(0)
+    units = ray_units()
+    radii = np.arange(0.8 * r_px, 1.2 * r_px + 1e-6, 0.5)
+    c = np.array([h.xy_view for h in hits], np.float64)
+    h_px, w_px = strict.shape
+    x = np.clip(np.rint(c[:, None, None, 0] + units[None, :, None, 0] * radii[None, None]).astype(np.intp), 0, w_px - 1)
+    y = np.clip(np.rint(c[:, None, None, 1] + units[None, :, None, 1] * radii[None, None]).astype(np.intp), 0, h_px - 1)
+    side = np.array([h.side_index for h in hits])[:, None, None]
+    shows = (strict[y, x] == side) | (loose[y, x] == side)
+    return shows.any(axis=2).mean(axis=1)
+
+
+def _unlabelled_faint(hits: list[RimHit], strict: np.ndarray, loose: np.ndarray, r_px: float,
+                      with_rejected: bool = False) -> list[RimHit]:
+    """`hits` less (`with_rejected`: with the reason) each faint ring (less sure than TEACH_CONFIDENCE) found on the likelihood alone
+    left out ("the mat's texture") when its side's labels show on none of its rays while they show
+    on every sure ring of that side in this view, LABELLED_SURE or more: where the labels see this
+    photo's paint on every clear rim, a ring they see nothing of is a trace of the hue in the mat
+    (a red streak in wood under a tungsten lamp). Where the labels miss some clear rims of a side (a
+    pale blue under tungsten at 1080p) nothing is asked of its faint ones."""
+    rings = [h for h in hits if h.reason == "ring" and not h.by_water]
+    if not rings:
+        return hits
+    share = dict(zip(map(id, rings), _labelled_share(strict, loose, rings, r_px)))
+    asked = set()
+    for k in {h.side_index for h in rings}:
+        sure = [share[id(h)] for h in rings if h.side_index == k and h.confidence >= TEACH_CONFIDENCE]
+        if len(sure) >= LABELLED_SURE and min(sure) >= LABELLED_RAYS:
+            asked.add(k)
+    out = []
+    for h in hits:
+        if (h.side_index in asked and id(h) in share and h.by_likelihood and h.confidence < TEACH_CONFIDENCE
+                and share[id(h)] < LABELLED_RAYS):
+            h = dataclasses.replace(h, reason=f"the mat's texture: a faint ring only the likelihood finds, its side's "
+                                              f"labels on {share[id(h)]:.2f} of its rays, where they show on every "
+                                              f"sure ring of its side")
+            if not with_rejected:
+                continue
+        out.append(h)
+    return out
 
 
 def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=None, wall_shift_px=None,
