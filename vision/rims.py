@@ -819,12 +819,8 @@ def _labelled_share(strict: np.ndarray, loose: np.ndarray, hits: Sequence[RimHit
     band, 0.8-1.2 radii out (nearest pixels along the rays)."""
     if not hits:
         return np.zeros(0)
-    units = ray_units()
     radii = np.arange(0.8 * r_px, 1.2 * r_px + 1e-6, 0.5)
-    c = np.array([h.xy_view for h in hits], np.float64)
-    h_px, w_px = strict.shape
-    x = np.clip(np.rint(c[:, None, None, 0] + units[None, :, None, 0] * radii[None, None]).astype(np.intp), 0, w_px - 1)
-    y = np.clip(np.rint(c[:, None, None, 1] + units[None, :, None, 1] * radii[None, None]).astype(np.intp), 0, h_px - 1)
+    x, y, _ = _ray_pixels(np.array([h.xy_view for h in hits], np.float64), ray_units(), radii, strict.shape)
     side = np.array([h.side_index for h in hits])[:, None, None]
     shows = (strict[y, x] == side) | (loose[y, x] == side)
     return shows.any(axis=2).mean(axis=1)
@@ -1138,6 +1134,17 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=Non
             strict, loose)
 
 
+def _ray_pixels(centres: np.ndarray, units: np.ndarray, radii: np.ndarray,
+                shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(x, y, inside), each (N, K, R): the pixel nearest each ray's sample, held within the view
+    (`shape`: H, W), and whether the sample itself lies in it."""
+    h, w = shape
+    x = np.rint(centres[:, None, None, 0] + units[None, :, None, 0] * radii[None, None]).astype(np.intp)
+    y = np.rint(centres[:, None, None, 1] + units[None, :, None, 1] * radii[None, None]).astype(np.intp)
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    return np.clip(x, 0, w - 1), np.clip(y, 0, h - 1), inside
+
+
 def _as_white_as_paper(quantised, wb, centres: np.ndarray, samples: np.ndarray, radii: np.ndarray, units: np.ndarray,
                        r_px: float, sides: np.ndarray, side_rgbs, light_at) -> np.ndarray:
     """(N,) bool: the ring's colour, where it shows on its rim (its map's `samples` (N, K, R) along the
@@ -1151,12 +1158,8 @@ def _as_white_as_paper(quantised, wb, centres: np.ndarray, samples: np.ndarray, 
     if wb is None or not len(centres):
         return out
     index, present, _counts, _colours, _chroma, brightness = quantised
-    h, w = index.shape
     band = (radii >= 0.8 * r_px) & (radii <= 1.15 * r_px)
-    rr = radii[band]
-    x = np.rint(centres[:, None, None, 0] + units[None, :, None, 0] * rr[None, None]).astype(np.intp)
-    y = np.rint(centres[:, None, None, 1] + units[None, :, None, 1] * rr[None, None]).astype(np.intp)
-    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    x, y, inside = _ray_pixels(centres, units, radii[band], index.shape)
     shows = (samples[:, :, band] >= 0.5) & inside
     if not shows.any():
         return out
