@@ -828,9 +828,10 @@ def _labelled_share(strict: np.ndarray, loose: np.ndarray, hits: Sequence[RimHit
 
 def _unlabelled_faint(hits: list[RimHit], strict: np.ndarray, loose: np.ndarray, r_px: float,
                       with_rejected: bool = False) -> list[RimHit]:
-    """`hits` less (`with_rejected`: with the reason) each faint ring (less sure than TEACH_CONFIDENCE) found on the likelihood alone
-    left out ("the mat's texture") when its side's labels show on none of its rays while they show
-    on every sure ring of that side in this view, LABELLED_SURE or more: where the labels see this
+    """`hits` less each faint ring (less sure than TEACH_CONFIDENCE) found on the likelihood alone whose
+    side's labels show on none of its rays (LABELLED_RAYS) while they show on every sure ring of that
+    side in this view, LABELLED_SURE or more (`with_rejected`: kept, with the reason "the mat's
+    texture"): where the labels see this
     photo's paint on every clear rim, a ring they see nothing of is a trace of the hue in the mat
     (a red streak in wood under a tungsten lamp). Where the labels miss some clear rims of a side (a
     pale blue under tungsten at 1080p) nothing is asked of its faint ones."""

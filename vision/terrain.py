@@ -581,7 +581,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             # Roughness counts only above the mat's: rough felt of the table's own colour stands out by
             # it, but a smooth thing of the mat's colour is no more felt for being smoother.
             rough = max(0.0, float(mu[3]))
-            separation = _mahal(np.append(mu[:3], rough), np.append(own_sd, math.hypot(sd[3], mat_sigma[3])) / math.sqrt(2))
+            separation = _mahal(np.append(mu[:3], rough),
+                                np.append(own_sd, math.hypot(sd[3], mat_sigma[3])) / math.sqrt(2))
             u0, v0 = max(0, box[0] - pad), max(0, box[1] - pad)
             u1, v1 = min(w, box[2] + pad), min(h, box[3] + pad)
             first_kept = []
