@@ -80,7 +80,7 @@ EDGE_CLEAR_PX = 5              # wide fits in, nor within 2 px of it (a felt scr
                                # 580/583/576/564/586/588/560/569 -> 602/595/587/582/604/599/576/580 (127 found,
                                # 113 of them at 1080p; 8 lost); phantoms 5/7/7/9/7/12/17/9 -> 9/10/14/18/10/12/
                                # 20/10; p95 0.090/0.093/0.088/0.081/0.081/0.103/0.099/0.079 -> 0.089/0.101/0.096/
-                               # 0.093/0.087/0.106/0.094/0.082 in: misses and phantoms together 612 -> 523.
+                               # 0.093/0.087/0.106/0.094/0.082 in: misses and phantoms together 592 -> 503.
                                # Without the mean slope's part: phantoms on wood grain, 25 on seed 3; and on
                                # seeds 0/7, a noise floor of 0.05-0.06 or a slope of 24 found 3-7 rims fewer a
                                # seed for 0-3 phantoms fewer)
