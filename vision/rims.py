@@ -429,7 +429,7 @@ def _felt_patches(strict, loose, quantised, side_rgbs, other_rgbs, mat, width_px
         return
     index, present, counts, colours, chroma, brightness = quantised
     if mat is None:
-        mat = _weighted_median(chroma[0], counts[present])
+        mat = _mat_of(quantised)
     # (looked for at half the resolution: the patch is many bases wide)
     w = max(3, int(round(width_px / 2)))
     square = cv2.getStructuringElement(cv2.MORPH_RECT, (w, w))
@@ -484,7 +484,7 @@ def _label_tables(quantised, side_rgbs, other_rgbs=(), mat=None, loose_reach=Non
     index, present, counts, colours, chroma, brightness = quantised
     bits = 8 - QUANT_SHIFT
     if mat is None:
-        mat = _weighted_median(chroma[0], counts[present])
+        mat = _mat_of(quantised)
     strict = np.full(1 << (3 * bits), -1, np.int32)
     loose = np.full(1 << (3 * bits), -1, np.int32)
     strict[present], loose[present] = _colour_labels(colours, chroma, brightness, side_rgbs, other_rgbs, mat,
@@ -831,10 +831,10 @@ def _unlabelled_faint(hits: list[RimHit], strict: np.ndarray, loose: np.ndarray,
     """`hits` less each faint ring (less sure than TEACH_CONFIDENCE) found on the likelihood alone whose
     side's labels show on none of its rays (LABELLED_RAYS) while they show on every sure ring of that
     side in this view, LABELLED_SURE or more (`with_rejected`: kept, with the reason "the mat's
-    texture"): where the labels see this
-    photo's paint on every clear rim, a ring they see nothing of is a trace of the hue in the mat
-    (a red streak in wood under a tungsten lamp). Where the labels miss some clear rims of a side (a
-    pale blue under tungsten at 1080p) nothing is asked of its faint ones."""
+    texture"): where the labels see this photo's paint on every clear rim, a ring they see nothing
+    of is a trace of the hue in the mat (a red streak in wood under a tungsten lamp). Where the
+    labels miss some clear rims of a side (a pale blue under tungsten at 1080p) nothing is asked of
+    its faint ones."""
     rings = [h for h in hits if h.reason == "ring" and not h.by_water]
     if not rings:
         return hits
@@ -857,15 +857,14 @@ def _unlabelled_faint(hits: list[RimHit], strict: np.ndarray, loose: np.ndarray,
     return out
 
 
-def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, other_rgbs=(), mat=None, wall_shift_px=None,
+def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, other_rgbs=(), wall_shift_px=None,
                     wall_height_in=0.0, exclude=None, wb=None, with_rejected=False, quantised=None, only_sides=None, skip_near=None,
                     frame_scale=None, shared=None, tables=None, flood=None, light_at=None):
     """One pass of find_rims with the given side colours: (hits, strict labels, loose labels).
     `shared`: what the passes over one view share (vision.rim_search.quantised_likelihoods').
-    `flood`: find_rims' (MatFlood, by side index: the learned colours' pass keeps the profile's)."""
+    `flood`: find_rims' (MatFlood, by side index: the learned colours' pass keeps the profile's).
+    `mat`: the mat's chromaticity colours are judged against (find_rims': the one given, or the view's)."""
     quantised = quantised or quantise_view(view_bgr, wb)
-    if mat is None:
-        mat = _mat_of(quantised)
     flood = flood or MatFlood.none(len(side_rgbs))
     strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat, quantised=quantised,
                                felt_width_px=FELT_PATCH_BASES * base_in * ppi, tables=tables,
@@ -1164,9 +1163,7 @@ def _as_white_as_paper(quantised, wb, centres: np.ndarray, samples: np.ndarray, 
     shows = (samples[:, :, band] >= 0.5) & inside
     if not shows.any():
         return out
-    slot = np.zeros(int(present[-1]) + 1, np.intp)
-    slot[present] = np.arange(len(present))
-    bright = brightness.reshape(-1)[slot[index[y[shows], x[shows]]]] / np.float32(3 * WHITE)
+    bright = brightness.reshape(-1)[np.searchsorted(present, index[y[shows], x[shows]])] / np.float32(3 * WHITE)
     which = np.broadcast_to(np.arange(len(centres))[:, None, None], shows.shape)[shows]
     light = np.asarray(light_at(centres), np.float64) if light_at is not None else np.ones(len(centres))
     paint = np.array([sum(side_rgbs[int(k)]) / (3 * WHITE) for k in sides], np.float64)

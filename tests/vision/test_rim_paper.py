@@ -66,6 +66,12 @@ def test_without_the_anchors_white_balance_nothing_is_paper():
     assert _paper([(240, 236, 232)], wb=None).tolist() == [False]
 
 
+def _colour_figures(photo):
+    """The colour figures `tablesight analyze` finds in a hard photo: {(x, y, side)}, to 0.01 in."""
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    return {(round(f.x, 2), round(f.y, 2), f.side) for f in scene.figures if f.detected_by == "colour"}
+
+
 @pytest.mark.parametrize("seed, index", [(3, 38), (11, 28)])
 def test_a_page_under_a_warm_lamp_is_no_blue_figure(seed, index, monkeypatch):
     """Hard set 3 photo 38 and 11 photo 28 (a warm lamp or tungsten, a printed page on the table,
@@ -75,14 +81,9 @@ def test_a_page_under_a_warm_lamp_is_no_blue_figure(seed, index, monkeypatch):
     monkeypatch.setattr(rims, "LABELLED_SURE", 10 ** 6)     # (this rule alone: nothing asked of a faint ring)
     photo = hard_photo(seed, index)
     page = next(c for c in photo.clutter if c.kind == "page").footprint(photo.camera).buffer(0.3)
-
-    def colour_figures():
-        scene = FramePipeline(photo.profile).process(photo.image).scene
-        return {(round(f.x, 2), round(f.y, 2), f.side) for f in scene.figures if f.detected_by == "colour"}
-
-    judged = colour_figures()
+    judged = _colour_figures(photo)
     monkeypatch.setattr(rims, "PAPER_SHARE", 10.0)       # nothing is as white as paper
-    unjudged = colour_figures()
+    unjudged = _colour_figures(photo)
     on_page = [f for f in unjudged if page.contains(Point(f[0], f[1]))]
     assert [side for _x, _y, side in on_page] == ["blue"]
     assert judged == unjudged - set(on_page)
@@ -149,14 +150,9 @@ def test_red_traces_in_wood_under_tungsten_are_no_figures(seed, index, monkeypat
     every clear red rim of the photo and on none of those. They are no figures; every other figure
     found is found as it was."""
     photo = hard_photo(seed, index)
-
-    def colour_figures():
-        scene = FramePipeline(photo.profile).process(photo.image).scene
-        return {(round(f.x, 2), round(f.y, 2), f.side) for f in scene.figures if f.detected_by == "colour"}
-
-    judged = colour_figures()
+    judged = _colour_figures(photo)
     monkeypatch.setattr(rims, "LABELLED_SURE", 10 ** 6)     # nothing is asked of a faint ring
-    unjudged = colour_figures()
+    unjudged = _colour_figures(photo)
     gone = unjudged - judged
     assert gone and judged < unjudged
     truth = [f for f in photo.truth.figures if f.detected_by == "colour"]
