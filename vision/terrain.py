@@ -18,8 +18,10 @@ the mat in shade, paper, a phone or a pencil, and not where a figure stands (a m
 white is a grey); of a kind's seed patches the one that stands out most and is most like the
 profile is the kind (the patches are shared out among the kinds at once, so that a felt a cast
 moved towards another kind's colour is still its own kind when that kind's felt is elsewhere;
-specks the camera clipped inside a patch are part of it; a patch at the table's edge is a kind's
-only when it has none inside, a book or a cloth hanging over it), and the kind's Gaussian is learnt from
+specks the camera clipped inside a patch are part of it, and so is a larger clipped hole the
+patch rings (a bright felt's middle under a lamp: the felt's, not a share of it unseen); a patch at
+the table's edge is a kind's only when it has none inside, a book or a cloth hanging over it), and
+the kind's Gaussian is learnt from
 the patches like it, in its own spread (as the rims relearn a side's colour). When the felts seeded
 surely (and off the mat's own chromaticity: a patch of the mat's hue, only darker or lighter, may be
 the mat in shade or under a lamp) all lie off their profile colours the same way (a cast the
@@ -31,7 +33,8 @@ edge near there is where the colour is half the felt's, half the mat's just arou
 (linear unmixing of the colour as a share of the mat's, weighted by how the mat's colour varies),
 so a soft ragged edge falls where the felt covers half. A piece is a connected region holding seeds
 (hysteresis), closed, with its holes filled and the figures seen on its edge added (a figure
-standing on it is part of it), traced at a quarter pixel; a strip narrower than STREAK_IN joined to
+standing on it is part of it, and a larger hole that is mostly clipped: the felt under a lamp's hot
+spot), traced at a quarter pixel; a strip narrower than STREAK_IN joined to
 it (a grain's streak) is opened off. Where a figure stands the felt is hidden and its colours are no
 evidence (a marker's black and white read as grey felt): it is left out, then given back when it
 stands on the piece, or as far as the piece's hull when at its edge. A notch in its edge that mostly
@@ -78,7 +81,8 @@ SMOOTH_IN = 0.2              # colour is averaged over about this (felt fibres, 
 MAT_REACH_IN = 8.0           # the local mat is the mean of mat-like pixels this far around
 MAT_LIKE_SIGMA = 3.0         # a pixel within this many of the mat's spreads counts as mat-like
 MIN_AREA_SQIN = 8.0          # smaller regions of a kind are not a piece
-MAX_HOLE_SQIN = 3.0          # holes up to this are filled: a figure or a marker standing on the felt
+MAX_HOLE_SQIN = 3.0          # holes up to this are filled: a figure or a marker standing on the felt ...
+CLIPPED_HOLE = 0.5           # ... and larger ones with this share clipped: the felt under a lamp's hot spot
 STREAK_IN = 0.4              # narrower than this, a strip joined to a piece is no felt (a grain's streak)
 MAX_NOTCH_SQIN = 2.5         # a notch in a piece's edge up to this ...
 MIN_THING_SHARE = 0.7        # ... this much of it neither mat nor felt is a figure standing there
@@ -92,7 +96,9 @@ MIN_STRENGTH_SIGMA = 4.0     # ... lying on average this far from the mat (a sof
 MAX_LEARN_SIGMA = 4.5        # a seed patch further than this from the kind's profile colour is not it
 CAST_SURE_SIGMA = 3.0        # felts seeded this near their profile colours tell the cast left by the white balance
 SAME_KIND_SIGMA = 1.5        # a patch this near the kind's chosen patch is the same felt
-CLIP_GAP_SQIN = 1.0          # clipped specks up to this beside a seed patch are part of it
+CLIP_GAP_SQIN = 1.0          # clipped specks up to this beside a seed patch are part of it (half their rim held) ...
+CLIP_HELD = 0.75             # ... and a larger clipped hole when the patch holds this share of its rim
+                             # (a bright felt's middle under a lamp's hot spot)
 MIN_SEEN_SHARE = 0.4         # a seed patch is mostly seen (not where the camera clipped)
 MAX_SEED_GROUPS = 3          # groups of a kind's patches tried, likeliest first, until one makes a piece
 PRIOR_PER_CHANNEL = 7.0      # a felt's colour is uncertain by about this much per channel (0-255) ...
@@ -452,7 +458,6 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         rim = (gaps[at] == 0) & (grown > 0)
         around = np.maximum(np.bincount(grown[rim], minlength=count), 1)
         small = stats[:, cv2.CC_STAT_AREA] <= CLIP_GAP_SQIN * cppi * cppi
-        small[0] = False
         specks = (at, comp, grown, rim, around, small)
     # Candidate colours' squared distances, expanded (two small matrix products for all pixels and
     # colours): the squares of the pixels do not move with the cast.
@@ -502,16 +507,21 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         learnt, alternatives = {}, {}
         # A seed patch is a patch of pixels nearest some kind (whichever: a cast moves a felt towards
         # another kind's colour); where the camera clipped beside them is no gap in it (a bright felt
-        # under a lamp clips in grains).
+        # under a lamp clips in grains, or all over its middle, leaving a rim too thin to seed).
         masks = [label == k for k in range(len(kinds))]
+        ringed = np.zeros((hc, wc), bool)      # clipped holes a patch rings: the felt's, not unseen of it
         for mask in masks:
             if specks is not None:
                 at, comp, grown, rim, around, small = specks
-                fill = small & (np.bincount(grown[rim & mask[at]], minlength=len(small)) >= 0.5 * around)
+                held = np.bincount(grown[rim & mask[at]], minlength=len(small))
+                hole = ~small & (held >= CLIP_HELD * around)
+                fill = (small & (held >= 0.5 * around)) | hole
+                fill[0] = hole[0] = False
                 if fill.any():
                     mask[at] |= fill[comp]
+                    ringed[at] |= hole[comp]
         for k, groups in _seeds(masks, cunknown, rel_c, d_mat, kind_mu, prior_sd, seed_sigma, copen_k,
-                                SEED_MIN_SQIN * cppi * cppi, max(1, int(EDGE_TOUCH_IN * cppi))).items():
+                                SEED_MIN_SQIN * cppi * cppi, max(1, int(EDGE_TOUCH_IN * cppi)), ringed).items():
             # (A kind's other groups are read only when tried: most never are.)
             learnt[k] = learn(*groups[0])
             alternatives[k] = list(groups[1:])
@@ -693,7 +703,7 @@ def _one_felt(pieces: list, names: list, rel: np.ndarray, unseen: np.ndarray, pp
 
 
 def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k,
-           min_px: float, edge_px: int = 1) -> dict[int, list]:
+           min_px: float, edge_px: int = 1, ringed: np.ndarray | None = None) -> dict[int, list]:
     """{kind: [((H, W) bool seed patches, their bounding box (u0, v0, u1, v1))], likeliest first}.
 
     `masks`: per kind, the pixels far from the mat whose colour is nearest that kind's. Their
@@ -701,7 +711,8 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
     its profile colour, so that together they stand out most from the mat (size times how far
     from it) and are most like the kinds' colours (a rocks felt a cast moved towards the hill's
     colour is still rocks when the hill is elsewhere). A patch is mostly seen (a lamp's clipped
-    streak with a few felt-like grains in it is none). Other patches are the
+    streak with a few felt-like grains in it is none), but for the clipped holes it rings (`ringed`,
+    bool: the felt's middle under the lamp). Other patches are the
     same felt as a kind's when they look like its patch (in that patch's own spread: a page held
     over the table is no rocks felt for being grey too). The patches left near a kind's colour make
     its next groups (tried when the first makes no piece: a book of the kind's colour)."""
@@ -757,7 +768,8 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
     strength = np.bincount(lab, np.sqrt(d_mat[core]), count) / n[:, 0]
     area = stats[:, cv2.CC_STAT_AREA]
     seen = np.bincount(comp[(sure > 0) & ~unknown], minlength=count)
-    usable = (area >= min_px) & (total >= 4) & (strength >= MIN_STRENGTH_SIGMA) & (seen >= MIN_SEEN_SHARE * area)
+    looked = area - (np.bincount(comp[(sure > 0) & ringed[win]], minlength=count) if ringed is not None else 0)
+    usable = (area >= min_px) & (total >= 4) & (strength >= MIN_STRENGTH_SIGMA) & (seen >= MIN_SEEN_SHARE * looked)
     usable[0] = False
     spread = np.hypot(prior_sd, mat_sigma[:3])                      # (K, 3)
     off = np.sqrt((((means[:, None] - prior_mu[None]) / spread[None]) ** 2).sum(axis=2))   # (count, K)
@@ -922,7 +934,7 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
     mask &= ~(clipped & (rel[2] > lit_l))
     mask = mask.view(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _kernel(0.4, ppi))
-    mask = _fill_holes(mask, MAX_HOLE_SQIN * ppi * ppi)
+    mask = _fill_holes(mask, MAX_HOLE_SQIN * ppi * ppi, clipped)
     # (A streak of the mat's grain or a lamp's glint a pixel or two wide, joined to the piece, is no felt.)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _kernel(STREAK_IN / 2, ppi))
     felt = mask
@@ -1140,8 +1152,10 @@ def _mitred(ring: np.ndarray, distance: float) -> np.ndarray | None:
     return shift.view(np.float64).reshape(-1, 2)
 
 
-def _fill_holes(mask: np.ndarray, max_px: float) -> np.ndarray:
-    """Holes up to `max_px` filled (a figure standing on the felt); bigger ones (a mug's ring) kept.
+def _fill_holes(mask: np.ndarray, max_px: float, clipped: np.ndarray | None = None) -> np.ndarray:
+    """Holes up to `max_px` filled (a figure standing on the felt); bigger ones (a mug's ring) kept,
+    but for those mostly `clipped` (bool, as `mask`): the felt's middle under a lamp's hot spot (a
+    hot spot on the mat beside the felt is no hole in it).
 
     (Looked for in the mask's bounding box only: a hole, ringed by the mask, lies inside it; what
     touches the box's edge there is open ground outside, as it is in the whole mask.)"""
@@ -1152,12 +1166,15 @@ def _fill_holes(mask: np.ndarray, max_px: float) -> np.ndarray:
     holes = 1 - mask[box]
     count, comp, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
     x, y, bw, bh, area = stats.T
-    small = (area <= max_px) & (x > 0) & (y > 0) & (x + bw < bw0) & (y + bh < bh0)
-    small[0] = False
-    if not small.any():
+    fill = area <= max_px
+    if clipped is not None:
+        fill |= np.bincount(comp[clipped[box]], minlength=count) >= CLIPPED_HOLE * area
+    fill &= (x > 0) & (y > 0) & (x + bw < bw0) & (y + bh < bh0)
+    fill[0] = False
+    if not fill.any():
         return mask
     out = mask.copy()
-    out[box][small[comp]] = 1
+    out[box][fill[comp]] = 1
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 from shapely.geometry import Point, Polygon
 
 from calibration.profile import ColourSpec, TableProfile, standard_anchors
@@ -87,6 +88,57 @@ def test_a_piece_seeded_in_one_part_only_is_outlined_whole():
     assert [t.kind for t in found] == ["hill"]
     truth = Polygon(hill)
     assert found[0].polygon.intersection(truth).area / found[0].polygon.union(truth).area >= 0.9
+
+
+KINDS = [("woods", (48, 82, 40)), ("rocks", (128, 124, 120)), ("hill", (150, 124, 84)), ("water", (52, 104, 168))]
+GRASS = (100, 110, 40)
+
+
+def _under_a_lamp(view, centre_in, peak, sigma_in, ppi=5.0):
+    """`view` lit by a lamp's hot spot (1 + `peak` at `centre_in`, a Gaussian `sigma_in` wide) as a
+    camera records it: clipped at 255. Returns (view, where a channel clipped)."""
+    yy, xx = np.mgrid[0:view.shape[0], 0:view.shape[1]]
+    d2 = ((xx + 0.5) / ppi - centre_in[0]) ** 2 + ((yy + 0.5) / ppi - centre_in[1]) ** 2
+    lit = np.clip(view * (1 + peak * np.exp(-d2 / (2 * sigma_in ** 2)))[..., None].astype(np.float32), 0, 255)
+    return lit, (lit >= 254).any(axis=2)
+
+
+@pytest.mark.parametrize("side_in, sigma_in, clipped_share", [
+    (6.0, 2.4, 0.40), (6.0, 2.8, 0.53), (6.0, 3.2, 0.70),
+    (5.0, 2.8, 0.71),     # its unclipped rim too thin to seed alone: the hole it rings is the felt's
+])
+def test_a_felt_whose_middle_the_camera_clipped_under_a_lamp_is_found_whole(side_in, sigma_in, clipped_share):
+    # A hill felt under a lamp's hot spot: its red channel clipped over 40-70% of it, in one hole in
+    # its middle (the mat round it, darker, does not clip). The seed patch is the felt's rim with the
+    # hole it rings, and the piece fills the hole, which is no figure's size: the felt under the
+    # lamp, not the lamp on the mat. (Before: no piece at all.)
+    half = side_in / 2
+    hill = ((13.5 - half, 9.5 - half), (13.5 + half, 9.5 - half), (13.5 + half, 9.5 + half), (13.5 - half, 9.5 + half))
+    view, clipped = _under_a_lamp(_felt_view([(hill, (150, 124, 84))], mat=GRASS), (13.5, 9.5), 1.0, sigma_in)
+    yy, xx = np.mgrid[0:clipped.shape[0], 0:clipped.shape[1]]
+    inside = (np.abs((xx + 0.5) / 5.0 - 13.5) < half) & (np.abs((yy + 0.5) / 5.0 - 9.5) < half)
+    assert abs(clipped[inside].mean() - clipped_share) < 0.02
+    found = find_terrain(view, 5.0, KINDS, clipped_mask=clipped)
+    assert [t.kind for t in found] == ["hill"]
+    truth = Polygon(hill)
+    assert found[0].polygon.intersection(truth).area / found[0].polygon.union(truth).area >= 0.85
+
+
+def test_a_hot_spot_on_the_bare_mat_or_beside_a_felt_is_no_felt():
+    # The same lamp on the mat alone clips a bright mat (its hot spot washed out towards grey): no
+    # piece. Beside a hill felt (its edge through the hot spot) the clipped mat is no hole in the
+    # felt: the hill stays within its own outline.
+    bright_mat = (150, 165, 60)
+    view, clipped = _under_a_lamp(_felt_view([], mat=bright_mat), (13.5, 9.5), 1.0, 3.2)
+    assert clipped.sum() / 25.0 > 30.0           # sq in
+    assert find_terrain(view, 5.0, KINDS, clipped_mask=clipped) == ()
+    hill = ((4.0, 6.5), (12.0, 6.5), (12.0, 12.5), (4.0, 12.5))
+    view, clipped = _under_a_lamp(_felt_view([(hill, (150, 124, 84))], mat=bright_mat), (13.5, 9.5), 1.0, 3.2)
+    found = find_terrain(view, 5.0, KINDS, clipped_mask=clipped)
+    assert [t.kind for t in found] == ["hill"]
+    truth = Polygon(hill)
+    assert found[0].polygon.intersection(truth).area / found[0].polygon.union(truth).area >= 0.85
+    assert found[0].polygon.difference(truth.buffer(0.5)).area < 1.0
 
 
 def test_a_marker_beside_a_piece_is_not_joined_to_it():
