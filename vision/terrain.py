@@ -19,7 +19,8 @@ white is a grey); of a kind's seed patches the one that stands out most and is m
 profile is the kind (the patches are shared out among the kinds at once, so that a felt a cast
 moved towards another kind's colour is still its own kind when that kind's felt is elsewhere;
 specks the camera clipped inside a patch are part of it, and so is a larger clipped hole the
-patch rings (a bright felt's middle under a lamp: the felt's, not a share of it unseen); a patch at
+patch rings (a bright felt's middle under a lamp: the felt's, not a share of it unseen, though the
+piece grows from the patch's seen pixels only); a patch at
 the table's edge is a kind's only when it has none inside, a book or a cloth hanging over it), and
 the kind's Gaussian is learnt from
 the patches like it, in its own spread (as the rims relearn a side's colour). When the felts seeded
@@ -832,6 +833,8 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
                    v0 + int((st[:, 1] + st[:, 3]).max()))
             seed = np.zeros(full, bool)
             seed[box[1]:box[3], box[0]:box[2]] = keep[comp[box[1] - v0:box[3] - v0, box[0] - u0:box[2] - u0]]
+            if ringed is not None:
+                seed &= ~ringed      # (the holes it rings hold the patch together: no seeds of a piece)
             out[k].append((seed, box))
     return out
 
