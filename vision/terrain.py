@@ -20,9 +20,8 @@ profile is the kind (the patches are shared out among the kinds at once, so that
 moved towards another kind's colour is still its own kind when that kind's felt is elsewhere;
 specks the camera clipped inside a patch are part of it, and so is a larger clipped hole the
 patch rings (a bright felt's middle under a lamp: the felt's, not a share of it unseen, though the
-piece grows from the patch's seen pixels only); a patch at
-the table's edge is a kind's only when it has none inside, a book or a cloth hanging over it), and
-the kind's Gaussian is learnt from
+piece grows from the patch's seen pixels only); a patch at the table's edge is a kind's only when
+it has none inside, a book or a cloth hanging over it), and the kind's Gaussian is learnt from
 the patches like it, in its own spread (as the rims relearn a side's colour). When the felts seeded
 surely (and off the mat's own chromaticity: a patch of the mat's hue, only darker or lighter, may be
 the mat in shade or under a lamp) all lie off their profile colours the same way (a cast the
@@ -1155,10 +1154,11 @@ def _mitred(ring: np.ndarray, distance: float) -> np.ndarray | None:
     return shift.view(np.float64).reshape(-1, 2)
 
 
-def _fill_holes(mask: np.ndarray, max_px: float, clipped: np.ndarray | None = None) -> np.ndarray:
+def _fill_holes(mask: np.ndarray, max_px: float, unknown: np.ndarray | None = None) -> np.ndarray:
     """Holes up to `max_px` filled (a figure standing on the felt); bigger ones (a mug's ring) kept,
-    but for those mostly `clipped` (bool, as `mask`): the felt's middle under a lamp's hot spot (a
-    hot spot on the mat beside the felt is no hole in it).
+    but for those half or more `unknown` (bool, as `mask`: where the camera clipped, or a card or a
+    hand the felt runs under): the felt's middle under a lamp's hot spot (a hot spot on the mat
+    beside the felt is no hole in it).
 
     (Looked for in the mask's bounding box only: a hole, ringed by the mask, lies inside it; what
     touches the box's edge there is open ground outside, as it is in the whole mask.)"""
@@ -1170,8 +1170,8 @@ def _fill_holes(mask: np.ndarray, max_px: float, clipped: np.ndarray | None = No
     count, comp, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
     x, y, bw, bh, area = stats.T
     fill = area <= max_px
-    if clipped is not None:
-        fill |= np.bincount(comp[clipped[box]], minlength=count) >= CLIPPED_HOLE * area
+    if unknown is not None:
+        fill |= np.bincount(comp[unknown[box]], minlength=count) >= CLIPPED_HOLE * area
     fill &= (x > 0) & (y > 0) & (x + bw < bw0) & (y + bh < bh0)
     fill[0] = False
     if not fill.any():
