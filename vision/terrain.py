@@ -98,7 +98,8 @@ CAST_SURE_SIGMA = 3.0        # felts seeded this near their profile colours tell
 SAME_KIND_SIGMA = 1.5        # a patch this near the kind's chosen patch is the same felt
 CLIP_GAP_SQIN = 1.0          # clipped specks up to this beside a seed patch are part of it (half their rim held) ...
 CLIP_HELD = 0.75             # ... and a larger clipped hole when the patch holds this share of its rim
-                             # (a bright felt's middle under a lamp's hot spot)
+                             # (a bright felt's middle under a lamp's hot spot) ...
+CLIP_HOLE_MAX_SQIN = 80.0    # ... up to this (a felt is a foot across at most; a lamp's whole hot spot is more)
 MIN_SEEN_SHARE = 0.4         # a seed patch is mostly seen (not where the camera clipped)
 MAX_SEED_GROUPS = 3          # groups of a kind's patches tried, likeliest first, until one makes a piece
 PRIOR_PER_CHANNEL = 7.0      # a felt's colour is uncertain by about this much per channel (0-255) ...
@@ -458,7 +459,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         rim = (gaps[at] == 0) & (grown > 0)
         around = np.maximum(np.bincount(grown[rim], minlength=count), 1)
         small = stats[:, cv2.CC_STAT_AREA] <= CLIP_GAP_SQIN * cppi * cppi
-        specks = (at, comp, grown, rim, around, small)
+        middle = ~small & (stats[:, cv2.CC_STAT_AREA] <= CLIP_HOLE_MAX_SQIN * cppi * cppi)
+        specks = (at, comp, grown, rim, around, small, middle)
     # Candidate colours' squared distances, expanded (two small matrix products for all pixels and
     # colours): the squares of the pixels do not move with the cast.
     x3t = np.ascontiguousarray(x3.T)
@@ -512,9 +514,9 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         ringed = np.zeros((hc, wc), bool)      # clipped holes a patch rings: the felt's, not unseen of it
         for mask in masks:
             if specks is not None:
-                at, comp, grown, rim, around, small = specks
+                at, comp, grown, rim, around, small, middle = specks
                 held = np.bincount(grown[rim & mask[at]], minlength=len(small))
-                hole = ~small & (held >= CLIP_HELD * around)
+                hole = middle & (held >= CLIP_HELD * around)
                 fill = (small & (held >= 0.5 * around)) | hole
                 fill[0] = hole[0] = False
                 if fill.any():

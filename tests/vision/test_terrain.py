@@ -141,6 +141,29 @@ def test_a_hot_spot_on_the_bare_mat_or_beside_a_felt_is_no_felt():
     assert found[0].polygon.difference(truth.buffer(0.5)).area < 1.0
 
 
+def test_a_lamps_whole_hot_spot_ringed_by_its_washed_out_edge_is_no_felts_middle(monkeypatch):
+    # A hot spot of 150 sq in clipped on the mat, its edge washed out to a grey like the rocks
+    # felt's all round: a clipped hole that large is no felt's middle, and no seed patch takes it in
+    # (the patches _seeds is handed leave its middle out).
+    import vision.terrain as terrain
+    handed = []
+    seeds = terrain._seeds
+
+    def recording(masks, *args, **kwargs):
+        handed.append([m.copy() for m in masks])
+        return seeds(masks, *args, **kwargs)
+
+    monkeypatch.setattr(terrain, "_seeds", recording)
+    view = _felt_view([], mat=GRASS, size_in=(36.0, 28.0))
+    yy, xx = np.mgrid[0:view.shape[0], 0:view.shape[1]]
+    d = np.hypot((xx + 0.5) / 5.0 - 18.0, (yy + 0.5) / 5.0 - 14.0)
+    view[(d > 7.0) & (d <= 8.5)] = (120, 124, 128)
+    clipped = d <= 7.0
+    view[clipped] = (200, 255, 255)
+    assert find_terrain(view, 5.0, KINDS, clipped_mask=clipped) == ()
+    assert handed and all(not m[35, 45] for masks in handed for m in masks)     # its centre (seeds: 2.5 px/in)
+
+
 def test_a_marker_beside_a_piece_is_not_joined_to_it():
     # A marker's card beside a grey rocks felt: its white and black average to a grey like the felt's.
     rocks = ((6.0, 6.0), (16.0, 6.0), (16.0, 14.0), (6.0, 14.0))
