@@ -40,9 +40,10 @@ evidence (a marker's black and white read as grey felt): it is left out, then gi
 stands on the piece, or as far as the piece's hull when at its edge. A notch in its edge that mostly
 shows a thing neither mat nor felt (a figure the detectors missed) is the piece's. A piece that
 reaches the edge of the window round its seeds (the rest of it under a clipped hot spot, where
-nothing seeds) is looked for again in a window reaching further that way. Where the camera clipped,
-a pixel brighter than both the mat around and the felt is the lamp's hot spot on the mat, not the
-felt. A region is no piece when it is small, thin, lies along the table's edge, reaches in over it
+nothing seeds) is looked for again in a window reaching further that way; one that reaches on and
+on is kept as first found, unless it shows the mat's own grain (a streak of light wood). Where the
+camera clipped, a pixel brighter than both the mat around and the felt is the lamp's hot spot on the
+mat, not the felt. A region is no piece when it is small, thin, lies along the table's edge, reaches in over it
 (an arm, a cloth), is square-cut and hangs over it (a book), or is nearly all as white as paper
 (over the mat, nearer the anchors' white card than the kind's colour in brightness, or clipped,
 unless it keeps a tinted kind's tint: a pale sand felt): a printed page, its print too fine for
@@ -134,6 +135,8 @@ TINT_SHARE = 0.4             # ... unless its tint lies within this share of the
 MIN_TINT_RATIO = 1.15        # ... of a kind whose colour is tinted: its brightest channel this over its darkest
 MIN_CONFIDENCE = 0.5         # pieces less sure than this are not reported
 GRAIN_MAX_THINGS_ROUND = 0.5  # a felt told by its lack of grain has things (not the mat) round at most this share of it
+GRAINED_MAT = 0.4            # a mat this coherent has a grain (vision.terrain_grain: wood 0.5-0.75, grass 0.2) ...
+SAME_GRAIN_SIGMA = 0.5       # ... and a region within this many of its spreads under its coherence shows it
 FOOT_MARGIN_IN = 0.1         # a figure's footprint is its base this much enlarged (the felt it hides)
 # Things on a table that are no felt: paper, a phone, a pencil. Each competes for seeds unless it
 # is near one of the profile's felt colours (a white "snow" felt stays snow). Hands are found by
@@ -629,7 +632,11 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                     break
                 u0, v0, u1, v1 = grown
             else:
-                kept = first_kept             # it reaches on and on: the mat round it, not a felt cut off
+                # It reaches on and on: the mat round it, not a felt cut off; the pieces as first
+                # found, but for one that kept reaching with the mat's own grain: the mat itself (a
+                # streak of light wood like the hill felt, taken into its seeds).
+                kept = [q for q in first_kept if not (any(q[3]) and _mats_grain(
+                    work_bgr, wppi, (ox, oy), rel, mat_sigma, unknown | standing, q[1]))]
             kept = [q[:3] for q in kept]
             if kept:
                 pieces += kept
@@ -1231,6 +1238,23 @@ def _kernel_offsets(radius_in: float, ppi: float) -> tuple[np.ndarray, np.ndarra
 
 _RING_ANGLES = np.linspace(0, 2 * math.pi, 16, endpoint=False)
 _RING_COS, _RING_SIN = np.cos(_RING_ANGLES), np.sin(_RING_ANGLES)
+
+
+def _mats_grain(small, ppi: float, origin_in, rel, mat_sigma, unknown, polygon: Polygon) -> bool:
+    """Whether the region `polygon` (table inches) shows the mat's own grain: on a grained mat (its
+    median coherence, vision.terrain_grain, over its mat-like pixels away from `unknown`, at least
+    GRAINED_MAT), the region's median coherence no more than SAME_GRAIN_SIGMA of the mat's spreads
+    under the mat's. A felt's fibres run every way (a hill on wood: 0.2 against the mat's 0.5-0.6)."""
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    coh = terrain_grain.coherence(cv2.log(cv2.add(gray, float(OFFSET))), ppi)
+    mat_like = (_sq_dist(rel[:3], np.zeros(3), mat_sigma[:3]) < 3 * MAT_LIKE_SIGMA ** 2) & ~unknown
+    centre, spread = terrain_grain.grain_level(coh[::2, ::2], mat_like[::2, ::2])
+    inside = np.zeros(coh.shape, np.uint8)
+    _fill_polygon(inside, polygon, origin_in, ppi)
+    inside = (inside > 0) & ~unknown
+    if centre < GRAINED_MAT or not inside.any():
+        return False
+    return float(np.median(coh[inside])) >= centre - SAME_GRAIN_SIGMA * spread
 
 
 def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds, found, excluded, unknown, standing,

@@ -196,3 +196,24 @@ def test_a_grainless_inside_ringed_by_a_thing_is_no_felt(seed):
     d = np.hypot(xx / PPI - 18, yy / PPI - 12)
     view[(d > 3.0) & (d <= 3.5)] = (60, 60, 60)
     assert find_terrain(view, PPI, HILL_WATER) == ()
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_region_of_a_grained_mat_shows_its_grain_and_a_felt_on_it_does_not(seed):
+    # A piece that reaches on and on past every window is kept as first found unless it shows the
+    # mat's own grain (terrain._mats_grain): a streak of light wood taken for a hill is the mat, the
+    # felt cut into the grain is not; on a mat without grain (noise) nothing shows one.
+    from shapely.geometry import box
+
+    from vision.terrain import _mats_grain
+    rng = np.random.default_rng(seed)
+    view, disc = _table(rng)
+    view = view.astype(np.float32)                        # (the work layer find_terrain reads)
+    rel = np.zeros((3,) + disc.shape, np.float32)         # (all mat-like: within its spread)
+    sigma = np.full(3, 0.05, np.float32)
+    nothing = np.zeros(disc.shape, bool)
+    assert _mats_grain(view, PPI, (0.0, 0.0), rel, sigma, nothing, box(24.0, 4.0, 33.0, 20.0))
+    assert not _mats_grain(view, PPI, (0.0, 0.0), rel, sigma, nothing, Point(18.0, 12.0).buffer(2.5))
+    plain = (np.array(WOOD[::-1], np.float32) * (1 + 0.1 * _noise(rng, disc.shape, 0.7))[..., None]).clip(0, 255)
+    plain = plain.astype(np.float32)
+    assert not _mats_grain(plain, PPI, (0.0, 0.0), rel, sigma, nothing, box(24.0, 4.0, 33.0, 20.0))
