@@ -857,14 +857,14 @@ def _unlabelled_faint(hits: list[RimHit], strict: np.ndarray, loose: np.ndarray,
     return out
 
 
-def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, other_rgbs=(), wall_shift_px=None,
-                    wall_height_in=0.0, exclude=None, wb=None, with_rejected=False, quantised=None, only_sides=None, skip_near=None,
+def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_rgbs=(), wall_shift_px=None,
+                    wall_height_in=0.0, exclude=None, wb=None, with_rejected=False, only_sides=None, skip_near=None,
                     frame_scale=None, shared=None, tables=None, flood=None, light_at=None):
     """One pass of find_rims with the given side colours: (hits, strict labels, loose labels).
     `shared`: what the passes over one view share (vision.rim_search.quantised_likelihoods').
     `flood`: find_rims' (MatFlood, by side index: the learned colours' pass keeps the profile's).
-    `mat`: the mat's chromaticity colours are judged against (find_rims': the one given, or the view's)."""
-    quantised = quantised or quantise_view(view_bgr, wb)
+    `mat`: the mat's chromaticity colours are judged against (find_rims': the one given, or the view's);
+    `quantised`: the view's quantise_view."""
     flood = flood or MatFlood.none(len(side_rgbs))
     strict, loose = label_view(view_bgr, side_rgbs, other_rgbs, wb=wb, mat=mat, quantised=quantised,
                                felt_width_px=FELT_PATCH_BASES * base_in * ppi, tables=tables,
@@ -1000,7 +1000,6 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, other_rgbs=(), wa
         mask_f = mask_f[shaped]
     # The shape measures, from the final centre.
     samples = gained(sample_rays(mask_f, c2, radii, units), gain)
-    paper = _as_white_as_paper(quantised, wb, c2, samples, radii, units, r_px, side_of, side_rgbs, light_at)
     wall = np.maximum(0.0, shift1 @ units.T)
     rr = radii[None, None, :]
     # Along the rays where the rim shows, the colour stops before the middle (the footing and the
@@ -1078,6 +1077,12 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, other_rgbs=(), wa
             outlined = outline_of_base_size(view_bgr, c2[weak], shift_at(c2[weak]), units, r_px, kept[weak],
                                             OUTLINE_LEAST, OUTLINE_ON_ARC)
             kept_hidden[weak[outlined]] = True
+    # (paper white is asked only of the rings every other test keeps)
+    paper = np.zeros(len(c0), bool)
+    ask = np.flatnonzero((failed == 0) & ((conf >= MIN_CONFIDENCE) | kept_hidden))
+    if len(ask):
+        paper[ask] = _as_white_as_paper(quantised, wb, c2[ask], samples[ask], radii, units, r_px, side_of[ask],
+                                        side_rgbs, light_at)
     candidates = []
     for i in range(len(c0)):
         reason = ("ring", "no circle of the base's size", f"too little ring ({coverage[i]:.2f} of it)",
@@ -1136,11 +1141,11 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, other_rgbs=(), wa
 
 def _ray_pixels(centres: np.ndarray, units: np.ndarray, radii: np.ndarray,
                 shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(x, y, inside), each (N, K, R): the pixel nearest each ray's sample, held within the view
-    (`shape`: H, W), and whether the sample itself lies in it."""
+    """(x, y, inside), each (N, K, R): the pixel nearest each ray's sample (`radii`: (R,), or (N, K, R)
+    for each ray its own), held within the view (`shape`: H, W), and whether the sample itself lies in it."""
     h, w = shape
-    x = np.rint(centres[:, None, None, 0] + units[None, :, None, 0] * radii[None, None]).astype(np.intp)
-    y = np.rint(centres[:, None, None, 1] + units[None, :, None, 1] * radii[None, None]).astype(np.intp)
+    x = np.rint(centres[:, None, None, 0] + units[None, :, None, 0] * radii).astype(np.intp)
+    y = np.rint(centres[:, None, None, 1] + units[None, :, None, 1] * radii).astype(np.intp)
     inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
     return np.clip(x, 0, w - 1), np.clip(y, 0, h - 1), inside
 
@@ -1250,7 +1255,6 @@ def _body_cover(view_bgr, centres, kept, r_px: float, shift: np.ndarray | None =
     covered, front = np.zeros(n), np.ones(n)
     if view_bgr is None or not n:
         return covered, front
-    h, w = view_bgr.shape[:2]
     units = ray_units(k)
     shift = np.zeros((n, 2)) if shift is None else np.asarray(shift, np.float64)
     wall = np.maximum(0.0, shift @ units.T)                                  # (N, K)
@@ -1260,8 +1264,7 @@ def _body_cover(view_bgr, centres, kept, r_px: float, shift: np.ndarray | None =
     along = np.concatenate([along, front_at], axis=2)
     c = np.asarray(centres, np.float64)
     # (a sample past the view's edge reads the edge's pixel)
-    x = np.clip(np.rint(c[:, None, None, 0] + units[None, :, None, 0] * along), 0, w - 1).astype(np.intp)
-    y = np.clip(np.rint(c[:, None, None, 1] + units[None, :, None, 1] * along), 0, h - 1).astype(np.intp)
+    x, y, _ = _ray_pixels(c, units, along, view_bgr.shape[:2])
     bgr = view_bgr[y.reshape(1, -1), x.reshape(1, -1)]                          # (1, M, 3): one row for cvtColor
     lab = cv2.cvtColor(bgr.astype(np.float32) * np.float32(1 / 255), cv2.COLOR_BGR2Lab)
     # a and b weighed at 100/255 of L: brightness, sharp in a 1080p photo whose colour JPEG keeps
@@ -1293,13 +1296,11 @@ def _felt_round(strict, centres, sides, felts, n_sides: int, r_px, units) -> tup
     n = len(centres)
     if not n:
         return np.zeros(0), np.zeros(0)
-    h, w = strict.shape
     # (a centre the fit lost, NaN, has no band round it: none of it felt)
     finite = np.isfinite(centres).all(1)
     c = np.where(finite[:, None], centres, 0.0)
     radii = np.linspace(1.3, 1.8, 4) * r_px
-    x = np.clip(np.rint(c[:, None, None, 0] + units[None, :, None, 0] * radii[None, None]), 0, w - 1).astype(int)
-    y = np.clip(np.rint(c[:, None, None, 1] + units[None, :, None, 1] * radii[None, None]), 0, h - 1).astype(int)
+    x, y, _ = _ray_pixels(c, units, radii, strict.shape)
     lab = strict[y, x].reshape(n, -1)
     near = np.zeros(n)
     for k in np.unique(sides):

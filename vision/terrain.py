@@ -43,11 +43,12 @@ reaches the edge of the window round its seeds (the rest of it under a clipped h
 nothing seeds) is looked for again in a window reaching further that way; one that reaches on and
 on is kept as first found, unless it shows the mat's own grain (a streak of light wood). Where the
 camera clipped, a pixel brighter than both the mat around and the felt is the lamp's hot spot on the
-mat, not the felt. A region is no piece when it is small, thin, lies along the table's edge, reaches in over it
-(an arm, a cloth), is square-cut and hangs over it (a book), or is nearly all as white as paper
-(over the mat, nearer the anchors' white card than the kind's colour in brightness, or clipped,
-unless it keeps a tinted kind's tint: a pale sand felt): a printed page, its print too fine for
-this layer, averages to a grey near a rocks felt's. Each piece's `confidence` is how surely its
+mat, not the felt. A region is no piece when it is small, thin, lies along the table's edge,
+reaches in over it (an arm, a cloth), is square-cut and hangs over it (a book), or is nearly all
+as white as paper (over the mat, nearer the anchors' white card than the kind's colour in
+brightness, or clipped, unless it keeps a tinted kind's tint: a pale sand felt): a printed page,
+its print too fine for this layer, averages to a grey near a rocks felt's. Each piece's
+`confidence` is how surely its
 inside (where no figure stands) is its kind, against the sides' rim colours and the distractors
 too, times how far the kind stands from the mat, in the mat's own spread (its roughness counted
 only where it is rougher than the mat: rocks felt of a grey table's own grey). Two pieces
@@ -712,7 +713,7 @@ def _one_felt(pieces: list, names: list, rel: np.ndarray, unseen: np.ndarray, pp
 
 
 def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k,
-           min_px: float, edge_px: int = 1, ringed: np.ndarray | None = None) -> dict[int, list]:
+           min_px: float, edge_px: int, ringed: np.ndarray) -> dict[int, list]:
     """{kind: [((H, W) bool seed patches, their bounding box (u0, v0, u1, v1))], likeliest first}.
 
     `masks`: per kind, the pixels far from the mat whose colour is nearest that kind's. Their
@@ -777,7 +778,7 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
     strength = np.bincount(lab, np.sqrt(d_mat[core]), count) / n[:, 0]
     area = stats[:, cv2.CC_STAT_AREA]
     seen = np.bincount(comp[(sure > 0) & ~unknown], minlength=count)
-    looked = area - (np.bincount(comp[(sure > 0) & ringed[win]], minlength=count) if ringed is not None else 0)
+    looked = area - np.bincount(comp[(sure > 0) & ringed[win]], minlength=count)
     usable = (area >= min_px) & (total >= 4) & (strength >= MIN_STRENGTH_SIGMA) & (seen >= MIN_SEEN_SHARE * looked)
     usable[0] = False
     spread = np.hypot(prior_sd, mat_sigma[:3])                      # (K, 3)
@@ -841,8 +842,7 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
                    v0 + int((st[:, 1] + st[:, 3]).max()))
             seed = np.zeros(full, bool)
             seed[box[1]:box[3], box[0]:box[2]] = keep[comp[box[1] - v0:box[3] - v0, box[0] - u0:box[2] - u0]]
-            if ringed is not None:
-                seed &= ~ringed      # (the holes it rings hold the patch together: no seeds of a piece)
+            seed &= ~ringed          # (the holes it rings hold the patch together: no seeds of a piece)
             out[k].append((seed, box))
     return out
 
@@ -1240,13 +1240,17 @@ _RING_ANGLES = np.linspace(0, 2 * math.pi, 16, endpoint=False)
 _RING_COS, _RING_SIN = np.cos(_RING_ANGLES), np.sin(_RING_ANGLES)
 
 
+def _log_brightness(small: np.ndarray) -> np.ndarray:
+    """The work layer's log brightness (float32 BGR in), which the grain's coherence and fuzz read."""
+    return cv2.log(cv2.add(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), float(OFFSET)))
+
+
 def _mats_grain(small, ppi: float, origin_in, rel, mat_sigma, unknown, polygon: Polygon) -> bool:
     """Whether the region `polygon` (table inches) shows the mat's own grain: on a grained mat (its
     median coherence, vision.terrain_grain, over its mat-like pixels away from `unknown`, at least
     GRAINED_MAT), the region's median coherence no more than SAME_GRAIN_SIGMA of the mat's spreads
     under the mat's. A felt's fibres run every way (a hill on wood: 0.2 against the mat's 0.5-0.6)."""
-    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    coh = terrain_grain.coherence(cv2.log(cv2.add(gray, float(OFFSET))), ppi)
+    coh = terrain_grain.coherence(_log_brightness(small), ppi)
     mat_like = (_sq_dist(rel[:3], np.zeros(3), mat_sigma[:3]) < 3 * MAT_LIKE_SIGMA ** 2) & ~unknown
     centre, spread = terrain_grain.grain_level(coh[::2, ::2], mat_like[::2, ::2])
     inside = np.zeros(coh.shape, np.uint8)
@@ -1264,8 +1268,7 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
     `found` (polygons), `excluded` (hands, cards) and where figures stand (`standing`). Where the
     camera clipped (`unknown`, with the excluded) a channel, the brightness still shows the grain
     (the other channels carry it), but not the colour."""
-    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    gray_log = cv2.log(cv2.add(gray, float(OFFSET)))
+    gray_log = _log_brightness(small)
     coh = terrain_grain.coherence(gray_log, ppi)
     h, w = coh.shape
     taken = np.zeros((h, w), np.uint8)
