@@ -53,6 +53,17 @@ class Slots:
         return out
 
 
+def ray_pixels(centres: np.ndarray, units: np.ndarray, radii: np.ndarray,
+               shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(x, y, inside), each (N, K, R): the pixel nearest each ray's sample (`radii`: (R,), or (N, K, R)
+    for each ray its own), held within the view (`shape`: H, W), and whether the sample itself lies in it."""
+    h, w = shape
+    x = np.rint(centres[:, None, None, 0] + units[None, :, None, 0] * radii).astype(np.intp)
+    y = np.rint(centres[:, None, None, 1] + units[None, :, None, 1] * radii).astype(np.intp)
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    return np.clip(x, 0, w - 1), np.clip(y, 0, h - 1), inside
+
+
 def sample_rays(mask_f, centres: np.ndarray, radii: np.ndarray, units: np.ndarray,
                  out: np.ndarray | None = None) -> np.ndarray:
     """(N, K, J) mask values (bilinear) at centre + radius * unit, 0 outside the view (`mask_f`: a

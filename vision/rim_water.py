@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from vision.rim_rays import (EDGE_TRIM, STEP_PX, Slots, adjugate_sym3, best_per_cell, fit_trimmed, grid_offsets,
-                             longest_arc, max_wall, outer_edges, ray_units, sample_rays)
+                             longest_arc, max_wall, outer_edges, ray_pixels, ray_units, sample_rays)
 from vision.rim_rays import reach as radii_out_to
 from vision.rim_refine import BRIGHT_BIAS_PX, LUMA_BGR, circle_centres, luma_rays, steepest_points
 from vision.rim_vetting import label_in, similar_felts
@@ -547,9 +547,7 @@ def body_in_front(body_f: np.ndarray, felt_f: np.ndarray, centres: np.ndarray, s
     towards = (shift / np.maximum(norm, 1e-9)[:, None]) @ units.T >= np.cos(np.radians(FRONT_DEG))   # (N, K)
     wall = np.maximum(0.0, shift @ units.T)
     along = r_px * (1 + np.linspace(*FRONT_BAND, 5))[None, None, :] + wall[..., None]                  # (N, K, S)
-    h, w = body_f.shape
-    x = np.clip(np.rint(centres[:, None, None, 0] + units[None, :, None, 0] * along), 0, w - 1).astype(np.intp)
-    y = np.clip(np.rint(centres[:, None, None, 1] + units[None, :, None, 1] * along), 0, h - 1).astype(np.intp)
+    x, y, _ = ray_pixels(centres, units, along, body_f.shape)
     body = body_f[y, x].mean(2) > felt_f[y, x].mean(2)                                                   # (N, K)
     share = (body & towards).sum(1) / np.maximum(towards.sum(1), 1)
     return np.where(norm > 1e-6, share, 0.0)

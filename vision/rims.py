@@ -39,7 +39,8 @@ import numpy as np
 
 from vision.colour import chromaticity, classify, rgb_chroma
 from vision.rim_rays import (EDGE_BIAS_PX, EDGE_TRIM, STEP_PX, Bands, Slots, best_per_cell, fit_circle, fit_trimmed,
-                             free_radius, gained, gained_threshold, longest_arc, max_wall, outer_edges, ray_units, reach, sample_rays)
+                             free_radius, gained, gained_threshold, longest_arc, max_wall, outer_edges, ray_pixels, ray_units,
+                             reach, sample_rays)
 from vision.rim_outline import faces_camera, outline_of_base_size, outline_on_arc
 from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS,
                                WALL_SHOWN_LIKELIHOOD, brightness_centres, consensus_centres, frame_scale_at,
@@ -820,7 +821,7 @@ def _labelled_share(strict: np.ndarray, loose: np.ndarray, hits: Sequence[RimHit
     if not hits:
         return np.zeros(0)
     radii = np.arange(0.8 * r_px, 1.2 * r_px + 1e-6, 0.5)
-    x, y, _ = _ray_pixels(np.array([h.xy_view for h in hits], np.float64), ray_units(), radii, strict.shape)
+    x, y, _ = ray_pixels(np.array([h.xy_view for h in hits], np.float64), ray_units(), radii, strict.shape)
     side = np.array([h.side_index for h in hits])[:, None, None]
     shows = (strict[y, x] == side) | (loose[y, x] == side)
     return shows.any(axis=2).mean(axis=1)
@@ -1139,17 +1140,6 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_
             strict, loose)
 
 
-def _ray_pixels(centres: np.ndarray, units: np.ndarray, radii: np.ndarray,
-                shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(x, y, inside), each (N, K, R): the pixel nearest each ray's sample (`radii`: (R,), or (N, K, R)
-    for each ray its own), held within the view (`shape`: H, W), and whether the sample itself lies in it."""
-    h, w = shape
-    x = np.rint(centres[:, None, None, 0] + units[None, :, None, 0] * radii).astype(np.intp)
-    y = np.rint(centres[:, None, None, 1] + units[None, :, None, 1] * radii).astype(np.intp)
-    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-    return np.clip(x, 0, w - 1), np.clip(y, 0, h - 1), inside
-
-
 def _as_white_as_paper(quantised, wb, centres: np.ndarray, samples: np.ndarray, radii: np.ndarray, units: np.ndarray,
                        r_px: float, sides: np.ndarray, side_rgbs, light_at) -> np.ndarray:
     """(N,) bool: the ring's colour, where it shows on its rim (its map's `samples` (N, K, R) along the
@@ -1164,7 +1154,7 @@ def _as_white_as_paper(quantised, wb, centres: np.ndarray, samples: np.ndarray, 
         return out
     index, present, _counts, _colours, _chroma, brightness = quantised
     band = (radii >= 0.8 * r_px) & (radii <= 1.15 * r_px)
-    x, y, inside = _ray_pixels(centres, units, radii[band], index.shape)
+    x, y, inside = ray_pixels(centres, units, radii[band], index.shape)
     shows = (samples[:, :, band] >= 0.5) & inside
     if not shows.any():
         return out
@@ -1264,7 +1254,7 @@ def _body_cover(view_bgr, centres, kept, r_px: float, shift: np.ndarray | None =
     along = np.concatenate([along, front_at], axis=2)
     c = np.asarray(centres, np.float64)
     # (a sample past the view's edge reads the edge's pixel)
-    x, y, _ = _ray_pixels(c, units, along, view_bgr.shape[:2])
+    x, y, _ = ray_pixels(c, units, along, view_bgr.shape[:2])
     bgr = view_bgr[y.reshape(1, -1), x.reshape(1, -1)]                          # (1, M, 3): one row for cvtColor
     lab = cv2.cvtColor(bgr.astype(np.float32) * np.float32(1 / 255), cv2.COLOR_BGR2Lab)
     # a and b weighed at 100/255 of L: brightness, sharp in a 1080p photo whose colour JPEG keeps
@@ -1300,7 +1290,7 @@ def _felt_round(strict, centres, sides, felts, n_sides: int, r_px, units) -> tup
     finite = np.isfinite(centres).all(1)
     c = np.where(finite[:, None], centres, 0.0)
     radii = np.linspace(1.3, 1.8, 4) * r_px
-    x, y, _ = _ray_pixels(c, units, radii, strict.shape)
+    x, y, _ = ray_pixels(c, units, radii, strict.shape)
     lab = strict[y, x].reshape(n, -1)
     near = np.zeros(n)
     for k in np.unique(sides):
