@@ -31,7 +31,9 @@ seeds unless the second look finds a patch standing further from the mat). Then,
 its seeds, a kind wins where it is likelier than the mat, the mat in shade and the other kinds; its
 edge near there is where the colour is half the felt's, half the mat's just around the piece
 (linear unmixing of the colour as a share of the mat's, weighted by how the mat's colour varies),
-so a soft ragged edge falls where the felt covers half. A piece is a connected region holding seeds
+so a soft ragged edge falls where the felt covers half; a felt of the mat's own colour, rougher
+than it (rocks on a grey table), wins by its roughness too, and its edge is where it is as likely
+as not. A piece is a connected region holding seeds
 (hysteresis), closed, with its holes filled and the figures seen on its edge added (a figure
 standing on it is part of it, and a larger hole that is mostly clipped: the felt under a lamp's hot
 spot), traced at a quarter pixel; a strip narrower than STREAK_IN joined to
@@ -131,6 +133,8 @@ RING_IN = (0.5, 1.5)         # the mat around a piece is read in this ring outsi
 SUBPIXEL = 4                 # outlines are traced on the unmixed cover enlarged this much
 SIMPLIFY_IN = 0.03           # outline simplification tolerance
 SEPARATION_FULL = 4.0        # a kind this many mat spreads from the mat is fully distinct
+COLOUR_ALONE_SIGMA = 2.0     # a kind nearer the mat than this in colour (its pixels' spreads), and
+                             # further off in roughness, is told and outlined by its roughness too
 PAPER_SHARE = 0.9            # a region nearly all this share as white as paper is no felt of a darker kind
 TINT_SHARE = 0.4             # ... unless its tint lies within this share of the way from the kind's to paper's
 MIN_TINT_RATIO = 1.15        # ... of a kind whose colour is tinted: its brightest channel this over its darkest
@@ -574,11 +578,18 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # Each kind is told from the mat, the mat in shade, the other kinds as learnt (or as named,
     # when not seen) and the other colours looked for: one table of those classes, the kind's own
     # first (each try puts its own there).
-    model_mu = np.array([learnt[k][2][:3] if k in learnt else prior_mu[k] for k in range(len(kinds))], np.float32)
-    model_sd = np.array([np.hypot(learnt[k][3][:3], mat_sigma[:3]) if k in learnt
-                         else np.hypot(prior_sd[k], mat_sigma[:3]) for k in range(len(kinds))], np.float64)
-    base_mu = np.array([[0.0, 0.0, 0.0], [0.0, 0.0, SHADE_L[0]]], np.float32)
-    base_sd = np.array([mat_sigma[:3], [mat_sigma[0], mat_sigma[1], SHADE_L[1]]], np.float64)
+    # (Each class with its roughness too, read only for a kind outlined by it: a kind not seen, a rim
+    # or a distractor may be as rough as anything.)
+    unknown_rough_sd = math.hypot(PRIOR_TEXTURE, mat_sigma[3])
+    model_mu = np.array([learnt[k][2][:4] if k in learnt else [*prior_mu[k], 0.0] for k in range(len(kinds))],
+                        np.float32)
+    model_sd = np.array([np.hypot(learnt[k][3][:4], mat_sigma[:4]) if k in learnt
+                         else [*np.hypot(prior_sd[k], mat_sigma[:3]), unknown_rough_sd] for k in range(len(kinds))],
+                        np.float64)
+    base_mu = np.array([[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, SHADE_L[0], 0.0]], np.float32)
+    base_sd = np.array([mat_sigma[:4], [mat_sigma[0], mat_sigma[1], SHADE_L[1], mat_sigma[3]]], np.float64)
+    rival_mu = np.column_stack([rival_mu, np.zeros(len(rival_mu), np.float32)])
+    rival_sd = np.column_stack([rival_sd, np.full(len(rival_sd), unknown_rough_sd)])
     feet = np.asarray(footprints_in, np.float64).reshape(-1, 3)
     feet_px = np.column_stack([(feet[:, 0] - ox) * wppi, (feet[:, 1] - oy) * wppi, feet[:, 2] * wppi])
     for k in learnt:
@@ -588,17 +599,24 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         tries = itertools.chain([learnt[k]], ((g[0][1], *g[1:]) for g in itertools.starmap(learn, alternatives[k])))
         for seed, box, mu, sd in tries:
             own_sd = np.hypot(sd[:3], mat_sigma[:3])
-            mus = np.concatenate([mu[None, :3].astype(np.float32), base_mu, model_mu[other_kinds], rival_mu])
-            sds = np.concatenate([own_sd[None], base_sd, model_sd[other_kinds], rival_sd])
+            # Roughness counts only above the mat's: rough felt of the table's own colour stands out by
+            # it, but a smooth thing of the mat's colour is no more felt for being smoother.
+            rough = max(0.0, float(mu[3]))
+            rough_sd = math.hypot(sd[3], mat_sigma[3])
+            separation = _mahal(np.append(mu[:3], rough), np.append(own_sd, rough_sd) / math.sqrt(2))
+            # A felt of the mat's own colour (rocks on a grey table) is told from it pixel by pixel,
+            # and outlined, by its roughness as well: its colour alone cannot.
+            colour_sep = _mahal(mu[:3], own_sd / math.sqrt(2))
+            by_rough = colour_sep < COLOUR_ALONE_SIGMA and rough / (rough_sd / math.sqrt(2)) > colour_sep
+            nf = 4 if by_rough else 3
+            mus = np.concatenate([mu[None, :nf].astype(np.float32), base_mu[:, :nf], model_mu[other_kinds, :nf],
+                                  rival_mu[:, :nf]])
+            sds = np.concatenate([np.array([[*own_sd, rough_sd][:nf]]), base_sd[:, :nf], model_sd[other_kinds, :nf],
+                                  rival_sd[:, :nf]])
             priors = np.zeros(len(mus), np.float64)
             priors[2] = LOG_PRIOR_SHADE
             priors[3 + len(other_kinds):] = LOG_PRIOR_OTHER
             table_all = _gauss_table(mus, sds, priors)
-            # Roughness counts only above the mat's: rough felt of the table's own colour stands out by
-            # it, but a smooth thing of the mat's colour is no more felt for being smoother.
-            rough = max(0.0, float(mu[3]))
-            separation = _mahal(np.append(mu[:3], rough),
-                                np.append(own_sd, math.hypot(sd[3], mat_sigma[3])) / math.sqrt(2))
             u0, v0 = max(0, box[0] - pad), max(0, box[1] - pad)
             u1, v1 = min(w, box[2] + pad), min(h, box[3] + pad)
             first_kept = []
@@ -613,7 +631,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                                 3 + len(other_kinds), q_w, wppi, feet_px - (u0, v0, 0),
                                 (ox + u0 / wppi, oy + v0 / wppi), edge[win], (u0, v0, w, h), open_k, standing[win],
                                 unknown[win], max(0.0, float(mu[2])),
-                                (mat_sigma[:3], mu[:3], own_sd), paper_l[k])
+                                (mat_sigma[:3], mu[:3], own_sd), paper_l[k], by_rough=by_rough)
                 kept = [(kinds[k][0], polygon, round(min(1.0, sure / 0.9) * min(1.0, separation / SEPARATION_FULL), 3),
                          reach) for polygon, sure, reach in found]
                 kept = [q for q in kept if q[2] >= MIN_CONFIDENCE]
@@ -848,8 +866,8 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
 
 
 def _gauss_table(mus: np.ndarray, sds: np.ndarray, priors: np.ndarray) -> np.ndarray:
-    """Gaussians of M classes, means and spreads (M, 3) and log priors (M,), as `_sure` reads them:
-    (M, 7) the terms of each class's log likelihood as a quadratic in the features (x, x ** 2, 1)."""
+    """Gaussians of M classes, means and spreads (M, F) and log priors (M,), as `_sure` reads them:
+    (M, 2F + 1) the terms of each class's log likelihood as a quadratic in the features (x, x ** 2, 1)."""
     a = 1.0 / np.asarray(sds, np.float64) ** 2
     mus = np.asarray(mus, np.float64)
     const = -0.5 * (mus * mus * a).sum(axis=1) - np.log(np.asarray(sds, np.float64)).sum(axis=1) + priors
@@ -857,13 +875,14 @@ def _gauss_table(mus: np.ndarray, sds: np.ndarray, priors: np.ndarray) -> np.nda
 
 
 def _sure(xs: np.ndarray, table: np.ndarray, classes: int | None = None) -> np.ndarray:
-    """How likely the first class of `table` (of its first `classes`) is at each of the (3, ...)
+    """How likely the first class of `table` (of its first `classes`) is at each of the (F, ...)
     feature vectors `xs`, against the rest (Gaussians with their priors)."""
-    terms = np.empty((7, *xs.shape[1:]), np.float32)         # (a window of planes is read as it is)
-    terms[:3] = xs
-    np.multiply(terms[:3], terms[:3], out=terms[3:6])
-    terms[6] = 1.0
-    ll = _product(table[:classes], terms.reshape(7, -1))  # (M, N) log likelihoods
+    nf = len(xs)
+    terms = np.empty((2 * nf + 1, *xs.shape[1:]), np.float32)      # (a window of planes is read as it is)
+    terms[:nf] = xs
+    np.multiply(terms[:nf], terms[:nf], out=terms[nf:2 * nf])
+    terms[2 * nf] = 1.0
+    ll = _product(table[:classes], terms.reshape(2 * nf + 1, -1))  # (M, N) log likelihoods
     rest = ll[1:]
     rest -= ll[0]
     np.minimum(rest, np.float32(60.0), out=rest)      # (no overflow, no denormals)
@@ -899,7 +918,7 @@ def _product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px, origin_in, edge, place, open_k,
-            unseen, clipped, lit_l, spreads, paper_l=None):
+            unseen, clipped, lit_l, spreads, paper_l=None, *, by_rough=False):
     """[(polygon, sureness, reach)] of one kind in a window around its seeds (`reach`: whether the
     piece reaches the window's left, top, right and bottom edge). `table`: `_gauss_table` of the
     kind's (first), the mat, the mat in shade and the other kinds (the first `classes`: where it
@@ -915,25 +934,30 @@ def _pieces(rel, ratio, seed, free, excluded, table, classes, q_w, ppi, feet_px,
     Where the kind wins is found from the learnt colours; the outline near there is where the
     colour is half the kind's, half the mat's: linear unmixing of the colour as a share of the local
     mat's, weighted by how the mat's colour varies (a texture's brightness counts little), so a
-    soft ragged edge falls where the felt covers half."""
-    x = rel[:3]
+    soft ragged edge falls where the felt covers half. `by_rough`: the kind is of the mat's own
+    colour and rougher (`table` has the roughness too): where it wins is told by both, and the
+    outline is where it is as likely as not (no colour to unmix)."""
+    x = rel[:4] if by_rough else rel[:3]
     p = cv2.GaussianBlur(_sure(x, table, classes), (0, 0), 0.2 * ppi)
     wins = ((p > 0.5) & ~excluded).view(np.uint8)
-    inside = (cv2.erode(wins, open_k) > 0) & seed
-    # The mat just around the piece (the local mean reaches further and a photographed mat varies).
     ring_in = cv2.dilate(wins, _kernel(RING_IN[0], ppi))
-    ring = (cv2.dilate(wins, _kernel(RING_IN[1], ppi)) > ring_in) & free
-    rv, ru = np.nonzero(ring)
-    b = median_rows(ratio[:, rv[::max(1, len(rv) // 400)], ru[::max(1, len(rv) // 400)]]) if len(rv) >= 10 \
-        else np.zeros(3, np.float32)
-    d = ratio[:, inside if inside.any() else seed].mean(axis=1) - b
-    wd = q_w @ d
-    coef = (wd / max(float(d @ wd), 1e-6)).astype(np.float32)
-    alpha = ratio[0] * coef[0]
-    alpha += ratio[1] * coef[1]
-    alpha += ratio[2] * coef[2]
-    alpha -= np.float32(coef @ b)
-    alpha = cv2.GaussianBlur(alpha, (0, 0), 0.05 * ppi)
+    if by_rough:
+        alpha = p
+    else:
+        inside = (cv2.erode(wins, open_k) > 0) & seed
+        # The mat just around the piece (the local mean reaches further and a photographed mat varies).
+        ring = (cv2.dilate(wins, _kernel(RING_IN[1], ppi)) > ring_in) & free
+        rv, ru = np.nonzero(ring)
+        b = median_rows(ratio[:, rv[::max(1, len(rv) // 400)], ru[::max(1, len(rv) // 400)]]) if len(rv) >= 10 \
+            else np.zeros(3, np.float32)
+        d = ratio[:, inside if inside.any() else seed].mean(axis=1) - b
+        wd = q_w @ d
+        coef = (wd / max(float(d @ wd), 1e-6)).astype(np.float32)
+        alpha = ratio[0] * coef[0]
+        alpha += ratio[1] * coef[1]
+        alpha += ratio[2] * coef[2]
+        alpha -= np.float32(coef @ b)
+        alpha = cv2.GaussianBlur(alpha, (0, 0), 0.05 * ppi)
     near = (ring_in if _same_kernel(EDGE_SLACK_IN, RING_IN[0], ppi) else cv2.dilate(wins, _kernel(EDGE_SLACK_IN, ppi))) > 0
     near &= free
     cover = np.where(near, alpha, np.float32(0.0))

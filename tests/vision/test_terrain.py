@@ -191,3 +191,43 @@ def test_a_figure_the_detectors_missed_on_a_pieces_edge_cuts_no_notch():
     assert found[0].polygon.contains(Point(17.6, 11.0).buffer(0.3))
     truth = Polygon(water)
     assert found[0].polygon.intersection(truth).area / found[0].polygon.union(truth).area >= 0.95
+
+
+GREY_TABLE = (128, 128, 128)
+ROCKS = ((8.0, 6.0), (15.0, 5.0), (19.0, 9.5), (17.0, 16.0), (10.0, 17.0), (6.5, 12.0))
+
+
+def _gravel_view(rough_where, ppi=10.0, size_in=(30.0, 22.0), seed=3):
+    """A grey table (GREY_TABLE, a little noise) whose colour is stones where `rough_where` (a
+    polygon, or None for the whole table): stones a quarter inch across, each its own brightness
+    (0.7-1.3 of the table's), averaging the table's own grey."""
+    rng = np.random.default_rng(seed)
+    w, h = int(size_in[0] * ppi), int(size_in[1] * ppi)
+    stones = rng.uniform(0.7, 1.3, (int(h / (0.25 * ppi)) + 1, int(w / (0.25 * ppi)) + 1)).astype(np.float32)
+    stones = cv2.resize(stones, None, fx=0.25 * ppi, fy=0.25 * ppi, interpolation=cv2.INTER_NEAREST)[:h, :w]
+    rough = np.ones((h, w), np.uint8)
+    if rough_where is not None:
+        rough[:] = 0
+        cv2.fillPoly(rough, [(np.asarray(rough_where) * ppi - 0.5).round().astype(np.int32)], 1)
+    shade = np.where(rough > 0, stones, np.float32(1.0))
+    view = np.float32(GREY_TABLE[0]) * np.repeat(shade[..., None], 3, axis=2)
+    view += rng.normal(0, 3, view.shape).astype(np.float32)
+    return np.clip(view, 0, 255)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_rocks_felt_of_the_tables_own_grey_is_told_and_outlined_by_its_roughness(seed):
+    # Rocks felt on a grey kitchen table, the felt's colour the table's own to the level: only its
+    # stones tell it from the table. (Before: its seeds were found by their roughness, but where
+    # it wins was judged by colour alone, and no piece was outlined.)
+    view = _gravel_view(ROCKS, seed=seed)
+    found = find_terrain(view, 10.0, KINDS)
+    assert [t.kind for t in found] == ["rocks"]
+    truth = Polygon(ROCKS)
+    assert found[0].polygon.intersection(truth).area / found[0].polygon.union(truth).area >= 0.9
+    assert found[0].extra["confidence"] >= 0.9
+
+
+def test_a_table_of_stones_all_over_is_no_felt():
+    # The same stones over the whole table: rough everywhere, as the mat is, so nothing stands out.
+    assert find_terrain(_gravel_view(None), 10.0, KINDS) == ()
