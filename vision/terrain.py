@@ -1,65 +1,63 @@
-"""Felt terrain: pieces of the profile's terrain colours become one simplified polygon each, in
-table inches, with a confidence.
+"""Felt terrain: pieces of the profile's terrain colours become one simplified polygon each, in table
+inches, with a confidence.
 
 Felt is inches wide, so the table-plane view is read at `WORK_PPI` (a few pixels an inch). Each
-pixel is described by four numbers, all relative to the mat around it (the mat is most of the
-table, and a lamp's hot spot, vignetting or a warm corner change the mat and every felt on it
-alike): its two log chromaticities, log(R/G) and log(B/G) (a photographed texture is a change of
-brightness, so these are free of it), its log brightness, and the log of its brightness's spread
-over ~0.6" (gravel felt is rougher than a gravel mat, water felt smoother than grass). The mat's
-local value of each is the mean of the mat-like pixels within `MAT_REACH_IN`, and its spread is
-learnt from the whole mat. The seeds are looked for on a layer `SEED_FACTOR` times coarser (each
-pixel the mean of a block's four numbers, judged in the work layer's spreads), the pieces outlined
-on the work layer.
+pixel is described by four numbers, all relative to the mat around it (the mat is most of the table,
+and a lamp's hot spot, vignetting or a warm corner change the mat and every felt on it alike): its
+two log chromaticities, log(R/G) and log(B/G) (a photographed texture is a change of brightness, so
+these are free of it), its log brightness, and the log of its brightness's spread over ~0.6" (gravel
+felt is rougher than a gravel mat, water felt smoother than grass). The mat's local value of each is
+the mean of the mat-like pixels within `MAT_REACH_IN`, and its spread is learnt from the whole mat.
+The seeds are looked for on a layer `SEED_FACTOR` times coarser (each pixel the mean of a block's
+four numbers, judged in the work layer's spreads), the pieces outlined on the work layer.
 
-Each kind starts as a Gaussian around the profile's colour, as wide as a felt's colour is
-uncertain. Seeds are pixels far from the mat (in its own spread) and nearer a kind's colour than to
-the mat in shade, paper, a phone or a pencil, and not where a figure stands (a marker's black and
-white is a grey); of a kind's seed patches the one that stands out most and is most like the
-profile is the kind (the patches are shared out among the kinds at once, so that a felt a cast
-moved towards another kind's colour is still its own kind when that kind's felt is elsewhere;
-specks the camera clipped inside a patch are part of it, and so is a larger clipped hole the
-patch rings (a bright felt's middle under a lamp: the felt's, not a share of it unseen, though the
-piece grows from the patch's seen pixels only); a patch at the table's edge is a kind's only when
-it has none inside, a book or a cloth hanging over it), and the kind's Gaussian is learnt from
-the patches like it, in its own spread (as the rims relearn a side's colour). When the felts seeded
-surely (and off the mat's own chromaticity: a patch of the mat's hue, only darker or lighter, may be
-the mat in shade or under a lamp) all lie off their profile colours the same way (a cast the
-anchors' white balance left), the
+Each kind starts as a Gaussian around the profile's colour, as wide as a felt's colour is uncertain.
+Seeds are pixels far from the mat (in its own spread) and nearer a kind's colour than to the mat in
+shade, paper, a phone or a pencil, and not where a figure stands (a marker's black and white is a
+grey); of a kind's seed patches the one that stands out most and is most like the profile is the
+kind (the patches are shared out among the kinds at once, so that a felt a cast moved towards
+another kind's colour is still its own kind when that kind's felt is elsewhere; specks the camera
+clipped inside a patch are part of it, and so is a larger clipped hole the patch rings (a bright
+felt's middle under a lamp: the felt's, not a share of it unseen, though the piece grows from the
+patch's seen pixels only); a patch at the table's edge is a kind's only when it has none inside, a
+book or a cloth hanging over it), and the kind's Gaussian is learnt from the patches like it, in its
+own spread (as the rims relearn a side's colour). When the felts seeded surely (and off the mat's
+own chromaticity: a patch of the mat's hue, only darker or lighter, may be the mat in shade or under
+a lamp) all lie off their profile colours the same way (a cast the anchors' white balance left), the
 kinds' colours are moved by it and the seeds looked for again (a felt that told the cast keeps its
 seeds unless the second look finds a patch standing further from the mat). Then, in a window round
 its seeds, a kind wins where it is likelier than the mat, the mat in shade and the other kinds; its
-edge near there is where the colour is half the felt's, half the mat's just around the piece
-(linear unmixing of the colour as a share of the mat's, weighted by how the mat's colour varies),
-so a soft ragged edge falls where the felt covers half; a felt of the mat's own colour, rougher
-than it (rocks on a grey table), wins by its roughness too, and its edge is where it is as likely
-as not. A piece is a connected region holding seeds
-(hysteresis), closed, with its holes filled and the figures seen on its edge added (a figure
-standing on it is part of it, and a larger hole that is mostly clipped: the felt under a lamp's hot
-spot), traced at a quarter pixel; a strip narrower than STREAK_IN joined to
-it (a grain's streak) is opened off. Where a figure stands the felt is hidden and its colours are no
-evidence (a marker's black and white read as grey felt): it is left out, then given back when it
-stands on the piece, or as far as the piece's hull when at its edge. A notch in its edge that mostly
-shows a thing neither mat nor felt (a figure the detectors missed) is the piece's. A piece that
-reaches the edge of the window round its seeds (the rest of it under a clipped hot spot, where
-nothing seeds) is looked for again in a window reaching further that way; one that reaches on and
-on is kept as first found, unless it shows the mat's own grain (a streak of light wood). Where the
-camera clipped, a pixel brighter than both the mat around and the felt is the lamp's hot spot on the
-mat, not the felt. A region is no piece when it is small, thin, lies along the table's edge,
-reaches in over it (an arm, a cloth), is square-cut and hangs over it (a book), or is nearly all
-as white as paper (over the mat, nearer the anchors' white card than the kind's colour in
-brightness, or clipped, unless it keeps a tinted kind's tint: a pale sand felt): a printed page,
-its print too fine for this layer, averages to a grey near a rocks felt's. Each piece's
-`confidence` is how surely its
-inside (where no figure stands) is its kind, against the sides' rim colours and the distractors
-too, times how far the kind stands from the mat, in the mat's own spread (its roughness counted
-only where it is rougher than the mat: rocks felt of a grey table's own grey). Two pieces
-of different kinds that touch and are one colour are one felt seeded in two parts (a grey felt a
-warm light moved part way to the hill's colour): one piece, of the kind its colour is nearer in
-chromaticity and brightness, the other kind none there. A kind the
-colours find no piece of may be a felt cut to the mat's own colour on a grained mat (a hill on
-light wood): the one patch of its colour where the grain stops (vision.terrain_grain), and as rough
-at the pixel scale as a felt (a plain book or card of the mat's colour is smooth), is its piece.
+edge near there is where the colour is half the felt's, half the mat's just around the piece (linear
+unmixing of the colour as a share of the mat's, weighted by how the mat's colour varies), so a soft
+ragged edge falls where the felt covers half. A felt of the mat's own colour (rocks on a grey table)
+that is rougher than the mat, at the felt's scale and at the pixel scale (a soft blotch of a plain
+mat is rough only where its light changes), wins by its roughness too, and its edge is where it is
+as likely as not. A piece is a connected region holding seeds (hysteresis), closed, with its holes
+filled and the figures seen on its edge added (a figure standing on it is part of it, and a larger
+hole that is mostly clipped: the felt under a lamp's hot spot), traced at a quarter pixel; a strip
+narrower than STREAK_IN joined to it (a grain's streak) is opened off. Where a figure stands the
+felt is hidden and its colours are no evidence (a marker's black and white read as grey felt): it is
+left out, then given back when it stands on the piece, or as far as the piece's hull when at its
+edge. A notch in its edge that mostly shows a thing neither mat nor felt (a figure the detectors
+missed) is the piece's. A piece that reaches the edge of the window round its seeds (the rest of it
+under a clipped hot spot, where nothing seeds) is looked for again in a window reaching further that
+way; one that reaches on and on is kept as first found. That one, and one at the table's edge, is
+the mat when it shows the mat's own grain (a streak of light wood; a grain is a texture: a plain
+mat's light lines up its gradients too). Where the camera clipped, a pixel brighter than both the
+mat around and the felt is the lamp's hot spot on the mat, not the felt. A region is no piece when
+it is small, thin, lies along the table's edge, reaches in over it (an arm, a cloth), is square-cut
+and hangs over it (a book), or is nearly all as white as paper (over the mat, nearer the anchors'
+white card than the kind's colour in brightness, or clipped, unless it keeps a tinted kind's tint: a
+pale sand felt): a printed page, its print too fine for this layer, averages to a grey near a rocks
+felt's. Each piece's `confidence` is how surely its inside (where no figure stands) is its kind,
+against the sides' rim colours and the distractors too, times how far the kind stands from the mat,
+in the mat's own spread (its roughness counted only where it is rougher than the mat: rocks felt of
+a grey table's own grey). Two pieces of different kinds that touch and are one colour are one felt
+seeded in two parts (a grey felt a warm light moved part way to the hill's colour): one piece, of
+the kind its colour is nearer in chromaticity and brightness, the other kind none there. A kind the
+colours find no piece of may be a felt cut to the mat's own colour on a grained mat (a hill on light
+wood): the one patch of its colour where the grain stops (vision.terrain_grain), and as rough at the
+pixel scale as a felt (a plain book or card of the mat's colour is smooth), is its piece.
 """
 from __future__ import annotations
 
@@ -134,13 +132,17 @@ SUBPIXEL = 4                 # outlines are traced on the unmixed cover enlarged
 SIMPLIFY_IN = 0.03           # outline simplification tolerance
 SEPARATION_FULL = 4.0        # a kind this many mat spreads from the mat is fully distinct
 COLOUR_ALONE_SIGMA = 2.0     # a kind nearer the mat than this in colour (its pixels' spreads), and
-                             # further off in roughness, is told and outlined by its roughness too
+                             # further off in roughness, is told and outlined by its roughness too ...
+ROUGH_FUZZ_SHARE = 1.5       # ... when it is that much rougher at the pixel scale as well (its stones;
+                             # a soft blotch of a plain mat is rough only where its light changes)
 PAPER_SHARE = 0.9            # a region nearly all this share as white as paper is no felt of a darker kind
 TINT_SHARE = 0.4             # ... unless its tint lies within this share of the way from the kind's to paper's
 MIN_TINT_RATIO = 1.15        # ... of a kind whose colour is tinted: its brightest channel this over its darkest
 MIN_CONFIDENCE = 0.5         # pieces less sure than this are not reported
 GRAIN_MAX_THINGS_ROUND = 0.5  # a felt told by its lack of grain has things (not the mat) round at most this share of it
 GRAINED_MAT = 0.4            # a mat this coherent has a grain (vision.terrain_grain: wood 0.5-0.75, grass 0.2) ...
+GRAINED_MAT_FUZZ = 0.02      # ... when it has a texture at all (its fuzz: wood 0.07-0.1; a plain mat 0.004-0.03,
+                             # whose coherence is its light's smooth gradients lining up)
 SAME_GRAIN_SIGMA = 0.5       # ... and a region within this many of its spreads under its coherence shows it
 FOOT_MARGIN_IN = 0.1         # a figure's footprint is its base this much enlarged (the felt it hides)
 # Things on a table that are no felt: paper, a phone, a pencil. Each competes for seeds unless it
@@ -592,6 +594,10 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     rival_sd = np.column_stack([rival_sd, np.full(len(rival_sd), unknown_rough_sd)])
     feet = np.asarray(footprints_in, np.float64).reshape(-1, 3)
     feet_px = np.column_stack([(feet[:, 0] - ox) * wppi, (feet[:, 1] - oy) * wppi, feet[:, 2] * wppi])
+    texture = _Texture(work_bgr, wppi, rel, mat_sigma, unknown | standing)
+    # (the table less a band along its edge: a piece reaching into the band is at the edge)
+    inner_table = shapely.box(table_in[0] + EDGE_TOUCH_IN, table_in[1] + EDGE_TOUCH_IN,
+                              table_in[2] - EDGE_TOUCH_IN, table_in[3] - EDGE_TOUCH_IN)
     for k in learnt:
         other_kinds = [j for j in range(len(kinds)) if j != k]
         # The patch group that stands out most may be no felt (a book of the kind's colour hanging
@@ -607,7 +613,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             # A felt of the mat's own colour (rocks on a grey table) is told from it pixel by pixel,
             # and outlined, by its roughness as well: its colour alone cannot.
             colour_sep = _mahal(mu[:3], own_sd / math.sqrt(2))
-            by_rough = colour_sep < COLOUR_ALONE_SIGMA and rough / (rough_sd / math.sqrt(2)) > colour_sep
+            by_rough = (colour_sep < COLOUR_ALONE_SIGMA and rough / (rough_sd / math.sqrt(2)) > colour_sep
+                        and texture.fuzz_share(seed & ~unknown) >= ROUGH_FUZZ_SHARE)
             nf = 4 if by_rough else 3
             mus = np.concatenate([mu[None, :nf].astype(np.float32), base_mu[:, :nf], model_mu[other_kinds, :nf],
                                   rival_mu[:, :nf]])
@@ -654,9 +661,10 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                 # It reaches on and on: the mat round it, not a felt cut off; the pieces as first
                 # found, but for one that kept reaching with the mat's own grain: the mat itself (a
                 # streak of light wood like the hill felt, taken into its seeds).
-                kept = [q for q in first_kept if not (any(q[3]) and _mats_grain(
-                    work_bgr, wppi, (ox, oy), rel, mat_sigma, unknown | standing, q[1]))]
-            kept = [q[:3] for q in kept]
+                kept = [q for q in first_kept if not (any(q[3]) and _mats_grain(texture, q[1], (ox, oy)))]
+            # So is a piece at the table's edge (seeded there only when the kind has no patch inside:
+            # a streak of light wood along the edge under a lamp) that shows the mat's grain.
+            kept = [q[:3] for q in kept if inner_table.contains(q[1]) or not _mats_grain(texture, q[1], (ox, oy))]
             if kept:
                 pieces += kept
                 break
@@ -668,7 +676,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # (a hill on light wood): told by its lack of grain (vision.terrain_grain).
     missing = [k for k in range(len(kinds)) if not any(q[0] == kinds[k][0] for q in pieces)]
     if missing:
-        pieces += _grain_pieces(work_bgr, wppi, (ox, oy), rel, mat_sigma, [kinds[k][0] for k in missing],
+        pieces += _grain_pieces(texture, wppi, (ox, oy), rel, mat_sigma, [kinds[k][0] for k in missing],
                                 prior_mu[missing], prior_sd[missing], [p for _, p, _ in pieces],
                                 excluded, unknown, standing, edge, feet_px, open_k)
     pieces.sort(key=lambda q: (q[1].centroid.y, q[1].centroid.x))
@@ -1269,31 +1277,71 @@ def _log_brightness(small: np.ndarray) -> np.ndarray:
     return cv2.log(cv2.add(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), float(OFFSET)))
 
 
-def _mats_grain(small, ppi: float, origin_in, rel, mat_sigma, unknown, polygon: Polygon) -> bool:
+class _Texture:
+    """The work layer's brightness texture (vision.terrain_grain), each map made when first asked:
+    its log brightness, coherence and fuzz, and the mat's grain and fuzz over its mat-like pixels
+    (`rel` within MAT_LIKE_SIGMA of the mat's spread `mat_sigma`) away from `unseen` (bool: unknown,
+    or where a figure stands)."""
+
+    def __init__(self, small: np.ndarray, ppi: float, rel: np.ndarray, mat_sigma: np.ndarray, unseen: np.ndarray):
+        self.small, self.ppi, self.unseen = small, ppi, unseen
+        self._rel, self._mat_sigma = rel, mat_sigma
+
+    @functools.cached_property
+    def mat_like(self) -> np.ndarray:
+        return (_sq_dist(self._rel[:3], np.zeros(3), self._mat_sigma[:3]) < 3 * MAT_LIKE_SIGMA ** 2) & ~self.unseen
+
+    @functools.cached_property
+    def gray_log(self) -> np.ndarray:
+        return _log_brightness(self.small)
+
+    @functools.cached_property
+    def coherence(self) -> np.ndarray:
+        return terrain_grain.coherence(self.gray_log, self.ppi)
+
+    @functools.cached_property
+    def fuzz(self) -> np.ndarray:
+        return terrain_grain.fuzz(self.gray_log, self.ppi)
+
+    @functools.cached_property
+    def mat_grain(self) -> tuple[float, float]:
+        """The mat's coherence and its spread (terrain_grain.grain_level)."""
+        return terrain_grain.grain_level(self.coherence[::2, ::2], self.mat_like[::2, ::2])
+
+    @functools.cached_property
+    def mat_fuzz(self) -> float:
+        return terrain_grain.fuzz_level(self.fuzz[::2, ::2][self.mat_like[::2, ::2]]) if self.mat_like.any() else 0.0
+
+    def fuzz_share(self, region: np.ndarray) -> float:
+        """A region's fuzz (bool mask) as a share of the mat's (0 where either is not there)."""
+        if not region.any() or self.mat_fuzz <= 0:
+            return 0.0
+        return terrain_grain.fuzz_level(self.fuzz[region]) / self.mat_fuzz
+
+
+def _mats_grain(texture: _Texture, polygon: Polygon, origin_in) -> bool:
     """Whether the region `polygon` (table inches) shows the mat's own grain: on a grained mat (its
-    median coherence, vision.terrain_grain, over its mat-like pixels away from `unknown`, at least
-    GRAINED_MAT), the region's median coherence no more than SAME_GRAIN_SIGMA of the mat's spreads
-    under the mat's. A felt's fibres run every way (a hill on wood: 0.2 against the mat's 0.5-0.6)."""
-    coh = terrain_grain.coherence(_log_brightness(small), ppi)
-    mat_like = (_sq_dist(rel[:3], np.zeros(3), mat_sigma[:3]) < 3 * MAT_LIKE_SIGMA ** 2) & ~unknown
-    centre, spread = terrain_grain.grain_level(coh[::2, ::2], mat_like[::2, ::2])
-    inside = np.zeros(coh.shape, np.uint8)
-    _fill_polygon(inside, polygon, origin_in, ppi)
-    inside = (inside > 0) & ~unknown
-    if centre < GRAINED_MAT or not inside.any():
+    median coherence over its mat-like pixels at least GRAINED_MAT, and its fuzz GRAINED_MAT_FUZZ:
+    a texture), the region's median coherence (where it is mat-like or a felt: not unknown, no
+    figure) no more than SAME_GRAIN_SIGMA of the mat's spreads under the mat's. A felt's fibres run
+    every way (a hill on wood: 0.2 against the mat's 0.5-0.6)."""
+    centre, spread = texture.mat_grain
+    if centre < GRAINED_MAT or texture.mat_fuzz < GRAINED_MAT_FUZZ:
         return False
-    return float(np.median(coh[inside])) >= centre - SAME_GRAIN_SIGMA * spread
+    inside = np.zeros(texture.coherence.shape, np.uint8)
+    _fill_polygon(inside, polygon, origin_in, texture.ppi)
+    inside = (inside > 0) & ~texture.unseen
+    return bool(inside.any()) and float(np.median(texture.coherence[inside])) >= centre - SAME_GRAIN_SIGMA * spread
 
 
-def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds, found, excluded, unknown, standing,
-                  edge, feet_px, open_k) -> list[tuple[str, Polygon, float]]:
+def _grain_pieces(texture: _Texture, ppi: float, origin_in, rel, mat_sigma, names, mus, sds, found, excluded, unknown,
+                  standing, edge, feet_px, open_k) -> list[tuple[str, Polygon, float]]:
     """[(kind, polygon, confidence)]: felts of the kinds `names` (their colours `mus`, `sds` as
     the seeds judge them) told from a grained mat by their lack of grain, away from the pieces
     `found` (polygons), `excluded` (hands, cards) and where figures stand (`standing`). Where the
     camera clipped (`unknown`, with the excluded) a channel, the brightness still shows the grain
     (the other channels carry it), but not the colour."""
-    gray_log = _log_brightness(small)
-    coh = terrain_grain.coherence(gray_log, ppi)
+    coh = texture.coherence
     h, w = coh.shape
     taken = np.zeros((h, w), np.uint8)
     for polygon in found:
@@ -1301,7 +1349,7 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
     taken = cv2.dilate(taken, _kernel(1.0, ppi)) > 0
     free = ~excluded & ~taken
     d_mat = _sq_dist(rel[:3], np.zeros(3), mat_sigma[:3])
-    mat_like = (d_mat < 3 * MAT_LIKE_SIGMA ** 2) & ~unknown & ~standing
+    mat_like = texture.mat_like
     # (Within the tensor's reach of a figure, a card, a hand or anything not of the mat's colour (a
     # pencil, a die, a figure missed), their outlines break the grain: no felt of the mat's colour
     # is told there.)
@@ -1381,7 +1429,7 @@ def _grain_pieces(small, ppi: float, origin_in, rel, mat_sigma, names, mus, sds,
         if fuzz is None:
             # A felt is rough at the pixel scale as the mat is; a plain thing of the mat's colour
             # is not (vision.terrain_grain). The mat's fuzz is read where its grain is.
-            fuzz = terrain_grain.fuzz(gray_log, ppi)
+            fuzz = texture.fuzz
             mat_fuzz = terrain_grain.fuzz_level(fuzz[::2, ::2][(mat_like & ~near_things)[::2, ::2]])
         sure = terrain_grain.fuzz_sureness(terrain_grain.fuzz_level(fuzz[cut][seen]), mat_fuzz)
         confidence = round(sure * min(1.0, separation / SEPARATION_FULL), 3)

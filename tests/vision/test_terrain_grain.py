@@ -208,12 +208,32 @@ def test_a_region_of_a_grained_mat_shows_its_grain_and_a_felt_on_it_does_not(see
     from vision.terrain import _mats_grain
     rng = np.random.default_rng(seed)
     view, disc = _table(rng)
-    view = view.astype(np.float32)                        # (the work layer find_terrain reads)
-    rel = np.zeros((3,) + disc.shape, np.float32)         # (all mat-like: within its spread)
-    sigma = np.full(3, 0.05, np.float32)
-    nothing = np.zeros(disc.shape, bool)
-    assert _mats_grain(view, PPI, (0.0, 0.0), rel, sigma, nothing, box(24.0, 4.0, 33.0, 20.0))
-    assert not _mats_grain(view, PPI, (0.0, 0.0), rel, sigma, nothing, Point(18.0, 12.0).buffer(2.5))
+    assert _mats_grain(_work(view), box(24.0, 4.0, 33.0, 20.0), (0.0, 0.0))
+    assert not _mats_grain(_work(view), Point(18.0, 12.0).buffer(2.5), (0.0, 0.0))
     plain = (np.array(WOOD[::-1], np.float32) * (1 + 0.1 * _noise(rng, disc.shape, 0.7))[..., None]).clip(0, 255)
-    plain = plain.astype(np.float32)
-    assert not _mats_grain(plain, PPI, (0.0, 0.0), rel, sigma, nothing, box(24.0, 4.0, 33.0, 20.0))
+    assert not _mats_grain(_work(plain), box(24.0, 4.0, 33.0, 20.0), (0.0, 0.0))
+
+
+def _work(view):
+    """The texture of a work layer (terrain._Texture) all of whose pixels are mat-like."""
+    from vision.terrain import _Texture
+    shape = view.shape[:2]
+    return _Texture(view.astype(np.float32), PPI, np.zeros((3, *shape), np.float32), np.full(3, 0.05, np.float32),
+                    np.zeros(shape, bool))
+
+
+def test_a_plain_mat_under_a_lamps_gradient_has_no_grain():
+    # A plain mat's brightness changes only slowly, with the light: its gradients line up as a
+    # grain's do (coherence near 1), but it has no texture (no fuzz past the camera's noise), so
+    # no region of it shows a grain, and nothing is dropped as the mat for showing one.
+    from shapely.geometry import box
+
+    from vision.terrain import GRAINED_MAT, _mats_grain
+    shape = (120, 180)
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float32)
+    lamp = 1.3 - 0.5 * np.hypot(xx / PPI - 10, yy / PPI - 8) / 30
+    noise = 0.003 * np.random.default_rng(2).normal(0, 1, shape)
+    view = (np.array(WOOD[::-1], np.float32) * (lamp + noise)[..., None]).clip(0, 255)
+    work = _work(view)
+    assert work.mat_grain[0] >= GRAINED_MAT           # (coherent, by its gradient)
+    assert not _mats_grain(work, box(24.0, 4.0, 33.0, 20.0), (0.0, 0.0))

@@ -321,3 +321,37 @@ def test_rocks_felt_on_a_grey_table_stand_out_by_their_roughness():
     assert photo.conditions.mat == "grey top"
     scene = FramePipeline(photo.profile).process(photo.image).scene
     _assert_every_kind_once(scene, dict(visible_truth(photo.truth)), 0.85)
+
+
+def test_rocks_of_a_grey_tables_own_colour_are_outlined_by_their_roughness():
+    """Kitchen set 7, photo 16 (daylight, a grey table top, clutter, a hand): the rocks felt is the
+    table's grey to within its pixels' spread, only rougher. Its seeds were found by their roughness,
+    but where it won was judged by colour alone, and no piece was outlined (IoU 0); told and
+    outlined by its roughness too, it is one rocks piece."""
+    photo = hard_photo(7, 16, mat="kitchen")
+    assert photo.conditions.mat == "grey top"
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    _assert_every_kind_once(scene, dict(visible_truth(photo.truth)), 0.85)
+
+
+def test_a_soft_blotch_of_a_plain_mat_is_no_felt_for_its_roughness():
+    """Hard set 0, photo 33 with its hill and water left off the table (tungsten, a lamp, a plain
+    mat, 2160p): a soft darker blotch of the mat, the hill's colour to within its spread, is rough
+    at the felt's scale only where its light changes, and was outlined as a hill by its roughness.
+    At the pixel scale it is as smooth as the mat (a felt told by its roughness is rougher there
+    too): no hill."""
+    photo = hard_photo(0, 33, absent_kinds=("hill", "water"))
+    assert photo.conditions.texture == "plain"
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    _assert_every_kind_once(scene, dict(visible_truth(photo.truth)), 0.8)
+
+
+def test_a_light_streak_of_a_wood_mat_along_the_table_edge_is_no_felt():
+    """Hard set 7, photo 38 with its rocks and hill left off the table (warm light, a lamp, a wood
+    mat): a lighter streak of the wood along the table's far edge is the hill's colour; with no
+    hill patch inside the table it seeded the hill there, a hill where there is none, sure 1.0. It
+    shows the mat's own grain: the mat."""
+    photo = hard_photo(7, 38, absent_kinds=("rocks", "hill"))
+    assert photo.conditions.texture == "wood"
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    _assert_every_kind_once(scene, dict(visible_truth(photo.truth)), 0.85)
