@@ -626,7 +626,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             table_all = _gauss_table(mus, sds, priors)
             u0, v0 = max(0, box[0] - pad), max(0, box[1] - pad)
             u1, v1 = min(w, box[2] + pad), min(h, box[3] + pad)
-            first_kept = []
+            first_kept, reached_on = [], False
             for widening in range(MAX_WIDENINGS + 1):
                 win = (slice(v0, v1), slice(u0, u1))
                 cube = (slice(None), slice(v0, v1), slice(u0, u1))
@@ -658,13 +658,14 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                     break
                 u0, v0, u1, v1 = grown
             else:
-                # It reaches on and on: the mat round it, not a felt cut off; the pieces as first
-                # found, but for one that kept reaching with the mat's own grain: the mat itself (a
-                # streak of light wood like the hill felt, taken into its seeds).
-                kept = [q for q in first_kept if not (any(q[3]) and _mats_grain(texture, q[1], (ox, oy)))]
-            # So is a piece at the table's edge (seeded there only when the kind has no patch inside:
-            # a streak of light wood along the edge under a lamp) that shows the mat's grain.
-            kept = [q[:3] for q in kept if inner_table.contains(q[1]) or not _mats_grain(texture, q[1], (ox, oy))]
+                # It reaches on and on: the mat round it, not a felt cut off; the pieces as first found.
+                kept, reached_on = first_kept, True
+            # A piece that kept reaching, or one at the table's edge (seeded there only when the kind
+            # has no patch inside), that shows the mat's own grain is the mat itself: a streak of
+            # light wood like the hill felt, taken into its seeds, or along the edge under a lamp.
+            kept = [q[:3] for q in kept
+                    if not (((reached_on and any(q[3])) or not inner_table.contains(q[1]))
+                            and _mats_grain(texture, q[1], (ox, oy)))]
             if kept:
                 pieces += kept
                 break
@@ -676,7 +677,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # (a hill on light wood): told by its lack of grain (vision.terrain_grain).
     missing = [k for k in range(len(kinds)) if not any(q[0] == kinds[k][0] for q in pieces)]
     if missing:
-        pieces += _grain_pieces(texture, wppi, (ox, oy), rel, mat_sigma, [kinds[k][0] for k in missing],
+        pieces += _grain_pieces(texture, (ox, oy), rel, mat_sigma, [kinds[k][0] for k in missing],
                                 prior_mu[missing], prior_sd[missing], [p for _, p, _ in pieces],
                                 excluded, unknown, standing, edge, feet_px, open_k)
     pieces.sort(key=lambda q: (q[1].centroid.y, q[1].centroid.x))
@@ -1288,8 +1289,13 @@ class _Texture:
         self._rel, self._mat_sigma = rel, mat_sigma
 
     @functools.cached_property
+    def d_mat(self) -> np.ndarray:
+        """Each pixel's squared distance from the mat in colour and brightness, in the mat's spreads."""
+        return _sq_dist(self._rel[:3], np.zeros(3), self._mat_sigma[:3])
+
+    @functools.cached_property
     def mat_like(self) -> np.ndarray:
-        return (_sq_dist(self._rel[:3], np.zeros(3), self._mat_sigma[:3]) < 3 * MAT_LIKE_SIGMA ** 2) & ~self.unseen
+        return (self.d_mat < 3 * MAT_LIKE_SIGMA ** 2) & ~self.unseen
 
     @functools.cached_property
     def gray_log(self) -> np.ndarray:
@@ -1334,22 +1340,21 @@ def _mats_grain(texture: _Texture, polygon: Polygon, origin_in) -> bool:
     return bool(inside.any()) and float(np.median(texture.coherence[inside])) >= centre - SAME_GRAIN_SIGMA * spread
 
 
-def _grain_pieces(texture: _Texture, ppi: float, origin_in, rel, mat_sigma, names, mus, sds, found, excluded, unknown,
-                  standing, edge, feet_px, open_k) -> list[tuple[str, Polygon, float]]:
+def _grain_pieces(texture: _Texture, origin_in, rel, mat_sigma, names, mus, sds, found, excluded, unknown, standing,
+                  edge, feet_px, open_k) -> list[tuple[str, Polygon, float]]:
     """[(kind, polygon, confidence)]: felts of the kinds `names` (their colours `mus`, `sds` as
     the seeds judge them) told from a grained mat by their lack of grain, away from the pieces
     `found` (polygons), `excluded` (hands, cards) and where figures stand (`standing`). Where the
     camera clipped (`unknown`, with the excluded) a channel, the brightness still shows the grain
     (the other channels carry it), but not the colour."""
-    coh = texture.coherence
+    coh, ppi = texture.coherence, texture.ppi
     h, w = coh.shape
     taken = np.zeros((h, w), np.uint8)
     for polygon in found:
         _fill_polygon(taken, polygon, origin_in, ppi)
     taken = cv2.dilate(taken, _kernel(1.0, ppi)) > 0
     free = ~excluded & ~taken
-    d_mat = _sq_dist(rel[:3], np.zeros(3), mat_sigma[:3])
-    mat_like = texture.mat_like
+    d_mat, mat_like = texture.d_mat, texture.mat_like
     # (Within the tensor's reach of a figure, a card, a hand or anything not of the mat's colour (a
     # pencil, a die, a figure missed), their outlines break the grain: no felt of the mat's colour
     # is told there.)
