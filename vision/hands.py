@@ -13,8 +13,10 @@ A hand is found at a few pixels per inch (it is inches wide) by what sets skin a
 The sleeve it comes out of (any colour: smooth, not the mat, joining the hand and running out over
 the table's edge) hides figures too and is taken with it. Where no blob of skin is a hand, a patch
 smooth and unlike the mat, of a hand's size and shape, at a sleeve's inner end is the hand, whatever
-its colour (a pale hand under a warm lamp clips to a colour off skin). The outline, a little
-enlarged, is what they hide.
+its colour (a pale hand under a warm lamp clips to a colour off skin); and where its sleeve lies
+beyond the table's edge, such a patch that itself runs over the edge is the hand and arm when the
+camera clipped it (its colour is the clipping's, not its own). The outline, a little enlarged, is
+what they hide.
 """
 from __future__ import annotations
 
@@ -52,6 +54,10 @@ MAX_CIRCLE_FILL = 0.75       # and of its enclosing circle (coffee in a mug)
 MAX_SOLIDITY = 0.92          # of its convex hull: a hand has a thumb and fingers, a cut page is convex
 GROW_IN = 0.6                # the fingers and edges a smoothness test leaves out
 MAX_ARM_SHARE = 0.15         # a sleeve covers less of the table than this
+CLIP_LEVEL = 250.0           # a channel at or above this (as photographed) is clipped (JPEG rings 255 down)
+CLIPPED_ARM_SHARE = 0.5      # of a patch over the table's edge: with a channel clipped, its colour is lost
+MIN_CLIPPED_ARM_IN2 = 8.0    # such a patch, judged by its shape alone, is as large as a hand away from the
+                             # edge must be (a clipped page's corner, its margin round the print, is less)
 # Skin from fair to dark (RGB), after white balance: a patch nearer a felt colour than all of these is felt.
 SKIN_TONES = ((230, 185, 155), (205, 155, 120), (165, 115, 80), (110, 75, 55))
 REACH_IN = 0.4               # a base this close to a hand's outline is under it
@@ -255,25 +261,44 @@ def _sleeves(layers: _Layers) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _hands_at_sleeves(sleeves, layers: _Layers, img: np.ndarray, ppi: float, other_rgbs,
-                      grow: np.ndarray) -> np.ndarray:
+                      grow: np.ndarray, photographed=None) -> np.ndarray:
     """(H, W) uint8: the hands the skin test missed, at the inner end of a sleeve. A pale hand under a
     warm lamp clips to a colour off skin; it is still smooth and unlike the mat, of a hand's size and
     shape and nearer a skin tone than a felt colour (_judge's HAND), and it is where an arm reaching in
     over the table's edge ends: a smooth, not-mat patch that joins a sleeve (`sleeves`: _sleeves')
-    across GROW_IN, a cuff between. (A patch that reaches the table's edge itself is left out: a book
-    or a page cut by the edge is one, and without skin nothing tells it from an arm.)"""
+    across GROW_IN, a cuff between. Where the camera clipped such a patch (CLIPPED_ARM_SHARE of its
+    pixels in `photographed`, a callable giving the view as photographed at this ppi) its colour is
+    the clipping's, not its own: nearer a felt colour than a skin tone (_judge's FELT_COLOURED) says
+    nothing, and only its shape is judged. A patch that reaches the table's edge itself is a hand and
+    bare forearm, its sleeve beyond the edge, only when it is clipped and MIN_CLIPPED_ARM_IN2 or more;
+    unclipped it is left out: a book or a page cut by the edge is one, and without skin nothing tells
+    it from an arm."""
     labels, is_sleeve, stats = sleeves
     h, w = labels.shape
     found = np.zeros((h, w), np.uint8)
     x, y, bw, bh = (stats[:, c] for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))
-    ask = (stats[:, cv2.CC_STAT_AREA] >= MIN_AREA_IN2 * ppi * ppi) & ~_touches_edge(x, y, bw, bh, (h, w))
+    area = stats[:, cv2.CC_STAT_AREA]
+    ask = area >= MIN_AREA_IN2 * ppi * ppi
     ask[0] = False                       # (the background)
+    at_edge = _touches_edge(x, y, bw, bh, (h, w))
+    ask &= ~at_edge | (is_sleeve & (area >= MIN_CLIPPED_ARM_IN2 * ppi * ppi) & (photographed is not None))
+    clipped = None
     for i in np.flatnonzero(ask):
         x0, y0, x1, y1 = int(x[i]), int(y[i]), int(x[i] + bw[i]), int(y[i] + bh[i])
         inside = labels[y0:y1, x0:x1] == i
-        if (_joins_sleeve(inside, x0, y0, sleeves, grow)
-                and _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs) == HAND):
-            found[y0:y1, x0:x1] |= inside
+        if not at_edge[i] and not _joins_sleeve(inside, x0, y0, sleeves, grow):
+            continue
+        verdict = _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs)
+        if verdict is None:
+            continue
+        if verdict == FELT_COLOURED or at_edge[i]:       # only its shape speaks for it: it must be clipped
+            if photographed is None:
+                continue
+            if clipped is None:
+                clipped = photographed().max(axis=2) >= CLIP_LEVEL
+            if clipped[y0:y1, x0:x1][inside].mean() < CLIPPED_ARM_SHARE:
+                continue
+        found[y0:y1, x0:x1] |= inside
     return found
 
 
@@ -309,6 +334,7 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
         img = wb.apply(view_bgr)
     else:
         img = view_bgr.astype(np.float32)
+    view_ppi = ppi
     img, ppi = _at_hand_ppi(img, ppi)
     h, w = img.shape[:2]
     empty = Hands((), np.zeros((h, w), bool), ppi, tuple(origin_in))
@@ -339,7 +365,8 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
         if _touches_edge(x, y, bw, bh, (h, w)) or _joins_sleeve(inside, x, y, sleeves, grow):
             found[y:y + bh, x:x + bw] |= inside
     if not found.any():
-        found = _hands_at_sleeves(sleeves, layers, img, ppi, other_rgbs, grow)
+        found = _hands_at_sleeves(sleeves, layers, img, ppi, other_rgbs, grow,
+                                  lambda: _at_hand_ppi(np.asarray(view_bgr, np.float32), view_ppi)[0])
         if not found.any():
             return empty
     found = cv2.dilate(found, grow)

@@ -308,3 +308,72 @@ def test_a_felt_coloured_patch_elsewhere_does_not_keep_a_hand_at_its_sleeve_from
     img, wb = _photo(canvas, kelvin=4000.0, seed=8)
     hands = find_hands(img, VIEW_PPI, wb=wb, other_rgbs=FELT_RGBS)
     assert len(hands.polygons) == 1 and hands.covers(np.array([palm, (22.0, 8.0)])).tolist() == [True, False]
+
+
+def _clipped_photo(canvas, seed):
+    """Under a warm lamp, exposed so that a pale hand's red and green clip (as under a lamp's hot spot)."""
+    img, wb = _photo(canvas, kelvin=4000.0, exposure=1.5, seed=seed)
+    return img, wb
+
+
+@pytest.mark.parametrize("palm_y", [5.5, 11.0])
+@pytest.mark.parametrize("mat, texture", [(WOOD, "wood"), (GRASS, "grass")])
+def test_a_clipped_pale_arm_is_found_with_its_sleeve_on_the_table_or_beyond_its_edge(mat, texture, palm_y):
+    """A pale hand under a warm lamp's hot spot clips: balanced, its colour is the clipping's (a mint
+    green off every skin tone, nearer a grey felt's), which says nothing of what it is. Clipped,
+    smooth, unlike the mat and of a hand's shape, it is the hand: at the inner end of its sleeve (palm
+    11" in), or, with the sleeve beyond the table's edge (palm 5.5" in), the bare forearm reaching in
+    over the edge itself."""
+    canvas = _mat_view(mat, texture, seed=9)
+    foot, palm = _hand_over(canvas, (14.0, palm_y), 90.0, (224, 180, 150), (90, 120, 70))
+    img, wb = _clipped_photo(canvas, seed=9)
+    hand_px = np.round(np.asarray(palm) * VIEW_PPI).astype(int)
+    assert (img[hand_px[1], hand_px[0]] >= 250).sum() >= 2          # red and green clipped at the palm
+    hands = find_hands(img, VIEW_PPI, wb=wb, other_rgbs=FELT_RGBS)
+    assert len(hands.polygons) == 1 and hands.covers(np.array([palm, (14.0, 1.0)])).all()
+    seen = foot.intersection(box(0, 0, 30, 22))
+    assert shapely.union_all(hands.polygons).buffer(0.4).intersection(seen).area > 0.6 * seen.area
+
+
+def test_a_clipped_page_across_the_edge_is_no_hand():
+    """A printed page cut by the table's edge under the same lamp clips as the pale arm does; it is
+    convex all round and square-cut, so it is no hand."""
+    canvas = _mat_view(WOOD, "wood", seed=9)
+    _page(canvas, (14.0, 1.5), 25.0)
+    img, wb = _clipped_photo(canvas, seed=9)
+    assert (img[int(1.5 * VIEW_PPI) + 10, int(14.0 * VIEW_PPI)] >= 250).sum() >= 2
+    assert find_hands(img, VIEW_PPI, wb=wb, other_rgbs=FELT_RGBS).polygons == ()
+
+
+@pytest.mark.parametrize("seed, index", [(31, 2), (0, 19), (11, 7)])
+def test_a_hard_photos_clipped_arm_is_found_and_hides_what_it_covers(seed, index):
+    """Hard-set photos on a wood mat under a lamp's hot spot: the pale hand and bare forearm clip, their
+    colour nearer a grey felt's than a skin tone; the sleeve lies beyond the table's edge (seeds 31, 0)
+    or on the table (seed 11). The hand is found where it is drawn and what it covers is reported
+    hidden in the still photo (before: no hand, and on seed 31 the two roster markers under it reported
+    removed)."""
+    from tests.vision.hard_scoring import hidden_reported
+    from vision.pipeline import FramePipeline
+    from vision.synthetic.hard import hard_photo
+
+    photo = hard_photo(seed, index)
+    assert photo.conditions.texture == "wood" and photo.conditions.hot_spot
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    found = shapely.union_all([Polygon(h["polygon"]) for h in scene.extra.get("hands", [])])
+    drawn = photo.hand.footprint(photo.camera).intersection(box(0, 0, photo.profile.width_in, photo.profile.depth_in))
+    assert found.buffer(0.4).intersection(drawn).area > 0.6 * drawn.area
+    assert found.difference(drawn.buffer(1.5)).area < 2.0
+    n, ok, _ = hidden_reported(scene, photo.truth, markers_only=True)
+    assert ok == n
+
+
+def test_a_hard_photos_clipped_page_corner_at_the_edge_is_no_hand():
+    """A printed page's corner cut by the table's edge, clipped white: its smooth margin round the print
+    is no convex block (a hook of 5 sq in); less than a hand and arm away from the edge, it is no hand."""
+    from vision.pipeline import FramePipeline
+    from vision.synthetic.hard import hard_photo
+
+    photo = hard_photo(23, 32)
+    assert photo.hand is None and any(getattr(c, "page", False) for c in photo.clutter)
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    assert scene.extra.get("hands", []) == []
