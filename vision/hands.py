@@ -8,8 +8,9 @@ A hand is found at a few pixels per inch (it is inches wide) by what sets skin a
   local median, in units of the mat's own spread) or, on a textured mat (grass, gravel, wood
   grain), by being smooth where the mat is rough;
 - it is large (a palm with its forearm: several square inches) and reaches in from the table's
-  edge unless it is larger still; it is not square-cut or convex all round (a book, a phone, a
-  page cut by the table's edge), not round (coffee in a mug), not a felt colour of the profile.
+  edge unless it is larger still; a palm fits in it (a ruler, a pencil does not); it is not
+  square-cut or convex all round (a book, a phone, a page cut by the table's edge), not round
+  (coffee in a mug), not a felt colour of the profile.
 The sleeve it comes out of (any colour: smooth, not the mat, joining the hand and running out over
 the table's edge) hides figures too and is taken with it. Where no blob of skin is a hand, a patch
 smooth and unlike the mat, of a hand's size and shape, at a sleeve's inner end is the hand, whatever
@@ -51,6 +52,8 @@ BLOB_FROM_MAT = 6.0          # its median distance from the mat, in the mat's sp
 MAX_RECT_FILL = 0.88         # of its smallest enclosing rectangle a hand fills less (a book, a phone)
 MIN_RECT_FILL = 0.3          # and more (a palm and forearm are solid)
 MAX_CIRCLE_FILL = 0.75       # and of its enclosing circle (coffee in a mug)
+MIN_PALM_IN = 1.3            # a disc this wide fits in a hand's blob (a child's palm is 2.4" across, a
+                             # pixel of it each side may read as the mat's edge); a ruler is 1-1.2" wide
 MAX_SOLIDITY = 0.92          # of its convex hull: a hand has a thumb and fingers, a cut page is convex
 GROW_IN = 0.6                # the fingers and edges a smoothness test leaves out
 MAX_ARM_SHARE = 0.15         # a sleeve covers less of the table than this
@@ -205,6 +208,8 @@ def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], pp
     if not (_median(layers.contrast_ratio[box][core if core.any() else inside]) < BLOB_SMOOTH
             or _median(layers.from_mat2[box][inside]) > BLOB_FROM_MAT ** 2):
         return None
+    if not _holds_a_palm(inside, ppi):
+        return None              # a ruler, a pencil, a page's margin
     contours, _ = cv2.findContours(inside.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     outline = max(contours, key=cv2.contourArea)
     hull = cv2.convexHull(outline)
@@ -220,6 +225,15 @@ def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], pp
         return None              # convex all round: a page or a book cut by the table's edge
     mean_bgr = img[box][inside].mean(axis=0)
     return FELT_COLOURED if _is_felt(mean_bgr / max(float(mean_bgr.sum()), 1.0), other_rgbs) else HAND
+
+
+def _holds_a_palm(inside: np.ndarray, ppi: float) -> bool:
+    """Whether a disc MIN_PALM_IN across fits in the blob (bool, its bounding box): a palm does, a
+    ruler, a pencil or a page's margin does not, however its outline bends at a few pixels an inch."""
+    padded = np.pad(inside, 1).astype(np.uint8)
+    # (the distance from a pixel's centre to the nearest pixel outside, less half a pixel, is the
+    # radius of the disc centred there that the blob's pixels hold)
+    return float(cv2.distanceTransform(padded, cv2.DIST_L2, 5).max()) - 0.5 >= MIN_PALM_IN / 2 * ppi
 
 
 def _interior(inside: np.ndarray) -> np.ndarray:
