@@ -10,6 +10,9 @@ camera file), and scored on
   also recall by side under each cast and at each resolution, and by how finely the photo shows the
   table at the figure (under 20, 20-24, 24 px/in and more: the house default a player is told of);
 - terrain felt: mean IoU per kind (goal >= 0.9), and pieces found where there is none;
+- hands: found when the hands found cover 0.3 of the drawn hand and arm on the table, and hands
+  found where there is none (a part of 2 sq in or more, 1.5" clear of any drawn hand), named by what
+  lies there;
 - figures under a hand: reported hidden at their last place when the previous picture (the same
   table without the hand) went first through a tracking pipeline; in the still photo alone, the
   roster's markers reported hidden.
@@ -275,6 +278,10 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     if absent:
         print("Kinds listed in every profile but off the table (--absent-kinds): " + ", ".join(
             f"{kind} off {absent_count[kind]} tables, {extra_by_kind[kind]} pieces found of it" for kind in FELT) + ".\n")
+    drawn = [sc for sc in scores if sc.hand_drawn]
+    print(f"Hands: found on {pct(sum(sc.hand_found for sc in drawn), len(drawn))} of the photos with a hand; "
+          f"a hand where there is none: {sum(sc.hands_where_none for sc in scores)} "
+          f"(on {sum(sc.hands_where_none > 0 for sc in scores)} of {len(scores)} photos).")
     print(f"Figures under a hand: {hidden['tracked_total']}; reported hidden at their last place after the previous "
           f"picture: {pct(hidden['tracked_ok'], hidden['tracked_total'])}; roster markers under a hand reported "
           f"hidden in the still photo: {pct(hidden['still_ok'], hidden['still_total'])}.")

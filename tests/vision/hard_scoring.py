@@ -13,13 +13,17 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
-from shapely.geometry import Point
+import shapely
+from shapely.geometry import Point, Polygon, box
 
 from measure.scene import Scene
 from tests.vision.scoring import visible_truth
 from vision.settings import VISION_DEFAULTS
 
 GATE_IN = 0.5
+HAND_FOUND_SHARE = 0.3       # of the drawn hand and arm on the table that the hands found cover: found
+HAND_CLEAR_IN = 1.5          # a found hand's part this far clear of the drawn one
+HAND_NONE_IN2 = 2.0          # and this large is a hand where there is none
 GOALS = {"marker_recall": 0.995, "marker_p95_in": 0.05, "colour_recall": 0.98, "colour_p95_in": 0.08,
          "terrain_iou": 0.9}
 KINDS = ("woods", "rocks", "hill", "water")
@@ -50,6 +54,9 @@ class PhotoScore:
     band_phantoms: Counter = field(default_factory=Counter)
     terrain_iou: dict[str, list[float]] = field(default_factory=dict)
     terrain_extra: list[str] = field(default_factory=list)
+    hand_drawn: bool = False        # a hand reaches in over this table
+    hand_found: bool = False        # and the hands found cover HAND_FOUND_SHARE of it
+    hands_where_none: int = 0       # found hands (parts of them) clear of any drawn hand
     misses: list[str] = field(default_factory=list)
 
     @property
@@ -234,6 +241,28 @@ def score_terrain(found: Scene, truth: Scene, s: PhotoScore) -> None:
                             f"{f.polygon.area:.1f} sq in, confidence {f.extra.get('confidence', math.nan):.2f}")
 
 
+def score_hands(found: Scene, drawn, s: PhotoScore, suspect=None) -> None:
+    """The hands found (the Scene's `hands`) against the hand drawn (its footprint on the table, a
+    shapely geometry, or None): found when they cover HAND_FOUND_SHARE of it; each part of them
+    HAND_NONE_IN2 or larger lying HAND_CLEAR_IN clear of it is a hand where there is none, named by
+    what `suspect` (x, y) says lies there."""
+    polygons = [Polygon(h["polygon"]) for h in found.extra.get("hands", [])]
+    union = shapely.union_all(polygons) if polygons else Polygon()
+    s.hand_drawn = drawn is not None and not drawn.is_empty
+    if s.hand_drawn:
+        s.hand_found = union.intersection(drawn).area >= HAND_FOUND_SHARE * drawn.area
+        if not s.hand_found:
+            c = drawn.centroid
+            s.misses.append(f"the hand at ({c.x:.1f}, {c.y:.1f}) not found")
+    clear = union.difference(drawn.buffer(HAND_CLEAR_IN)) if s.hand_drawn else union
+    for part in shapely.get_parts(clear):
+        if part.area >= HAND_NONE_IN2:
+            s.hands_where_none += 1
+            c = part.centroid
+            on = f" on {suspect(c.x, c.y)}" if suspect is not None else ""
+            s.misses.append(f"a hand where there is none, at ({c.x:.1f}, {c.y:.1f}), {part.area:.1f} sq in{on}")
+
+
 def score_photo(photo, found: Scene) -> PhotoScore:
     """All four figures for one HardPhoto (vision.synthetic.hard) and the scene found in it."""
     s = PhotoScore(index=photo.index, groups=photo.conditions.groups())
@@ -242,6 +271,9 @@ def score_photo(photo, found: Scene) -> PhotoScore:
     score_colour(found, photo.truth, s, suspect=lambda x, y: suspect(photo, x, y), rim_visible=photo.rim_visible,
                  painted_top=photo.painted_top, ppi_at=lambda x, y: frame_ppi(photo.camera, x, y))
     score_terrain(found, photo.truth, s)
+    table = box(0.0, 0.0, photo.truth.table.width_in, photo.truth.table.depth_in)
+    score_hands(found, photo.hand.footprint(photo.camera).intersection(table) if photo.hand is not None else None, s,
+                suspect=lambda x, y: suspect(photo, x, y))
     return s
 
 

@@ -111,3 +111,33 @@ def test_the_bands_measure_what_the_player_is_told_of():
     assert info["px_per_in_least"] == round(min(ppi), 1) and info["px_per_in_most"] == round(max(ppi), 1)
     below = [ppi_band(p) != "24 px/in and more" for p in ppi]
     assert 0 < info["share_below"] == round(sum(below) / len(below), 2) < 1
+
+
+def _hands(*polygons) -> Scene:
+    return Scene(TABLE, (), extra={"hands": [{"polygon": [list(c) for c in p.exterior.coords[:-1]]} for p in polygons]})
+
+
+def test_a_drawn_hand_the_found_one_covers_is_found_and_one_off_it_is_missed():
+    from shapely.geometry import box
+    from tests.vision.hard_scoring import score_hands
+    drawn = box(0, 10, 12, 13)                          # 36 sq in, in from the left edge
+    s = PhotoScore(index=0, groups={})
+    score_hands(_hands(box(0, 10.2, 5, 13.2)), drawn, s)  # covers 14 of 36 sq in: found
+    assert (s.hand_drawn, s.hand_found, s.hands_where_none, s.misses) == (True, True, 0, [])
+    s = PhotoScore(index=0, groups={})
+    score_hands(_hands(box(0, 10, 3, 13)), drawn, s)      # 9 of 36: less than HAND_FOUND_SHARE
+    assert (s.hand_found, s.hands_where_none) == (False, 0)
+    assert s.misses == ["the hand at (6.0, 11.5) not found"]
+
+
+def test_a_hand_found_clear_of_the_drawn_one_or_on_a_table_without_one_is_a_hand_where_there_is_none():
+    from shapely.geometry import box
+    from tests.vision.hard_scoring import score_hands
+    s = PhotoScore(index=0, groups={})
+    score_hands(_hands(box(40, 0, 46, 5)), None, s, suspect=lambda x, y: "the page")
+    assert (s.hand_drawn, s.hands_where_none) == (False, 1)
+    assert s.misses == ["a hand where there is none, at (43.0, 2.5), 30.0 sq in on the page"]
+    s = PhotoScore(index=0, groups={})
+    # the drawn hand's own outline a little wide (within 1.5") and a 1 sq in scrap are no false hand
+    score_hands(_hands(box(0, 9, 13, 14), box(30, 30, 31, 31)), box(0, 10, 12, 13), s)
+    assert (s.hand_found, s.hands_where_none, s.misses) == (True, 0, [])
