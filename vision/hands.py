@@ -14,9 +14,10 @@ A hand is found at a few pixels per inch (it is inches wide) by what sets skin a
 The sleeve it comes out of (any colour: smooth, not the mat, joining the hand and running out over
 the table's edge) hides figures too and is taken with it. Where no blob of skin is a hand, a patch
 smooth and unlike the mat, of a hand's size and shape, at a sleeve's inner end is the hand, whatever
-its colour (a pale hand under a warm lamp clips to a colour off skin); and where its sleeve lies
-beyond the table's edge, such a patch that itself runs over the edge is the hand and arm when the
-camera clipped it (its colour is the clipping's, not its own). The outline, a little enlarged, is
+its colour (a pale hand under a warm lamp clips to a colour off skin). Where the camera clipped
+such a patch its colour is the clipping's, not its own, and only its shape is judged: nearer a felt
+colour than a skin tone, it is still the hand, and where its sleeve lies beyond the table's edge,
+such a patch that itself runs over the edge is the hand and arm. The outline, a little enlarged, is
 what they hide.
 """
 from __future__ import annotations
@@ -31,6 +32,7 @@ from shapely.geometry import Point, Polygon
 
 from measure.scene import Figure, Scene
 from vision.colour import rgb_chroma
+from vision.whitebalance import CLIP_LEVEL
 
 HAND_PPI = 5.0               # the view hands are looked for in: a finger is still a pixel or two wide
 MIN_AREA_IN2 = 5.0           # a child's palm and wrist, seen from above, reaching in from the edge
@@ -57,10 +59,10 @@ MIN_PALM_IN = 1.3            # a disc this wide fits in a hand's blob (a child's
 MAX_SOLIDITY = 0.92          # of its convex hull: a hand has a thumb and fingers, a cut page is convex
 GROW_IN = 0.6                # the fingers and edges a smoothness test leaves out
 MAX_ARM_SHARE = 0.15         # a sleeve covers less of the table than this
-CLIP_LEVEL = 250.0           # a channel at or above this (as photographed) is clipped (JPEG rings 255 down)
-CLIPPED_ARM_SHARE = 0.5      # of a patch over the table's edge: with a channel clipped, its colour is lost
-MIN_CLIPPED_ARM_IN2 = 8.0    # such a patch, judged by its shape alone, is as large as a hand away from the
-                             # edge must be (a clipped page's corner, its margin round the print, is less)
+CLIPPED_ARM_SHARE = 0.5      # of a patch's pixels with a channel clipped (as photographed): its colour is lost
+MIN_CLIPPED_ARM_IN2 = 8.0    # a clipped patch over the table's edge, judged by its shape alone, is as large
+                             # as a hand away from the edge (a clipped page's corner, its margin round the
+                             # print, is less)
 # Skin from fair to dark (RGB), after white balance: a patch nearer a felt colour than all of these is felt.
 SKIN_TONES = ((230, 185, 155), (205, 155, 120), (165, 115, 80), (110, 75, 55))
 REACH_IN = 0.4               # a base this close to a hand's outline is under it
