@@ -264,7 +264,8 @@ def score_hands(found: Scene, drawn, s: PhotoScore, suspect=None) -> None:
 
 
 def score_photo(photo, found: Scene) -> PhotoScore:
-    """All four figures for one HardPhoto (vision.synthetic.hard) and the scene found in it."""
+    """Every figure (markers, grid, colour, terrain, hands) for one HardPhoto (vision.synthetic.hard)
+    and the scene found in it."""
     s = PhotoScore(index=photo.index, groups=photo.conditions.groups())
     score_markers(found, photo.truth, s)
     score_grid(found, photo.truth, s)
