@@ -277,7 +277,7 @@ def _sleeves(layers: _Layers) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _hands_at_sleeves(sleeves, layers: _Layers, img: np.ndarray, ppi: float, other_rgbs,
-                      grow: np.ndarray, photographed=None) -> np.ndarray:
+                      grow: np.ndarray, photographed) -> np.ndarray:
     """(H, W) uint8: the hands the skin test missed, at the inner end of a sleeve. A pale hand under a
     warm lamp clips to a colour off skin; it is still smooth and unlike the mat, of a hand's size and
     shape and nearer a skin tone than a felt colour (_judge's HAND), and it is where an arm reaching in
@@ -297,7 +297,7 @@ def _hands_at_sleeves(sleeves, layers: _Layers, img: np.ndarray, ppi: float, oth
     ask = area >= MIN_AREA_IN2 * ppi * ppi
     ask[0] = False                       # (the background)
     at_edge = _touches_edge(x, y, bw, bh, (h, w))
-    ask &= ~at_edge | (is_sleeve & (area >= MIN_CLIPPED_ARM_IN2 * ppi * ppi) & (photographed is not None))
+    ask &= ~at_edge | (is_sleeve & (area >= MIN_CLIPPED_ARM_IN2 * ppi * ppi))
     clipped = None
     for i in np.flatnonzero(ask):
         x0, y0, x1, y1 = int(x[i]), int(y[i]), int(x[i] + bw[i]), int(y[i] + bh[i])
@@ -308,8 +308,6 @@ def _hands_at_sleeves(sleeves, layers: _Layers, img: np.ndarray, ppi: float, oth
         if verdict is None:
             continue
         if verdict == FELT_COLOURED or at_edge[i]:       # only its shape speaks for it: it must be clipped
-            if photographed is None:
-                continue
             if clipped is None:
                 clipped = photographed().max(axis=2) >= CLIP_LEVEL
             if clipped[y0:y1, x0:x1][inside].mean() < CLIPPED_ARM_SHARE:

@@ -1377,7 +1377,7 @@ def _grain_pieces(texture: _Texture, origin_in, rel, mat_sigma, names, mus, sds,
     # edge both ways). (Round a figure or a thing the grain is broken whether felt lies there or
     # not: the felt runs on there as far as the piece's hull.) The same regions for every seed.
     level = 0.5 * centre
-    regions = fuzz = None
+    regions = mat_fuzz = None
     for c in range(1, count):
         if stats[c, cv2.CC_STAT_AREA] < SEED_MIN_SQIN * ppi * ppi:
             continue
@@ -1431,12 +1431,11 @@ def _grain_pieces(texture: _Texture, origin_in, rel, mat_sigma, names, mus, sds,
         separation = terrain_grain.grain_separation(coh[cut][inner], centre, spread)
         # How sure: as rough as a felt at the pixel scale, not plain (a book, a card, a building of
         # the mat's colour), and as far under the mat's grain as a felt.
-        if fuzz is None:
+        if mat_fuzz is None:
             # A felt is rough at the pixel scale as the mat is; a plain thing of the mat's colour
             # is not (vision.terrain_grain). The mat's fuzz is read where its grain is.
-            fuzz = texture.fuzz
-            mat_fuzz = terrain_grain.fuzz_level(fuzz[::2, ::2][(mat_like & ~near_things)[::2, ::2]])
-        sure = terrain_grain.fuzz_sureness(terrain_grain.fuzz_level(fuzz[cut][seen]), mat_fuzz)
+            mat_fuzz = terrain_grain.fuzz_level(texture.fuzz[::2, ::2][(mat_like & ~near_things)[::2, ::2]])
+        sure = terrain_grain.fuzz_sureness(terrain_grain.fuzz_level(texture.fuzz[cut][seen]), mat_fuzz)
         confidence = round(sure * min(1.0, separation / SEPARATION_FULL), 3)
         if confidence >= MIN_CONFIDENCE:
             out.append((names[k], polygon, confidence, polygon.area * separation))
