@@ -256,20 +256,29 @@ def test_blobs_are_labelled_as_opencvs_default_labelling_does(seed):
     assert np.allclose(centroids, centroids0)
 
 
+def _hard_photo_hands(seed: int, index: int):
+    """(photo, its Scene as `analyze` finds it, the hands found as one geometry, the drawn hand and
+    arm on the table or None) for hard-set photo `index` of `seed`."""
+    from vision.pipeline import FramePipeline
+    from vision.synthetic.hard import hard_photo
+
+    photo = hard_photo(seed, index)
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    found = shapely.union_all([Polygon(h["polygon"]) for h in scene.extra.get("hands", [])])
+    drawn = None if photo.hand is None else photo.hand.footprint(photo.camera).intersection(
+        box(0, 0, photo.profile.width_in, photo.profile.depth_in))
+    return photo, scene, found, drawn
+
+
 @pytest.mark.parametrize("seed, index", [(103, 11), (109, 3)])
 def test_a_hand_near_a_tan_mats_colour_under_a_lamp_is_found_and_hides_its_marker(seed, index):
     """A hard-set photo under tungsten light on the plain tan mat: the hand differs from the mat by a
     little colour, and its fingers are a pixel or two wide where hands are looked for. It is found
     where it is drawn, and a roster marker it covers is reported hidden in the still photo."""
     from tests.vision.hard_scoring import hidden_reported
-    from vision.pipeline import FramePipeline
-    from vision.synthetic.hard import hard_photo
 
-    photo = hard_photo(seed, index)
+    photo, scene, found, drawn = _hard_photo_hands(seed, index)
     assert photo.conditions.cast == "tungsten" and photo.conditions.texture == "plain"
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    found = shapely.union_all([Polygon(h["polygon"]) for h in scene.extra.get("hands", [])])
-    drawn = photo.hand.footprint(photo.camera).intersection(box(0, 0, photo.profile.width_in, photo.profile.depth_in))
     assert found.buffer(0.4).intersection(drawn).area > 0.5 * drawn.area
     assert found.difference(drawn.buffer(1.5)).area < 2.0          # nothing much beside it
     n, ok, _ = hidden_reported(scene, photo.truth, markers_only=True)
@@ -313,8 +322,7 @@ def test_a_felt_coloured_patch_elsewhere_does_not_keep_a_hand_at_its_sleeve_from
 
 def _clipped_photo(canvas, seed):
     """Under a warm lamp, exposed so that a pale hand's red and green clip (as under a lamp's hot spot)."""
-    img, wb = _photo(canvas, kelvin=4000.0, exposure=1.5, seed=seed)
-    return img, wb
+    return _photo(canvas, kelvin=4000.0, exposure=1.5, seed=seed)
 
 
 @pytest.mark.parametrize("palm_y", [5.5, 11.0])
@@ -354,14 +362,9 @@ def test_a_hard_photos_clipped_arm_is_found_and_hides_what_it_covers(seed, index
     hidden in the still photo (before: no hand, and on seed 31 the two roster markers under it reported
     removed)."""
     from tests.vision.hard_scoring import hidden_reported
-    from vision.pipeline import FramePipeline
-    from vision.synthetic.hard import hard_photo
 
-    photo = hard_photo(seed, index)
+    photo, scene, found, drawn = _hard_photo_hands(seed, index)
     assert photo.conditions.texture == "wood" and photo.conditions.hot_spot
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    found = shapely.union_all([Polygon(h["polygon"]) for h in scene.extra.get("hands", [])])
-    drawn = photo.hand.footprint(photo.camera).intersection(box(0, 0, photo.profile.width_in, photo.profile.depth_in))
     assert found.buffer(0.4).intersection(drawn).area > 0.6 * drawn.area
     assert found.difference(drawn.buffer(1.5)).area < 2.0
     n, ok, _ = hidden_reported(scene, photo.truth, markers_only=True)
@@ -371,12 +374,8 @@ def test_a_hard_photos_clipped_arm_is_found_and_hides_what_it_covers(seed, index
 def test_a_hard_photos_clipped_page_corner_at_the_edge_is_no_hand():
     """A printed page's corner cut by the table's edge, clipped white: its smooth margin round the print
     is no convex block (a hook of 5 sq in); less than a hand and arm away from the edge, it is no hand."""
-    from vision.pipeline import FramePipeline
-    from vision.synthetic.hard import hard_photo
-
-    photo = hard_photo(23, 32)
+    photo, scene, _, _ = _hard_photo_hands(23, 32)
     assert photo.hand is None and any(getattr(c, "page", False) for c in photo.clutter)
-    scene = FramePipeline(photo.profile).process(photo.image).scene
     assert scene.extra.get("hands", []) == []
 
 
