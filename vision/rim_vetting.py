@@ -857,7 +857,8 @@ FAINT_APART = 1.8              # radii: a faint base nearer a ring than this is 
 
 def on_a_surer_body(hits: Sequence[RimHit], r_px: float, strict: np.ndarray, loose: np.ndarray,
                     wall_shift_px: Callable[[np.ndarray], np.ndarray] | None, wall_height_in: float,
-                    figure_height_in: float, faint_bases: np.ndarray | None = None) -> list[RimHit]:
+                    figure_height_in: float, faint_bases: np.ndarray | None = None,
+                    other_side_host: bool = False) -> list[RimHit]:
     """Rings up on a surer ring's figure: its cloak, its head, or felt of the ring's hue round its
     body. In the top view a point z up a body stands shows z * (the wall shift per inch) farther
     from the camera than its base (and, the body leaning, up to BODY_LEAN_R * z aside): a figure's
@@ -873,7 +874,12 @@ def on_a_surer_body(hits: Sequence[RimHit], r_px: float, strict: np.ndarray, loo
     diameter from the ring (another base), and not within FAINT_APART radii of any ring (that ring's
     own base found again on other labels, judged as the ring it is). A base beside or in front of another in a melee is not
     behind it; one right behind it, touching, shows its near arc past the front one's base. Looking
-    straight down (no wall shift) nothing is called so."""
+    straight down (no wall shift) nothing is called so. With `other_side_host`, a ring behind a
+    ring of another side is judged so however sure it is: a head ringed by its brown torso reads as
+    the red side's ring under a warm lamp, behind its blue base and surer than it. (Two figures of
+    different sides touching in a melee each show their near arc; of one side's two rings the surer
+    still stands, as a body leaning towards the camera may put a ring of its base's colour in front
+    of the base.)"""
     if wall_shift_px is None or wall_height_in <= 0:
         return list(hits)
     rings = sorted((i for i, h in enumerate(hits) if h.reason == "ring"), key=lambda i: -hits[i].confidence)
@@ -901,7 +907,11 @@ def on_a_surer_body(hits: Sequence[RimHit], r_px: float, strict: np.ndarray, loo
     off_axis = (np.hypot(behind[..., None] - heights * per_in[None, :, None], aside[..., None])
                 - heights * BODY_LEAN_R * r_px).min(2)
     conf = np.array([hits[i].confidence for i in rings])
-    host = np.concatenate([conf[None] > conf[:, None], apart >= 2 * r_px], axis=1)
+    host = conf[None] > conf[:, None]
+    if other_side_host:
+        sides = np.array([hits[i].side_index for i in rings])
+        host |= sides[None] != sides[:, None]
+    host = np.concatenate([host, apart >= 2 * r_px], axis=1)
     reached = host & (per_in[None] > 1e-9) & (behind >= r_px) & (off_axis <= r_px)
     out = list(hits)
     on_body = np.zeros(len(bases), bool)

@@ -1405,8 +1405,9 @@ def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = N
     rim shows on its side away from the other (rim_vetting.faces_away_more, on the side labels
     `strict` and `loose`: the other is cloth on its body). (An arc seen from its mirror side fits
     a circle as well.) Then, given the view (uint8 BGR), a kept ring that is a cloak of its side's
-    colour moves onto its base's (_off_cloaks). Last, a ring behind a surer one, within its figure's
-    reach, with no rim on its near arc is up on that figure's body (rim_vetting.on_a_surer_body,
+    colour moves onto its base's (_off_cloaks). Last, a ring behind a surer one, or behind one of
+    another side however sure, within its figure's reach, with no rim on its near arc is up on that
+    figure's body (rim_vetting.on_a_surer_body,
     from the pose's `wall_shift_px` for a base top `wall_height_in` up), or behind one of the
     `faint_bases` (centres of rings of a base's shape too weak to keep): left out, or kept with that
     reason `with_rejected`."""
@@ -1446,7 +1447,7 @@ def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = N
     out = _off_cloaks(hits, out, r_px, view_bgr, wall_shift_px)
     if strict is not None and loose is not None:
         vetted = on_a_surer_body(out, r_px, strict, loose, wall_shift_px, wall_height_in,
-                                 VISION_DEFAULTS["figure_height_in"], faint_bases)
+                                 VISION_DEFAULTS["figure_height_in"], faint_bases, other_side_host=True)
         out = [h for h, o in zip(vetted, out) if with_rejected or h.reason == "ring" or o.reason != "ring"]
     return out
 

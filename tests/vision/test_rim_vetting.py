@@ -778,6 +778,32 @@ def test_a_ring_on_a_body_is_only_called_so_behind_a_surer_ring_and_with_the_cam
         "ring", "ring"]
 
 
+def test_a_ring_of_another_side_behind_a_base_with_a_bare_near_arc_is_on_its_body_however_sure():
+    """With `other_side_host`, a ring of another side behind a base, within its body's reach,
+    showing no rim on its near arc is on that figure's body however sure it is (a head ringed by a
+    brown torso reads red under a warm lamp); one whose near arc shows its rim is a base behind. A
+    ring of the base's own side surer than it stays (a body leaning towards the camera may put its
+    base's colour in front of the base)."""
+    from vision.rim_vetting import on_a_surer_body
+    base, ring, label, shift = _base_and_ring_behind()
+    _arc(label, ring, R_PX, 0, 200, 340)         # the ring behind in the other side's colour
+    front = _hit(base, 1, confidence=0.6)
+    for back_conf in (0.4, 0.7):
+        back = _hit(ring, 0, confidence=back_conf)
+        out = on_a_surer_body([front, back], R_PX, label, label, shift, BASE_TOP_IN, 2.0, other_side_host=True)
+        assert out[0].reason == "ring" and out[1].reason.startswith("up on a figure's body"), (back_conf, out)
+        without = on_a_surer_body([front, back], R_PX, label, label, shift, BASE_TOP_IN, 2.0)
+        assert [h.reason for h in without][1] == ("ring" if back_conf > 0.6 else out[1].reason)
+    same = on_a_surer_body([front, _hit(ring, 1, confidence=0.7)], R_PX, label, label, shift, BASE_TOP_IN, 2.0,
+                           other_side_host=True)
+    assert [h.reason for h in same] == ["ring", "ring"]
+    _arc(label, ring, R_PX, 0, 20, 160)          # its near arc shows its rim: a base right behind
+    for back_conf in (0.4, 0.7):
+        back = _hit(ring, 0, confidence=back_conf)
+        out = on_a_surer_body([front, back], R_PX, label, label, shift, BASE_TOP_IN, 2.0, other_side_host=True)
+        assert [h.reason for h in out] == ["ring", "ring"], (back_conf, out)
+
+
 def _melee_photo():
     """A rendered photo (1080p, tilted 40 degrees, JPEG 60) of five melees: two figures on 1" bases
     touching, one right behind the other along the camera's ray, their bodies leaning as

@@ -425,6 +425,23 @@ def test_a_rim_whose_blurred_colour_reads_cluttered_is_found_by_its_outline(monk
     assert shipped is not None and shipped[1] <= 0.08 and phantoms == 0
 
 
+def test_a_head_ringed_by_its_torso_behind_a_less_sure_base_is_no_figure():
+    """A hard photo (seed 11 photo 35, warm 3100 K, tilted 30 degrees, 1080p): blue figure c10's
+    head, skin ringed by its brown torso, reads as a red ring 1.3" behind its base and surer than
+    the base's own blue ring; its near arc shows no red (the body runs down to the base there). It
+    is that figure's body, not a red figure; the blue base is found where it stands."""
+    from tests.vision.hard_scoring import colour_pairs
+    from vision.pipeline import FramePipeline
+    from vision.synthetic.hard import hard_photo
+
+    photo = hard_photo(11, 35)
+    found, truth, matched = colour_pairs(FramePipeline(photo.profile).process(photo.image).scene, photo.truth)
+    base = next(t for t in truth if t.id == "c10")
+    assert matched.get(truth.index(base)) is not None and matched[truth.index(base)][1] <= 0.2
+    on_head = [f for f in found if np.hypot(f.x - base.x, f.y - base.y) <= 2.0 and f.side != base.side]
+    assert on_head == [], on_head
+
+
 # The edge pass: a side's likelihood where the brightness steps (vision.rims._on_edges).
 
 def _step_view(texture: float = 0.0, seed: int = 0) -> np.ndarray:
