@@ -808,31 +808,8 @@ def _melee_photo():
     """A rendered photo (1080p, tilted 40 degrees, JPEG 60) of five melees: two figures on 1" bases
     touching, one right behind the other along the camera's ray, their bodies leaning as
     vision.synthetic.bodies draws them."""
-    from calibration.profile import ColourSpec, TableProfile, standard_anchors
-    from vision.synthetic.bodies import random_body
-    from vision.synthetic.camera import camera_over_table
-    from vision.synthetic.render import ColourFigure, PhotoSpec, TableSpec, render_photo
-    from vision.synthetic.scenes import SIDE_COLOURS
-    rng = np.random.default_rng(1)
-    width, depth = 30.0, 22.0
-    anchors = standard_anchors(width, depth)
-    spec = PhotoSpec(image_size=(1920, 1080), tilt_deg=40.0, azimuth_deg=60.0, jpeg_quality=60)
-    camera = camera_over_table(width, depth, spec.image_size, tilt_deg=spec.tilt_deg, azimuth_deg=spec.azimuth_deg,
-                               roll_deg=spec.roll_deg, hfov_deg=spec.hfov_deg, margin=spec.margin)
-    figures = []
-    for n, (x, y) in enumerate([(8, 7), (15, 11), (22, 15), (9, 16), (22, 6)]):
-        ray = np.array([x, y]) - camera.centre_in[:2]
-        ray /= np.hypot(*ray)
-        for k, (fx, fy) in enumerate([(x, y), (x + 1.02 * ray[0], y + 1.02 * ray[1])]):
-            side = ("red", "blue")[(n + k * (n % 2)) % 2]
-            fig = ColourFigure(f"c{2 * n + k + 1}", side, SIDE_COLOURS[side], float(fx), float(fy))
-            body, _ = random_body(rng, camera, fig, float(rng.uniform(0.3, 0.7)))
-            figures.append(dataclasses.replace(fig, body=body))
-    table = TableSpec(width, depth, anchors, colour_figures=tuple(figures))
-    profile = TableProfile(name="melee", width_in=width, depth_in=depth, dictionary=table.dictionary,
-                           figure_marker_size_in=1.0, anchors=anchors,
-                           sides=tuple(ColourSpec(k, v) for k, v in SIDE_COLOURS.items()))
-    return render_photo(table, spec, 1).image, profile, figures
+    from vision.synthetic.scenes import melee_photo
+    return melee_photo(np.random.default_rng(1), tilt_deg=40.0, azimuth_deg=60.0)
 
 
 def test_a_base_touching_another_right_behind_it_along_the_cameras_ray_is_kept():

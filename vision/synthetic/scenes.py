@@ -147,3 +147,40 @@ def profile_for(table: TableSpec, name: str = "Synthetic table") -> TableProfile
                         figure_marker_size_in=size, figure_marker_height_in=height, anchors=table.anchors,
                         grid=grid, sides=tuple(ColourSpec(k, v) for k, v in sides.items()),
                         terrain=tuple(ColourSpec(k, v) for k, v in kinds.items()))
+
+
+MELEE_PAIRS = ((8, 7), (15, 11), (22, 15), (9, 16), (22, 6))   # on a 30 x 22" table
+MELEE_WAYS = ("behind", "in front", "beside")
+
+
+def melee_photo(rng: np.random.Generator, *, tilt_deg: float, azimuth_deg: float, way: str = "behind",
+                render_seed: int = 1):
+    """(image, profile, figures): a rendered photo (1080p, JPEG 60) of five melees on a 30 x 22"
+    table, two figures on 1" bases touching in each, the second `way` the first along the camera's
+    ray (behind, in front, or beside it: across the ray), some pairs of one side, some of two, their
+    bodies leaning as vision.synthetic.bodies draws them with 30-70% of each rim in view (drawn
+    from `rng`)."""
+    import dataclasses
+
+    from vision.synthetic.bodies import random_body
+
+    width, depth = 30.0, 22.0
+    anchors = standard_anchors(width, depth)
+    spec = PhotoSpec(image_size=(1920, 1080), tilt_deg=tilt_deg, azimuth_deg=azimuth_deg, jpeg_quality=60)
+    camera = camera_over_table(width, depth, spec.image_size, tilt_deg=spec.tilt_deg, azimuth_deg=spec.azimuth_deg,
+                               roll_deg=spec.roll_deg, hfov_deg=spec.hfov_deg, margin=spec.margin)
+    figures = []
+    for n, (x, y) in enumerate(MELEE_PAIRS):
+        ray = np.array([x, y], float) - camera.centre_in[:2]
+        ray /= np.hypot(*ray)
+        step = {"behind": ray, "in front": -ray, "beside": np.array([-ray[1], ray[0]])}[way] * 1.02
+        for k, (fx, fy) in enumerate([(x, y), (x + step[0], y + step[1])]):
+            side = ("red", "blue")[(n + k * (n % 2)) % 2]
+            fig = ColourFigure(f"c{2 * n + k + 1}", side, SIDE_COLOURS[side], float(fx), float(fy))
+            body, _ = random_body(rng, camera, fig, float(rng.uniform(0.3, 0.7)))
+            figures.append(dataclasses.replace(fig, body=body))
+    table = TableSpec(width, depth, anchors, colour_figures=tuple(figures))
+    profile = TableProfile(name="melee", width_in=width, depth_in=depth, dictionary=table.dictionary,
+                           figure_marker_size_in=1.0, anchors=anchors,
+                           sides=tuple(ColourSpec(k, v) for k, v in SIDE_COLOURS.items()))
+    return render_photo(table, spec, render_seed).image, profile, figures
