@@ -426,7 +426,7 @@ def test_a_rim_whose_blurred_colour_reads_cluttered_is_found_by_its_outline(monk
 
 
 def test_a_head_ringed_by_its_torso_behind_a_less_sure_base_is_no_figure():
-    """A hard photo (seed 11 photo 35, warm 3100 K, tilted 30 degrees, 1080p): blue figure c10's
+    """A hard photo (seed 11 photo 35, tungsten 3120 K, tilted 30 degrees, 1080p): blue figure c10's
     head, skin ringed by its brown torso, reads as a red ring 1.3" behind its base and surer than
     the base's own blue ring; its near arc shows no red (the body runs down to the base there). It
     is that figure's body, not a red figure; the blue base is found where it stands."""
