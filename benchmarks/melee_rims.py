@@ -8,26 +8,25 @@ second of each pair behind the first along the camera's ray, in front of it, or 
 from photo to photo; some pairs are of one side, some of two; bodies leaning as
 vision.synthetic.bodies draws them, 30-70% of each rim in view.
 
-Counts the bases found (same side, within half an inch) and the phantoms (any other colour base
-found). Prints one line; asserts nothing.
+Counts the bases found (same side, within half an inch, nearest pairs first, as the hard set is
+scored: tests/vision/hard_scoring.nearest_pairs) and the phantoms (any other colour base found). Prints one line; asserts nothing.
 
 Run: python benchmarks/melee_rims.py [--photos 30]
 """
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tests.vision.hard_scoring import GATE_IN, nearest_pairs  # noqa: E402
 from vision.pipeline import FramePipeline  # noqa: E402
 from vision.synthetic.scenes import MELEE_WAYS, melee_photo  # noqa: E402
-
-GATE_IN = 0.5
 
 
 def photo(index: int):
@@ -46,15 +45,11 @@ def main() -> None:
     for index in range(args.photos):
         image, profile, figures = photo(index)
         found = [f for f in FramePipeline(profile).process(image).scene.figures if f.detected_by == "colour"]
-        used: set[int] = set()
-        for fig in figures:
-            near = sorted((math.hypot(f.x - fig.x_in, f.y - fig.y_in), i) for i, f in enumerate(found)
-                          if i not in used and f.side == fig.side)
-            total += 1
-            if near and near[0][0] <= GATE_IN:
-                used.add(near[0][1])
-                found_n += 1
-        phantoms += len(found) - len(used)
+        truth = [SimpleNamespace(x=f.x_in, y=f.y_in, side=f.side) for f in figures]
+        matched = nearest_pairs(truth, found, lambda t, f: f.side == t.side, GATE_IN)
+        total += len(truth)
+        found_n += len(matched)
+        phantoms += len(found) - len(matched)
     print(f"melee: {args.photos} photos, bases found {found_n}/{total}, phantoms {phantoms}")
 
 

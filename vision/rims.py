@@ -1407,10 +1407,9 @@ def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = N
     a circle as well.) Then, given the view (uint8 BGR), a kept ring that is a cloak of its side's
     colour moves onto its base's (_off_cloaks). Last, a ring behind a surer one, or behind one of
     another side however sure, within its figure's reach, with no rim on its near arc is up on that
-    figure's body (rim_vetting.on_a_surer_body,
-    from the pose's `wall_shift_px` for a base top `wall_height_in` up), or behind one of the
-    `faint_bases` (centres of rings of a base's shape too weak to keep): left out, or kept with that
-    reason `with_rejected`."""
+    figure's body (rim_vetting.on_a_surer_body, from the pose's `wall_shift_px` for a base top
+    `wall_height_in` up), or behind one of the `faint_bases` (centres of rings of a base's shape too
+    weak to keep): left out, or kept with that reason `with_rejected`."""
     # The most confident ring stands (the labels it was found on only break ties): a faint rim
     # found on the likelihood may be the base, and a strict ring beside it cloth on its body.
     order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", -hits[i].confidence,

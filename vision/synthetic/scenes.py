@@ -6,12 +6,14 @@ uneven light, noise, blur and JPEG.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Iterator
 
 import numpy as np
 
 from calibration.profile import TableProfile, ColourSpec, GridSpec, standard_anchors
+from vision.synthetic.bodies import random_body
 from vision.synthetic.camera import camera_over_table
 from vision.synthetic.render import (ColourFigure, FeltPiece, GridDrawing, MarkerFigure, PhotoSpec,
                                      SyntheticPhoto, TableSpec, render_photo)
@@ -160,10 +162,6 @@ def melee_photo(rng: np.random.Generator, *, tilt_deg: float, azimuth_deg: float
     ray (behind, in front, or beside it: across the ray), some pairs of one side, some of two, their
     bodies leaning as vision.synthetic.bodies draws them with 30-70% of each rim in view (drawn
     from `rng`)."""
-    import dataclasses
-
-    from vision.synthetic.bodies import random_body
-
     width, depth = 30.0, 22.0
     anchors = standard_anchors(width, depth)
     spec = PhotoSpec(image_size=(1920, 1080), tilt_deg=tilt_deg, azimuth_deg=azimuth_deg, jpeg_quality=60)
