@@ -86,13 +86,13 @@ class Hands:
         row = np.clip(((y - self.origin_in[1]) * self.ppi).astype(int), 0, self.mask.shape[0] - 1)
         return self.mask[row[:, None], col[None, :]]
 
-    def covers(self, xy_in: np.ndarray) -> np.ndarray:
-        """(N,) bool: points under a hand (within REACH_IN of one)."""
+    def covers(self, xy_in: np.ndarray, reach_in: float = REACH_IN) -> np.ndarray:
+        """(N,) bool: points under a hand (within `reach_in` of one)."""
         if not self.polygons:
             return np.zeros(len(xy_in), bool)
         pts = shapely.points(np.asarray(xy_in, np.float64).reshape(-1, 2))
-        hand = shapely.union_all(self.polygons).buffer(REACH_IN)
-        return shapely.contains(hand, pts)
+        hand = shapely.union_all(self.polygons)
+        return shapely.contains(hand.buffer(reach_in) if reach_in else hand, pts)
 
     def as_json(self) -> list[dict]:
         return [{"polygon": [[round(x, 2), round(y, 2)] for x, y in list(p.exterior.coords)[:-1]],

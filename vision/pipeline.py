@@ -40,7 +40,7 @@ from vision.change import ChangeWatch
 from vision.colour import COLOUR_PPI
 from vision.detections import Detections
 from vision.grid import GRID_PPI, canonical_origin, find_grid
-from vision.hands import HAND_PPI, Hands, find_hands, roster_under_hands
+from vision.hands import HAND_PPI, REACH_IN as HAND_REACH_IN, Hands, find_hands, roster_under_hands
 from vision.heap import keep_freed_memory
 from vision.height import CameraPose, camera_pose
 from vision.markers import FrameColour, MarkerFinder
@@ -375,13 +375,13 @@ class FramePipeline:
         figure seen last frame has vanished and a base of its side turned up farther off)."""
         known = {"hands": hands} if full else {}
 
-        def covered(xy_in: np.ndarray) -> np.ndarray:
+        def covered(xy_in: np.ndarray, reach_in: float = HAND_REACH_IN) -> np.ndarray:
             if "hands" not in known:
                 whole = view.whole()
                 whole.white_balance = held.wb
                 known["hands"] = self._hands(whole, held)
             found = known["hands"]
-            return found.covers(xy_in) if found is not None else np.zeros(len(xy_in), bool)
+            return found.covers(xy_in, reach_in) if found is not None else np.zeros(len(xy_in), bool)
         return covered
 
     def _side_bases(self, held: _Held) -> dict[str, float]:
@@ -564,6 +564,8 @@ class FramePipeline:
             hands = self._hands(view, held)
             timing["hands_ms"] = (time.perf_counter() - t2) * 1e3
             detections = detections.concat(self._colour_sized(view, pose, table, held, hands, detections))
+            cover = self._hand_cover(view, held, hands, full)
+            detections = _off_hands(detections, cover)
         else:
             hands = None
             carried, marker_rects, colour_rects, expected, unlooked = self._plan_search()
@@ -573,10 +575,11 @@ class FramePipeline:
             if colour_rects:
                 detections = detections.concat(self._colour(view, pose, colour_rects, held, markers=detections))
                 detections = self._look_wider(view, pose, held, detections, carried)
-            detections = _merge_carried(detections, carried)
+            cover = self._hand_cover(view, held, hands, full)
+            detections = _merge_carried(_off_hands(detections, cover), carried)
         t3 = time.perf_counter()
         if self.tracker is not None:
-            detections = self.tracker.update(detections, self._hand_cover(view, held, hands, full))
+            detections = self.tracker.update(detections, cover)
             self._snapshot_figures(registration, detections, unlooked)
         every = int(VISION_DEFAULTS["terrain_every_frames"])
         due = self.track and self._frame - held.terrain_frame >= every and self.watch.changed("table")
@@ -718,6 +721,20 @@ class FramePipeline:
                 self._snapshot_tile(registration, k)
             self._deferred[k] = 0
         return carried, marker_rects, _merged(colour_rects), expected, unlooked
+
+
+def _off_hands(detections: Detections, covered) -> Detections:
+    """The colour bases found in this frame less those centred under a hand (`covered` with no
+    reach: the hand's own outline): such a base is at least half under it, and the arc showing at
+    the hand's edge says where it stands, not that it is in view; with a previous picture it is
+    hidden at its last place, as a base wholly under the hand is."""
+    colour = detections.detected_by == "colour"
+    if not colour.any():
+        return detections
+    under = np.zeros(len(detections), bool)
+    under[colour] = covered(detections.xy_in[colour], 0.0)
+    return detections[~under] if under.any() else detections
+
 
 def _tiles(width_in: float, depth_in: float, n: int) -> list[tuple[float, float, float, float]]:
     """n search tiles (columns x rows as square as the table allows), padded so they overlap."""

@@ -5,6 +5,7 @@ the last picture as hidden, at their last place, never removed; a figure gone wh
 is gone."""
 from __future__ import annotations
 
+import math
 import cv2
 import numpy as np
 import pytest
@@ -110,6 +111,42 @@ def test_a_still_photo_reports_roster_markers_not_seen_under_a_hand_as_hidden_pl
         Polygon([[m12.x - .01, m12.y - .01], [m12.x + .01, m12.y - .01], [m12.x, m12.y + .01]]))
     # No hand: a marker not seen is not seen, nothing more is said.
     assert roster_under_hands(seen, roster, _hands_over(), (30, 20)) == (seen, [])
+
+
+def test_a_colour_base_centred_under_a_hand_is_not_seen_one_beside_it_and_a_marker_are():
+    """A ring centred under the hand's outline is at least half under it: its arc at the hand's edge
+    is no sign it is in view. One beside the outline, and a marker read under the hand, are seen."""
+    from vision.detections import Detections
+    from vision.pipeline import _off_hands
+    hand = _hands_over([[3, 3], [12, 3], [12, 12], [3, 12]])
+    found = Detections.from_colour(["c1", "c2", "c3"], np.array([[11.8, 8.0], [12.3, 8.0], [20.0, 8.0]]),
+                                   ["red", "blue", "red"], [0.6, 0.7, 0.9]).concat(
+        Detections.from_markers([12], np.array([[6.0, 6.0]]), np.zeros((1, 4, 2)), [1.0]))
+    kept = _off_hands(found, hand.covers)
+    assert list(kept.figure_id) == ["c2", "c3", "m12"]
+    assert _off_hands(found, _hands_over().covers) is found          # no hand: nothing is taken
+
+
+@pytest.mark.parametrize("seed, index, fid", [(11, 23, "c1"), (31, 38, "c8")])
+def test_a_base_half_under_a_hand_with_its_arc_at_the_hands_edge_is_hidden_at_its_last_place(seed, index, fid):
+    """Hard-set photos where a hand covers half or more of a colour base and its rim's arc shows at
+    the hand's edge: the ring centred under the hand was found there and the figure reported seen
+    (before). With the previous picture it is hidden at its last place; the still photo does not
+    report it seen."""
+    from tests.vision.hard_scoring import GATE_IN, hidden_reported
+    from vision.pipeline import FramePipeline
+    from vision.synthetic.hard import hard_photo
+
+    photo = hard_photo(seed, index)
+    truth = {f.id: f for f in photo.truth.figures}[fid]
+    assert truth.hidden and truth.detected_by == "colour"
+    tracker = FramePipeline(photo.profile, track=True)
+    tracker.process(photo.before())
+    n, ok, bad = hidden_reported(tracker.process(photo.image).scene, photo.truth)
+    assert ok == n, bad
+    still = FramePipeline(photo.profile).process(photo.image).scene
+    assert not any(f.side == truth.side and not f.hidden and math.hypot(f.x - truth.x, f.y - truth.y) <= GATE_IN
+                   for f in still.figures)
 
 
 def test_the_previous_picture_gives_the_place_a_still_photo_did_not_know():
