@@ -18,7 +18,8 @@ A stream (`FramePipeline(profile, track=True)`): what a frame did not change is 
   changed: one a hand only passes beside is carried over), plus one tile of the table in
   turn (`search_tiles` tiles), so a new figure is found within that many frames (where a hand is
   still moving over the tile, once it settles, or after `search_defer_turns` turns).
-- A tracker (vision.tracking) keeps ids, hides what a hand covers, and holds jitter still. A
+- A colour base centred under a hand is not seen (its arc at the hand's edge only says where it
+  stands). A tracker (vision.tracking) keeps ids, hides what a hand covers, and holds jitter still. A
   hidden figure is looked for again when its base's place changes (or something round it settles).
 """
 from __future__ import annotations
@@ -370,9 +371,10 @@ class FramePipeline:
         return detections.concat(found[keep]) if keep.any() else detections
 
     def _hand_cover(self, view, held: _Held, hands: Hands | None, full: bool):
-        """Table points (N, 2) -> (N,) bool, under a hand in this frame, for the tracker: a full
-        frame's hands, or a tracked frame's found on first asking (the tracker asks only when a
-        figure seen last frame has vanished and a base of its side turned up farther off)."""
+        """Table points (N, 2), a reach (in) -> (N,) bool, under a hand in this frame: a full frame's
+        hands, or a tracked frame's found on first asking (asked only when a colour base was found
+        in a window searched this frame (_off_hands), or when a figure seen last frame has vanished
+        and a base of its side turned up farther off (the tracker))."""
         known = {"hands": hands} if full else {}
 
         def covered(xy_in: np.ndarray, reach_in: float = HAND_REACH_IN) -> np.ndarray:

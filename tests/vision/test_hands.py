@@ -6,6 +6,7 @@ is gone."""
 from __future__ import annotations
 
 import math
+
 import cv2
 import numpy as np
 import pytest
