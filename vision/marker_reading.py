@@ -39,6 +39,13 @@ MIN_OWN_CORRELATION = 0.8
 # plain black square on a white card correlates 0.9 with the darkest ids (five white bits of 16)
 # through its frame alone and shows no bits (about 0); real reads of the hard set show 0.55 and up.
 MIN_BITS_CONTRAST = 0.25
+# An outline that reads as nothing is moved to where its cells best match a pattern before it is
+# read (`PatternReader.aligned`), in rounds, each centred on the best of the round before: a blurred
+# card's threshold outline can be a cell off and turned 15 degrees. Each round: a shift step (cells) taken
+# up to twice each way in both directions, scale steps (share of the side), turn steps (degrees).
+ALIGN_ROUNDS = ((0.4, (-0.1, 0.0, 0.1), (-12.0, -6.0, 0.0, 6.0, 12.0)),
+                (0.15, (-0.04, 0.0, 0.04), (-3.0, 0.0, 3.0)),
+                (0.06, (-0.015, 0.0, 0.015), (-1.0, 0.0, 1.0)))
 # A printed marker's ink is neutral black: after the anchors' white balance (vision.whitebalance) its
 # black cells are grey under any lamp, where a die or a base of a side's colour read as a marker is
 # blue or red. The ink's chroma (the distance of its mean colour from grey, over the three channels)
@@ -142,6 +149,12 @@ class PatternReader:
         n = self._side
         corners = np.array([[1, 1], [n - 1, 1], [n - 1, n - 1], [1, n - 1]], np.float32)
         hs = np.stack([cv2.getPerspectiveTransform(corners, q.astype(np.float32)) for q in outlines])
+        return self._samples_by(gray, hs, offsets)
+
+    def _samples_by(self, gray: np.ndarray, hs: np.ndarray, offsets) -> np.ndarray:
+        """`_samples` for outlines given as the homographies ((N, 3, 3)) from a marker's cell
+        coordinates (its black border's corners at 1 and side - 1) to `gray`'s pixels."""
+        n = self._side
         steps = (np.arange(n)[:, None] + np.asarray(offsets, np.float64)[None, :]).ravel()
         u, v = np.meshgrid(steps, steps)
         grid = np.stack([u.ravel(), v.ravel(), np.ones(u.size)])                  # (3, samples)
@@ -202,6 +215,45 @@ class PatternReader:
         """For each outline read as an id (see `own_correlations`), whether its cells show that id's
         pattern (MIN_OWN_CORRELATION)."""
         return self.own_correlations(gray, outlines, marker_ids) >= MIN_OWN_CORRELATION
+
+    def aligned(self, gray: np.ndarray, outline: np.ndarray, allowed: frozenset[int] | None = None) -> SoftRead | None:
+        """`read` on the outline near `outline` whose cells best match a pattern of `allowed`: a
+        blurred small marker's threshold outline (or its dark blob's) can lie a third of a cell or
+        more off, enough to smear every cell into its neighbours. Shifts, scales and turns of the
+        outline in its own cells (ALIGN_ROUNDS, coarse to fine) are
+        sampled at once; the best is read with `read`'s own tests, so the search only places the
+        outline and never lowers what a read must show."""
+        outline = np.asarray(outline, np.float64)
+        ids = np.arange(len(self._ids) // 4) if allowed is None else np.array(sorted(allowed), int)
+        ids = ids[ids < len(self._ids) // 4]
+        if not len(ids):
+            return None
+        rows = (4 * ids[:, None] + np.arange(4)[None, :]).ravel()
+        n = self._side
+        patterns = self._patterns[:, rows].reshape(-1, n * n).T                    # (cells, blurs x ids x turns)
+        square = np.array([[1, 1], [n - 1, 1], [n - 1, n - 1], [1, n - 1]], np.float32)
+        to_px = cv2.getPerspectiveTransform(square, outline.astype(np.float32)).astype(np.float64)
+        centre = square.mean(axis=0).astype(np.float64)
+        shift, scale, turn = np.zeros(2), 1.0, 0.0
+        for step_cells, scale_steps, turn_steps in ALIGN_ROUNDS:
+            reach = step_cells * np.arange(-2, 3)
+            dx, dy, ds, dt = (g.ravel() for g in np.meshgrid(reach, reach, scale_steps, turn_steps, indexing="ij"))
+            # Each try a similarity about the marker's middle in its own cells, then the outline's map.
+            t = np.radians(turn + dt)
+            k_cos, k_sin = (scale + ds) * np.cos(t), (scale + ds) * np.sin(t)
+            move = np.zeros((len(t), 3, 3))
+            move[:, 0, 0], move[:, 0, 1], move[:, 1, 0], move[:, 1, 1] = k_cos, -k_sin, k_sin, k_cos
+            move[:, :2, 2] = centre + shift + np.column_stack([dx, dy]) - np.einsum("mij,j->mi", move[:, :2, :2], centre)
+            move[:, 2, 2] = 1.0
+            samples = self._samples_by(gray, to_px @ move, (0.375, 0.625))
+            quarters = samples.reshape(-1, n, 2, n, 2)
+            cells = quarters[:, :, 0, :, 0] + quarters[:, :, 0, :, 1] + quarters[:, :, 1, :, 0] + quarters[:, :, 1, :, 1]
+            cells = _standardised(cells.reshape(-1, n * n))
+            k = int(np.argmax((cells @ patterns).max(axis=1)))
+            shift, scale, turn = shift + (dx[k], dy[k]), scale + ds[k], turn + dt[k]
+            best = move[k]
+        quad = cv2.perspectiveTransform(square.reshape(-1, 1, 2).astype(np.float64), to_px @ best).reshape(4, 2)
+        return self.read(gray, quad, allowed)
 
     def outlines(self, outline: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The outline as found, and the marker inside it if it is the outline of the marker's white

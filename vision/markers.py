@@ -312,11 +312,14 @@ class MarkerFinder:
         best: dict[int, tuple[float, np.ndarray]] = {}
         for marker_id, quad in self._showing(gray, found.figures):
             self._keep(best, marker_id, registration.to_table(quad))
+        # A read left out (its cells not its id's pattern, or a side not a figure marker's size) has
+        # its id from corners a pixel or two off (a blurred small marker): read again like an outline.
+        misplaced = tuple(quad for marker_id, quad in found.figures if marker_id not in best)
         size_in = self.profile.figure_marker_size_in
         taken = [q.mean(axis=0) for _e, q in best.values()]
         taken += [(a.x_in, a.y_in) for a in self.profile.anchors]
         outlines, rects = [], []
-        for quad in self._worth_reading(found.unread, gray, registration, np.array(taken)):
+        for quad in self._worth_reading(found.unread + misplaced, gray, registration, np.array(taken)):
             cx, cy = registration.to_table(quad).mean(axis=0)
             if any(np.hypot(cx - x, cy - y) < size_in for x, y in taken):
                 continue              # the same marker outlined twice
@@ -372,12 +375,13 @@ class MarkerFinder:
             self._keep_read(best, found, registration.to_table)
 
     def _soft_read(self, gray: np.ndarray, quad: np.ndarray, allowed: frozenset[int] | None = None,
-                   printed=None):
+                   printed=None, align: bool = True):
         """A figure marker's id read from an outline's cells (vision.marker_reading), or None: the
         outline itself, or the marker inside it when it is the outline of the marker's card, or
         with `printed` (the maps from `gray`'s pixels to table inches and back) the outline brought
-        to the printed marker's size. The id is one of `allowed`, or of the roster when the profile
-        has one."""
+        to the printed marker's size; with `align`, when none of these reads and the last shows a
+        marker's frame, that one moved to where its cells fit a pattern best (`PatternReader.aligned`).
+        The id is one of `allowed`, or of the roster when the profile has one."""
         reader = self._pattern_reader
         allowed = self._roster_ids if allowed is None else allowed
         candidates = list(reader.outlines(quad))
@@ -385,6 +389,11 @@ class MarkerFinder:
             candidates.append(self._at_printed_size(quad, *printed))
         for k, candidate in enumerate(candidates):
             found = self._read_outline(gray, candidate, allowed, refine=k < 2)
+            if found is not None and found.marker_id not in self.profile.anchor_ids:
+                return found
+        # None reads where it lies: the last (the printed size when known) moved to where it reads best.
+        if align and reader.framed(reader.sample(gray, candidates[-1])):
+            found = reader.aligned(gray, candidates[-1], allowed)
             if found is not None and found.marker_id not in self.profile.anchor_ids:
                 return found
         return None
@@ -441,16 +450,17 @@ class MarkerFinder:
             # A tracked frame's windows leave what they miss to the next frames, save the markers
             # last seen there: a shaken camera's frame must not hide them.
             allowed = expected[k] if expected is not None else frozenset()
+            # (and an outline is not moved about to read it: `aligned` costs a frame's budget)
             self._collect(TopView(_sharpen(window.image), window.ppi, window.origin_in), best,
-                          window if allowed else None, allowed)
+                          window if allowed else None, allowed, align=False)
             if allowed - set(best):
-                self._read_dark_squares(window, best, allowed - set(best))
+                self._read_dark_squares(window, best, allowed - set(best), align=False)
         self._drop_coloured(best, registration, colour)
         return self._detections(best, registration)
 
     def _read_dark_squares(self, view: TopView, best: dict[int, tuple[float, np.ndarray]],
-                           missing: frozenset[int], frame: tuple[np.ndarray, Registration] | None = None
-                           ) -> None:
+                           missing: frozenset[int], frame: tuple[np.ndarray, Registration] | None = None,
+                           align: bool = True) -> None:
         """Roster markers the search did not outline. Motion blur of a cell or more can merge a
         marker's thin white margin with a textured mat, or its bits with the margin, so that no
         threshold outlines it; it still shows as a dark square of a marker's size on a lighter card.
@@ -469,11 +479,16 @@ class MarkerFinder:
         coarse = coarse.astype(np.float32)
         s = side_px / f
         # The square's mean (black ink, whatever its bits) against the ring round it (its card).
-        ring_in_k, ring_out_k = (int(round(k * s)) | 1 for k in (1.0, 1.45))
+        ring_in_k, ring_out_k, around_k = (int(round(k * s)) | 1 for k in (1.0, 1.45, 2.0))
         box_in = cv2.boxFilter(coarse, -1, (ring_in_k, ring_in_k), normalize=False)
         box_out = cv2.boxFilter(coarse, -1, (ring_out_k, ring_out_k), normalize=False)
         ring = (box_out - box_in) / (ring_out_k ** 2 - ring_in_k ** 2)
         contrast = (ring - box_in / ring_in_k ** 2) / np.maximum(ring, 1.0)
+        # A marker's card is lighter than the table round it, where a figure's dark body or a shadow
+        # on the mat is not: the places are read in the order of both contrasts.
+        around = (cv2.boxFilter(coarse, -1, (around_k, around_k), normalize=False) - box_out) / (
+            around_k ** 2 - ring_out_k ** 2)
+        card = (ring - around) / np.maximum(ring, 1.0)
         peaks = (contrast >= cv2.dilate(contrast, np.ones((3, 3), np.uint8))) & (contrast > DARK_SQUARE_CONTRAST)
         rows, cols = np.nonzero(peaks)
         # Not on a marker read already, nor on an anchor's card.
@@ -490,7 +505,7 @@ class MarkerFinder:
             at_px = frame[1].to_image(xy)
             free &= (at_px[:, 0] >= 0) & (at_px[:, 0] < fw) & (at_px[:, 1] >= 0) & (at_px[:, 1] < fh)
         rows, cols, xy = rows[free], cols[free], xy[free]
-        order = np.argsort(-contrast[rows, cols])[:DARK_SQUARES_PER_MISSING * len(missing)]
+        order = np.argsort(-(contrast + card)[rows, cols])[:DARK_SQUARES_PER_MISSING * len(missing)]
         half_in = DARK_SQUARE_WINDOW_SIDES * size_in
         taken: list[np.ndarray] = []
         for x, y in xy[order]:
@@ -500,7 +515,7 @@ class MarkerFinder:
             rect = (x - half_in, y - half_in, x + half_in, y + half_in)
             window = view.window(rect) if frame is None else \
                 _window_view(frame[0], frame[1], self.view_px_per_in, rect)
-            read = self._read_dark_square(window, (x, y), missing)
+            read = self._read_dark_square(window, (x, y), missing, align)
             if read is None:           # (it reads only ids still missing: none in `best`)
                 continue
             self._keep_read(best, read, window.to_table)
@@ -509,7 +524,7 @@ class MarkerFinder:
                 if not missing:
                     return
 
-    def _read_dark_square(self, window: TopView, centre_in, missing: frozenset[int]):
+    def _read_dark_square(self, window: TopView, centre_in, missing: frozenset[int], align: bool = True):
         """The dark square in the middle of a top view `window` (at `centre_in`) read by pattern as
         one of `missing`: its blob's outline, as it is, inside a card or at the printed size, or a
         square of the printed size flush with the blob on one side (`_flush_squares`)."""
@@ -523,7 +538,7 @@ class MarkerFinder:
         if quad is None:
             return None
         quad = quad + (u0, v0)
-        read = self._soft_read(window.image, quad, missing, printed=(window.to_table, window.to_view))
+        read = self._soft_read(window.image, quad, missing, printed=(window.to_table, window.to_view), align=align)
         for square in _flush_squares(quad, side_px) if read is None else ():
             read = self._read_outline(window.image, square, missing, refine=False)
             if read is not None:
@@ -531,7 +546,7 @@ class MarkerFinder:
         return read
 
     def _collect(self, view: TopView, best: dict[int, tuple[float, np.ndarray]], plain: TopView | None = None,
-                 allowed: frozenset[int] | None = None) -> None:
+                 allowed: frozenset[int] | None = None, align: bool = True) -> None:
         """Figure markers read in a (sharpened) view; with `plain`, the same view unsharpened, the
         outlines left unread are read by their patterns there (as one of `allowed`, or of the
         roster)."""
@@ -541,7 +556,9 @@ class MarkerFinder:
                 if marker_id not in self.profile.anchor_ids]
         for marker_id, quad in self._showing(view.image, read):
             self._keep(best, marker_id, view.to_table(quad))
-        if plain is None or not len(rejected):
+        # (a read left out is read again like an outline, as in `figures_in_frame`)
+        rejected = [q.reshape(4, 2) for q in rejected] + [q for i, q in read if i not in best]
+        if plain is None or not rejected:
             return
         size_in = self.profile.figure_marker_size_in
         taken = [q.mean(axis=0) for _e, q in best.values()]
@@ -551,7 +568,7 @@ class MarkerFinder:
             if any(np.hypot(*(centre - c)) < size_in for c in taken):
                 continue
             read = self._soft_read(plain.image, quad.reshape(4, 2), allowed,
-                                   printed=(view.to_table, view.to_view))
+                                   printed=(view.to_table, view.to_view), align=align)
             if read is not None and read.marker_id not in best:
                 self._keep_read(best, read, view.to_table)
                 taken.append(centre)

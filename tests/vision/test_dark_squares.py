@@ -180,3 +180,19 @@ def test_a_table_partly_off_a_1080p_frame_reads_its_dark_squares_without_error()
                                        borderMode=cv2.BORDER_REPLICATE), ppi, (0.0, 0.0))
     found = finder.figures_in_frame(finder.scan(frame), frame, registration, table_view=lambda: view)
     assert found.marker_id.tolist() == [7]
+
+
+def test_a_missing_marker_is_read_before_darker_bodies_with_no_card_round_them():
+    """Figures' dark bodies on the mat are darker squares of a marker's size than a marker itself
+    (its white bits lighten it), so by darkness alone a missing marker ranks behind a dozen of them
+    and is never read (DARK_SQUARES_PER_MISSING); its white card, lighter than the table round it,
+    puts it first."""
+    body = np.full((8, 8), 110, np.uint8)          # the mat's own grey round a black middle
+    body[1:7, 1:7] = 0
+    places = [(x, y) for y in (1.6, 3.0, 4.4) for x in (2.2, 3.4, 4.6, 5.8, 7.0)]
+    marker_at = places.pop(7)
+    finder = _finder([7])
+    cards = [(body, x, y, 10.0 * k) for k, (x, y) in enumerate(places)] + [(_card(7), *marker_at, 20.0)]
+    found = _found(finder, _view(cards, 8.0, 1, finder.view_px_per_in))
+    assert set(found) == {7}
+    assert np.hypot(*(found[7] - marker_at)) <= 0.05

@@ -53,14 +53,19 @@ def test_a_blurred_marker_at_three_pixels_a_cell_reads_from_its_outline(marker_i
     assert READER.read(image, outline, allowed=frozenset({marker_id + 1})) is None
 
 
-@pytest.mark.parametrize("inside", ["black", "white", "noise"])
-def test_an_outline_with_no_code_reads_as_nothing(inside):
+def _no_code(inside: str) -> tuple[np.ndarray, np.ndarray]:
+    """A black-bordered square holding no code ("black", "white" or "noise" inside), as `_scene`."""
     cells = np.zeros((6, 6), np.uint8)
     if inside == "white":
         cells[1:-1, 1:-1] = 255
     elif inside == "noise":
         cells[1:-1, 1:-1] = np.random.default_rng(4).integers(60, 140, (4, 4))
-    image, corners = _scene(cells, 3.0, 10.0, 1.0, 5)
+    return _scene(cells, 3.0, 10.0, 1.0, 5)
+
+
+@pytest.mark.parametrize("inside", ["black", "white", "noise"])
+def test_an_outline_with_no_code_reads_as_nothing(inside):
+    image, corners = _no_code(inside)
     assert READER.read(image, np.round(corners)) is None
 
 
@@ -103,3 +108,36 @@ def test_a_dark_painted_base_outlined_as_a_square_shows_no_id(angle_deg, seed):
     square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * half
     corners = square @ np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]]) + size / 2
     assert not READER.shows(image, np.repeat(corners[None], 50, axis=0), list(range(50))).any()
+
+
+def _off(corners: np.ndarray, shift_cells, turn_deg: float, scale: float) -> np.ndarray:
+    """The outline `corners` moved in its own cells: turned and scaled about its middle, shifted."""
+    centre = corners.mean(axis=0)
+    cell = (corners[1] - corners[0]) / 6, (corners[3] - corners[0]) / 6
+    t = np.radians(turn_deg)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    return centre + scale * (corners - centre) @ rot.T + shift_cells[0] * cell[0] + shift_cells[1] * cell[1]
+
+
+@pytest.mark.parametrize("marker_id, angle_deg, shift_cells, turn_deg, scale, seed", [
+    (17, 20.0, (0.5, -0.3), 12.0, 1.0, 0),     # a blurred card's outline: half a cell off and turned
+    (3, 115.0, (-0.4, 0.4), -8.0, 1.08, 1),
+    (42, -60.0, (0.3, 0.5), 0.0, 0.92, 2),
+])
+def test_an_outline_a_third_of_a_cell_off_reads_once_aligned(marker_id, angle_deg, shift_cells, turn_deg,
+                                                             scale, seed):
+    printed = cv2.aruco.generateImageMarker(DICT, marker_id, 6, borderBits=1)
+    image, corners = _scene(printed, 2.8, angle_deg, 2.0, seed)
+    outline = _off(corners, shift_cells, turn_deg, scale)
+    assert READER.read(image, outline) is None          # as it lies, its cells are smeared together
+    read = READER.aligned(image, outline)
+    assert read is not None and read.marker_id == marker_id and read.correlation >= 0.9
+    assert np.abs(read.corners - corners).max() < 1.0          # where the marker lies, corner 0 its top left
+    # Moving the outline never makes it another id.
+    assert READER.aligned(image, outline, allowed=frozenset({marker_id + 1})) is None
+
+
+@pytest.mark.parametrize("inside", ["black", "white", "noise"])
+def test_an_outline_with_no_code_reads_as_nothing_wherever_it_is_moved(inside):
+    image, corners = _no_code(inside)
+    assert READER.aligned(image, _off(corners, (0.4, 0.2), 6.0, 1.0)) is None
