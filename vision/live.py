@@ -150,6 +150,13 @@ def status_messages(profile, stats: FrameStats | None, result: Any, previous=Non
                                                    f"({coarse['px_per_in_least']:.0f} px/in, "
                                                    f"{coarse['least_px_per_in']:.0f} wanted): bring the camera "
                                                    "closer or use a higher resolution"))
+        # and a table of a side's own colour (the Scene's colour_like_table, vision.rims.mat_flood)
+        like = getattr(getattr(result, "scene", None), "extra", {}).get("colour_like_table")
+        if like:
+            names = " and ".join(like)
+            out.append(Status("colour_like_table", f"the table looks like the {names} bases' colour: some may "
+                                                   "be missed; lay a cloth or mat of another colour under the "
+                                                   "figures"))
     return tuple(out)
 
 

@@ -46,7 +46,7 @@ from vision.heap import keep_freed_memory
 from vision.height import CameraPose, camera_pose
 from vision.markers import FrameColour, MarkerFinder
 from vision.quality import check_photo, colour_resolution
-from vision.rims import ColourTables, MatFlood, mat_flood_in_view, rims_in_view
+from vision.rims import ColourTables, MatFlood, mat_flood_in_view, quantise_view, rims_in_view
 from vision.settings import VISION_DEFAULTS
 from vision.terrain import CLIPPED, TERRAIN_PPI, WORK_PPI as FELT_PPI, find_terrain
 from vision.topview import FrameView, TopViewMaker
@@ -443,11 +443,14 @@ class FramePipeline:
             by_size.setdefault(bases[s.name], set()).add(k)
         others = [t.rgb for t in self.profile.terrain]
         table_view = view.at(COLOUR_PPI)
-        if self.track and held.flood is None:
-            # A tracked frame's windows are each mostly a base or two: the mat is judged on the
-            # whole table once a registration (a still photo's one window is the whole table).
-            held.flood = mat_flood_in_view(table_view.window(self._table_rect()).image, [s.seen_rgb for s in sides],
-                                           others, wb=held.wb, mat=held.mat)
+        whole = None              # the whole table's colours, quantised once (vision.rims.quantise_view)
+        if held.flood is None:
+            # The mat is judged on the whole table once a registration (a tracked frame's windows are
+            # each mostly a base or two), and what it finds is reported (colour_like_table).
+            table_bgr = table_view.window(self._table_rect()).image
+            whole = quantise_view(table_bgr, held.wb)
+            held.flood = mat_flood_in_view(table_bgr, [s.seen_rgb for s in sides], others, wb=held.wb, mat=held.mat,
+                                           quantised=whole)
         xy, side_names, conf, free = [], [], [], []
         for rect in rects:
             # The table-plane view: a base's top shows where its ray meets the table; the camera
@@ -461,7 +464,8 @@ class FramePipeline:
                                            table_in=(self.profile.width_in, self.profile.depth_in),
                                            keep_out_in=self._anchor_cards() + cards,
                                            exclude=hands.mask_in(window) if hands is not None else None,
-                                           tables=self._colour_tables, flood=held.flood):
+                                           tables=self._colour_tables, flood=held.flood,
+                                           quantised=whole if rect == self._table_rect() else None):
                     if hit.side_index in mine:
                         xy.append(p)
                         side_names.append(sides[hit.side_index].name)
@@ -614,6 +618,12 @@ class FramePipeline:
         if held.colour_resolution is not None:
             extra["colour_resolution"] = held.colour_resolution
         if self.profile.sides:
+            # A side whose colour the table shows over much of itself (vision.rims.mat_flood): some of
+            # its bases are missed, and told so.
+            like_table = [s.name for s, reach in zip(self.profile.sides, held.flood.loose_reach if held.flood
+                                                     else ()) if reach > 0]
+            if like_table:
+                extra["colour_like_table"] = like_table
             read = held.colour_base_in not in (None, VISION_DEFAULTS["colour_base_in"])
             extra["colour_bases"] = {s.name: {"base": size, "from": "profile" if s.base_in is not None
                                               else "photo" if read else "house default"}

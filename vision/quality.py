@@ -209,6 +209,17 @@ def colour_resolution_words(info: dict | None) -> str | None:
             "and take the photo again.")
 
 
+def colour_like_table_words(sides: list[str] | None) -> str | None:
+    """Plain words for the sides whose colour the table shows over much of itself (the Scene's
+    `colour_like_table`; None: nothing to say)."""
+    if not sides:
+        return None
+    names = " and ".join(sides)
+    return (f"The table itself looks much like the {names} bases' colour, so some {names} figures may be "
+            "missed. A plain cloth or mat of another colour under the figures, or rims of a colour "
+            "the table does not have, will help.")
+
+
 def check_photo(gray: np.ndarray) -> None:
     """Raise PhotoQualityError when the photo is too dark or too blurred to measure."""
     problem = photo_quality(gray).problem

@@ -627,9 +627,11 @@ def mat_flood(quantised, side_rgbs: Sequence[Sequence[float]], other_rgbs: Seque
     return MatFlood(tuple(reach_out), tuple(floor_out))
 
 
-def mat_flood_in_view(view_bgr: np.ndarray, side_rgbs, other_rgbs=(), *, wb=None, mat: np.ndarray | None = None) -> MatFlood:
-    """mat_flood of a whole table's view (uint8 BGR; `wb`, `mat` as find_rims takes them)."""
-    quantised = quantise_view(view_bgr, wb)
+def mat_flood_in_view(view_bgr: np.ndarray, side_rgbs, other_rgbs=(), *, wb=None, mat: np.ndarray | None = None,
+                      quantised=None) -> MatFlood:
+    """mat_flood of a whole table's view (uint8 BGR; `wb`, `mat`, `quantised` as find_rims takes them)."""
+    if quantised is None:
+        quantised = quantise_view(view_bgr, wb)
     return mat_flood(quantised, side_rgbs, other_rgbs, mat if mat is not None else _mat_of(quantised))
 
 
@@ -639,7 +641,7 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
               exclude: np.ndarray | None = None, wb=None, frame_scale: Callable[[np.ndarray], np.ndarray] | None = None,
               with_rejected: bool = False, tables: ColourTables | None = None,
               flood: MatFlood | None = None,
-              light_at: Callable[[np.ndarray], np.ndarray] | None = None) -> list[RimHit]:
+              light_at: Callable[[np.ndarray], np.ndarray] | None = None, quantised=None) -> list[RimHit]:
     """Bases in a top view of the plane of the bases' tops.
 
     `view_bgr`: the view (uint8 BGR), `wb`: the anchors' white balance (vision.whitebalance), applied
@@ -653,11 +655,13 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     labels kept from earlier views judged alike (ColourTables; the same result, less work). `flood`:
     what the mat's own colour leaves of each side's colour tests (mat_flood of the whole table; None:
     judged on this view, which should then be the whole table). `light_at(centres (N, 2))` -> (N,):
-    the light there relative to the anchors' (WhiteBalance.exposure_at; None: the same). Returns the
+    the light there relative to the anchors' (WhiteBalance.exposure_at; None: the same). `quantised`:
+    quantise_view(view_bgr, wb) when the caller has it already. Returns the
     kept bases (and, with `with_rejected`, every candidate with the reason it was left out)."""
     if not side_rgbs:
         return []
-    quantised = quantise_view(view_bgr, wb)
+    if quantised is None:
+        quantised = quantise_view(view_bgr, wb)
     # (the mat each pass judges colour against; `mat` as given is what learning a colour is told:
     # without one, none is learnt)
     judged_mat = mat if mat is not None else _mat_of(quantised)
@@ -1466,7 +1470,8 @@ def table_view_wall_shift(pose, view, height_in: float) -> Callable[[np.ndarray]
 def rims_in_view(view, side_rgbs, base_in: float, *, pose=None, height_in: float = 0.0, wb=None,
                  other_rgbs=(), mat=None, exclude=None, table_in: tuple[float, float] | None = None,
                  keep_out_in: Sequence[tuple[float, float, float, float]] = (),
-                 tables: ColourTables | None = None, flood: MatFlood | None = None) -> list[tuple[np.ndarray, RimHit]]:
+                 tables: ColourTables | None = None, flood: MatFlood | None = None,
+                 quantised=None) -> list[tuple[np.ndarray, RimHit]]:
     """Bases in a top view of the table plane (or a window of it): [(centre in table inches, hit)].
 
     `view`: a TopView (image BGR, ppi, origin_in). `wb`: the anchors' white balance, applied to the
@@ -1475,12 +1480,12 @@ def rims_in_view(view, side_rgbs, base_in: float, *, pose=None, height_in: float
     (off by height / camera height of the distance from the camera's foot: under 0.3% for a 1/8"
     base under a camera 4' up). A base stands on the table (`table_in`: width, depth), its centre at
     least most of a radius in from the edge, and not on an anchor (`keep_out_in`: x0, y0, x1, y1).
-    `tables`, `flood`: find_rims'."""
+    `tables`, `flood`, `quantised`: find_rims'."""
     shift = table_view_wall_shift(pose, view, height_in) if pose is not None and height_in > 0 else None
     hits = find_rims(view.image, view.ppi, side_rgbs, base_in, other_rgbs=other_rgbs, mat=mat,
                      wall_shift_px=shift, wall_height_in=height_in, exclude=exclude, wb=wb,
                      frame_scale=frame_scale_at(pose, view, height_in) if pose is not None else None, tables=tables,
-                     flood=flood,
+                     flood=flood, quantised=quantised,
                      light_at=(lambda c: wb.exposure_at(view.to_table(c))) if wb is not None else None)
     out = []
     for hit in hits:

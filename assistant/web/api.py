@@ -8,7 +8,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from measure.scene import scene_to_json
 from vision.base_size import colour_bases_words
-from vision.quality import colour_resolution_words
+from vision.quality import colour_like_table_words, colour_resolution_words
 
 from assistant.rules import system_names, get_system
 from assistant.web import context, game
@@ -293,6 +293,14 @@ def hand_words(scene, hidden: list[str]) -> str | None:
             "Take the photo again without the hand.")
 
 
+def colour_words(scene) -> str | None:
+    """Plain words on how well the photo lets colour bases be found: coarse, or a side's colour
+    the table's own (None: nothing to say)."""
+    said = [w for w in (colour_resolution_words(scene.extra.get("colour_resolution")),
+                        colour_like_table_words(scene.extra.get("colour_like_table"))) if w]
+    return " ".join(said) or None
+
+
 @bp.post("/photo")
 @allows_upload
 def photo():
@@ -311,9 +319,9 @@ def photo():
     return jsonify({"version": version, "problem": None, "hint": t.hint(),
                     "hidden_under_hand": hidden,
                     "hand_words": hand_words(current, hidden) if current is not None else None,
-                    # a photo too coarse for colour bases is measured, and told how to do better
-                    "colour_words": None if current is None else colour_resolution_words(
-                        current.extra.get("colour_resolution")),
+                    # a photo too coarse for colour bases, or a side's colour the table's own, is
+                    # measured, and told how to do better
+                    "colour_words": None if current is None else colour_words(current),
                     # colour bases looked for at a size read from the photo: said, so a player can correct it
                     "bases_words": None if current is None else colour_bases_words(current.extra.get("colour_bases")),
                     "figures": 0 if current is None else len(current.figures),

@@ -94,3 +94,16 @@ def test_console_script_runs_without_traceback(tmp_path):
     done = subprocess.run([sys.executable, "-m", "assistant", "analyze", str(tmp_path / "nope.jpg"),
                            "--table", str(DEMO_TABLE)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "Traceback" not in done.stderr and "no such file" in done.stderr
+
+
+def test_a_table_of_a_sides_colour_is_a_note_in_the_report(tmp_path, capsys):
+    """Red rims on a cherry-wood kitchen table: measured, and the report names the side and what helps."""
+    from vision.synthetic.export import write_hard_photo
+    from vision.synthetic.hard import hard_photo
+
+    picture = write_hard_photo(hard_photo(13, 34, mat="kitchen"), tmp_path, "cherry")
+    assert main(["analyze", str(picture), "--table", str(picture.with_suffix(".toml"))]) == 0
+    report = capsys.readouterr().out
+    assert "note: The table itself looks much like the red bases' colour" in report
+    assert main(["analyze", str(picture), "--table", str(picture.with_suffix(".toml")), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["colour_like_table"] == ["red"]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 
 from calibration.profile import ColourSpec, TableProfile, standard_anchors
 from calibration.registration import Registration
+from measure.scene import Scene, Table
 from vision.live import (FrameStats, LiveLoop, Snapshot, StatusSettings, frame_stats, marker_cells,
                          status_messages)
 from vision.quality import MESSAGES, PhotoQuality
@@ -241,6 +243,7 @@ def _registration(px_per_in: float = 36.0, shift_px=(0.0, 0.0), seen=(0, 1, 2, 3
 @dataclass(frozen=True)
 class Result:
     registration: Registration
+    scene: Any = None
 
 
 def _texts(profile=PROFILE, stats=BRIGHT, result=None, previous=None, **kw):
@@ -393,3 +396,14 @@ def test_the_real_pipeline_in_the_loop_reports_what_to_fix():
     assert texts[4] == ["too dark"]                  # the status and the refusal: one verdict, said once
     assert sorted(f.id for f in snaps[1].scene.figures) == ["m10", "m11"]
     assert snaps[4].scene is not None       # a bad frame keeps the last good Scene on show
+
+
+def test_a_table_of_a_sides_colour_is_a_status():
+    """The Scene names the side whose colour the table shows (colour_like_table): said once, plainly."""
+    sides = replace(PROFILE, sides=(ColourSpec("red", (200, 40, 40)), ColourSpec("blue", (40, 80, 200))))
+    scene = Scene(Table(48.0, 36.0), extra={"colour_like_table": ["red"]})
+    assert [t for t in _texts(profile=sides, result=Result(_registration(), scene)) if "colour" in t] == [
+        "the table looks like the red bases' colour: some may be missed; lay a cloth or mat of another colour "
+        "under the figures"]
+    assert not [t for t in _texts(profile=sides, result=Result(_registration(), Scene(Table(48.0, 36.0))))
+                if "colour" in t]

@@ -14,7 +14,8 @@ from dataclasses import replace
 from calibration.profile import ColourSpec
 from calibration.registration import Registration, RegistrationError
 from vision.pipeline import FramePipeline
-from vision.quality import MESSAGES, PhotoQualityError, colour_resolution, colour_resolution_words, photo_quality
+from vision.quality import (MESSAGES, PhotoQualityError, colour_like_table_words, colour_resolution,
+                            colour_resolution_words, photo_quality)
 from vision.settings import VISION_DEFAULTS
 from vision.synthetic import camera_over_table, profile_for, random_photo, random_table, render_photo
 from vision.synthetic.export import profile_toml
@@ -192,3 +193,13 @@ def test_the_command_line_measures_a_coarse_photo_and_notes_it(tmp_path, capsys,
     assert main(["analyze", str(path), "--table", str(table), "--json"]) == 0
     scene = json.loads(capsys.readouterr().out)
     assert scene["colour_resolution"]["share_below"] == 1.0 and scene["figures"]
+
+
+@pytest.mark.parametrize("sides, said", [(None, None), ([], None),
+                                         (["red"], "much like the red bases' colour, so some red figures"),
+                                         (["red", "blue"], "much like the red and blue bases' colour")])
+def test_a_sides_colour_the_table_shows_is_said_in_plain_words(sides, said):
+    words = colour_like_table_words(sides)
+    assert (words is None) == (said is None)
+    if said:
+        assert said in words and "cloth or mat of another colour" in words

@@ -194,3 +194,21 @@ def test_a_photo_whose_colour_bases_are_not_the_default_size_says_the_size_it_re
     assert out["problem"] is None and "32 mm (1.26 in)" in out["bases_words"] and "base = " in out["bases_words"]
     assert out["scene"]["colour_bases"]["red"] == {"base": 1.26, "from": "photo"}
     assert {f["base"] for f in out["scene"]["figures"] if f["detected_by"] == "colour"} == {1.26}
+
+
+def test_a_photo_on_a_table_of_a_sides_colour_is_measured_and_the_reply_says_so(pin, tmp_path):
+    """Red-rimmed figures on a cherry-wood kitchen table: the table shows the red side's hue over
+    much of itself, so red bases are missed more often; the reply says which side and what helps."""
+    from vision.synthetic.export import write_hard_photo
+    from vision.synthetic.hard import hard_photo
+
+    photo = hard_photo(13, 34, mat="kitchen")
+    assert photo.conditions.mat == "cherry wood"
+    picture = write_hard_photo(photo, tmp_path, "cherry")
+    app = create_app({"TABLE": str(picture.with_suffix(".toml")), "INSTANCE_PATH": str(tmp_path / "i"),
+                      "TABLE_PIN": "2468", "SECRET_KEY": "s"})
+    out = _upload(app.test_client(), picture.read_bytes(), pin, name="cherry.png").get_json()
+    assert out["problem"] is None and out["figures"] > 0
+    assert out["scene"]["colour_like_table"] == ["red"]
+    assert "looks much like the red bases' colour" in out["colour_words"]
+    assert "cloth or mat of another colour" in out["colour_words"]
