@@ -44,6 +44,8 @@ FRAME_THRESH_WINDOW = 9  # px: three cells of the smallest figure markers worth 
 REREAD_SIDES = 0.8       # half side of the window an unread outline is read again in, in marker sides
 DARK_SQUARE_COARSE_PX = 9    # a marker's side in the coarse copy dark squares are looked for in
 DARK_SQUARE_CONTRAST = 0.2   # a dark square's middle this much darker than the ring round it
+DARK_SQUARE_SCORE = 0.4      # or less dark (down to DARK_SQUARE_LEAST) where that and its card's
+DARK_SQUARE_LEAST = 0.1      # contrast with the table round it (a share of the card's brightness) add up to this
 DARK_SQUARES_PER_MISSING = 8  # the most contrasted places read, per roster marker missing
 DARK_SQUARE_TOLERANCE = 0.25  # a dark blob's sides within this share of a marker's side
 DARK_SQUARE_WINDOW_SIDES = 1.5  # half side of the window a dark square is read in, in marker sides
@@ -490,6 +492,11 @@ class MarkerFinder:
             around_k ** 2 - ring_out_k ** 2)
         card = (ring - around) / np.maximum(ring, 1.0)
         peaks = (contrast >= cv2.dilate(contrast, np.ones((3, 3), np.uint8))) & (contrast > DARK_SQUARE_CONTRAST)
+        # A marker whose white bits are many and blurred into its ink is less dark than that, but its
+        # card still stands out of the table: places where both contrasts together are clear.
+        score = contrast + card
+        peaks |= ((score >= cv2.dilate(score, np.ones((3, 3), np.uint8))) & (score > DARK_SQUARE_SCORE)
+                  & (contrast > DARK_SQUARE_LEAST))
         rows, cols = np.nonzero(peaks)
         # Not on a marker read already, nor on an anchor's card.
         uv = np.column_stack([cols, rows]) * float(f) + f / 2
@@ -505,7 +512,7 @@ class MarkerFinder:
             at_px = frame[1].to_image(xy)
             free &= (at_px[:, 0] >= 0) & (at_px[:, 0] < fw) & (at_px[:, 1] >= 0) & (at_px[:, 1] < fh)
         rows, cols, xy = rows[free], cols[free], xy[free]
-        order = np.argsort(-(contrast + card)[rows, cols])[:DARK_SQUARES_PER_MISSING * len(missing)]
+        order = np.argsort(-score[rows, cols])[:DARK_SQUARES_PER_MISSING * len(missing)]
         half_in = DARK_SQUARE_WINDOW_SIDES * size_in
         taken: list[np.ndarray] = []
         for x, y in xy[order]:

@@ -6,7 +6,8 @@ from corners off enough that its cells did not show the id's pattern (`MarkerFin
 side came out a fifth short (`_keep`), and the id was dropped; or the only outline was the white
 card's, turned and a cell off, so the pattern read only once the outline was moved to where its
 cells fit (`PatternReader.aligned`); or its dark square ranked behind eight darker places that
-have no white card round them (`MarkerFinder._read_dark_squares`)."""
+have no white card round them, or was less dark than a dark square must be while its card stood
+clearly out of the table (`MarkerFinder._read_dark_squares`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -23,6 +24,10 @@ hard = pytest.importorskip("vision.synthetic.hard")     # scikit-image ships the
     (13, 10, 18, "its threshold outline a cell off and its dark blob's too: read once aligned"),
     (7, 11, 41, "outlined only as its card, turned: its dark square ninth by darkness alone"),
     (13, 42, 49, "outlined together with the mat beside it: its dark square 60th by darkness alone"),
+    (13, 5, 47, "outlined with the mat beside it; its many white bits leave its square 0.14 darker than its "
+                "card, its card 0.32 lighter than the baize"),
+    (7, 49, 13, "a 2160p photo blurred 4.4 px: its square 0.14 darker than its card, its card 0.30 lighter than "
+                "the baize"),
 ])
 def test_a_kitchen_tables_blurred_marker_is_read_in_its_place(seed, index, marker_id, why):
     photo = hard.hard_photo(seed, index, mat="kitchen")
