@@ -283,6 +283,25 @@ def test_a_photo_of_32mm_bases_says_the_size_it_read(browser, server_for, shots,
     assert errors == []
 
 
+def test_a_photo_on_a_table_of_a_sides_colour_says_so(browser, server_for, shots, tmp_path):
+    """Red rims on a cherry-wood kitchen table: after the photo the Table page says the table looks
+    like the red bases' colour and what helps."""
+    from playwright.sync_api import expect
+    from vision.synthetic.export import write_hard_photo
+    from vision.synthetic.hard import hard_photo
+
+    picture = write_hard_photo(hard_photo(13, 34, mat="kitchen"), tmp_path, "cherry")
+    base = server_for(TABLE=str(picture.with_suffix(".toml")))
+    context, page, errors = _page(browser, VIEWPORTS["landscape"])
+    _join(page, base, "/table/")
+    page.set_input_files("#photo-input", str(picture))
+    expect(page.locator("#photo-status")).to_contain_text("looks much like the red bases' colour")
+    expect(page.locator("#photo-status")).to_contain_text("cloth or mat of another colour")
+    page.screenshot(path=shots / "table-after-cherry-photo.png", full_page=True)
+    context.close()
+    assert errors == []
+
+
 def test_every_tablet_sees_the_same_game(browser, server_for):
     """Server-Sent Events: a die entered on one tablet shows on another at once."""
     from playwright.sync_api import expect
