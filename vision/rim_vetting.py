@@ -670,7 +670,11 @@ def flat_beside(view_bgr: np.ndarray, centre: np.ndarray, r_px: float, bright: f
     return bases, float(min(1.0, area / hull)) if hull > 0 else 0.0
 
 
-FAINT_RING = 0.45              # confidence: a ring less sure than this (most are surer) ...
+FAINT_RING = 0.5               # confidence: a ring less sure than this (most are surer) ...
+                               # (0.45 -> 0.5: wood grain's rings on a walnut or cherry kitchen table are
+                               # 0.45-0.49 sure; on 60 hard photos each of 8 seeds, rims 4720 -> 4717,
+                               # phantoms 84 -> 78; kitchen seeds 7 and 13, rims 1098 -> 1100, phantoms
+                               # 56 -> 49. 0.55: 4713 rims, 75 phantoms; 1100, 48)
 MIN_MIDDLE_CONTRAST = 10.0     # ... is a base only if its middle's colour is this far (Lab, median)
                                # from that of the band round it: a base's top and the body standing
                                # on it are not the mat's or felt's colour, the mottling of a mat or

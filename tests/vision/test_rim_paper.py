@@ -13,7 +13,7 @@ import pytest
 from shapely.geometry import Point
 
 from tests.vision.rim_scenes import BLUE, RED
-from vision import rims
+from vision import rim_vetting, rims
 from vision.pipeline import FramePipeline
 from vision.rim_rays import ray_units
 from vision.synthetic.hard import hard_photo
@@ -150,6 +150,9 @@ def test_red_traces_in_wood_under_tungsten_are_no_figures(seed, index, monkeypat
     every clear red rim of the photo and on none of those. They are no figures; every other figure
     found is found as it was."""
     photo = hard_photo(seed, index)
+    # (photo 15's ring is 0.45 sure: rim_vetting's faint-ring tests, from 0.5 down, leave it out by its
+    # band's hue too; held at 0.45 here, so that this rule is seen by itself)
+    monkeypatch.setattr(rim_vetting, "FAINT_RING", 0.45)
     judged = _colour_figures(photo)
     monkeypatch.setattr(rims, "LABELLED_SURE", 10 ** 6)     # nothing is asked of a faint ring
     unjudged = _colour_figures(photo)
