@@ -1,10 +1,12 @@
-"""What a kitchen table's own wood makes of a side's colour is no colour base (the hard set's
-mat="kitchen").
+"""What a kitchen table's own wood and a felt's edge on it make of a side's colour is no colour base
+(the hard set's mat="kitchen").
 
 Each case is a photo of the hard set where a colour figure was reported on nothing but the table
 before: a faint ring of a side's hue in walnut's grain (its middle the wood's own colour, or its
 band no more unlike the wood round it in hue than the wood is itself: `vision.rim_vetting`'s
-FAINT_RING tests)."""
+FAINT_RING tests); a find of the water search at the edge of a water felt, where the table past
+the edge, rounded off by it, looked like a body standing in the felt (`vision.rim_water`'s "felt's
+edge")."""
 from __future__ import annotations
 
 import numpy as np
@@ -19,8 +21,12 @@ hard = pytest.importorskip("vision.synthetic.hard")     # scikit-image ships the
     (7, 2, (41.8, 6.7), "walnut under a warm lamp: a red ring 0.46 sure whose middle is 9 Lab units off the wood"),
     (7, 40, (31.6, 36.8), "walnut: a red ring 0.48 sure whose band stands out of the wood by 2.2 units of hue"),
     (13, 29, (42.1, 27.4), "walnut in daylight: a red ring 0.48 sure whose band is the wood's own hue"),
+    (7, 5, (30.0, 12.3), "a blue cloth table: the edge of a water felt on it"),
+    (7, 6, (14.1, 13.0), "walnut: the edge of a water felt on it"),
+    (7, 15, (21.2, 26.6), "green baize under tungsten: the edge of a water felt on it"),
+    (13, 42, (7.7, 29.1), "green baize: the edge of a water felt on it"),
 ])
-def test_no_colour_figure_on_a_kitchen_tables_own_wood(seed, index, place_in, why):
+def test_no_colour_figure_on_a_kitchen_tables_own_wood_or_a_felts_edge(seed, index, place_in, why):
     photo = hard.hard_photo(seed, index, mat="kitchen")
     assert min(np.hypot(f.x - place_in[0], f.y - place_in[1]) for f in photo.truth.figures) > 1.0
     scene = FramePipeline(photo.profile).process(photo.image).scene

@@ -67,7 +67,7 @@ def test_every_candidate_in_water_comes_with_why_it_was_left_out():
     seen = water_candidates(strict, 2, SIDES, [WATER], 0.5 * PPI, found, with_rejected=True)
     assert not [c for c in seen if c[5] == "ring"]
     assert {c[5] for c in seen} <= {"first look", "fit", "coverage", "arc", "residual", "middle felt", "middle rim",
-                                    "middle other", "outside rim", "outside felt", "other side", "overlap",
+                                    "middle other", "outside rim", "outside felt", "other side", "felt's edge", "overlap",
                                     "a ring found there", "found by the labels too", "same figure"}
     for x, y, _side in scene.truth:       # each base is seen, and left to the ring already found there
         near = [c[5] for c in seen if np.hypot(*(c[0] / PPI - (x, y))) <= 0.2]
