@@ -362,7 +362,7 @@ def test_grown_up_draws_a_wall_and_the_referee_sees_it_block(browser, server_for
     assert _min_touch(page, "#drawn-list .button") >= 48
     page.screenshot(path=shots / f"table-drawn-{shape}.png", full_page=True)
     piece_id = wall.get_attribute("data-id")
-    corners = page.evaluate(f"fetch('/api/terrain').then(r => r.json())")["terrain"]
+    corners = page.evaluate("fetch('/api/terrain').then(r => r.json())")["terrain"]
     mine = next(t for t in corners if t["id"] == piece_id)
     assert mine["source"] == "drawn" and mine["kind"] == "wall"
     for (x, y), (gx, gy) in zip(WALL, mine["polygon"]):
