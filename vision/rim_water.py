@@ -52,10 +52,12 @@ MAX_OUTSIDE_RIM = 0.2          # the band 1.35-1.8 radii out: the felt's mottlin
 MIN_OUTSIDE_FELT = 0.75        # and mostly felt (a base in water stands in it)
 MIN_GROUND_IN_FELT = 0.45      # of the ground round it (1-1.6 radii), the share within the felt's outline: a
                                # base in the felt stands in it; at the felt's edge the mat past it, rounded off
-                               # by the edge, is no body (on 60 hard photos each of 8 seeds and of 2 kitchen
-                               # seeds, the water bases found had 0.58 or more of their annulus's pixels
-                               # there, four finds at a felt's edge on kitchen tables 0.31-0.37; only those
-                               # four go)
+                               # by the edge, is no body. Beside "outside felt", which the brightness's step may
+                               # overrule (the felt's labels miss some of it round a rim), this one it may not:
+                               # the outline takes in what the labels miss. (On 60 hard photos each of 8 seeds
+                               # and of 2 kitchen seeds, the water bases found had 0.58 or more of their
+                               # annulus's pixels there; four finds at a felt's edge on kitchen tables, each
+                               # short of "outside felt" and kept by a step, 0.31-0.37; only those four go)
 MAX_OTHER = 0.35               # share of the rays meeting another side's colour on the ring
 OVERLAP = 1.8                  # radii: no base where a ring is already found
 SAME_FIGURE = 3.5              # radii: a ring found this near with no felt between is the same figure
