@@ -46,6 +46,7 @@ from vision.heap import keep_freed_memory
 from vision.height import CameraPose, camera_pose
 from vision.markers import FrameColour, MarkerFinder
 from vision.quality import check_photo, colour_resolution
+from vision.rim_vetting import similar_felts
 from vision.rims import ColourTables, MatFlood, mat_flood_in_view, quantise_view, rims_in_view
 from vision.settings import VISION_DEFAULTS
 from vision.terrain import CLIPPED, TERRAIN_PPI, WORK_PPI as FELT_PPI, find_terrain
@@ -624,6 +625,9 @@ class FramePipeline:
                                                      else ()) if reach > 0]
             if like_table:
                 extra["colour_like_table"] = like_table
+            like_felt = colour_like_felt(self.profile, held.terrain)
+            if like_felt:
+                extra["colour_like_felt"] = like_felt
             read = held.colour_base_in not in (None, VISION_DEFAULTS["colour_base_in"])
             extra["colour_bases"] = {s.name: {"base": size, "from": "profile" if s.base_in is not None
                                               else "photo" if read else "house default"}
@@ -733,6 +737,22 @@ class FramePipeline:
                 self._snapshot_tile(registration, k)
             self._deferred[k] = 0
         return carried, marker_rects, _merged(colour_rects), expected, unlooked
+
+
+def colour_like_felt(profile: TableProfile, terrain) -> dict[str, list[str]]:
+    """Each side with felt of a hue near its own on the table (`terrain`, the pieces found): the
+    kinds, by side name (blue water under blue rims). A base standing in or beside such felt shows
+    its rim against its own colour, and is missed far more often than one on the mat."""
+    sides = profile.sides
+    hued = similar_felts([s.seen_rgb for s in sides], [t.rgb for t in profile.terrain], len(sides))
+    on_table = {piece.kind for piece in terrain or ()}
+    out = {}
+    for side, labels in zip(sides, hued):
+        kinds = [profile.terrain[k - len(sides)].name for k in labels]
+        kinds = [kind for kind in dict.fromkeys(kinds) if kind in on_table]
+        if kinds:
+            out[side.name] = kinds
+    return out
 
 
 def _off_hands(detections: Detections, covered) -> Detections:

@@ -220,6 +220,20 @@ def colour_like_table_words(sides: list[str] | None) -> str | None:
             "the table does not have, will help.")
 
 
+def colour_like_felt_words(like: dict[str, list[str]] | None) -> str | None:
+    """Plain words for the sides with felt of a hue near their own on the table (the Scene's
+    `colour_like_felt`, side -> felt kinds; None: nothing to say)."""
+    if not like:
+        return None
+    said = []
+    for side, kinds in like.items():
+        felt = " or ".join(f"the {kind}" for kind in kinds)
+        said.append(f"{side.capitalize()} figures standing in or beside {felt} may be missed: their rims look "
+                    f"much like {'its' if len(kinds) == 1 else 'that'} colour.")
+    return " ".join(said) + (" A marker on those figures, or rims of a colour the felt does not have, "
+                             "will help.")
+
+
 def check_photo(gray: np.ndarray) -> None:
     """Raise PhotoQualityError when the photo is too dark or too blurred to measure."""
     problem = photo_quality(gray).problem

@@ -14,8 +14,8 @@ from dataclasses import replace
 from calibration.profile import ColourSpec
 from calibration.registration import Registration, RegistrationError
 from vision.pipeline import FramePipeline
-from vision.quality import (MESSAGES, PhotoQualityError, colour_like_table_words, colour_resolution,
-                            colour_resolution_words, photo_quality)
+from vision.quality import (MESSAGES, PhotoQualityError, colour_like_felt_words, colour_like_table_words,
+                            colour_resolution, colour_resolution_words, photo_quality)
 from vision.settings import VISION_DEFAULTS
 from vision.synthetic import camera_over_table, profile_for, random_photo, random_table, render_photo
 from vision.synthetic.export import profile_toml
@@ -203,3 +203,17 @@ def test_a_sides_colour_the_table_shows_is_said_in_plain_words(sides, said):
     assert (words is None) == (said is None)
     if said:
         assert said in words and "cloth or mat of another colour" in words
+
+
+@pytest.mark.parametrize("like, said", [
+    (None, None), ({}, None),
+    ({"blue": ["water"]}, "Blue figures standing in or beside the water may be missed: their rims look much like "
+                          "its colour."),
+    ({"red": ["lava", "hill"]}, "Red figures standing in or beside the lava or the hill may be missed: their rims "
+                                "look much like that colour."),
+])
+def test_felt_of_a_sides_colour_is_said_in_plain_words(like, said):
+    words = colour_like_felt_words(like)
+    assert (words is None) == (said is None)
+    if said:
+        assert words.startswith(said) and "A marker on those figures" in words
