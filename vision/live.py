@@ -63,7 +63,8 @@ class FrameStats:
 @dataclass(frozen=True)
 class Status:
     code: str               # source, error, too_dark, anchor_covered, anchor_moved, anchors_loose,
-                            # camera_moved, markers_too_small
+                            # camera_moved, markers_too_small, colour_too_coarse,
+                            # colour_like_table, colour_like_felt
     text: str               # what a person reads
 
 
@@ -151,12 +152,18 @@ def status_messages(profile, stats: FrameStats | None, result: Any, previous=Non
                                                    f"{coarse['least_px_per_in']:.0f} wanted): bring the camera "
                                                    "closer or use a higher resolution"))
         # and a table of a side's own colour (the Scene's colour_like_table, vision.rims.mat_flood)
-        like = getattr(getattr(result, "scene", None), "extra", {}).get("colour_like_table")
+        extra = getattr(getattr(result, "scene", None), "extra", {})
+        like = extra.get("colour_like_table")
         if like:
             names = " and ".join(like)
             out.append(Status("colour_like_table", f"the table looks like the {names} bases' colour: some may "
                                                    "be missed; lay a cloth or mat of another colour under the "
                                                    "figures"))
+        # and felt of a side's hue on it (the Scene's colour_like_felt: blue water under blue rims)
+        for side, kinds in (extra.get("colour_like_felt") or {}).items():
+            felt = " or ".join(kinds)
+            out.append(Status("colour_like_felt", f"{side} figures in or beside the {felt} may be missed: "
+                                                  "their rims look like its colour"))
     return tuple(out)
 
 

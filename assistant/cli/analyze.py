@@ -13,7 +13,7 @@ from measure.scene import Scene, scene_to_json
 from vision.base_size import colour_bases_words
 from vision.imageio import read_image
 from vision.pipeline import FramePipeline
-from vision.quality import colour_like_table_words, colour_resolution_words
+from vision.quality import colour_like_felt_words, colour_like_table_words, colour_resolution_words
 from vision.teach import parse_teach
 
 
@@ -132,6 +132,7 @@ def describe(scene: Scene, out: dict) -> str:
         lines.append(f"  anchors left out (they disagree with the others; moved?): {reg['anchors_rejected']}")
     for note in (colour_resolution_words(scene.extra.get("colour_resolution")),
                  colour_like_table_words(scene.extra.get("colour_like_table")),
+                 colour_like_felt_words(scene.extra.get("colour_like_felt")),
                  colour_bases_words(scene.extra.get("colour_bases"))):
         if note:
             lines.append(f"  note: {note}")

@@ -105,5 +105,8 @@ def test_a_table_of_a_sides_colour_is_a_note_in_the_report(tmp_path, capsys):
     assert main(["analyze", str(picture), "--table", str(picture.with_suffix(".toml"))]) == 0
     report = capsys.readouterr().out
     assert "note: The table itself looks much like the red bases' colour" in report
+    # (its table has blue water felt too, and blue rims: said as well)
+    assert "note: Blue figures standing in or beside the water may be missed" in report
     assert main(["analyze", str(picture), "--table", str(picture.with_suffix(".toml")), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["colour_like_table"] == ["red"]
+    scene = json.loads(capsys.readouterr().out)
+    assert scene["colour_like_table"] == ["red"] and scene["colour_like_felt"] == {"blue": ["water"]}

@@ -407,3 +407,11 @@ def test_a_table_of_a_sides_colour_is_a_status():
         "under the figures"]
     assert not [t for t in _texts(profile=sides, result=Result(_registration(), Scene(Table(48.0, 36.0))))
                 if "colour" in t]
+
+
+def test_felt_of_a_sides_colour_is_a_status():
+    """The Scene names the side with felt of its hue on the table (colour_like_felt): said plainly."""
+    sides = replace(PROFILE, sides=(ColourSpec("red", (200, 40, 40)), ColourSpec("blue", (40, 80, 200))))
+    scene = Scene(Table(48.0, 36.0), extra={"colour_like_felt": {"blue": ["water"]}})
+    assert [t for t in _texts(profile=sides, result=Result(_registration(), scene)) if "rims" in t] == [
+        "blue figures in or beside the water may be missed: their rims look like its colour"]

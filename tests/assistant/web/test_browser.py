@@ -284,8 +284,9 @@ def test_a_photo_of_32mm_bases_says_the_size_it_read(browser, server_for, shots,
 
 
 def test_a_photo_on_a_table_of_a_sides_colour_says_so(browser, server_for, shots, tmp_path):
-    """Red rims on a cherry-wood kitchen table: after the photo the Table page says the table looks
-    like the red bases' colour and what helps."""
+    """Red rims on a cherry-wood kitchen table, with blue water felt on it under blue rims: after the
+    photo the Table page says the table looks like the red bases' colour, that blue figures in or
+    beside the water may be missed, and what helps."""
     from playwright.sync_api import expect
     from vision.synthetic.export import write_hard_photo
     from vision.synthetic.hard import hard_photo
@@ -297,6 +298,7 @@ def test_a_photo_on_a_table_of_a_sides_colour_says_so(browser, server_for, shots
     page.set_input_files("#photo-input", str(picture))
     expect(page.locator("#photo-status")).to_contain_text("looks much like the red bases' colour")
     expect(page.locator("#photo-status")).to_contain_text("cloth or mat of another colour")
+    expect(page.locator("#photo-status")).to_contain_text("Blue figures standing in or beside the water")
     page.screenshot(path=shots / "table-after-cherry-photo.png", full_page=True)
     context.close()
     assert errors == []

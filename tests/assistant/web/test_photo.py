@@ -212,3 +212,6 @@ def test_a_photo_on_a_table_of_a_sides_colour_is_measured_and_the_reply_says_so(
     assert out["scene"]["colour_like_table"] == ["red"]
     assert "looks much like the red bases' colour" in out["colour_words"]
     assert "cloth or mat of another colour" in out["colour_words"]
+    # (blue water felt lies on that table too, under blue rims)
+    assert out["scene"]["colour_like_felt"] == {"blue": ["water"]}
+    assert "Blue figures standing in or beside the water may be missed" in out["colour_words"]
