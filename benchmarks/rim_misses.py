@@ -6,6 +6,9 @@ tests/vision/hard_scoring.score_colour leaves unmatched is put in one class:
 - "never a candidate": no candidate of its side's ring search lies within NEAR_IN of it;
 - else the reason the nearest such candidate was left out (vision.rims.find_rims' with_rejected
   reasons, their numbers dropped: "too weak a ring all told", "cluttered, not a clean rim", ...).
+  A candidate left out beside a ring that stands (one base per place: find_rims does not list it
+  even with_rejected) counts too, with the reason vision.rim_vetting.vet_hits gave it, placed where
+  its top shows: the true rim under a cloak of the other side's colour is one such.
 A miss standing in or beside felt of its side's hue (vision.rim_vetting.similar_felts: a blue base
 in blue water) also gets the nearest reason of the water search (vision.rim_water.water_candidates'
 with_rejected), "none" when it had no candidate there. Misses are grouped by resolution, by felt
@@ -47,6 +50,7 @@ except ImportError as exc:      # scikit-image ships the photographed textures
     sys.exit(f"rim_misses: {exc}")
 
 NEAR_IN = 0.5                  # a candidate this near a missed figure is its (a base's radius, the scoring gate)
+BESIDE = "kept by the vetting, then left out beside a surer ring"   # (one base per place)
 FAR_IN = 1.0                   # a base of its side found this near, past the gate, is the figure found too far off
 FELT_BESIDE_IN = 0.8           # felt this near a figure is felt it stands in or beside
 PPI_BINS = (12, 14, 16, 18, 20, 24, 32, 48)   # frame pixels per inch: the edges of the bins misses are counted in
@@ -68,6 +72,7 @@ class _Looks:
 
     def __enter__(self):
         self._look, self._find, self._water = pipeline.rims_in_view, rims.find_rims, rims.water_candidates
+        self._vet = rims.vet_hits
 
         def water(*args, **kwargs):
             out = self._water(*args, **kwargs)
@@ -79,14 +84,29 @@ class _Looks:
         def rejected(*args, **kwargs):
             return self._find(*args, **dict(kwargs, with_rejected=True))
 
+        vetted: list = []
+
+        def vet(*args, **kwargs):
+            out = self._vet(*args, **kwargs)
+            vetted.extend(out)
+            return out
+
         def look(view, *args, **kwargs):
             out = self._look(view, *args, **kwargs)
-            rims.find_rims, self._window = rejected, view
+            rims.find_rims, rims.vet_hits, self._window = rejected, vet, view
+            vetted.clear()
             try:
                 every = self._look(view, *args, **kwargs)
             finally:
-                rims.find_rims, self._window = self._find, None
+                rims.find_rims, rims.vet_hits, self._window = self._find, self._vet, None
             self.rings += [(np.asarray(xy, np.float64), hit.side_index, hit.reason) for xy, hit in every]
+            # (a candidate left out beside a ring that stands is not among the bases' answer, even
+            # with_rejected: one base per place. Its reason is the vetting's, in this window's view.)
+            listed = {(hit.side_index, *np.round(hit.xy_view, 3)) for _, hit in every}
+            self.rings += [(view.to_table(np.asarray(hit.xy_view, np.float64)[None])[0], hit.side_index,
+                            BESIDE if hit.reason == "ring" else hit.reason)
+                           for hit in vetted if (hit.side_index, *np.round(hit.xy_view, 3)) not in listed
+                           and np.isfinite(hit.xy_view).all()]
             return out
 
         pipeline.rims_in_view, rims.water_candidates = look, water
