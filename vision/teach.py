@@ -6,6 +6,12 @@ pixels in the ring where a base's rim lies (around the point, which may be off b
 of the guess's hue, saturated, are the rim; their median is the learned colour. It is kept only
 if, looking for that colour, a ring of the base's size is then found there (vision.rims), so a
 point on the mat, on felt or on a die teaches nothing.
+
+It is used from then on only where it is plainly the better colour for that figure: where the colour
+looked for now (the profile's, or one learned before) does not find that base, or finds it
+ADOPT_MARGIN less surely. One figure's paint, read from a rim a few pixels wide and blended with the
+mat and the body, is a worse guess for the side's other figures than a colour that already finds
+them: it made more figures missed and more phantoms (see ADOPT_MARGIN).
 """
 from __future__ import annotations
 
@@ -25,6 +31,14 @@ HUE_REACH_DEG = 40.0       # rim pixels: within this of the guess's hue
 MIN_SATURATION = 0.25
 MIN_RIM_PIXELS = 12
 MIN_FROM_MAT = 0.08        # chromaticity distance from the mat's colour
+# How much surer the learned colour must find the taught base than the colour looked for now, to be
+# used. (benchmarks/teach_colour.py, each side taught from its clearest dry figure, one side at a
+# time, on 60 hard photos each of seeds 0 and 7. Rims painted near the profile's colour, 221
+# teachings: used every time, 43 figures fewer found and 80 phantoms more; with this margin 11 used,
+# 6 fewer found, 6 more phantoms. Shop paints unlike it (paint="hobby"), 216: used every time, 16
+# more found and 83 more phantoms; with it 16 used, 8 more found, 1 more phantom. An amber rim the
+# profile calls red: the profile's colour finds it 0.82 sure, the amber 0.94-0.95.)
+ADOPT_MARGIN = 0.1
 
 
 class TeachError(ValueError):
@@ -36,7 +50,27 @@ class Learned:
     side: str
     rgb: tuple[int, int, int]          # the rim after white balance
     xy_in: tuple[float, float]         # the base it was learned from
-    confidence: float
+    confidence: float                  # how sure the base there is, looking for that colour
+    current_confidence: float | None = None   # and looking for the colour looked for now (None: not found)
+
+    @property
+    def adopted(self) -> bool:
+        """Whether the learned colour is to be used: it finds the base plainly surer (ADOPT_MARGIN)."""
+        return adopts(self.confidence, self.current_confidence)
+
+
+def adopts(confidence: float, current_confidence: float | None) -> bool:
+    """A learned colour finding the taught base `confidence` sure is used where the colour looked for
+    now finds it not at all (None) or ADOPT_MARGIN less sure."""
+    return current_confidence is None or confidence >= current_confidence + ADOPT_MARGIN - 1e-9
+
+
+def kept_words(learned: Learned) -> str:
+    """Why a learned colour was not used, in plain words."""
+    return (f"The camera already finds that {learned.side} figure with the colour it looks for now "
+            f"({learned.current_confidence:.2f} sure, against {learned.confidence:.2f} with the colour seen "
+            f"there), so it keeps that colour: one figure's paint would make the other {learned.side} figures "
+            f"harder to find.")
 
 
 def parse_teach(text: str) -> tuple[str, float, float]:
@@ -101,11 +135,17 @@ def learn_rim_colour(frame_bgr: np.ndarray, registration, profile, side: str, xy
     colours = [rgb if s.name == side else s.seen_rgb for s in profile.sides]
     # (the mat judged on the whole table: the window round one base is mostly that base)
     others = [t.rgb for t in profile.terrain]
-    found = rims_in_view(view, colours, base_in, pose=pose, height_in=height_in if pose is not None else 0.0,
-                         wb=wb, other_rgbs=others, flood=mat_flood_in_view(whole.image, colours, others, wb=wb, mat=mat))
-    near = [(float(np.hypot(*(p - (x, y)))), p, hit) for p, hit in found
-            if hit.side_index == names.index(side) and np.hypot(*(p - (x, y))) <= base_in / 2 + REACH_IN]
-    if not near:
+    def nearest_ring(colours):
+        found = rims_in_view(view, colours, base_in, pose=pose, height_in=height_in if pose is not None else 0.0,
+                             wb=wb, other_rgbs=others,
+                             flood=mat_flood_in_view(whole.image, colours, others, wb=wb, mat=mat))
+        near = [(float(np.hypot(*(p - (x, y)))), p, hit) for p, hit in found
+                if hit.side_index == names.index(side) and np.hypot(*(p - (x, y))) <= base_in / 2 + REACH_IN]
+        return min(near, key=lambda t: t[0])[1:] if near else (None, None)
+
+    p, hit = nearest_ring(colours)
+    if hit is None:
         raise TeachError(f"no {side} figure found at ({x:g}, {y:g}): point at the middle of one {side} figure's base")
-    _, p, hit = min(near, key=lambda t: t[0])
-    return Learned(side, rgb, (round(float(p[0]), 3), round(float(p[1]), 3)), hit.confidence)
+    _, now = nearest_ring([s.seen_rgb for s in profile.sides])
+    return Learned(side, rgb, (round(float(p[0]), 3), round(float(p[1]), 3)), hit.confidence,
+                   None if now is None else now.confidence)

@@ -14,7 +14,7 @@ from vision.base_size import colour_bases_words
 from vision.imageio import read_image
 from vision.pipeline import FramePipeline
 from vision.quality import colour_like_felt_words, colour_like_table_words, colour_resolution_words
-from vision.teach import parse_teach
+from vision.teach import kept_words, parse_teach
 
 
 def register(subparsers) -> None:
@@ -70,7 +70,10 @@ def run(args: argparse.Namespace) -> int:
     out["registration"] = result.registration.as_json()
     if learned:
         out["learned_colours"] = {k.side: {"colour": colour_hex(k.rgb), "from": list(k.xy_in),
-                                           "profile_colour": colour_hex(profile.sides[[s.name for s in profile.sides].index(k.side)].rgb)}
+                                           "profile_colour": colour_hex(profile.sides[[s.name for s in profile.sides].index(k.side)].rgb),
+                                           "used": k.adopted, "confidence": round(k.confidence, 3),
+                                           "current_confidence": None if k.current_confidence is None
+                                           else round(k.current_confidence, 3)}
                                   for k in learned}
         out["learned_colours_file"] = str(learned_colours_path(table_path))
     if args.repeat > 1:
@@ -82,9 +85,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         for k in learned:
             colours = out["learned_colours"][k.side]
-            sys.stdout.write(f"Learned the {k.side} rim colour {colours['colour']} (the profile says "
-                             f"{colours['profile_colour']}) from the figure at ({k.xy_in[0]:.2f}, {k.xy_in[1]:.2f}); "
-                             f"saved in {out['learned_colours_file']}\n")
+            if k.adopted:
+                sys.stdout.write(f"Learned the {k.side} rim colour {colours['colour']} (the profile says "
+                                 f"{colours['profile_colour']}) from the figure at ({k.xy_in[0]:.2f}, {k.xy_in[1]:.2f}); "
+                                 f"saved in {out['learned_colours_file']}\n")
+            else:
+                sys.stdout.write(f"{kept_words(k)} Nothing saved for {k.side}.\n")
         sys.stdout.write(describe(result.scene, out))
     return 0
 
@@ -118,8 +124,10 @@ def _teach(frame, profile, camera, table_path, requests):
                                             height_in=VISION_DEFAULTS["colour_base_height_in"]))
         except ValueError as exc:
             raise CommandError(f"--teach-colour: {exc}") from None
-    colours = {k.side: k.rgb for k in learned}
-    save_learned_colours(learned_colours_path(table_path), colours, profile.name)
+    # (a colour that would not be used is not saved: the one looked for now stays)
+    colours = {k.side: k.rgb for k in learned if k.adopted}
+    if colours:
+        save_learned_colours(learned_colours_path(table_path), colours, profile.name)
     return with_learned_colours(profile, colours), learned
 
 

@@ -2,7 +2,8 @@
 the last measured picture. POST /api/setup/teach-colour {"side": "red", "x": inches, "y": inches}
 (a change: the PIN and the page's CSRF token, like every other write). The learned colour is
 saved beside the table profile (the profile itself is not rewritten) and the picture measured
-again with it."""
+again with it, when it is used: where the colour looked for now already finds that figure about as
+surely, it is kept and the reply says so (vision.teach.adopts)."""
 from __future__ import annotations
 
 import math
@@ -34,7 +35,7 @@ def teach_colour():
     from vision.base_size import base_of
     from vision.height import camera_pose
     from vision.settings import VISION_DEFAULTS
-    from vision.teach import TeachError, learn_rim_colour
+    from vision.teach import TeachError, kept_words, learn_rim_colour
 
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
@@ -59,13 +60,16 @@ def teach_colour():
     except TeachError as exc:
         known = side in [s.name for s in profile.sides] and 0 <= x <= profile.width_in and 0 <= y <= profile.depth_in
         raise TeachRequestError(str(exc), 422 if known else 400) from None
-    save_learned_colours(current_app.extensions["tablesight"]["learned_path"], {side: learned.rgb}, profile.name)
-    table.set_profile(with_learned_colours(profile, {side: learned.rgb}))
+    if learned.adopted:
+        save_learned_colours(current_app.extensions["tablesight"]["learned_path"], {side: learned.rgb}, profile.name)
+        table.set_profile(with_learned_colours(profile, {side: learned.rgb}))
     _, scene, _, _ = table.snapshot()
     found = 0 if scene is None else sum(1 for f in scene.figures if f.side == side and f.detected_by == "colour")
     spec = next(s for s in profile.sides if s.name == side)
+    # (a colour that would not be used is neither saved nor looked for: the reply says why)
     return jsonify({"side": side, "colour": colour_hex(learned.rgb), "profile_colour": colour_hex(spec.rgb),
-                    "from": list(learned.xy_in), "figures_of_side": found})
+                    "from": list(learned.xy_in), "figures_of_side": found, "used": learned.adopted,
+                    "words": None if learned.adopted else kept_words(learned)})
 
 
 @bp.get("/colours")

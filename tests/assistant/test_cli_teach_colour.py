@@ -1,6 +1,7 @@
 """`tablesight analyze PHOTO --table T --teach-colour SIDE=X,Y`: the rim colour of the figure there is
-learned (after white balance), saved beside the profile and used; bad input is one line, exit 2,
-and what was learned before is kept."""
+learned (after white balance), saved beside the profile and used; where the colour looked for now
+already finds that figure about as surely, it is kept and nothing is saved; bad input is one line,
+exit 2, and what was learned before is kept."""
 from __future__ import annotations
 
 import json
@@ -12,7 +13,7 @@ import pytest
 from assistant.cli import main
 from calibration.profile import learned_colours_path, load_profile
 
-from tests.assistant.teach_scene import RED_AT, profile_toml, teach_photo
+from tests.assistant.teach_scene import BLUE_AT, RED_AT, profile_toml, teach_photo
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +59,28 @@ def test_teaching_red_finds_the_orange_rimmed_figures(tmp_path, table_files, cap
     # The next photo analysed with the same table uses it without being told again.
     assert main(["analyze", photo, "--table", table, "--json"]) == 0
     assert len(_reds(json.loads(capsys.readouterr().out))) == len(RED_AT)
+    assert out["learned_colours"]["red"]["used"] is True
+
+
+def test_teaching_a_colour_already_found_keeps_it(tmp_path, table_files, capsys):
+    # The blue figures are painted the profile's blue: the profile's colour finds them as surely as
+    # one of them read back would, so it is kept and nothing is saved.
+    photo, table = _write(tmp_path, table_files)
+    x, y = BLUE_AT[0]
+    assert main(["analyze", photo, "--table", table, "--json", "--teach-colour", f"blue={x + 0.1},{y}"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    learned = out["learned_colours"]["blue"]
+    assert learned["used"] is False and learned["current_confidence"] is not None
+    assert learned["confidence"] < learned["current_confidence"] + 0.1
+    assert not learned_colours_path(table).exists()
+    assert load_profile(table).sides[1].learned_rgb is None
+    blues = [f for f in out["figures"] if f["detected_by"] == "colour" and f["side"] == "blue"]
+    assert len(blues) == len(BLUE_AT)
+    # said in words, not saved
+    assert main(["analyze", photo, "--table", table, "--teach-colour", f"blue={x + 0.1},{y}"]) == 0
+    text = capsys.readouterr().out
+    assert "already finds that blue figure" in text and "Nothing saved for blue." in text
+    assert "Learned the blue" not in text
 
 
 @pytest.mark.parametrize("teach, message", [

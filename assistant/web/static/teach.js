@@ -52,8 +52,14 @@
     const x = (m[0][0] * u + m[0][1] * v + m[0][2]) / w, y = (m[1][0] * u + m[1][1] * v + m[1][2]) / w;
     try {
       const res = await TS.api("POST", "/api/setup/teach-colour", {side, x, y});
-      say.textContent = `Learned! The camera now finds ${res.figures_of_side} ${side} figure${res.figures_of_side === 1 ? "" : "s"}.`;
-      TS.toast(`Learned the ${side} colour.`);
+      const many = `${res.figures_of_side} ${side} figure${res.figures_of_side === 1 ? "" : "s"}`;
+      if (res.used) {
+        say.textContent = `Learned! The camera now finds ${many}.`;
+        TS.toast(`Learned the ${side} colour.`);
+      } else {
+        say.textContent = `The camera already knows the ${side} colour: it finds ${many}. Nothing changed.`;
+        TS.toast(`Kept the ${side} colour.`);
+      }
       img.hidden = true; side = null;
       sides();
     } catch (e) {

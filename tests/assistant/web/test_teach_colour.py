@@ -11,7 +11,7 @@ import pytest
 from assistant.web import create_app
 from calibration.profile import learned_colours_path, load_profile
 
-from tests.assistant.teach_scene import RED_AT, profile_toml, teach_photo
+from tests.assistant.teach_scene import BLUE_AT, RED_AT, profile_toml, teach_photo
 from tests.assistant.web.conftest import PIN, csrf_of
 
 URL = "/api/setup/teach-colour"
@@ -54,7 +54,7 @@ def test_tapping_a_red_figure_teaches_red(table_app, photo_png):
     assert res.status_code == 200, res.get_json()
     body = res.get_json()
     assert body["profile_colour"] == "#c82828" and body["colour"] != "#c82828"
-    assert body["figures_of_side"] == len(RED_AT)
+    assert body["figures_of_side"] == len(RED_AT) and body["used"] is True and body["words"] is None
     assert len(_reds(client)) == len(RED_AT)
     # Saved with the table: the next start of the server reads it with the profile.
     assert learned_colours_path(table).exists()
@@ -62,6 +62,22 @@ def test_tapping_a_red_figure_teaches_red(table_app, photo_png):
     colours = client.get("/api/setup/colours").get_json()["sides"]
     assert colours[0] == {"name": "red", "colour": "#c82828", "learned": body["colour"]}
 
+
+
+def test_tapping_a_figure_the_camera_already_finds_keeps_its_colour(table_app, photo_png):
+    # painted the profile's blue: read back from one figure it would find them no surer
+    app, table = table_app
+    client = app.test_client()
+    _upload(client, photo_png)
+    x, y = BLUE_AT[1]
+    res = client.post(URL, json={"side": "blue", "x": x, "y": y + 0.1}, headers={"X-Table-PIN": PIN, **JSON})
+    assert res.status_code == 200, res.get_json()
+    body = res.get_json()
+    assert body["used"] is False and "already finds that blue figure" in body["words"]
+    assert body["figures_of_side"] == len(BLUE_AT)
+    assert not learned_colours_path(table).exists()
+    colours = client.get("/api/setup/colours").get_json()["sides"]
+    assert colours[1] == {"name": "blue", "colour": "#2850c8", "learned": None}
 
 def test_teaching_needs_the_pin_and_the_page_token(table_app, photo_png):
     app, table = table_app
