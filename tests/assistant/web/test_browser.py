@@ -411,3 +411,50 @@ def test_every_tablet_sees_a_drawn_piece_at_once(browser, server_for):
     expect(watcher.locator("#board .terrain-label.drawn")).to_have_text("building (drawn)")
     assert errors == []
     context.close()
+
+
+def test_teaching_colours_on_setup_learns_amber_and_keeps_blue(browser, server_for, shots, tmp_path):
+    """Setup's "Teach the camera your colours": the red side was painted amber, so tapping one red
+    figure teaches it and all three are found; the blue figures are painted the profile's blue, so
+    tapping one keeps that colour and says so, nothing saved."""
+    import cv2
+    from playwright.sync_api import expect
+
+    from tests.assistant.teach_scene import BLUE_AT, RED_AT, profile_toml, teach_photo
+    table = tmp_path / "kitchen.toml"
+    table.write_text(profile_toml())
+    photo = tmp_path / "kitchen.png"
+    cv2.imwrite(str(photo), teach_photo())
+    base = server_for(TABLE=str(table))
+    context, page, errors = _page(browser, VIEWPORTS["landscape"])
+    _join(page, base, "/table/")
+    page.set_input_files("#photo-input", str(photo))
+    expect(page.locator("#photo-status")).to_contain_text("Got it")
+    page.goto(f"{base}/setup/")
+    picture = page.evaluate("async () => (await (await fetch('/api/scene')).json()).picture")
+
+    def tap(x_in, y_in):
+        H = picture["H_in_to_px"]
+        w = H[2][0] * x_in + H[2][1] * y_in + H[2][2]
+        u, v = ((H[i][0] * x_in + H[i][1] * y_in + H[i][2]) / w for i in (0, 1))
+        img = page.locator("#teach-picture")
+        expect(img).to_be_visible()
+        page.wait_for_function("() => document.getElementById('teach-picture').naturalWidth > 0")
+        box = img.bounding_box()
+        with page.expect_response("**/api/setup/teach-colour", timeout=60_000) as reply:
+            img.click(position={"x": u * box["width"] / picture["width"], "y": v * box["height"] / picture["height"]})
+        assert reply.value.status == 200, reply.value.text()
+
+    page.get_by_role("button", name="Tap a blue figure").click()
+    tap(*BLUE_AT[1])
+    expect(page.locator("#teach-say")).to_have_text(
+        f"The camera already knows the blue colour: it finds {len(BLUE_AT)} blue figures. Nothing changed.")
+    page.screenshot(path=shots / "setup-teach-kept.png", full_page=True)
+    page.get_by_role("button", name="Tap a red figure").click()
+    tap(*RED_AT[2])
+    expect(page.locator("#teach-say")).to_have_text(f"Learned! The camera now finds {len(RED_AT)} red figures.")
+    expect(page.get_by_role("button", name="Tap a red figure (learned)")).to_be_visible()
+    expect(page.get_by_role("button", name="Tap a blue figure", exact=True)).to_be_visible()
+    page.screenshot(path=shots / "setup-teach-learned.png", full_page=True)
+    context.close()
+    assert errors == []
