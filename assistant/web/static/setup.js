@@ -343,4 +343,5 @@
   }
   load();
   TS.onChange(() => calibration().catch(TS.problem));
+  document.addEventListener("ts:figures-changed", () => roster().catch(TS.problem));
 })();

@@ -62,6 +62,8 @@
       }
       img.hidden = true; side = null;
       sides();
+      // a colour learned finds more figures: the Figures list shows them
+      if (res.used) document.dispatchEvent(new CustomEvent("ts:figures-changed"));
     } catch (e) {
       say.textContent = e.status === 422 ? `No ${side} figure there: tap the middle of one ${side} base.` : "";
       TS.problem(e);

@@ -450,11 +450,14 @@ def test_teaching_colours_on_setup_learns_amber_and_keeps_blue(browser, server_f
     expect(page.locator("#teach-say")).to_have_text(
         f"The camera already knows the blue colour: it finds {len(BLUE_AT)} blue figures. Nothing changed.")
     page.screenshot(path=shots / "setup-teach-kept.png", full_page=True)
+    rows = page.locator("#roster .roster-row")
+    expect(rows).to_have_count(len(BLUE_AT) + len(RED_AT) - 1)     # one amber figure not found yet
     page.get_by_role("button", name="Tap a red figure").click()
     tap(*RED_AT[2])
     expect(page.locator("#teach-say")).to_have_text(f"Learned! The camera now finds {len(RED_AT)} red figures.")
     expect(page.get_by_role("button", name="Tap a red figure (learned)")).to_be_visible()
     expect(page.get_by_role("button", name="Tap a blue figure", exact=True)).to_be_visible()
+    expect(rows).to_have_count(len(BLUE_AT) + len(RED_AT))         # the Figures list shows the third
     page.screenshot(path=shots / "setup-teach-learned.png", full_page=True)
     context.close()
     assert errors == []
