@@ -132,18 +132,21 @@ def learn_rim_colour(frame_bgr: np.ndarray, registration, profile, side: str, xy
     best = px[rim][sat >= np.median(sat)]
     rgb = tuple(int(round(c)) for c in np.clip(np.median(best, axis=0), 0, 255)[::-1])
     # Is there a ring of that colour there? (other sides keep their colours, so as not to steal it)
-    colours = [rgb if s.name == side else s.seen_rgb for s in profile.sides]
-    # (the mat judged on the whole table: the window round one base is mostly that base)
     others = [t.rgb for t in profile.terrain]
-    def nearest_ring(colours):
-        found = rims_in_view(view, colours, base_in, pose=pose, height_in=height_in if pose is not None else 0.0,
+    k = names.index(side)
+
+    def nearest_ring(looked_for):
+        """(centre in inches, RimHit) of the side's ring nearest the point, looking for these colours,
+        or (None, None)."""
+        # (the mat judged on the whole table: the window round one base is mostly that base)
+        found = rims_in_view(view, looked_for, base_in, pose=pose, height_in=height_in if pose is not None else 0.0,
                              wb=wb, other_rgbs=others,
-                             flood=mat_flood_in_view(whole.image, colours, others, wb=wb, mat=mat))
+                             flood=mat_flood_in_view(whole.image, looked_for, others, wb=wb, mat=mat))
         near = [(float(np.hypot(*(p - (x, y)))), p, hit) for p, hit in found
-                if hit.side_index == names.index(side) and np.hypot(*(p - (x, y))) <= base_in / 2 + REACH_IN]
+                if hit.side_index == k and np.hypot(*(p - (x, y))) <= base_in / 2 + REACH_IN]
         return min(near, key=lambda t: t[0])[1:] if near else (None, None)
 
-    p, hit = nearest_ring(colours)
+    p, hit = nearest_ring([rgb if s.name == side else s.seen_rgb for s in profile.sides])
     if hit is None:
         raise TeachError(f"no {side} figure found at ({x:g}, {y:g}): point at the middle of one {side} figure's base")
     _, now = nearest_ring([s.seen_rgb for s in profile.sides])
