@@ -22,6 +22,7 @@ what they hide.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
@@ -32,6 +33,7 @@ from shapely.geometry import Point, Polygon
 
 from measure.scene import Figure, Scene
 from vision.colour import rgb_chroma
+from vision.settings import VISION_DEFAULTS
 from vision.whitebalance import CLIP_LEVEL
 
 HAND_PPI = 5.0               # the view hands are looked for in: a finger is still a pixel or two wide
@@ -403,15 +405,20 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
 
 
 def carry_hidden(previous: Scene | None, current: Scene, hands_json: Sequence[dict] | None = None,
-                 gate_in: float = 0.5) -> Scene:
+                 gate_in: float = 0.5, pull_gate_in: float = 1.0) -> Scene:
     """The current Scene with the previous picture's figures that a hand now hides added back,
     `hidden`, at their last place; colour figures found again keep their previous ids (the same
     base within `gate_in` on the same side). A figure missing where no hand is stays missing: it
-    was moved or taken off, and the players see that."""
+    was moved or taken off, and the players see that. A colour base found `hand_edge_pull_in` or
+    more (and within `pull_gate_in`) from a previous figure of its side whose place a hand now
+    covers is the arc the hand leaves showing at its edge, as vision.tracking has it: that figure
+    is hidden at its last place, and the arc is dropped."""
     if previous is None:
         return current
     hands = [Polygon(h["polygon"]) for h in (hands_json if hands_json is not None else current.extra.get("hands", []))
              if len(h.get("polygon", [])) >= 3]
+    under = shapely.union_all(hands).buffer(REACH_IN) if hands else None
+    pull_in = VISION_DEFAULTS["hand_edge_pull_in"]
     # A roster marker the still photo alone put under the hand, place unknown, is replaced by the
     # previous picture's knowledge of it (its last place, or that it was not under the hand).
     prev_ids = {p.id for p in previous.figures}
@@ -426,9 +433,11 @@ def carry_hidden(previous: Scene | None, current: Scene, hands_json: Sequence[di
             renamed.append(f)
             continue
         near = [(float(np.hypot(p.x - f.x, p.y - f.y)), p) for p in prev_colour
-                if p.id not in used and p.side == f.side and np.hypot(p.x - f.x, p.y - f.y) <= gate_in]
-        if near:
-            p = min(near, key=lambda t: t[0])[1]
+                if p.id not in used and p.side == f.side and np.hypot(p.x - f.x, p.y - f.y) <= max(gate_in, pull_gate_in)]
+        dist, p = min(near, key=lambda t: t[0]) if near else (math.inf, None)
+        if p is not None and dist >= pull_in and under is not None and under.contains(Point(p.x, p.y)):
+            used.add(p.id)               # under the hand: hidden at its last place below
+        elif dist <= gate_in:
             used.add(p.id)
             renamed.append(replace(f, id=p.id))
         else:
@@ -446,8 +455,7 @@ def carry_hidden(previous: Scene | None, current: Scene, hands_json: Sequence[di
             f = replace(f, id=f"c{counter}")
         out.append(f)
     hidden = []
-    if hands:
-        under = shapely.union_all(hands).buffer(REACH_IN)
+    if under is not None:
         present = {f.id for f in out}
         for p in previous.figures:
             if p.id in present or p.id in taken_ids:

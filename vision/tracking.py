@@ -9,6 +9,9 @@
   vanished in this very frame and a hand now covers its last place (`covered`): then it is under
   the hand, and what shows at the hand's edge (another figure's body peeping out, a sleeve) is no
   reason to move it. A figure carried off is hidden first anyway, and claims its base later.
+- A base found `edge_pull_in` or more from its figure's last place while a hand covers that place
+  is the arc the hand leaves showing at its edge, its ring's fit pulled off the base: the figure
+  is under the hand, hidden at its last place, and that arc is no figure of its own.
 - A figure that moves less than `jitter_in` keeps its reported position, so detection noise does
   not flicker the page; any larger move is reported at once.
 """
@@ -38,8 +41,9 @@ class _Track:
 
 class Tracker:
     def __init__(self, *, jitter_in: float | None = None, keep_frames: int | None = None,
-                 gate_in: float = 1.0, rematch_in: float = 12.0):
+                 gate_in: float = 1.0, rematch_in: float = 12.0, edge_pull_in: float | None = None):
         self.jitter_in = VISION_DEFAULTS["jitter_in"] if jitter_in is None else jitter_in
+        self.edge_pull_in = VISION_DEFAULTS["hand_edge_pull_in"] if edge_pull_in is None else edge_pull_in
         self.keep_frames = int(VISION_DEFAULTS["hidden_keep_frames"] if keep_frames is None else keep_frames)
         self.gate_in = gate_in
         self.rematch_in = rematch_in
@@ -50,13 +54,14 @@ class Tracker:
     def update(self, detections: Detections, covered: Callable[[np.ndarray], np.ndarray] | None = None) -> Detections:
         """This frame's detections in; every tracked figure out (seen or hidden), with stable ids.
         `covered`: table points (N, 2) -> (N,) bool, whether a hand covers them in this frame; asked
-        only when a figure that vanished in this frame would claim a base farther off than `gate_in`."""
+        only when a figure would claim a base farther off than `gate_in`, or `edge_pull_in` or more
+        off within the gate."""
         self.frame += 1
         known: dict[str, bool] = {}
 
-        def under_hand(track: _Track) -> bool:
-            """A figure seen last frame whose place a hand covers now (asked once a frame per figure)."""
-            if track.hidden or covered is None:
+        def covers(track: _Track) -> bool:
+            """A hand covers the figure's last place now (asked once a frame per figure)."""
+            if covered is None:
                 return False
             if track.figure_id not in known:
                 known[track.figure_id] = bool(np.asarray(covered(track.xy_in[None, :])).ravel()[0])
@@ -73,11 +78,12 @@ class Tracker:
                 colour_rows.append(k)
         # sides in the order the detections give them (a set's order of strings changes from one
         # run to the next, and with it which new base gets which id)
+        under: set[str] = set()
         for side in dict.fromkeys(detections.side[k] for k in colour_rows):
             rows = [k for k in colour_rows if detections.side[k] == side]
-            self._match_colour(detections, rows, side, seen, under_hand)
+            under |= self._match_colour(detections, rows, side, seen, covers)
         for fid, track in list(self.tracks.items()):
-            if fid not in seen:
+            if fid not in seen or fid in under:
                 track.hidden = True
                 if self.frame - track.last_seen > self.keep_frames:
                     del self.tracks[fid]
@@ -98,9 +104,12 @@ class Tracker:
         track.hidden = False
 
     def _match_colour(self, det: Detections, rows: list[int], side, seen: set[str],
-                      under_hand: Callable[[_Track], bool]) -> None:
+                      covers: Callable[[_Track], bool]) -> set[str]:
+        """Match this frame's bases of one side to its tracks; the ids of the figures found under a
+        hand (their arc at its edge dropped)."""
         tracks = [t for t in self.tracks.values() if t.detected_by == "colour" and t.side == side]
         unmatched = set(rows)
+        under: set[str] = set()
         # Near pairs first; then a figure not seen this frame claims a base of its side farther off.
         for gate, pool in ((self.gate_in, tracks), (self.rematch_in, tracks)):
             free = [t for t in pool if t.figure_id not in seen]
@@ -109,16 +118,28 @@ class Tracker:
             for dist, k, fid in pairs:
                 if dist > gate:
                     break
-                far = dist > self.gate_in
-                if k in unmatched and fid not in seen and not (far and under_hand(self.tracks[fid])):
-                    self._see(fid, det, k)
+                if k not in unmatched or fid in seen:
+                    continue
+                track = self.tracks[fid]
+                if dist > self.gate_in:
+                    # a figure that vanished this very frame under a hand is not moved to what shows
+                    # at the hand's edge
+                    if not track.hidden and covers(track):
+                        continue
+                elif dist >= self.edge_pull_in and covers(track):
                     seen.add(fid)
+                    under.add(fid)
                     unmatched.discard(k)
+                    continue
+                self._see(fid, det, k)
+                seen.add(fid)
+                unmatched.discard(k)
         for k in sorted(unmatched, key=lambda k: (det.xy_in[k][1], det.xy_in[k][0])):
             fid = f"c{self._next_colour}"
             self._next_colour += 1
             self._see(fid, det, k)
             seen.add(fid)
+        return under
 
     def current(self) -> Detections:
         tracks = sorted(self.tracks.values(), key=lambda t: (t.detected_by != "marker", t.marker_id,

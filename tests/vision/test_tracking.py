@@ -80,6 +80,44 @@ def test_a_figure_a_hand_has_just_covered_stays_hidden_at_its_place():
     assert tuple(out.xy_in[list(out.figure_id).index(blue_id)]) == (30.0, 30.0)
 
 
+@pytest.mark.parametrize("pulled_in, hidden", [
+    (0.02, False),      # noise: the base is seen where it stands, beside the hand
+    (0.29, False),      # just short of the pull
+    (0.30, True),       # the pull exactly: the arc at the hand's edge
+    (0.58, True),       # seed 3 photo 56 of the hard set: a blue base's arc 0.58 in off
+    (0.99, True),       # still within the gate
+])
+def test_an_arc_at_a_hands_edge_does_not_move_the_figure_under_it(pulled_in, hidden):
+    """A hand over most of a base leaves an arc of its rim showing at its edge, and the ring fitted
+    to that arc stands off the base: the figure is hidden at its last place, and the arc is no
+    figure of its own. Less far off, the base is seen where it was found."""
+    tracker = Tracker(edge_pull_in=0.3)
+    first = tracker.update(_colour([[13.93, 6.19], [20.0, 6.0]], ["blue", "blue"]))
+    fid = first.figure_id[int(np.argmin(first.xy_in[:, 0]))]
+    hand = _hand_over(12.0, 3.0, 14.5, 7.0)         # over the first base's place, not the second's
+    out = tracker.update(_colour([[13.93 + pulled_in * 0.6, 6.19 + pulled_in * 0.8], [20.0, 6.0]],
+                                 ["blue", "blue"]), hand)
+    k = list(out.figure_id).index(fid)
+    assert len(out) == 2 and bool(out.hidden[k]) is hidden
+    if hidden:
+        assert tuple(out.xy_in[k]) == (13.93, 6.19)
+    else:
+        assert np.hypot(*(out.xy_in[k] - [13.93, 6.19])) == pytest.approx(pulled_in, abs=1e-9) \
+            or pulled_in < VISION_DEFAULTS["jitter_in"]
+    # The hand lifted: the base seen where it stands is the same figure, seen again.
+    out = tracker.update(_colour([[13.95, 6.2], [20.0, 6.0]], ["blue", "blue"]))
+    assert not out.hidden.any() and list(out.figure_id).count(fid) == 1 and len(out) == 2
+
+
+def test_a_base_pulled_off_where_no_hand_is_has_moved():
+    """The same move with no hand near is a figure moved: it keeps its id and is seen there."""
+    tracker = Tracker(edge_pull_in=0.3)
+    first = tracker.update(_colour([[13.93, 6.19]], ["blue"]))
+    out = tracker.update(_colour([[14.28, 6.65]], ["blue"]), _hand_over(0, 0, 5, 5))
+    assert list(out.figure_id) == list(first.figure_id) and not out.hidden.any()
+    assert tuple(out.xy_in[0]) == (14.28, 6.65)
+
+
 def test_a_figure_moved_from_where_no_hand_is_keeps_its_id():
     """The same frames with the hand elsewhere: the base that vanished was moved, and keeps its id."""
     tracker = Tracker()
