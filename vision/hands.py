@@ -68,6 +68,9 @@ MIN_CLIPPED_ARM_IN2 = 8.0    # a clipped patch over the table's edge, judged by 
 # Skin from fair to dark (RGB), after white balance: a patch nearer a felt colour than all of these is felt.
 SKIN_TONES = ((230, 185, 155), (205, 155, 120), (165, 115, 80), (110, 75, 55))
 REACH_IN = 0.4               # a base this close to a hand's outline is under it
+MARKER_REACH_IN = 1.5        # a marker read before and not now is under a hand this close: a marker in view is
+                             # read, and the outline found can fall short of the fingers (seed 31 photo 2 of
+                             # the hard set: 1.0" short)
 
 
 @dataclass(frozen=True)
@@ -409,10 +412,12 @@ def carry_hidden(previous: Scene | None, current: Scene, hands_json: Sequence[di
     """The current Scene with the previous picture's figures that a hand now hides added back,
     `hidden`, at their last place; colour figures found again keep their previous ids (the same
     base within `gate_in` on the same side). A figure missing where no hand is stays missing: it
-    was moved or taken off, and the players see that. A colour base found `hand_edge_pull_in` or
-    more (and within `pull_gate_in`) from a previous figure of its side whose place a hand now
-    covers is the arc the hand leaves showing at its edge, as vision.tracking has it: that figure
-    is hidden at its last place, and the arc is dropped."""
+    was moved or taken off, and the players see that. A roster marker the still photo did not read
+    is under the hand when its last place is within `MARKER_REACH_IN` of it (`REACH_IN` for the
+    rest). A colour base found `hand_edge_pull_in` or more (and within `pull_gate_in`) from a
+    previous figure of its side whose place a hand now covers is the arc the hand leaves showing at
+    its edge, as vision.tracking has it: that figure is hidden at its last place, and the arc is
+    dropped."""
     if previous is None:
         return current
     hands = [Polygon(h["polygon"]) for h in (hands_json if hands_json is not None else current.extra.get("hands", []))
@@ -422,6 +427,7 @@ def carry_hidden(previous: Scene | None, current: Scene, hands_json: Sequence[di
     # A roster marker the still photo alone put under the hand, place unknown, is replaced by the
     # previous picture's knowledge of it (its last place, or that it was not under the hand).
     prev_ids = {p.id for p in previous.figures}
+    unread = {f.id for f in current.figures if f.extra.get("place_known", True) is False and f.id in prev_ids}
     figures = [f for f in current.figures if f.extra.get("place_known", True) or f.id not in prev_ids]
     # Colour figures found again keep their ids (so names given on the tablet stay with them).
     prev_colour = [f for f in previous.figures if f.detected_by == "colour" and not f.hidden]
@@ -457,10 +463,11 @@ def carry_hidden(previous: Scene | None, current: Scene, hands_json: Sequence[di
     hidden = []
     if under is not None:
         present = {f.id for f in out}
+        under_unread = shapely.union_all(hands).buffer(MARKER_REACH_IN)
         for p in previous.figures:
             if p.id in present or p.id in taken_ids:
                 continue
-            if under.contains(Point(p.x, p.y)):
+            if (under_unread if p.id in unread else under).contains(Point(p.x, p.y)):
                 out.append(replace(p, hidden=True))
                 hidden.append(p.id)
     extra = dict(current.extra)
