@@ -422,7 +422,8 @@ def carry_hidden(previous: Scene | None, current: Scene, hands_json: Sequence[di
         return current
     hands = [Polygon(h["polygon"]) for h in (hands_json if hands_json is not None else current.extra.get("hands", []))
              if len(h.get("polygon", [])) >= 3]
-    under = shapely.union_all(hands).buffer(REACH_IN) if hands else None
+    hand = shapely.union_all(hands) if hands else None
+    under = hand.buffer(REACH_IN) if hand is not None else None
     pull_in = VISION_DEFAULTS["hand_edge_pull_in"]
     # A roster marker the still photo alone put under the hand, place unknown, is replaced by the
     # previous picture's knowledge of it (its last place, or that it was not under the hand).
@@ -463,7 +464,7 @@ def carry_hidden(previous: Scene | None, current: Scene, hands_json: Sequence[di
     hidden = []
     if under is not None:
         present = {f.id for f in out}
-        under_unread = shapely.union_all(hands).buffer(MARKER_REACH_IN)
+        under_unread = hand.buffer(MARKER_REACH_IN) if unread else under
         for p in previous.figures:
             if p.id in present or p.id in taken_ids:
                 continue
