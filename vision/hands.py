@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -53,7 +53,11 @@ SMOOTH_REL = 0.35            # or below this share of the mat's own local contra
 ROUGH_MAT = 0.04             # a mat this rough (grass, gravel, grain) tells a smooth patch from itself
 BLOB_SMOOTH = 0.12           # a hand's median contrast over the mat's; else it must differ in colour:
 BLOB_FROM_MAT = 6.0          # its median distance from the mat, in the mat's spreads
-MAX_RECT_FILL = 0.88         # of its smallest enclosing rectangle a hand fills less (a book, a phone)
+MAX_RECT_FILL = 0.88         # of its smallest enclosing rectangle a hand fills less (a book, a phone),
+ARM_ASPECT = 3.0             # unless it is this many times as long as wide and joins a sleeve: a forearm and
+                             # hand held straight, the palm and fingers lost in a mat of their own colour (seed
+                             # 23 photo 44 of the hard set: 10 x 2.2 in, 0.89 of its rectangle); a book, a
+                             # phone, a page is not so long, a ruler or a pencil holds no palm
 MIN_RECT_FILL = 0.3          # and more (a palm and forearm are solid)
 MAX_CIRCLE_FILL = 0.75       # and of its enclosing circle (coffee in a mug)
 MIN_PALM_IN = 1.3            # a disc this wide fits in a hand's blob (a child's palm is 2.4" across, a
@@ -198,10 +202,11 @@ HAND, FELT_COLOURED = "hand", "felt-coloured"
 
 
 def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], ppi: float, layers: _Layers,
-           img: np.ndarray, other_rgbs) -> str | None:
+           img: np.ndarray, other_rgbs, joins_sleeve: Callable[[], bool] = lambda: False) -> str | None:
     """HAND, FELT_COLOURED (a hand's size and shape, nearer a felt colour of the profile than a skin
     tone: a hand only if it reaches in from the table's edge) or None, for a blob of skin; `inside`:
-    its pixels in its bounding box (`stats_row`) of the view (`shape`)."""
+    its pixels in its bounding box (`stats_row`) of the view (`shape`); `joins_sleeve`: whether it
+    joins a sleeve (asked only of a long, straight-edged blob)."""
     area_px = int(stats_row[cv2.CC_STAT_AREA])
     x, y, bw, bh = (int(stats_row[c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
                                                cv2.CC_STAT_HEIGHT))
@@ -221,8 +226,9 @@ def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], pp
     outline = max(contours, key=cv2.contourArea)
     hull = cv2.convexHull(outline)
     (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
-    if area_px > MAX_RECT_FILL * max(rw * rh, 1.0):
-        return None              # square-cut: a book, a phone, a box
+    arm = max(rw, rh) >= ARM_ASPECT * min(rw, rh)
+    if area_px > MAX_RECT_FILL * max(rw * rh, 1.0) and not (arm and joins_sleeve()):
+        return None              # square-cut: a book, a phone, a box (not an arm straight out of its sleeve)
     if area_px < MIN_RECT_FILL * rw * rh:
         return None              # a thin frame: the margins round a printed page's text
     (_, _), radius = cv2.minEnclosingCircle(hull)
@@ -309,7 +315,7 @@ def _hands_at_sleeves(sleeves, layers: _Layers, img: np.ndarray, ppi: float, oth
         inside = labels[y0:y1, x0:x1] == i
         if not at_edge[i] and not _joins_sleeve(inside, x0, y0, sleeves, grow):
             continue
-        verdict = _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs)
+        verdict = _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs, lambda: not at_edge[i])
         if verdict is None:
             continue
         if verdict == FELT_COLOURED or at_edge[i]:       # only its shape speaks for it: it must be clipped
@@ -366,18 +372,19 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
     big = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= MIN_AREA_IN2 * ppi * ppi) + 1
     found = np.zeros((h, w), np.uint8)
     felt_coloured = []
+    g = max(1, int(round(GROW_IN * ppi)))
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1))
+    sleeves = _sleeves(layers)
     for i in big:
         x, y, bw, bh = (int(stats[i, c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
                                                   cv2.CC_STAT_HEIGHT))
         inside = labels[y:y + bh, x:x + bw] == i
-        verdict = _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs)
+        verdict = _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs,
+                         lambda: _joins_sleeve(inside, x, y, sleeves, grow))
         if verdict == HAND:
             found[y:y + bh, x:x + bw] |= inside
         elif verdict == FELT_COLOURED:
             felt_coloured.append((x, y, bw, bh, inside))
-    g = max(1, int(round(GROW_IN * ppi)))
-    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1))
-    sleeves = _sleeves(layers)
     # A felt piece lies on the table; a pale hand that white balance leaves nearly grey, near a grey
     # felt's colour, still reaches in from the edge, itself or through its sleeve.
     for x, y, bw, bh, inside in felt_coloured:

@@ -465,6 +465,28 @@ def test_a_hard_photos_clipped_arm_is_found_and_hides_what_it_covers(seed, index
     assert ok == n
 
 
+def test_a_hard_photos_straight_arm_whose_palm_is_the_mats_colour_is_found_and_hides_its_figure():
+    """Seed 23 photo 44 of the hard set: a pale hand held straight out of a blue sleeve over a tan mat
+    under a warm lamp. The palm reads as the mat, so what stands apart is the forearm and the hand's
+    edge in one long blob, 10 x 2.2 in, straight-edged enough (0.89 of its rectangle) to pass for a
+    book (before: no hand, and colour figure c10 under it reported removed with the photo before).
+    Long and joined to its sleeve, it is an arm: found where it is drawn, and c10 is hidden at its
+    last place after the photo before."""
+    from tests.vision.hard_scoring import hidden_reported
+    from vision.hands import ARM_ASPECT, MAX_RECT_FILL, carry_hidden
+    from vision.pipeline import FramePipeline
+
+    photo, scene, found, drawn = _hard_photo_hands(23, 44)
+    assert photo.conditions.cast == "warm" and photo.conditions.texture == "plain"
+    assert found.buffer(0.4).intersection(drawn).area > 0.5 * drawn.area
+    assert found.difference(drawn.buffer(1.5)).area < 2.0
+    assert list(photo.hand_cover) == ["c10"]
+    before = FramePipeline(photo.profile).process(photo.before()).scene
+    n, ok, bad = hidden_reported(carry_hidden(before, scene), photo.truth)
+    assert ok == n, bad
+    assert ARM_ASPECT * 2.2 < 10.0 and MAX_RECT_FILL < 0.89       # (the blob the docstring gives)
+
+
 def test_a_hard_photos_clipped_page_corner_at_the_edge_is_no_hand():
     """A printed page's corner cut by the table's edge, clipped white: its smooth margin round the print
     is no convex block (a hook of 5 sq in); less than a hand and arm away from the edge, it is no hand."""
