@@ -67,6 +67,7 @@ class _Looks:
 
     def __init__(self):
         self.rings: list[tuple[np.ndarray, int, str]] = []     # (xy in, side, reason)
+        self.hits: list[tuple[np.ndarray, rims.RimHit, str]] = []   # the same rings' (xy in, RimHit, reason)
         self.water: list[tuple[np.ndarray, int, str]] = []
         self._window = None
 
@@ -99,14 +100,16 @@ class _Looks:
                 every = self._look(view, *args, **kwargs)
             finally:
                 rims.find_rims, rims.vet_hits, self._window = self._find, self._vet, None
-            self.rings += [(np.asarray(xy, np.float64), hit.side_index, hit.reason) for xy, hit in every]
+            hits = [(np.asarray(xy, np.float64), hit, hit.reason) for xy, hit in every]
             # (a candidate left out beside a ring that stands is not among the bases' answer, even
             # with_rejected: one base per place. Its reason is the vetting's, in this window's view.)
             listed = {(hit.side_index, *np.round(hit.xy_view, 3)) for _, hit in every}
-            self.rings += [(view.to_table(np.asarray(hit.xy_view, np.float64)[None])[0], hit.side_index,
-                            BESIDE if hit.reason == "ring" else hit.reason)
-                           for hit in vetted if (hit.side_index, *np.round(hit.xy_view, 3)) not in listed
-                           and np.isfinite(hit.xy_view).all()]
+            hits += [(view.to_table(np.asarray(hit.xy_view, np.float64)[None])[0], hit,
+                      BESIDE if hit.reason == "ring" else hit.reason)
+                     for hit in vetted if (hit.side_index, *np.round(hit.xy_view, 3)) not in listed
+                     and np.isfinite(hit.xy_view).all()]
+            self.hits += hits
+            self.rings += [(xy, hit.side_index, why) for xy, hit, why in hits]
             return out
 
         pipeline.rims_in_view, rims.water_candidates = look, water
