@@ -54,10 +54,12 @@ ROUGH_MAT = 0.04             # a mat this rough (grass, gravel, grain) tells a s
 BLOB_SMOOTH = 0.12           # a hand's median contrast over the mat's; else it must differ in colour:
 BLOB_FROM_MAT = 6.0          # its median distance from the mat, in the mat's spreads
 MAX_RECT_FILL = 0.88         # of its smallest enclosing rectangle a hand fills less (a book, a phone),
-ARM_ASPECT = 3.0             # unless it is this many times as long as wide and joins a sleeve: a forearm and
-                             # hand held straight, the palm and fingers lost in a mat of their own colour (seed
-                             # 23 photo 44 of the hard set: 10 x 2.2 in, 0.89 of its rectangle); a book, a
-                             # phone, a page is not so long, a ruler or a pencil holds no palm
+ARM_ASPECT = 3.0             # unless, clear of the table's edge, it is this many times as long as wide and
+                             # joins a sleeve: a forearm and hand held straight, the palm and fingers lost in a
+                             # mat of their own colour (seed 23 photo 44 of the hard set: 10 x 2.2 in, 0.89 of
+                             # its rectangle); a book, a phone, a page is not so long, a ruler or a pencil holds
+                             # no palm. At the edge a blob is its own sleeve: a bare forearm there is judged as
+                             # a book or a page cut by the edge is
 MIN_RECT_FILL = 0.3          # and more (a palm and forearm are solid)
 MAX_CIRCLE_FILL = 0.75       # and of its enclosing circle (coffee in a mug)
 MIN_PALM_IN = 1.3            # a disc this wide fits in a hand's blob (a child's palm is 2.4" across, a
@@ -380,7 +382,7 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
                                                   cv2.CC_STAT_HEIGHT))
         inside = labels[y:y + bh, x:x + bw] == i
         verdict = _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs,
-                         lambda: _joins_sleeve(inside, x, y, sleeves, grow))
+                         lambda: not _touches_edge(x, y, bw, bh, (h, w)) and _joins_sleeve(inside, x, y, sleeves, grow))
         if verdict == HAND:
             found[y:y + bh, x:x + bw] |= inside
         elif verdict == FELT_COLOURED:
