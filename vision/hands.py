@@ -208,11 +208,13 @@ def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], pp
     """HAND, FELT_COLOURED (a hand's size and shape, nearer a felt colour of the profile than a skin
     tone: a hand only if it reaches in from the table's edge) or None, for a blob of skin; `inside`:
     its pixels in its bounding box (`stats_row`) of the view (`shape`); `joins_sleeve`: whether it
-    joins a sleeve (asked only of a long, straight-edged blob)."""
+    joins a sleeve (asked only of a long, straight-edged blob clear of the table's edge: at the edge
+    a blob is its own sleeve)."""
     area_px = int(stats_row[cv2.CC_STAT_AREA])
     x, y, bw, bh = (int(stats_row[c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
                                                cv2.CC_STAT_HEIGHT))
-    if not _touches_edge(x, y, bw, bh, shape) and area_px < MIN_FREE_AREA_IN2 * ppi * ppi:
+    at_edge = _touches_edge(x, y, bw, bh, shape)
+    if not at_edge and area_px < MIN_FREE_AREA_IN2 * ppi * ppi:
         return None
     box = (slice(y, y + bh), slice(x, x + bw))
     # Skin is smooth beside the mat, or clearly not the mat's colour. Its smoothness is read where
@@ -228,7 +230,7 @@ def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], pp
     outline = max(contours, key=cv2.contourArea)
     hull = cv2.convexHull(outline)
     (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
-    arm = max(rw, rh) >= ARM_ASPECT * min(rw, rh)
+    arm = not at_edge and max(rw, rh) >= ARM_ASPECT * min(rw, rh)
     if area_px > MAX_RECT_FILL * max(rw * rh, 1.0) and not (arm and joins_sleeve()):
         return None              # square-cut: a book, a phone, a box (not an arm straight out of its sleeve)
     if area_px < MIN_RECT_FILL * rw * rh:
@@ -317,7 +319,7 @@ def _hands_at_sleeves(sleeves, layers: _Layers, img: np.ndarray, ppi: float, oth
         inside = labels[y0:y1, x0:x1] == i
         if not at_edge[i] and not _joins_sleeve(inside, x0, y0, sleeves, grow):
             continue
-        verdict = _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs, lambda: not at_edge[i])
+        verdict = _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs, lambda: True)   # (joined, above)
         if verdict is None:
             continue
         if verdict == FELT_COLOURED or at_edge[i]:       # only its shape speaks for it: it must be clipped
@@ -382,7 +384,7 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
                                                   cv2.CC_STAT_HEIGHT))
         inside = labels[y:y + bh, x:x + bw] == i
         verdict = _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs,
-                         lambda: not _touches_edge(x, y, bw, bh, (h, w)) and _joins_sleeve(inside, x, y, sleeves, grow))
+                         lambda: _joins_sleeve(inside, x, y, sleeves, grow))
         if verdict == HAND:
             found[y:y + bh, x:x + bw] |= inside
         elif verdict == FELT_COLOURED:
@@ -448,9 +450,9 @@ def carry_hidden(previous: Scene | None, current: Scene, hands_json: Sequence[di
         if f.detected_by != "colour":
             renamed.append(f)
             continue
-        near = [(float(np.hypot(p.x - f.x, p.y - f.y)), p) for p in prev_colour
-                if p.id not in used and p.side == f.side and np.hypot(p.x - f.x, p.y - f.y) <= max(gate_in, pull_gate_in)]
-        dist, p = min(near, key=lambda t: t[0]) if near else (math.inf, None)
+        nearest = min(((float(np.hypot(p.x - f.x, p.y - f.y)), p) for p in prev_colour
+                       if p.id not in used and p.side == f.side), key=lambda t: t[0], default=(math.inf, None))
+        dist, p = nearest if nearest[0] <= max(gate_in, pull_gate_in) else (math.inf, None)
         if p is not None and dist >= pull_in and under is not None and under.contains(Point(p.x, p.y)):
             used.add(p.id)               # under the hand: hidden at its last place below
         elif dist <= gate_in:
