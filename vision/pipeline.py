@@ -97,7 +97,7 @@ class _Held:
     pose: CameraPose
     grid: Grid | None
     grid_check: dict | None
-    maker: TopViewMaker | None = None      # the frame's one top view, for this registration
+    maker: TopViewMaker | None = None      # a tracked stream's later frames' top views, for this registration
     rescale: tuple[float, tuple[float, float]] | None = None   # grid correction of the view's labels
     mat: np.ndarray | None = None          # the mat's chromaticity (colour figures compare against it)
     wb: WhiteBalance | None = None         # the anchors' grey card: colours are judged after it
@@ -233,10 +233,14 @@ class FramePipeline:
         k = self.camera.matrix_for(gray.shape[1], gray.shape[0]) if self.camera is not None else None
         pose = camera_pose(registration.H_px_to_in, registration.image_size, k)
         t0 = time.perf_counter()
-        maker = TopViewMaker(registration.H_in_to_px, self._view_ppi(registration), self._table_rect(),
-                             keep_maps=self.track)
-        view = maker.make(frame_bgr)
+        # This frame is seen as a photo is; a stream's later frames are windows of kept maps at the
+        # markers' resolution (their markers are read there), made ready now.
+        view = TopViewMaker(registration.H_in_to_px, self._view_ppi(registration), self._table_rect()).make(frame_bgr)
         view.base                      # the one warp (every later layer is derived from it)
+        maker = None
+        if self.track:
+            maker = TopViewMaker(registration.H_in_to_px, self._fine_ppi(), self._table_rect(), keep_maps=True)
+            maker.prepare_maps()
         spec = self.profile.grid
         if spec is not None or self.profile.sides:
             view.at(COLOUR_PPI)        # the grid's and the rims' layer: part of the shared view
@@ -261,16 +265,21 @@ class FramePipeline:
         return _Held(registration, pose, grid, check, maker, rescale, mat, wb=wb,
                      colour_resolution=coarse_for_colour), view
 
+    def _fine_ppi(self) -> float:
+        """The figure markers' view resolution (or the other stages' finest, if finer)."""
+        return max(self.markers.view_px_per_in, COLOUR_PPI, GRID_PPI, TERRAIN_PPI)
+
     def _view_ppi(self, registration: Registration) -> float:
-        """The resolution of the frame's one warp: the figure markers' when they read the whole view
-        (a tracked stream's windows, a frame searched at half size), else the finest of the other
-        stages' (20 px/in), or an integer multiple of it where the frame is much finer (up to the
-        markers'), so that the coarser layers are area averages of it rather than a sparse sampling
-        of the frame."""
+        """The resolution of a whole frame's one warp: the figure markers' when they read the view
+        (a frame searched at half size), else the finest of the other stages' (20 px/in), or an
+        integer multiple of it where the frame is much finer (up to the markers'), so that the
+        coarser layers are area averages of it rather than a sparse sampling of the frame. (A
+        tracked stream's first frame too: its colour layer then is a photo's, where one resampled
+        from the markers' resolution is blurred a little and shows more phantoms.)"""
         scan = self._scan
         coarse = max(COLOUR_PPI, GRID_PPI, TERRAIN_PPI)
-        fine = max(self.markers.view_px_per_in, coarse)
-        if self.track or scan is None or not scan[1].figures_searched:
+        fine = self._fine_ppi()
+        if scan is None or not scan[1].figures_searched:
             return fine
         x1, y1 = self.profile.width_in, self.profile.depth_in
         corners = np.array([[0, 0], [x1, 0], [x1, y1], [0, y1], [x1 / 2, y1 / 2]], float)

@@ -1,11 +1,13 @@
 """The table seen from straight above: one top view per frame, shared by every stage.
 
 View pixel (u, v) is table point (x0 + u / ppi, y0 + v / ppi). A frame is warped once, in colour,
-to a view of the whole table at the finest resolution any stage needs (the figure markers'); the
-other stages read layers derived from it (gray, coarser resolutions, white-balanced colour) or
-windows cut out of it, so nothing warps the frame a second time. The warp and each layer are made
-when a stage first asks for them, once per frame (FrameView). While a registration holds, the
-warp's pixel maps are kept and each new frame is only resampled through them.
+to a view of the whole table at the finest resolution any stage reading it needs (the figure
+markers' where they read the view, else the colour's 20 px/in or a multiple of it); the other
+stages read layers derived from it (gray, coarser resolutions, white-balanced colour) or windows
+cut out of it, so nothing warps the frame a second time. The warp and each layer are made when a
+stage first asks for them, once per frame (FrameView). While a registration holds, a stream's
+later frames are resampled, window by window, through pixel maps kept at the markers' resolution
+(WindowedView).
 """
 from __future__ import annotations
 
@@ -291,8 +293,7 @@ class TopViewMaker:
             if image is None:          # no part of the table in the frame: its edges, as warpPerspective
                 image = _warp_colour(frame_bgr, self._m, self.size)
         else:
-            if self._maps is None:
-                self._maps = self._build_maps()
+            self.prepare_maps()
             image = cv2.remap(frame_bgr, *self._maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         return TopView(image, self.ppi, (self.rect_in[0], self.rect_in[1]))
 
@@ -312,11 +313,15 @@ class TopViewMaker:
         shift = np.array([[1, 0, -u0], [0, 1, -v0], [0, 0, 1.0]])
         return _warp_colour(frame_bgr[v0:v1, u0:u1], shift @ m, size)
 
+    def prepare_maps(self) -> None:
+        """Make the pixel maps now (a stream's first frame), not on the first frame that needs them."""
+        if self._maps is None:
+            self._maps = self._build_maps()
+
     def windows(self, frame_bgr: np.ndarray, rescale=None) -> "WindowedView":
         """This frame's view, made only where a stage looks (a tracked frame: a few windows)."""
         TopViewMaker.warps += 1
-        if self._maps is None:
-            self._maps = self._build_maps()
+        self.prepare_maps()
         return WindowedView(self, frame_bgr, rescale)
 
     def _build_maps(self):

@@ -64,6 +64,20 @@ def test_a_stream_keeps_the_warp_as_maps_and_remaps_once_a_frame(monkeypatch, ph
     assert warps.calls == 0                          # made by remapping the kept maps
 
 
+def test_a_streams_first_frame_is_seen_as_the_same_photo_is(photo_and_profile):
+    # A stream's first frame searches the whole table, as a photo is searched; its view is the
+    # photo's (its colour layer not a resample of the markers' finer one), so it finds the same.
+    photo, profile = photo_and_profile
+    still = FramePipeline(profile).process(photo.image).scene
+    first = FramePipeline(profile, track=True).process(photo.image).scene
+
+    def seen(scene):
+        return sorted((f.detected_by, f.side or "", f.marker or 0, round(f.x, 6), round(f.y, 6)) for f in scene.figures)
+    assert any(f.detected_by == "colour" for f in still.figures)
+    assert seen(first) == seen(still)
+    assert [t.polygon.wkt for t in first.terrain] == [t.polygon.wkt for t in still.terrain]
+
+
 def test_layers_are_made_once_and_a_window_is_a_cut():
     image = (np.random.default_rng(1).random((360, 480, 3)) * 255).astype(np.uint8)
     view = FrameView(TopView(image, 20.0, (0.0, 0.0)))
