@@ -46,7 +46,8 @@ the mat when it shows the mat's own grain (a streak of light wood; a grain is a 
 mat's light lines up its gradients too). Where the camera clipped, a pixel brighter than both the
 mat around and the felt is the lamp's hot spot on the mat, not the felt. A region is no piece when
 it is small, thin, lies along the table's edge, reaches in over it (an arm, a cloth), is square-cut
-and hangs over it (a book), or is nearly all as white as paper (over the mat, nearer the anchors'
+and hangs over it (a book), is cut straight and plain where a felt is rough (a book lying on the
+table: then the kind's next patch is tried), or is nearly all as white as paper (over the mat, nearer the anchors'
 white card than the kind's colour in brightness, or clipped, unless it keeps a tinted kind's tint: a
 pale sand felt): a printed page, its print too fine for this layer, averages to a grey near a rocks
 felt's. Each piece's `confidence` is how surely its inside (where no figure stands) is its kind,
@@ -121,6 +122,9 @@ EDGE_TOUCH_IN = 0.3          # a patch this near the view's edge touches the tab
 MAX_REACH_ASPECT = 1.8       # ... and one this elongated there reaches in from outside (an arm),
 EDGE_SEED_SCORE = 1e-3       # a seed patch touching the table's edge scores no more than this (last resort)
 MIN_EDGE_THING_FILL = 0.8    # one filling its bounding rectangle this well hangs over it (a book)
+MIN_BOX_FILL = 0.93          # a piece filling its smallest rectangle this well is cut straight (the hard set's
+                             # felts 0.89 at most; the demo table's rocks, a cut quadrilateral, 0.94; a book 0.98) ...
+MAX_BOX_FUZZ = 0.4           # ... and, no rougher than this share of the mat's fuzz, a plain thing (a book)
 THIN_IN = 1.5                # a piece no thicker than this (its widest disc) is thin, and then ...
 MAX_THIN_ASPECT = 3.0        # ... one this elongated (its turned rectangle) is a streak, a wood's grain
 BROAD_DISC_IN = 2.0         # a felt is cut inches wide: discs this wide that fit in it ...
@@ -665,7 +669,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             # light wood like the hill felt, taken into its seeds, or along the edge under a lamp.
             kept = [q[:3] for q in kept
                     if not (((reached_on and any(q[3])) or not inner_table.contains(q[1]))
-                            and _mats_grain(texture, q[1], (ox, oy)))]
+                            and _mats_grain(texture, q[1], (ox, oy)))
+                    and not _plain_box(texture, q[1], (ox, oy))]
             if kept:
                 pieces += kept
                 break
@@ -1323,6 +1328,20 @@ class _Texture:
         if not region.any() or self.mat_fuzz <= 0:
             return 0.0
         return terrain_grain.fuzz_level(self.fuzz[region]) / self.mat_fuzz
+
+
+def _plain_box(texture: _Texture, polygon: Polygon, origin_in) -> bool:
+    """Whether the piece `polygon` (table inches) is a plain thing cut straight, a book or a box
+    lying on the table: it fills its smallest rectangle MIN_BOX_FILL or more, and where it is seen it
+    is smoother than a felt (its fuzz no more than MAX_BOX_FUZZ of the mat's; a book's cover is one
+    paint, a felt's fibres are as rough as a mat at the pixel scale). A felt cut straight is as
+    rough as any felt; on a plain mat, where nothing is rough, a straight cut alone tells nothing."""
+    if polygon.area < MIN_BOX_FILL * polygon.minimum_rotated_rectangle.area:
+        return False
+    inside = np.zeros(texture.fuzz.shape, np.uint8)
+    _fill_polygon(inside, polygon, origin_in, texture.ppi)
+    inside = (cv2.erode(inside, _SQUARE3) > 0) & ~texture.unseen
+    return bool(inside.any()) and texture.fuzz_share(inside) <= MAX_BOX_FUZZ
 
 
 def _mats_grain(texture: _Texture, polygon: Polygon, origin_in) -> bool:

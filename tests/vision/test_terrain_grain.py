@@ -7,6 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+import shapely
 from shapely.geometry import Point
 
 from vision.terrain import find_terrain
@@ -237,3 +238,33 @@ def test_a_plain_mat_under_a_lamps_gradient_has_no_grain():
     work = _work(view)
     assert work.mat_grain[0] >= GRAINED_MAT           # (coherent, by its gradient)
     assert not _mats_grain(work, box(24.0, 4.0, 33.0, 20.0), (0.0, 0.0))
+
+
+GRAVEL = (150, 140, 122)
+WOODS = (48, 82, 40)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("book", ["plain", "rough"])
+def test_a_plain_book_of_a_felts_colour_is_no_felt_and_the_felt_is_found(seed, book):
+    # A book of the woods felt's very green on a gravel mat, larger than the felt, is cut straight and
+    # one paint: a book, and the woods felt beside
+    # it is the woods. A felt cut straight is as rough as the mat: felt, though a rectangle.
+    rng = np.random.default_rng(seed)
+    shape = (120, 180)
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]]
+    rough = 1 + 0.12 * _noise(rng, shape, 0.7)
+    view = np.array(GRAVEL[::-1], np.float32) * rough[..., None]
+    disc = np.hypot(xx - 26 * PPI, yy - 12 * PPI) <= 3.0 * PPI
+    rect = (xx >= 4 * PPI) & (xx < 10.5 * PPI) & (yy >= 6 * PPI) & (yy < 15.5 * PPI)
+    felt = np.array(WOODS[::-1], np.float32) * (1 + 0.12 * _noise(rng, shape, 0.7))[..., None]
+    cover = np.array(WOODS[::-1], np.float32) * (1 + 0.01 * _noise(rng, shape, 0.7))[..., None]
+    view = np.where(disc[..., None], felt, view)
+    view = np.where(rect[..., None], cover if book == "plain" else felt, view).clip(0, 255)
+    pieces = find_terrain(view, PPI, [("woods", WOODS), ("water", (52, 104, 168))])
+    truths = [Point(26.0, 12.0).buffer(3.0, 64)]
+    if book == "rough":
+        truths.append(shapely.box(4.0, 6.0, 10.5, 15.5))
+    assert [p.kind for p in pieces] == ["woods"] * len(truths)
+    for truth in truths:
+        assert max(p.polygon.intersection(truth).area / p.polygon.union(truth).area for p in pieces) >= 0.8
