@@ -55,24 +55,9 @@ RULES = (
 )
 
 
-def _label_reader(strict: np.ndarray, loose: np.ndarray, wanted: np.ndarray):
-    """(rows, cols) -> whether either label map shows a label `wanted` (bool table by label byte)."""
-    strict_b = rim_vetting._label_bytes(strict).reshape(-1)
-    loose_b = rim_vetting._label_bytes(loose).reshape(-1)
-    w = strict.shape[1]
-
-    def read(yi: np.ndarray, xi: np.ndarray) -> np.ndarray:
-        at = yi * w + xi
-        return wanted.take(strict_b.take(at)) | wanted.take(loose_b.take(at))
-    return read
-
-
 def cues(hit, strict, loose, n_sides: int, felt_labels, r_px: float, shift_px) -> dict:
     """The four cues of one reported ring (see the module's docstring)."""
-    others = np.zeros(256, bool)
-    others[:n_sides] = True
-    others[hit.side_index] = False
-    other = _label_reader(strict, loose, others)
+    other = rim_vetting.other_side_reader(strict, loose, n_sides, hit.side_index)
     h, w = strict.shape
     c = np.asarray(hit.xy_view, np.float64)
     out = {"near_own": rim_vetting.near_arc(strict, loose, hit.side_index, c, shift_px, r_px),

@@ -364,26 +364,33 @@ def _up_on_a_body(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: floa
     # The rim beneath, nearly round the same centre, shows within 1.6 radii of it (RimHit.other)
     if n_sides is None or wall_shift_px is None or wall_height_in <= 0 or hit.other <= 0:
         return ""
-    # labels -1 (none), sides 0..n-1, terrain n..: which are another side (looked up by the label's
-    # byte, -1 being 255)
-    others = np.zeros(256, bool)
-    others[:n_sides] = True
-    others[hit.side_index] = False
-    strict_b, loose_b = _label_bytes(strict).reshape(-1), _label_bytes(loose).reshape(-1)
-    w = strict.shape[1]
-
-    def other(yi: np.ndarray, xi: np.ndarray) -> np.ndarray:
-        at = yi * w + xi                                          # (each map read once, flat)
-        return others.take(strict_b.take(at)) | others.take(loose_b.take(at))
     shift = np.asarray(wall_shift_px(hit.xy_view[None]), np.float64).reshape(2)
     per_in = np.hypot(*shift) / wall_height_in / r_px         # radii a thing shows farther out per inch up
-    share, offset = rim_beneath(other, strict.shape, hit.xy_view, r_px, shift)
+    share, offset = rim_beneath(other_side_reader(strict, loose, n_sides, hit.side_index), strict.shape,
+                                hit.xy_view, r_px, shift)
     # Cloth hangs from about a third to two thirds of a body's height: the ring it makes shows
     # that much farther from the camera than the rim of the figure's own base.
     if share >= MIN_RIM_BENEATH and max(MIN_CLOTH_OFFSET, CLOTH_LOW_IN * per_in) <= offset <= CLOTH_HIGH_IN * per_in + MIN_CLOTH_OFFSET:
         return (f"cloth up on a body: a rim of another colour ({share:.2f} of a ring) shows {offset:.2f} radii "
                 f"nearer the camera")
     return ""
+
+
+def other_side_reader(strict: np.ndarray, loose: np.ndarray, n_sides: int,
+                      side: int) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """(rows, cols) -> whether either label map shows a side other than `side` there (of the
+    `n_sides`; labels -1 none, sides 0..n-1, terrain n..), as rim_beneath reads it."""
+    # (looked up by the label's byte, -1 being 255)
+    others = np.zeros(256, bool)
+    others[:n_sides] = True
+    others[side] = False
+    strict_b, loose_b = _label_bytes(strict).reshape(-1), _label_bytes(loose).reshape(-1)
+    w = strict.shape[1]
+
+    def other(yi: np.ndarray, xi: np.ndarray) -> np.ndarray:
+        at = yi * w + xi                                          # (each map read once, flat)
+        return others.take(strict_b.take(at)) | others.take(loose_b.take(at))
+    return other
 
 
 def _label_bytes(label: np.ndarray) -> np.ndarray:
