@@ -239,7 +239,7 @@ class FramePipeline:
         view.base                      # the one warp (every later layer is derived from it)
         maker = None
         if self.track:
-            maker = TopViewMaker(registration.H_in_to_px, self._fine_ppi(), self._table_rect(), keep_maps=True)
+            maker = TopViewMaker(registration.H_in_to_px, self._fine_ppi(), self._table_rect())
             maker.prepare_maps()
         spec = self.profile.grid
         if spec is not None or self.profile.sides:

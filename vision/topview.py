@@ -268,18 +268,16 @@ def _halved(image: np.ndarray) -> np.ndarray:
 
 
 class TopViewMaker:
-    """Makes the shared top view of each frame for one registration (build again when it changes).
-
-    `keep_maps`: keep the warp as pixel maps, so that each later frame is one remap (a stream);
-    a single photo warps directly."""
+    """Makes the shared top view of each frame for one registration (build again when it changes):
+    a whole frame warped directly (`make`), or a stream's frame in windows remapped through pixel
+    maps kept for the registration (`windows`)."""
 
     warps = 0        # frames warped by any maker (tests count them)
 
-    def __init__(self, H_in_to_px: np.ndarray, ppi: float, rect_in: Rect, *, keep_maps: bool = False):
+    def __init__(self, H_in_to_px: np.ndarray, ppi: float, rect_in: Rect):
         self.ppi = float(ppi)
         self.rect_in = rect_in
         self.size, self._m = _geometry(H_in_to_px, self.ppi, rect_in)
-        self._keep_maps = keep_maps
         self._maps = None
 
     def make(self, frame_bgr: np.ndarray) -> FrameView:
@@ -288,13 +286,9 @@ class TopViewMaker:
         return FrameView(make_base=lambda: self._warp(frame_bgr), maker=self)
 
     def _warp(self, frame_bgr: np.ndarray) -> TopView:
-        if not self._keep_maps:
-            image = self._warp_part(frame_bgr, self._m, self.size)
-            if image is None:          # no part of the table in the frame: its edges, as warpPerspective
-                image = _warp_colour(frame_bgr, self._m, self.size)
-        else:
-            self.prepare_maps()
-            image = cv2.remap(frame_bgr, *self._maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        image = self._warp_part(frame_bgr, self._m, self.size)
+        if image is None:          # no part of the table in the frame: its edges, as warpPerspective
+            image = _warp_colour(frame_bgr, self._m, self.size)
         return TopView(image, self.ppi, (self.rect_in[0], self.rect_in[1]))
 
     def _warp_part(self, frame_bgr: np.ndarray, m: np.ndarray, size) -> np.ndarray | None:
