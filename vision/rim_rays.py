@@ -351,12 +351,17 @@ def fit_trimmed(points: np.ndarray, valid: np.ndarray, start: np.ndarray, r_px: 
 def best_per_cell(pts: np.ndarray, score: np.ndarray, r_px: float) -> np.ndarray:
     """Of candidate points (N, 2), the best scored in each cell of 0.7 radii (a plateau gives
     several equal peaks), best first."""
+    return pts[best_per_cell_index(pts, score, r_px)]
+
+
+def best_per_cell_index(pts: np.ndarray, score: np.ndarray, r_px: float) -> np.ndarray:
+    """best_per_cell's picks as indices into `pts`."""
     if len(pts) <= 1:
-        return pts
-    pts = pts[np.argsort(-score, kind="stable")]
-    cell = np.floor(pts / max(1.0, 0.7 * r_px)).astype(np.int64)
+        return np.arange(len(pts))
+    order = np.argsort(-score, kind="stable")
+    cell = np.floor(pts[order] / max(1.0, 0.7 * r_px)).astype(np.int64)
     _, first = np.unique(cell[:, 0] * 1_000_003 + cell[:, 1], return_index=True)
-    return pts[np.sort(first)]
+    return order[np.sort(first)]
 
 
 @lru_cache(maxsize=16)

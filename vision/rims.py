@@ -38,7 +38,7 @@ import cv2
 import numpy as np
 
 from vision.colour import chromaticity, classify, rgb_chroma
-from vision.rim_rays import (EDGE_BIAS_PX, EDGE_TRIM, STEP_PX, Bands, Slots, best_per_cell, fit_circle, fit_trimmed,
+from vision.rim_rays import (EDGE_BIAS_PX, EDGE_TRIM, STEP_PX, Bands, Slots, best_per_cell_index, fit_circle, fit_trimmed,
                              free_radius, gained, gained_threshold, longest_arc, max_wall, outer_edges, ray_pixels, ray_units,
                              reach, sample_rays)
 from vision.rim_outline import faces_camera, outline_of_base_size, outline_on_arc
@@ -60,7 +60,7 @@ CLEAN_FULL = 0.8               # a ring this clean or cleaner loses nothing of i
 RIM_BAND = 0.2                 # a rim's band of colour is at least this wide, in radii
 MAX_RESIDUAL = 0.14            # RMS distance of the edge points from the circle, in radii (>= 1.2 px)
 HIDDEN_RUN = 3                 # rays past either end of the visible arc the body's edge may cut the rim short on
-MIN_RING_PX2 = 0.3            # candidate: colour pixels in the annulus, in radii squared
+MIN_RING_PX2 = 0.2             # candidate: colour pixels in the annulus, in radii squared
 MAX_CANDIDATES = 250
 MIN_CONFIDENCE = 0.33          # of a ring passing every test: all its measures together
 OVERLAP = 1.8                  # two bases' centres are at least a diameter apart: 2 radii, less slack
@@ -69,6 +69,11 @@ SOFT_RING_PX2 = 0.12           # soft candidate: likelihood summed in the annulu
                                # (halved for a side whose channel the white balance raised most, blue under
                                # tungsten: on 60 hard photos of each of 8 seeds, 4 rims more of 5,100 and a phantom
                                # fewer; quartered, no more on 4 of them: its pale rims are lost further on)
+FAINT_SOFT_RING_PX2 = 0.06     # ... or this much: a faint candidate (a thin rim at 1080p, its colour a chroma
+                               # pixel wide), kept only where no other side's candidate is in it unless its own
+                               # likelihood peaks as a rim's does, and only this sure:
+FAINT_MIN_CONFIDENCE = 0.4     # (with MIN_RING_PX2 0.3 -> 0.2, on 60 hard photos of each of the 8 seeds rims
+                               # 4717 -> 4720, phantoms 77 -> 76; of seeds 100-105, 3468 -> 3473 and 84 -> 81)
 SOFT_NOISE = 0.1               # the likelihood counts above this (a body's brown is a little red)
                                # (halved too for such a side: 5 phantoms more on seeds 0/7/3/11, p95 up)
 EDGE_NOISE = 0.03              # the edge pass: the likelihood counts above this where the brightness steps ...
@@ -148,6 +153,7 @@ class RimHit:
                                # for a ring they may keep (one otherwise too weak, no other side's colour round
                                # it; front also for a too weak ring facing the camera: vision.rim_outline)
     by_water: bool = False     # found by the water search (vision.rim_water): no ring measures, its radius the base's
+    faint: bool = False        # found where its likelihood's annulus held less than a soft candidate's (SOFT_RING_PX2)
 
 
 # A side's labels as 0/255 bytes (cv2.compare's), halved by area: each 2x2 block's rounded mean
@@ -160,8 +166,10 @@ _ONE_AT_255 = np.zeros(256, np.float32)
 _ONE_AT_255[255] = 1.0
 
 
-def _candidates(mask: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -> np.ndarray:
-    """(N, 2) view points where a base-sized annulus holds the colour and its middle does not.
+def _candidates(mask: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2, *,
+                with_ring: bool = False):
+    """(N, 2) view points where a base-sized annulus holds the colour and its middle does not
+    (`with_ring`: and (N,) how much colour each one's annulus holds, in radii squared).
 
     `mask`: a float map (a likelihood, or labels as 0/1), or a side's labels as uint8 0/255: these
     are summed in integers, quarters of a pixel, and give the same sums to the bit (a sum of
@@ -180,13 +188,17 @@ def _candidates(mask: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2) -
         small = cv2.resize(mask[:2 * h2, :2 * w2], (w2, h2), interpolation=cv2.INTER_AREA)
         if labels:
             small = cv2.LUT(small, _QUARTERS_HALVED)
-        return _candidates_in(small, r_px / 2, min_ring, quarters=labels) * 2 + 0.5
-    if labels:
-        mask = cv2.LUT(mask, _QUARTERS_FULL)
-    return _candidates_in(mask, r_px, min_ring, quarters=labels)
+        pts, ring = _candidates_in(small, r_px / 2, min_ring, quarters=labels)
+        pts = pts * 2 + 0.5
+    else:
+        if labels:
+            mask = cv2.LUT(mask, _QUARTERS_FULL)
+        pts, ring = _candidates_in(mask, r_px, min_ring, quarters=labels)
+    return (pts, ring) if with_ring else pts
 
 
-def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2, quarters: bool = False) -> np.ndarray:
+def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2,
+                   quarters: bool = False) -> tuple[np.ndarray, np.ndarray]:
     s_in = int(round(1.1 * r_px)) | 1             # the middle, inside the rim band
     s_out = int(round(2.2 * r_px)) | 1            # the whole base and a little more
     if quarters:
@@ -218,7 +230,8 @@ def _candidates_in(m: np.ndarray, r_px: float, min_ring: float = MIN_RING_PX2, q
         good &= in_at / (s_in * s_in) <= ring_at / (s_out * s_out - s_in * s_in)
     ys, xs = ys[good], xs[good]
     pts = np.column_stack([xs, ys]).astype(np.float64)
-    return best_per_cell(pts, score[ys, xs], r_px)[:MAX_CANDIDATES]
+    pick = best_per_cell_index(pts, score[ys, xs], r_px)[:MAX_CANDIDATES]
+    return pts[pick], ring_at[good][pick] / (r_px * r_px)
 
 
 def _rim_edges(samples, centres, shift, units, radii, r_px: float, search_lo: float, search_hi: float, gain):
@@ -884,7 +897,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_
     # Every candidate is measured on its own side's map (labels as 0/1, or the likelihood): one
     # vectorised fit for all of them.
     h, w = strict.shape
-    masks, c0s, sides, kinds = [], [], [], []
+    masks, c0s, sides, kinds, faints = [], [], [], [], []
     n_sides = len(side_rgbs)
     # The soft pass: each side's likelihood, for rims too thin or pale for either label.
     # (the noise taken off: a body's brown is a little red) The edge pass: at 1080p a rim is a
@@ -916,28 +929,33 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_
                 continue
             if kind == PASS_SOFT:
                 mask = label[k]
-                if float(mask.sum()) < SOFT_RING_PX2 * r_px * r_px:
+                if float(mask.sum()) < FAINT_SOFT_RING_PX2 * r_px * r_px:
                     continue
-                c = _candidates(mask, r_px, SOFT_RING_PX2)
+                c, ring = _candidates(mask, r_px, FAINT_SOFT_RING_PX2, with_ring=True)
+                faint = ring < SOFT_RING_PX2
             else:
                 on = cv2.compare(label, k, cv2.CMP_EQ)   # 0/255 bytes, as _candidates counts them
                 if cv2.countNonZero(on) < MIN_RING_PX2 * r_px * r_px:
                     continue
                 c = _candidates(on, r_px)
+                faint = np.zeros(len(c), bool)
                 mask = on
             if skip_near is not None and len(skip_near) and len(c):
                 d = np.hypot(c[:, None, 0] - skip_near[None, :, 0], c[:, None, 1] - skip_near[None, :, 1])
-                c = c[d.min(1) > 1.5 * r_px]
+                far = d.min(1) > 1.5 * r_px
+                c, faint = c[far], faint[far]
             if not len(c):
                 continue
             masks.append(mask if kind == PASS_SOFT else cv2.LUT(mask, _ONE_AT_255))   # 0/1 float32, as the rays want it
             c0s.append(c)
+            faints.append(faint)
             sides.append(np.full(len(c), k))
             kinds.append(np.full(len(c), kind))
     if not masks:
         return [], strict, loose
     side_of = np.concatenate(sides)
     kind_of = np.concatenate(kinds)
+    faint_of = np.concatenate(faints)
     c0 = np.concatenate(c0s)
     slot_of = np.concatenate([np.full(len(c), m) for m, c in enumerate(c0s)])
     mask_f = Slots(masks, slot_of)
@@ -950,6 +968,21 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_
         near = sample_rays(mask_f[soft], c0[soft], radii[band], units)
         peak = np.percentile(near.reshape(int(soft.sum()), -1), 90, axis=1)
         gain[soft] = 1.0 / np.maximum(peak, SOFT_FLOOR - SOFT_NOISE)
+        # a faint annulus whose colour peaks lower than a rim's is no rim where another side's
+        # colour makes a candidate in it: a grey body's trace of blue over a red base, scaled up by
+        # the gain, would be a perfect ring
+        weak = np.zeros(len(c0), bool)
+        weak[soft] = peak < SOFT_FLOOR - SOFT_NOISE
+        weak &= faint_of
+        keep = np.ones(len(c0), bool)
+        if weak.any():
+            w = np.flatnonzero(weak)
+            d = np.hypot(c0[w, None, 0] - c0[None, :, 0], c0[w, None, 1] - c0[None, :, 1])
+            other = (side_of[w, None] != side_of[None, :]) & ~weak[None, :]
+            keep[w] = ~((d <= r_px) & other).any(1)
+        if not keep.all():
+            c0, gain, side_of, kind_of, mask_f = c0[keep], gain[keep], side_of[keep], kind_of[keep], mask_f[keep]
+            faint_of = faint_of[keep]
 
     def shift_at(c: np.ndarray) -> np.ndarray:
         return np.zeros_like(c) if wall_shift_px is None else np.asarray(wall_shift_px(c), np.float64)
@@ -964,7 +997,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_
     moved = np.hypot(*(c1 - c0).T)
     live = (kept0.mean(1) >= COARSE_COVERAGE * MIN_COVERAGE) & (moved <= 0.9 * r_px) & np.isfinite(c1).all(1)
     c0, gain, shift0 = c0[live], gain[live], shift0[live]
-    side_of, kind_of = side_of[live], kind_of[live]
+    side_of, kind_of, faint_of = side_of[live], kind_of[live], faint_of[live]
     mask_f = mask_f[live]
     if not len(c0):
         return [], strict, loose
@@ -1001,7 +1034,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_
         c0, c2, moved, kept, residual, clean, free_r, fit_r, failed, luma_clean = (
             a[shaped] for a in (c0, c2, moved, kept, residual, clean, free_r, fit_r, failed, luma_clean))
         coverage, arc, gain, shift1 = coverage[shaped], arc[shaped], gain[shaped], shift1[shaped]
-        side_of, kind_of = side_of[shaped], kind_of[shaped]
+        side_of, kind_of, faint_of = side_of[shaped], kind_of[shaped], faint_of[shaped]
         mask_f = mask_f[shaped]
     # The shape measures, from the final centre.
     samples = gained(sample_rays(mask_f, c2, radii, units), gain)
@@ -1097,8 +1130,10 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_
         hit = RimHit(c2[i].copy(), int(side_of[i]), float(conf[i]), float(coverage[i]), float(residual[i]),
                      float(filled[i]), float(outer[i]), reason, bool(kind_of[i] == PASS_LOOSE), float(fit_r[i] / r_px),
                      float(clean[i]), float(other_near[i]), float(free_r[i] / r_px), float(inner[i]),
-                     float(hollow[i]), bool(kind_of[i] == PASS_SOFT), float(core[i]), float(covered[i]), float(front[i]))
-        if reason == "ring" and conf[i] < MIN_CONFIDENCE and not kept_hidden[i]:
+                     float(hollow[i]), bool(kind_of[i] == PASS_SOFT), float(core[i]), float(covered[i]), float(front[i]),
+                     faint=bool(faint_of[i]))
+        if reason == "ring" and (conf[i] < MIN_CONFIDENCE and not kept_hidden[i]
+                                 or faint_of[i] and conf[i] < FAINT_MIN_CONFIDENCE):
             hit = dataclasses.replace(hit, reason=f"too weak a ring all told (confidence {conf[i]:.2f})")
         elif reason == "ring" and paper[i]:
             hit = dataclasses.replace(hit, reason="as white as paper where its colour shows: a page, a white mug or "

@@ -476,3 +476,24 @@ def test_on_a_grained_mat_the_grain_counts_in_part_and_a_base_s_step_nearly_in_f
     # count nearly in full; against the mean slope round them, about a third
     assert np.median(grained[d > 40]) < 0.5
     assert np.median(grained[(d > 19) & (d < 21)]) > 0.8
+
+
+@pytest.mark.parametrize("seed, paint, blur_px", [(1, 0.7, 1.8), (2, 0.7, 1.8), (1, 0.5, 1.2), (4, 0.5, 1.2)])
+def test_a_thin_blurred_rim_half_hidden_is_found_on_its_faint_annulus(seed, paint, blur_px):
+    # A rim a twentieth of an inch wide, its paint blended with the mat (a 1080p frame's chroma),
+    # half of it under the body: its likelihood's annulus holds less than a soft candidate's
+    # (SOFT_RING_PX2) but peaks as a rim's colour does, so it is a faint candidate and a base.
+    rng = np.random.default_rng(seed)
+    scene = TopScene(width_in=8, depth_in=4)
+    rgb = tuple(int(v) for v in paint * np.array(RED) + (1 - paint) * np.array(scene.mat_rgb))
+    x, y, r = 2.0 + rng.uniform(-0.2, 0.2), 2.0 + rng.uniform(-0.2, 0.2), 0.5
+    scene.disc(x, y, r, rgb)
+    scene.disc(x, y, 0.9 * r, (70, 66, 60))
+    scene.disc(x, y, 0.45 * r, (110, 80, 50))
+    lean = float(rng.uniform(0, 2 * np.pi))
+    t = np.linspace(lean - np.pi / 2, lean + np.pi / 2, 24)
+    scene.poly(np.vstack([[x, y], np.column_stack([x + 1.08 * r * np.cos(t), y + 1.08 * r * np.sin(t)])]), (110, 80, 50))
+    scene.truth.append((x, y, "red"))
+    found = _found(scene, scene.finish(seed=seed, blur_px=blur_px))
+    _check(scene, found, tol_in=0.15)
+    assert found[0][3].faint
