@@ -234,6 +234,7 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
     apart_all = np.hypot(d_all[..., 0], d_all[..., 1]) / r_px
     sides = np.array([hits[i].side_index for i in rings])
     pairs = (sides[:, None] != sides[None]) & ~(apart_all > MAX_OVERLAP)
+    pairs &= ~np.array([hits[i].pale for i in rings])[None, :]      # (a pale ring makes no ring cloth: RimHit.pale)
     out = list(hits)
     for a, i in enumerate(rings):
         towards = shift[a] / max(norm[a], 1e-9)
@@ -278,7 +279,7 @@ def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
         return hits
     rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
     others = [j for j, h in enumerate(hits) if h.reason != "ring"
-              and (j in cloth_called or j in left_out)]
+              and (j in cloth_called or j in left_out) and not getattr(h, "pale", False)]   # (_LeftOut has none)
     if not rings or not others:
         return hits
 

@@ -70,10 +70,10 @@ SOFT_RING_PX2 = 0.12           # soft candidate: likelihood summed in the annulu
                                # tungsten: on 60 hard photos of each of 8 seeds, 4 rims more of 5,100 and a phantom
                                # fewer; quartered, no more on 4 of them: its pale rims are lost further on)
 FAINT_SOFT_RING_PX2 = 0.06     # ... or this much: a faint candidate (a thin rim at 1080p, its colour a chroma
-                               # pixel wide), kept only where no other side's candidate is in it unless its own
-                               # likelihood peaks as a rim's does, and only this sure:
+                               # pixel wide), kept only this sure:
 FAINT_MIN_CONFIDENCE = 0.4     # (with MIN_RING_PX2 0.3 -> 0.2, on 60 hard photos of each of the 8 seeds rims
-                               # 4717 -> 4720, phantoms 77 -> 76; of seeds 100-105, 3468 -> 3473 and 84 -> 81)
+                               # 4717 -> 4725, phantoms 77 -> 76; of seeds 100-105, 3468 -> 3475 and 84 -> 80;
+                               # kept at any confidence, 4740 and 82, 3480 and 82)
 SOFT_NOISE = 0.1               # the likelihood counts above this (a body's brown is a little red)
                                # (halved too for such a side: 5 phantoms more on seeds 0/7/3/11, p95 up)
 EDGE_NOISE = 0.03              # the edge pass: the likelihood counts above this where the brightness steps ...
@@ -154,6 +154,7 @@ class RimHit:
                                # it; front also for a too weak ring facing the camera: vision.rim_outline)
     by_water: bool = False     # found by the water search (vision.rim_water): no ring measures, its radius the base's
     faint: bool = False        # found where its likelihood's annulus held less than a soft candidate's (SOFT_RING_PX2)
+    pale: bool = False         # ... and its likelihood peaks lower than a rim's colour does
 
 
 # A side's labels as 0/255 bytes (cv2.compare's), halved by area: each 2x2 block's rounded mean
@@ -963,26 +964,17 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_
     # the candidate's ring (the brightest tenth of that band) is the edge, as 0.5 is for a label.
     gain = np.ones(len(c0))
     soft = kind_of == PASS_SOFT
+    pale_of = np.zeros(len(c0), bool)
     if soft.any():
         band = (radii >= 0.5 * r_px) & (radii <= 1.2 * r_px)
         near = sample_rays(mask_f[soft], c0[soft], radii[band], units)
         peak = np.percentile(near.reshape(int(soft.sum()), -1), 90, axis=1)
         gain[soft] = 1.0 / np.maximum(peak, SOFT_FLOOR - SOFT_NOISE)
-        # a faint annulus whose colour peaks lower than a rim's is no rim where another side's
-        # colour makes a candidate in it: a grey body's trace of blue over a red base, scaled up by
-        # the gain, would be a perfect ring
-        weak = np.zeros(len(c0), bool)
-        weak[soft] = peak < SOFT_FLOOR - SOFT_NOISE
-        weak &= faint_of
-        keep = np.ones(len(c0), bool)
-        if weak.any():
-            w = np.flatnonzero(weak)
-            d = np.hypot(c0[w, None, 0] - c0[None, :, 0], c0[w, None, 1] - c0[None, :, 1])
-            other = (side_of[w, None] != side_of[None, :]) & ~weak[None, :]
-            keep[w] = ~((d <= r_px) & other).any(1)
-        if not keep.all():
-            c0, gain, side_of, kind_of, mask_f = c0[keep], gain[keep], side_of[keep], kind_of[keep], mask_f[keep]
-            faint_of = faint_of[keep]
+        # a faint candidate whose colour peaks lower than a rim's is pale: it may be a base, but it
+        # makes no other side's ring cloth and gives way to any ring it overlaps (a grey body's
+        # trace of blue over a red base's painted top, scaled up by the gain, is a perfect ring)
+        pale_of[soft] = peak < SOFT_FLOOR - SOFT_NOISE
+        pale_of &= faint_of
 
     def shift_at(c: np.ndarray) -> np.ndarray:
         return np.zeros_like(c) if wall_shift_px is None else np.asarray(wall_shift_px(c), np.float64)
@@ -997,7 +989,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_
     moved = np.hypot(*(c1 - c0).T)
     live = (kept0.mean(1) >= COARSE_COVERAGE * MIN_COVERAGE) & (moved <= 0.9 * r_px) & np.isfinite(c1).all(1)
     c0, gain, shift0 = c0[live], gain[live], shift0[live]
-    side_of, kind_of, faint_of = side_of[live], kind_of[live], faint_of[live]
+    side_of, kind_of, faint_of, pale_of = side_of[live], kind_of[live], faint_of[live], pale_of[live]
     mask_f = mask_f[live]
     if not len(c0):
         return [], strict, loose
@@ -1026,7 +1018,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_
     # (a rim the shape tests leave out, the body hiding most of it, still tells the cloth test where
     # a figure stands: vet_hits' left_out_rims, as the candidates themselves do with_rejected)
     cut = np.flatnonzero((failed != 0) & np.isfinite(c2).all(1)) if not with_rejected else np.zeros(0, int)
-    left_out_rims = [(c2[i].copy(), int(side_of[i])) for i in cut]
+    left_out_rims = [(c2[i].copy(), int(side_of[i])) for i in cut if not pale_of[i]]   # (a pale ring makes no cloth)
     if not with_rejected:
         # What fails a shape test is no ring whatever its other measures: only the rest are
         # measured further (a tenth of the candidates, or less).
@@ -1034,7 +1026,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_
         c0, c2, moved, kept, residual, clean, free_r, fit_r, failed, luma_clean = (
             a[shaped] for a in (c0, c2, moved, kept, residual, clean, free_r, fit_r, failed, luma_clean))
         coverage, arc, gain, shift1 = coverage[shaped], arc[shaped], gain[shaped], shift1[shaped]
-        side_of, kind_of, faint_of = side_of[shaped], kind_of[shaped], faint_of[shaped]
+        side_of, kind_of, faint_of, pale_of = side_of[shaped], kind_of[shaped], faint_of[shaped], pale_of[shaped]
         mask_f = mask_f[shaped]
     # The shape measures, from the final centre.
     samples = gained(sample_rays(mask_f, c2, radii, units), gain)
@@ -1131,7 +1123,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_
                      float(filled[i]), float(outer[i]), reason, bool(kind_of[i] == PASS_LOOSE), float(fit_r[i] / r_px),
                      float(clean[i]), float(other_near[i]), float(free_r[i] / r_px), float(inner[i]),
                      float(hollow[i]), bool(kind_of[i] == PASS_SOFT), float(core[i]), float(covered[i]), float(front[i]),
-                     faint=bool(faint_of[i]))
+                     faint=bool(faint_of[i]), pale=bool(pale_of[i]))
         if reason == "ring" and (conf[i] < MIN_CONFIDENCE and not kept_hidden[i]
                                  or faint_of[i] and conf[i] < FAINT_MIN_CONFIDENCE):
             hit = dataclasses.replace(hit, reason=f"too weak a ring all told (confidence {conf[i]:.2f})")
@@ -1450,8 +1442,9 @@ def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = N
     `wall_height_in` up), or behind one of the `faint_bases` (centres of rings of a base's shape too
     weak to keep): left out, or kept with that reason `with_rejected`."""
     # The most confident ring stands (the labels it was found on only break ties): a faint rim
-    # found on the likelihood may be the base, and a strict ring beside it cloth on its body.
-    order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", -hits[i].confidence,
+    # found on the likelihood may be the base, and a strict ring beside it cloth on its body. A pale
+    # ring (RimHit.pale) stands only where no other does.
+    order = sorted(range(len(hits)), key=lambda i: (hits[i].reason != "ring", hits[i].pale, -hits[i].confidence,
                                                      hits[i].by_likelihood, hits[i].by_hue))
     # (every pair's distance at once: the same numbers as pair by pair)
     xy = np.array([h.xy_view for h in hits], np.float64).reshape(-1, 2)
@@ -1461,7 +1454,7 @@ def _one_per_base(hits: list[RimHit], r_px: float, strict: np.ndarray | None = N
     for i in order:
         h = hits[i]
         clash = [j for j, o in enumerate(out_at) if is_ring[o] and apart[i, o] < OVERLAP * r_px]
-        if is_ring[i] and len(clash) == 1 and (
+        if is_ring[i] and len(clash) == 1 and not h.pale and (
                 shows_more_ring(h, hits[out_at[clash[0]]], r_px)
                 or (strict is not None and loose is not None
                     and faces_away_more(h, hits[out_at[clash[0]]], strict, loose, r_px))):
