@@ -188,6 +188,7 @@ class _LeftOut:
     xy_view: np.ndarray
     side_index: int
     reason: str = "left out by the shape tests"
+    pale: bool = False         # (vision.rims hands on no pale ring as left out: RimHit.pale)
 
 
 MAX_SAME_PLACE = 1.0           # in radii: rings of two sides whose centres are this near are one base's
@@ -279,7 +280,7 @@ def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
         return hits
     rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
     others = [j for j, h in enumerate(hits) if h.reason != "ring"
-              and (j in cloth_called or j in left_out) and not getattr(h, "pale", False)]   # (_LeftOut has none)
+              and (j in cloth_called or j in left_out) and not h.pale]   # (a pale ring makes no cloth)
     if not rings or not others:
         return hits
 
