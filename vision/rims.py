@@ -765,6 +765,11 @@ def _contested(hits, rings, extra, contested, r_px, strict, wall_shift_px, wall_
     return hits, kept, extra
 
 
+FELT_EDGE_ON_ARC = 0.5         # felt of the side's hue beyond this share of a faint ring's arc, or more ...
+FELT_EDGE_OFF_ARC = 0.25       # ... and beyond this share of its other rays, or less ...
+FELT_EDGE_MAX_COVERAGE = 0.35  # ... the arc this share of the circle or less, no other side's colour round it:
+                               # the curve of a felt's edge (a bay of its ragged edge follows a base's circle
+                               # a third of the way at most, with nothing but the felt and the mat round it)
 TEACH_CONFIDENCE = 0.5         # rims this confident teach their side's colour to the second pass
 LABELLED_RAYS = 0.05           # a ring's side labels show it on this share of its rays (0.8-1.2 radii) or more ...
 LABELLED_SURE = 3              # ... on every sure ring of its side, at least this many: then a faint ring only
@@ -1058,7 +1063,14 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_
     # fit, centred just past the disc's edge, has the disc's colour running right up to it there)
     core = np.maximum(core, (core_along * kept).sum(1) / np.maximum(kept.sum(1), 1))
     felts = similar_felts(side_rgbs, other_rgbs, n_sides)
-    near_hue, any_felt = _felt_round(strict, c2, side_of, felts, n_sides, r_px, units)
+    near_hue, any_felt, felt_rays = _felt_round(strict, c2, side_of, felts, n_sides, r_px, units)
+    # A curve of a felt's edge, the mat in its bay: felt of the side's hue lies beyond the arc where
+    # the colour shows and the mat beyond the rest. A base in the felt has the felt all round it.
+    felt_beyond = felt_rays >= 0.5
+    felt_on_arc = (felt_beyond & kept).sum(1) / np.maximum(kept.sum(1), 1)
+    felt_off_arc = (felt_beyond & ~kept).sum(1) / np.maximum((~kept).sum(1), 1)
+    felt_edge = ((felt_on_arc >= FELT_EDGE_ON_ARC) & (felt_off_arc <= FELT_EDGE_OFF_ARC)
+                 & (coverage <= FELT_EDGE_MAX_COVERAGE) & (other_near == 0))
     alone = (other_near == 0) & (near_hue == 0) & (any_felt < FELT_AROUND)
     ring_filled = np.maximum(inner, 1 - hollow)
     strong = is_strong(coverage, clean, residual, max_res)
@@ -1127,6 +1139,9 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_
         if reason == "ring" and (conf[i] < MIN_CONFIDENCE and not kept_hidden[i]
                                  or faint_of[i] and conf[i] < FAINT_MIN_CONFIDENCE):
             hit = dataclasses.replace(hit, reason=f"too weak a ring all told (confidence {conf[i]:.2f})")
+        elif reason == "ring" and felt_edge[i] and conf[i] < TEACH_CONFIDENCE:
+            hit = dataclasses.replace(hit, reason=f"the curve of a felt's edge: felt of its hue beyond "
+                                                  f"{felt_on_arc[i]:.2f} of its arc, the mat beyond the rest")
         elif reason == "ring" and paper[i]:
             hit = dataclasses.replace(hit, reason="as white as paper where its colour shows: a page, a white mug or "
                                                   "a lit hand with a trace of the side's hue, not paint")
@@ -1310,25 +1325,27 @@ def _body_cover(view_bgr, centres, kept, r_px: float, shift: np.ndarray | None =
 FELT_AROUND = 0.5              # a ring with this share of the band round it in felt of a hue near its own is not refined
 
 
-def _felt_round(strict, centres, sides, felts, n_sides: int, r_px, units) -> tuple[np.ndarray, np.ndarray]:
+def _felt_round(strict, centres, sides, felts, n_sides: int, r_px, units) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(N,) the share of the band 1.3-1.8 radii round each centre whose strict label is a felt of a
-    hue near its side's (rim_vetting.similar_felts), and (N,) the share of felt of any kind, from one
-    sampling of the band (0 and 0 round a centre that is not finite)."""
+    hue near its side's (rim_vetting.similar_felts), (N,) the share of felt of any kind, and (N, K)
+    on each ray the share of its band that is felt of that hue, from one sampling of the band (0
+    round a centre that is not finite)."""
     n = len(centres)
     if not n:
-        return np.zeros(0), np.zeros(0)
+        return np.zeros(0), np.zeros(0), np.zeros((0, len(units)))
     # (a centre the fit lost, NaN, has no band round it: none of it felt)
     finite = np.isfinite(centres).all(1)
     c = np.where(finite[:, None], centres, 0.0)
     radii = np.linspace(1.3, 1.8, 4) * r_px
     x, y, _ = ray_pixels(c, units, radii, strict.shape)
-    lab = strict[y, x].reshape(n, -1)
-    near = np.zeros(n)
+    lab = strict[y, x]
+    per_ray = np.zeros((n, len(units)))
     for k in np.unique(sides):
         if felts[int(k)]:
             sel = sides == k
-            near[sel] = label_in(lab[sel], felts[int(k)]).mean(1)
-    return np.where(finite, near, 0.0), np.where(finite, (lab >= n_sides).mean(1), 0.0)
+            per_ray[sel] = label_in(lab[sel], felts[int(k)]).mean(2)
+    per_ray[~finite] = 0.0
+    return per_ray.mean(1), np.where(finite, (lab >= n_sides).reshape(n, -1).mean(1), 0.0), per_ray
 
 
 def _wall_shown(kinds: np.ndarray) -> np.ndarray:

@@ -1,12 +1,15 @@
-"""What a kitchen table's own wood and a felt's edge on it make of a side's colour is no colour base
-(the hard set's mat="kitchen").
+"""What a table's own wood, a felt's edge and a die in the water make of a side's colour is no colour
+base.
 
 Each case is a photo of the hard set where a colour figure was reported on nothing but the table
-before: a faint ring of a side's hue in walnut's grain (its middle the wood's own colour, or its
-band no more unlike the wood round it in hue than the wood is itself: `vision.rim_vetting`'s
-FAINT_RING tests); a find of the water search at the edge of a water felt, where the table past
-the edge, rounded off by it, looked like a body standing in the felt (`vision.rim_water`'s "felt's
-edge")."""
+before. On kitchen tables (the hard set's mat="kitchen"): a faint ring of a side's hue in walnut's
+grain (its middle the wood's own colour, or its band no more unlike the wood round it in hue than
+the wood is itself: `vision.rim_vetting`'s FAINT_RING tests); a find of the water search at the edge
+of a water felt, where the table past the edge, rounded off by it, looked like a body standing in
+the felt (`vision.rim_water`'s "felt's edge"). On the set's own mats: a red die standing in water,
+which the water search's fit, drifting off the die's red middle from one of its seeds, took for a
+blue base round a body (`vision.rim_water`'s blob test); a bay in a water felt's edge, whose blend
+with the mat shows a faint blue arc round the mat in the bay (`vision.rims`' felt's-edge test)."""
 from __future__ import annotations
 
 import numpy as np
@@ -28,6 +31,22 @@ hard = pytest.importorskip("vision.synthetic.hard")     # scikit-image ships the
 ])
 def test_no_colour_figure_on_a_kitchen_tables_own_wood_or_a_felts_edge(seed, index, place_in, why):
     photo = hard.hard_photo(seed, index, mat="kitchen")
+    assert min(np.hypot(f.x - place_in[0], f.y - place_in[1]) for f in photo.truth.figures) > 1.0
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    near = [(f.side, round(f.x, 2), round(f.y, 2)) for f in scene.figures
+            if f.detected_by == "colour" and np.hypot(f.x - place_in[0], f.y - place_in[1]) <= 0.5]
+    assert near == [], why
+
+
+@pytest.mark.parametrize("seed, index, place_in, why", [
+    (7, 48, (34.6, 20.2), "a red die in the water under tungsten: the water search's fit drifted off its middle"),
+    (23, 0, (20.0, 23.3), "a red die in the water in warm light: the water search's fit drifted off its middle"),
+    (11, 29, (18.2, 12.0), "a bay in the water felt's edge on tiles: a blue ring 0.35 sure, felt beyond its arc"),
+    (13, 6, (34.1, 18.9), "a bay in the water felt's edge on wood: a blue ring 0.35 sure, felt beyond its arc"),
+    (102, 6, (25.3, 15.5), "a bay in the water felt's edge on gravel: a blue ring 0.37 sure, felt beyond its arc"),
+])
+def test_no_colour_figure_on_a_die_in_the_water_or_a_bay_of_its_edge(seed, index, place_in, why):
+    photo = hard.hard_photo(seed, index)
     assert min(np.hypot(f.x - place_in[0], f.y - place_in[1]) for f in photo.truth.figures) > 1.0
     scene = FramePipeline(photo.profile).process(photo.image).scene
     near = [(f.side, round(f.x, 2), round(f.y, 2)) for f in scene.figures

@@ -184,9 +184,25 @@ def test_the_felt_round_a_ring_is_measured_in_felt_of_a_hue_near_its_sides():
     angles = np.linspace(0, 2 * np.pi, N_RAYS, endpoint=False)
     units = np.column_stack([np.cos(angles), np.sin(angles)])
     centres = np.array([[150.0, 50.0], [40.0, 50.0], [150.0, 50.0]])
-    share, any_felt = _felt_round(strict, centres, np.array([1, 1, 0]), [[], [2]], 2, 10.0, units)
+    share, any_felt, rays = _felt_round(strict, centres, np.array([1, 1, 0]), [[], [2]], 2, 10.0, units)
     assert share[0] == 1.0 and share[1] == 0.0 and share[2] == 0.0
     assert any_felt.tolist() == [1.0, 0.0, 1.0]
+    assert rays.shape == (3, N_RAYS) and rays[0].min() == 1.0 and rays[1:].max() == 0.0
+
+
+def test_the_felt_round_a_ring_at_a_felts_edge_lies_on_the_felts_side_of_it():
+    # Water (label 2, a hue near blue) from x = 100 on; a ring centred 5 px short of it, a base's
+    # radius 10: its rays towards +x meet the felt 13-18 px out, those towards -x the mat.
+    from vision.rim_rays import N_RAYS
+    from vision.rims import _felt_round
+    strict = np.full((100, 200), -1, np.int32)
+    strict[:, 100:] = 2
+    units = ray_units(N_RAYS)
+    share, _, rays = _felt_round(strict, np.array([[95.0, 50.0]]), np.array([1]), [[], [2]], 2, 10.0, units)
+    towards = units[:, 0] > 0.5
+    away = units[:, 0] < 0
+    assert rays[0, towards].min() >= 0.5 and rays[0, away].max() == 0.0
+    assert 0.2 < share[0] < 0.5
 
 
 def test_a_centre_the_fit_lost_has_no_felt_round_it():
@@ -198,8 +214,9 @@ def test_a_centre_the_fit_lost_has_no_felt_round_it():
     strict = np.full((100, 200), 2, np.int32)
     units = ray_units(N_RAYS)
     centres = np.array([[np.nan, np.nan], [150.0, 50.0], [np.inf, 20.0]])
-    share, any_felt = _felt_round(strict, centres, np.array([1, 1, 1]), [[], [2]], 2, 10.0, units)
-    alone, alone_any = _felt_round(strict, centres[1:2], np.array([1]), [[], [2]], 2, 10.0, units)
+    share, any_felt, rays = _felt_round(strict, centres, np.array([1, 1, 1]), [[], [2]], 2, 10.0, units)
+    alone, alone_any, _ = _felt_round(strict, centres[1:2], np.array([1]), [[], [2]], 2, 10.0, units)
+    assert rays[0].max() == 0.0 and rays[2].max() == 0.0
     assert share.tolist() == [0.0, alone[0], 0.0] and any_felt.tolist() == [0.0, alone_any[0], 0.0]
     assert alone[0] == 1.0
 
