@@ -76,8 +76,8 @@ STRONG_CLEAN = 0.85
 STRONG_RESIDUAL = 0.6          # of the largest residual a ring may have
 MAX_OTHER = 0.28               # share of the rays meeting another side's colour just outside the ring,
 CLOTH_SURE = 0.6               # above which a ring less confident than this is cloth on a body
-                               # (at 0.2, on 60 hard photos of 14 seeds: 19 phantoms fewer, most of them
-                               # cloaks, and 69 rims fewer, bases next to another side's figure)
+                               # (MAX_OTHER at 0.2, on 60 hard photos of 14 seeds: 19 phantoms fewer, most
+                               # of them cloaks, and 69 rims fewer, bases beside another side's figure)
 MAX_FRAME_SPAN = 2.6 * 2       # in radii: a hollow piece of the colour wider and deeper than this is
                                # a frame (a phone's case), not bases side by side
 FRAME_FILL = 0.25              # "hollow": colour on at most this share of its bounding box
