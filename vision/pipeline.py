@@ -480,7 +480,8 @@ class FramePipeline:
                         xy.append(p)
                         side_names.append(sides[hit.side_index].name)
                         conf.append(hit.confidence)
-                        free.append(np.nan if hit.by_water or hit.faint else hit.free_radius)   # (fitted at the base's; a faint arc's own is loose)
+                        # (the water search fits at the base's radius; a faint arc's own is loose)
+                        free.append(np.nan if hit.by_water or hit.faint else hit.free_radius)
         # The same base seen in two overlapping windows: keep its most confident reading (a window that
         # cuts the real rim off may see only a cloak of the other side's colour up on its body).
         kept: list[int] = []

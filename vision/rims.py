@@ -38,9 +38,9 @@ import cv2
 import numpy as np
 
 from vision.colour import chromaticity, classify, rgb_chroma
-from vision.rim_rays import (EDGE_BIAS_PX, EDGE_TRIM, STEP_PX, Bands, Slots, best_per_cell_index, fit_circle, fit_trimmed,
-                             free_radius, gained, gained_threshold, longest_arc, max_wall, outer_edges, ray_pixels, ray_units,
-                             reach, sample_rays)
+from vision.rim_rays import (EDGE_BIAS_PX, EDGE_TRIM, STEP_PX, Bands, Slots, best_per_cell_index, fit_circle,
+                             fit_trimmed, free_radius, gained, gained_threshold, longest_arc, max_wall, outer_edges,
+                             ray_pixels, ray_units, reach, sample_rays)
 from vision.rim_outline import faces_camera, outline_of_base_size, outline_on_arc
 from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS,
                                WALL_SHOWN_LIKELIHOOD, brightness_centres, consensus_centres, frame_scale_at,
