@@ -41,12 +41,13 @@ class TopScene:
         cv2.fillPoly(self.canvas, [pts], rgb[::-1], cv2.LINE_AA)
 
     def figure(self, x, y, side, rim_rgb, *, visible=1.0, lean_deg=0.0, body_rgb=(150, 150, 160),
-               base_in=1.0, cloth_rgb=None, truth=True):
+               base_in=1.0, cloth_rgb=None, truth=True, top_r=0.6):
         """A base rimmed in `rim_rgb` with a body standing on it, leaning so that only `visible` of
-        the ring shows (the hidden arc is centred on `lean_deg`)."""
+        the ring shows (the hidden arc is centred on `lean_deg`); its dark top reaches `top_r` of
+        the radius (0.9: a rim a twentieth of an inch wide on a 1" base)."""
         r = base_in / 2
         self.disc(x, y, r, rim_rgb)
-        self.disc(x, y, r * 0.6, (70, 66, 60))
+        self.disc(x, y, r * top_r, (70, 66, 60))
         self.disc(x, y, r * 0.45, body_rgb)
         if visible < 1.0:
             half = math.radians((1 - visible) * 180)

@@ -503,14 +503,9 @@ def test_a_thin_blurred_rim_half_hidden_is_found_on_its_faint_annulus(seed, pain
     rng = np.random.default_rng(seed)
     scene = TopScene(width_in=8, depth_in=4)
     rgb = tuple(int(v) for v in paint * np.array(RED) + (1 - paint) * np.array(scene.mat_rgb))
-    x, y, r = 2.0 + rng.uniform(-0.2, 0.2), 2.0 + rng.uniform(-0.2, 0.2), 0.5
-    scene.disc(x, y, r, rgb)
-    scene.disc(x, y, 0.9 * r, (70, 66, 60))
-    scene.disc(x, y, 0.45 * r, (110, 80, 50))
-    lean = float(rng.uniform(0, 2 * np.pi))
-    t = np.linspace(lean - np.pi / 2, lean + np.pi / 2, 24)
-    scene.poly(np.vstack([[x, y], np.column_stack([x + 1.08 * r * np.cos(t), y + 1.08 * r * np.sin(t)])]), (110, 80, 50))
-    scene.truth.append((x, y, "red"))
+    x, y = 2.0 + rng.uniform(-0.2, 0.2), 2.0 + rng.uniform(-0.2, 0.2)
+    scene.figure(x, y, "red", rgb, visible=0.5, lean_deg=float(np.degrees(rng.uniform(0, 2 * np.pi))),
+                 body_rgb=(110, 80, 50), top_r=0.9)
     found = _found(scene, scene.finish(seed=seed, blur_px=blur_px))
     _check(scene, found, tol_in=0.15)
     assert found[0][3].faint
