@@ -266,6 +266,17 @@ def _cloth_over_rims(hits: list[RimHit], r_px: float,
     return out
 
 
+TOO_WEAK = "too weak a ring all told"   # the reason vision.rims gives a ring passing its shape tests, short
+                                        # of its confidence
+MAX_UNDER_APART = 0.7          # in radii: a weak rim this near a ring of another side's colour (a cloak
+                               # hangs on the body standing on it) whose rim shows on its side away from
+                               # it is the base, the ring its cloak
+MIN_UNDER_SURE = 0.2           # confidence a weak rim needs for that
+MIN_FACING_UNDER = 0.35        # and how much more its rim must show on its side away from the ring
+                               # (MIN_FACING's margin): a rim its own tests left out comes back only on
+                               # more than calls a ring cloth
+
+
 def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
                       wall_shift_px: Callable[[np.ndarray], np.ndarray] | None,
                       arc: Callable[[int], np.ndarray], faint: set[int] = frozenset(),
@@ -295,18 +306,22 @@ def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
     pairs = ((apart_all <= MAX_OVERLAP * r_px) & (apart_all >= 1e-9)
              & (np.array([hits[i].side_index for i in rings])[:, None] != np.array([hits[j].side_index for j in others])))
     out = list(hits)
+    under = {j for j in others if j in left_out and hits[j].reason.startswith(TOO_WEAK)
+             and hits[j].confidence >= MIN_UNDER_SURE}
     for a, i in enumerate(rings):
         for b in np.flatnonzero(pairs[a]):
             j = others[b]
-            if j not in cloth_called and i not in faint:
-                continue
             d, apart = d_all[a, b], float(apart_all[a, b])
+            weak_under = j in under and apart <= MAX_UNDER_APART * r_px
+            if j not in cloth_called and i not in faint and not weak_under:
+                continue
             margin = facing_margin(arc(j), arc(i), d)
-            if margin >= MIN_FACING:
+            weak_under &= margin >= MIN_FACING_UNDER
+            if margin >= MIN_FACING and (j in cloth_called or i in faint or weak_under):
                 out[i] = dataclasses.replace(hits[i], reason=(
                     f"cloth up on a body: a rim of another colour {apart / r_px:.2f} radii off shows "
                     f"{margin:.2f} more on its side away from this ring than this ring does away from it"))
-                if j in cloth_called:
+                if j in cloth_called or weak_under:
                     out[j] = dataclasses.replace(hits[j], reason="ring")
                 break
     return out

@@ -46,7 +46,7 @@ from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS,
                                WALL_SHOWN_LIKELIHOOD, brightness_centres, consensus_centres, frame_scale_at,
                                held_radius_centres, off_cloaks, rim_over_felt, wall_shown_points)
 from vision.rim_search import quantised_likelihoods
-from vision.rim_vetting import (MAX_OUTER, faces_away_more, is_strong, label_in, on_a_surer_body, shows_more_ring,
+from vision.rim_vetting import (MAX_OUTER, TOO_WEAK, faces_away_more, is_strong, label_in, on_a_surer_body, shows_more_ring,
                                 similar_felts, vet_hits)
 from vision.rim_water import water_candidates
 from vision.settings import VISION_DEFAULTS
@@ -1138,7 +1138,7 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_
                      faint=bool(faint_of[i]), pale=bool(pale_of[i]))
         if reason == "ring" and (conf[i] < MIN_CONFIDENCE and not kept_hidden[i]
                                  or faint_of[i] and conf[i] < FAINT_MIN_CONFIDENCE):
-            hit = dataclasses.replace(hit, reason=f"too weak a ring all told (confidence {conf[i]:.2f})")
+            hit = dataclasses.replace(hit, reason=f"{TOO_WEAK} (confidence {conf[i]:.2f})")
         elif reason == "ring" and felt_edge[i] and conf[i] < TEACH_CONFIDENCE:
             hit = dataclasses.replace(hit, reason=f"the curve of a felt's edge: felt of its hue beyond "
                                                   f"{felt_on_arc[i]:.2f} of its arc, the mat beyond the rest")
