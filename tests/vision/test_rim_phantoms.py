@@ -9,7 +9,9 @@ of a water felt, where the table past the edge, rounded off by it, looked like a
 the felt (`vision.rim_water`'s "felt's edge"). On the set's own mats: a red die standing in water,
 which the water search's fit, drifting off the die's red middle from one of its seeds, took for a
 blue base round a body (`vision.rim_water`'s blob test); a bay in a water felt's edge, whose blend
-with the mat shows a faint blue arc round the mat in the bay (`vision.rims`' felt's-edge test)."""
+with the mat shows a faint blue arc round the mat in the bay (`vision.rims`' felt's-edge test).
+Last, the ring of a cloak of the other side's colour over a rim too weak to keep alone, which was
+taken for a figure of the cloak's side (`vision.rim_vetting`'s MAX_UNDER_APART)."""
 from __future__ import annotations
 
 import numpy as np
@@ -47,3 +49,21 @@ def test_no_colour_figure_on_a_tables_own_wood_a_felts_edge_or_a_die_in_the_wate
     near = [(f.side, round(f.x, 2), round(f.y, 2)) for f in scene.figures
             if f.detected_by == "colour" and np.hypot(f.x - place_in[0], f.y - place_in[1]) <= 0.5]
     assert near == [], why
+
+
+@pytest.mark.parametrize("seed, index, figure_id, why", [
+    (23, 50, "c5", "a red base a third in view under a blue cloak: the rim 0.29 sure, the cloak's ring 0.51"),
+    (23, 27, "c9", "a red base under a blue cloak: the rim 0.29 sure, the cloak's ring 0.39-0.42"),
+])
+def test_a_rim_too_weak_alone_under_a_cloak_of_the_other_side_is_the_base(seed, index, figure_id, why):
+    """A figure leaning over its base hides two thirds of its rim, and a cloak of the other side's
+    colour hangs on it: the cloak's ring is surer than the rim (vision.rim_vetting's
+    MAX_UNDER_APART). The base is found of its own side, and no figure of the cloak's side stands
+    on it."""
+    photo = hard.hard_photo(seed, index)
+    truth = next(f for f in photo.truth.figures if f.id == figure_id)
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    near = [(f.side, round(float(np.hypot(f.x - truth.x, f.y - truth.y)), 2)) for f in scene.figures
+            if f.detected_by == "colour" and np.hypot(f.x - truth.x, f.y - truth.y) <= 0.5]
+    assert [side for side, _ in near] == [truth.side], (why, near)
+    assert near[0][1] <= 0.15, (why, near)
