@@ -290,7 +290,11 @@ def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
     rim beneath; those come back as bases), or, for a faint ring (`faint`: not strong, less sure
     than FAINT_RING), left out by the shape tests (`left_out`: too weak, too little of it showing,
     as a rim the body mostly hides is): cloth hanging on a body over a rim the ring search
-    missed shows as a faint ring whose arc faces the rim's."""
+    missed shows as a faint ring whose arc faces the rim's. A rim left out only as too weak (at
+    least MIN_UNDER_SURE) within MAX_UNDER_APART of the ring, facing away MIN_FACING_UNDER more,
+    makes any ring cloth and comes back as the base: a cloak's ring over a rim a third in view is
+    often the surer. (It comes back without the look-alike tests a ring kept by its own confidence
+    meets: what it is, a cloak on its body says.)"""
     if wall_shift_px is None:
         return hits
     rings = [i for i, h in enumerate(hits) if h.reason == "ring"]

@@ -46,8 +46,8 @@ from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS,
                                WALL_SHOWN_LIKELIHOOD, brightness_centres, consensus_centres, frame_scale_at,
                                held_radius_centres, off_cloaks, rim_over_felt, wall_shown_points)
 from vision.rim_search import quantised_likelihoods
-from vision.rim_vetting import (MAX_OUTER, TOO_WEAK, faces_away_more, is_strong, label_in, on_a_surer_body, shows_more_ring,
-                                similar_felts, vet_hits)
+from vision.rim_vetting import (MAX_OUTER, TOO_WEAK, faces_away_more, is_strong, label_in, on_a_surer_body,
+                                shows_more_ring, similar_felts, vet_hits)
 from vision.rim_water import water_candidates
 from vision.settings import VISION_DEFAULTS
 from vision.whitebalance import WHITE
