@@ -272,6 +272,7 @@ MAX_UNDER_APART = 0.7          # in radii: a weak rim this near a ring of anothe
                                # hangs on the body standing on it) whose rim shows on its side away from
                                # it is the base, the ring its cloak
 MIN_UNDER_SURE = 0.2           # confidence a weak rim needs for that
+MIN_UNDER_SURE_PALE = 0.3      # ... and a pale one (RimHit.pale: its hue faint on the likelihood)
 MIN_FACING_UNDER = 0.35        # and how much more its rim must show on its side away from the ring
                                # (MIN_FACING's margin): a rim its own tests left out comes back only on
                                # more than calls a ring cloth
@@ -291,15 +292,20 @@ def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
     than FAINT_RING), left out by the shape tests (`left_out`: too weak, too little of it showing,
     as a rim the body mostly hides is): cloth hanging on a body over a rim the ring search
     missed shows as a faint ring whose arc faces the rim's. A rim left out only as too weak (at
-    least MIN_UNDER_SURE) within MAX_UNDER_APART of the ring, facing away MIN_FACING_UNDER more,
+    least MIN_UNDER_SURE, a pale one MIN_UNDER_SURE_PALE: a pale ring makes no cloth otherwise)
+    within MAX_UNDER_APART of the ring, facing away MIN_FACING_UNDER more,
     makes any ring cloth and comes back as the base: a cloak's ring over a rim a third in view is
     often the surer. (It comes back without the look-alike tests a ring kept by its own confidence
     meets: what it is, a cloak on its body says.)"""
     if wall_shift_px is None:
         return hits
     rings = [i for i, h in enumerate(hits) if h.reason == "ring"]
+    # (a weak rim under a cloak may be pale: its hue faint on the likelihood, as a rim a third in
+    # view often is; it counts only as such a rim, a pale ring otherwise making no cloth)
+    under = {j for j in left_out if hits[j].reason.startswith(TOO_WEAK)
+             and hits[j].confidence >= (MIN_UNDER_SURE_PALE if hits[j].pale else MIN_UNDER_SURE)}
     others = [j for j, h in enumerate(hits) if h.reason != "ring"
-              and (j in cloth_called or j in left_out) and not h.pale]   # (a pale ring makes no cloth)
+              and (j in cloth_called or j in left_out) and (not h.pale or j in under)]
     if not rings or not others:
         return hits
 
@@ -310,18 +316,16 @@ def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
     pairs = ((apart_all <= MAX_OVERLAP * r_px) & (apart_all >= 1e-9)
              & (np.array([hits[i].side_index for i in rings])[:, None] != np.array([hits[j].side_index for j in others])))
     out = list(hits)
-    under = {j for j in others if j in left_out and hits[j].reason.startswith(TOO_WEAK)
-             and hits[j].confidence >= MIN_UNDER_SURE}
     for a, i in enumerate(rings):
         for b in np.flatnonzero(pairs[a]):
             j = others[b]
             d, apart = d_all[a, b], float(apart_all[a, b])
             weak_under = j in under and apart <= MAX_UNDER_APART * r_px
-            if j not in cloth_called and i not in faint and not weak_under:
+            if (j not in cloth_called and i not in faint or hits[j].pale) and not weak_under:
                 continue
             margin = facing_margin(arc(j), arc(i), d)
             weak_under &= margin >= MIN_FACING_UNDER
-            if margin >= MIN_FACING and (j in cloth_called or i in faint or weak_under):
+            if margin >= MIN_FACING and ((j in cloth_called or i in faint) and not hits[j].pale or weak_under):
                 out[i] = dataclasses.replace(hits[i], reason=(
                     f"cloth up on a body: a rim of another colour {apart / r_px:.2f} radii off shows "
                     f"{margin:.2f} more on its side away from this ring than this ring does away from it"))

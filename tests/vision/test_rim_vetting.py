@@ -705,6 +705,33 @@ def test_a_ring_whose_arc_faces_a_rim_left_out_too_weak_is_cloth_over_it(camera_
 
 
 @pytest.mark.parametrize("camera_deg", [90.0, 0.0, 215.0])
+@pytest.mark.parametrize("rim_confidence, apart_r, ring_is, rim_is", [
+    (0.30, 0.6, "cloth", "ring"),       # a pale weak rim under the cloak's ring is the base
+    (0.25, 0.6, "ring", "too weak"),    # ... when it is MIN_UNDER_SURE_PALE sure
+    (0.30, 1.0, "ring", "too weak"),    # farther off, a pale ring makes no cloth, even of a faint ring
+])
+def test_a_pale_rim_left_out_too_weak_counts_only_under_a_cloak(camera_deg, rim_confidence, apart_r, ring_is,
+                                                                 rim_is):
+    """A rim a third in view may be pale (RimHit.pale: its hue faint on the likelihood). Within
+    MAX_UNDER_APART of a ring of the other side's colour, facing away from it, and at least
+    MIN_UNDER_SURE_PALE sure, it is the base under that ring's cloak as any weak rim is; otherwise a
+    pale ring makes no cloth."""
+    u = np.array([math.cos(math.radians(camera_deg)), math.sin(math.radians(camera_deg))])
+    u_deg = math.degrees(math.atan2(u[1], u[0]))
+    base, cloth = np.array([60.0, 60.0]), np.array([60.0, 60.0]) + u * apart_r * R_PX
+    label = _labels()
+    _arc(label, base, R_PX, 1, u_deg + 180 - 60, u_deg + 180 + 60)
+    _arc(label, cloth, 0.95 * R_PX, 0, u_deg + 40, u_deg + 140)
+    rim = dataclasses.replace(_hit(base, 1, confidence=rim_confidence, coverage=0.3, faint=True, pale=True),
+                              reason=f"too weak a ring all told (confidence {rim_confidence:.2f})")
+    ring = _hit(cloth, 0, confidence=0.4, coverage=0.35, other=0.05)
+    for order in ([rim, ring], [ring, rim]):
+        out = {h.side_index: h.reason for h in _vet(order, label, _towards(camera_deg))}
+        assert out[0] == "ring" if ring_is == "ring" else out[0].startswith("cloth up on a body"), out
+        assert out[1] == "ring" if rim_is == "ring" else out[1].startswith("too weak"), out
+
+
+@pytest.mark.parametrize("camera_deg", [90.0, 0.0, 215.0])
 @pytest.mark.parametrize("rim_side, is_cloth", [(1, True), (0, False)])
 def test_a_faint_ring_whose_arc_faces_a_rim_the_shape_tests_cut_unmeasured_is_cloth_over_it(camera_deg, rim_side,
                                                                                             is_cloth):
