@@ -320,12 +320,14 @@ def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
         for b in np.flatnonzero(pairs[a]):
             j = others[b]
             d, apart = d_all[a, b], float(apart_all[a, b])
+            # (a pale candidate is here only as a weak rim that may lie under the ring)
+            by_cloth = (j in cloth_called or i in faint) and not hits[j].pale
             weak_under = j in under and apart <= MAX_UNDER_APART * r_px
-            if (j not in cloth_called and i not in faint or hits[j].pale) and not weak_under:
+            if not (by_cloth or weak_under):
                 continue
             margin = facing_margin(arc(j), arc(i), d)
             weak_under &= margin >= MIN_FACING_UNDER
-            if margin >= MIN_FACING and ((j in cloth_called or i in faint) and not hits[j].pale or weak_under):
+            if margin >= MIN_FACING and (by_cloth or weak_under):
                 out[i] = dataclasses.replace(hits[i], reason=(
                     f"cloth up on a body: a rim of another colour {apart / r_px:.2f} radii off shows "
                     f"{margin:.2f} more on its side away from this ring than this ring does away from it"))
