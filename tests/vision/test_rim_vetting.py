@@ -671,15 +671,18 @@ def test_of_two_sides_overlapping_rings_kept_apart_the_one_facing_away_stands(le
 
 
 @pytest.mark.parametrize("camera_deg", [90.0, 0.0, 215.0])
-@pytest.mark.parametrize("rim_confidence, confidence, apart_r, ring_is, rim_is", [
-    (0.15, 0.40, 0.6, "cloth", "too weak"),   # a faint ring over a rim too weak to come back: cloth
-    (0.15, 0.55, 0.6, "ring", "too weak"),    # a surer ring over it is left to the other tests
-    (0.30, 0.40, 0.6, "cloth", "ring"),       # a weak rim the ring hangs over is the base
-    (0.30, 0.55, 0.6, "cloth", "ring"),       # ... however sure the ring
-    (0.30, 0.55, 1.0, "ring", "too weak"),    # a weak rim a radius off a sure ring does not come back
-    (0.30, 0.40, 1.0, "cloth", "too weak"),   # (though it still makes a faint ring cloth)
+@pytest.mark.parametrize("rim_confidence, pale, confidence, apart_r, ring_is, rim_is", [
+    (0.15, False, 0.40, 0.6, "cloth", "too weak"),   # a faint ring over a rim too weak to come back: cloth
+    (0.15, False, 0.55, 0.6, "ring", "too weak"),    # a surer ring over it is left to the other tests
+    (0.30, False, 0.40, 0.6, "cloth", "ring"),       # a weak rim the ring hangs over is the base
+    (0.30, False, 0.55, 0.6, "cloth", "ring"),       # ... however sure the ring
+    (0.30, False, 0.55, 1.0, "ring", "too weak"),    # a weak rim a radius off a sure ring does not come back
+    (0.30, False, 0.40, 1.0, "cloth", "too weak"),   # (though it still makes a faint ring cloth)
+    (0.30, True, 0.40, 0.6, "cloth", "ring"),        # a pale weak rim under the cloak's ring is the base
+    (0.25, True, 0.40, 0.6, "ring", "too weak"),     # ... when it is MIN_UNDER_SURE_PALE sure
+    (0.30, True, 0.40, 1.0, "ring", "too weak"),     # farther off, a pale ring makes no cloth, even of a faint ring
 ])
-def test_a_ring_whose_arc_faces_a_rim_left_out_too_weak_is_cloth_over_it(camera_deg, rim_confidence, confidence,
+def test_a_ring_whose_arc_faces_a_rim_left_out_too_weak_is_cloth_over_it(camera_deg, rim_confidence, pale, confidence,
                                                                        apart_r, ring_is, rim_is):
     """A figure leaning towards the camera hides most of its rim: the ring search leaves that rim
     out as too weak, and the cloth of the other side hanging on the body over it shows as a ring of
@@ -687,44 +690,19 @@ def test_a_ring_whose_arc_faces_a_rim_left_out_too_weak_is_cloth_over_it(camera_
     is cloth. A rim weak but not faint (MIN_UNDER_SURE), within MAX_UNDER_APART of the ring whatever
     its confidence, is the base and the ring its cloth: a cloak hangs on the body standing on the
     base, so its ring lies within a base of the rim's; farther off, a sure ring is left to the other
-    tests (it stands)."""
+    tests (it stands). A rim a third in view may be pale (RimHit.pale: its hue faint on the
+    likelihood): at least MIN_UNDER_SURE_PALE sure, it is the base under a cloak as any weak rim is;
+    otherwise a pale ring makes no cloth."""
     u = np.array([math.cos(math.radians(camera_deg)), math.sin(math.radians(camera_deg))])
     u_deg = math.degrees(math.atan2(u[1], u[0]))
     base, cloth = np.array([60.0, 60.0]), np.array([60.0, 60.0]) + u * apart_r * R_PX
     label = _labels()
     _arc(label, base, R_PX, 1, u_deg + 180 - 60, u_deg + 180 + 60)          # the rim, away from the lean
     _arc(label, cloth, 0.95 * R_PX, 0, u_deg + 40, u_deg + 140)             # the cloth, beside the body
-    rim = dataclasses.replace(_hit(base, 1, confidence=rim_confidence, coverage=0.3),
+    rim = dataclasses.replace(_hit(base, 1, confidence=rim_confidence, coverage=0.3, faint=pale, pale=pale),
                               reason=f"too weak a ring all told (confidence {rim_confidence:.2f})")
     ring = _hit(cloth, 0, confidence=confidence, coverage=0.35, other=0.05)
     assert _vet([ring], label, _towards(camera_deg))[0].reason == "ring"
-    for order in ([rim, ring], [ring, rim]):
-        out = {h.side_index: h.reason for h in _vet(order, label, _towards(camera_deg))}
-        assert out[0] == "ring" if ring_is == "ring" else out[0].startswith("cloth up on a body"), out
-        assert out[1] == "ring" if rim_is == "ring" else out[1].startswith("too weak"), out
-
-
-@pytest.mark.parametrize("camera_deg", [90.0, 0.0, 215.0])
-@pytest.mark.parametrize("rim_confidence, apart_r, ring_is, rim_is", [
-    (0.30, 0.6, "cloth", "ring"),       # a pale weak rim under the cloak's ring is the base
-    (0.25, 0.6, "ring", "too weak"),    # ... when it is MIN_UNDER_SURE_PALE sure
-    (0.30, 1.0, "ring", "too weak"),    # farther off, a pale ring makes no cloth, even of a faint ring
-])
-def test_a_pale_rim_left_out_too_weak_counts_only_under_a_cloak(camera_deg, rim_confidence, apart_r, ring_is,
-                                                                 rim_is):
-    """A rim a third in view may be pale (RimHit.pale: its hue faint on the likelihood). Within
-    MAX_UNDER_APART of a ring of the other side's colour, facing away from it, and at least
-    MIN_UNDER_SURE_PALE sure, it is the base under that ring's cloak as any weak rim is; otherwise a
-    pale ring makes no cloth."""
-    u = np.array([math.cos(math.radians(camera_deg)), math.sin(math.radians(camera_deg))])
-    u_deg = math.degrees(math.atan2(u[1], u[0]))
-    base, cloth = np.array([60.0, 60.0]), np.array([60.0, 60.0]) + u * apart_r * R_PX
-    label = _labels()
-    _arc(label, base, R_PX, 1, u_deg + 180 - 60, u_deg + 180 + 60)
-    _arc(label, cloth, 0.95 * R_PX, 0, u_deg + 40, u_deg + 140)
-    rim = dataclasses.replace(_hit(base, 1, confidence=rim_confidence, coverage=0.3, faint=True, pale=True),
-                              reason=f"too weak a ring all told (confidence {rim_confidence:.2f})")
-    ring = _hit(cloth, 0, confidence=0.4, coverage=0.35, other=0.05)
     for order in ([rim, ring], [ring, rim]):
         out = {h.side_index: h.reason for h in _vet(order, label, _towards(camera_deg))}
         assert out[0] == "ring" if ring_is == "ring" else out[0].startswith("cloth up on a body"), out
