@@ -24,6 +24,7 @@ more or less than the plain look: the plain look's found figures are the ones sc
 markdown; asserts nothing.
 
 Run: python benchmarks/rim_misses.py [--photos 60] [--seeds 0,7] [--res 1080p,1080p,2160p] [--only 1080p]
+     [--mat kitchen]  (kitchen tables: each miss then names its table)
 """
 from __future__ import annotations
 
@@ -125,10 +126,10 @@ def _nearest(cands, side: int, xy) -> str | None:
     return min(near)[1] if near else None
 
 
-def photo_misses(seed: int, k: int, resolutions) -> tuple[int, list[dict], list[float]]:
+def photo_misses(seed: int, k: int, resolutions, mat: str = "set") -> tuple[int, list[dict], list[float]]:
     """(visible colour figures, the misses, each visible figure's frame pixels per inch) of hard photo
-    `k` of `seed` (0-based, as accuracy_vision names it)."""
-    photo = hard_photo(seed, k, resolutions=resolutions)
+    `k` of `seed` (0-based, as accuracy_vision names it; `mat` as hard_photo takes it)."""
+    photo = hard_photo(seed, k, resolutions=resolutions, mat=mat)
     profile = photo.profile
     with _Looks() as looks:
         try:
@@ -158,7 +159,7 @@ def photo_misses(seed: int, k: int, resolutions) -> tuple[int, list[dict], list[
         stage = ("too far off" if off <= FAR_IN else "never a candidate" if why is None else _reason(why))
         water = _nearest(looks.water, side, (t.x, t.y)) if felt else None
         misses.append({"seed": seed, "photo": k, "id": t.id, "side": t.side,
-                       "resolution": photo.conditions.resolution,
+                       "resolution": photo.conditions.resolution, "table": photo.conditions.mat,
                        "felt": f"in or beside {felt[0]}" if felt else "dry",
                        "cloak": "no cloak" if cloak is None else "own colour cloak" if cloak == t.side
                        else "other side's cloak", "stage": stage,
@@ -207,7 +208,8 @@ def report(misses: list[dict], visible: Counter, seeds) -> None:
         print()
     print("### Each miss\n")
     for m in misses:
-        print(f"- seed {m['seed']} photo {m['photo']} {m['id']} ({m['side']}, {m['resolution']}, {m['ppi']:.0f} px/in, {m['seen']:.0%} "
+        table = f"{m['table']}, " if m["table"] else ""
+        print(f"- seed {m['seed']} photo {m['photo']} {m['id']} ({m['side']}, {table}{m['resolution']}, {m['ppi']:.0f} px/in, {m['seen']:.0%} "
               f"of rim in view{', whole top painted' if m['painted'] else ''}, {m['felt']}, {m['cloak']}): {m['stage']}"
               + (f"; water search: {m['water']}" if m["water"] else ""))
 
@@ -218,6 +220,8 @@ def main() -> None:
     parser.add_argument("--seeds", default="0,7")
     parser.add_argument("--res", default="1080p,1080p,2160p", help="resolutions cycled like a factor")
     parser.add_argument("--only", default="", help="look only at photos of this resolution (1080p or 2160p)")
+    parser.add_argument("--mat", choices=("set", "kitchen"), default="set",
+                        help="the tables: the set's mats, or kitchen tables (as accuracy_vision's --mat)")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]
     resolutions = tuple(args.res.split(","))
@@ -227,7 +231,7 @@ def main() -> None:
             res = level(seed, "resolution", k, resolutions)       # (hard_photo's own draw of it)
             if args.only and res != args.only:
                 continue
-            n, lost, ppi = photo_misses(seed, k, resolutions)
+            n, lost, ppi = photo_misses(seed, k, resolutions, args.mat)
             visible[res] += n
             misses += lost
             seen_ppi += ppi
