@@ -45,7 +45,7 @@ from vision.hands import HAND_PPI, REACH_IN as HAND_REACH_IN, Hands, find_hands,
 from vision.heap import keep_freed_memory
 from vision.height import CameraPose, camera_pose
 from vision.markers import FrameColour, MarkerFinder
-from vision.quality import check_photo, colour_resolution
+from vision.quality import check_photo, colour_resolution, light_tint
 from vision.rim_vetting import similar_felts
 from vision.rims import ColourTables, MatFlood, mat_flood_in_view, quantise_view, rims_in_view
 from vision.settings import VISION_DEFAULTS
@@ -638,6 +638,10 @@ class FramePipeline:
             like_felt = colour_like_felt(self.profile, held.terrain)
             if like_felt:
                 extra["colour_like_felt"] = like_felt
+            # A lamp whose light starves a side's colour (vision.quality.light_tint): told so.
+            tint = light_tint(held.wb.white_bgr, held.wb.black_bgr, self.profile.sides) if held.wb is not None else None
+            if tint:
+                extra["light_tint"] = tint
             read = held.colour_base_in not in (None, VISION_DEFAULTS["colour_base_in"])
             extra["colour_bases"] = {s.name: {"base": size, "from": "profile" if s.base_in is not None
                                               else "photo" if read else "house default"}

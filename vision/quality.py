@@ -15,6 +15,13 @@ a base's rim is a chroma pixel or two wide and many are missed (on 60 hard photo
 found: 89% of the bases standing where the photo shows fewer than 20 px/in, 96% at 20-24, 97% at
 24 and more, with a p95 error of 0.09-0.14, 0.04-0.09 and 0.04-0.05 in). The photo is still
 measured (markers, grid and terrain do not need it): the reply says so, and what to do.
+
+Strongly tinted light: the anchors' white card shows the lamp's colour before the white balance
+evens it out (vision.whitebalance). Under a household bulb its blue is a third to a half of its red;
+the white balance lifts the blue back, and the noise and JPEG's rounding with it, so a blue rim
+shows faintly (at 1080p, 76% of blue bases found where the card's weakest channel is under
+`tinted_light_channel_share` of its strongest, 86-91% elsewhere). Said for the sides painted in
+that channel's colour, with what helps.
 """
 from __future__ import annotations
 
@@ -207,6 +214,41 @@ def colour_resolution_words(info: dict | None) -> str | None:
     return (f"The photo shows the table at {shown} pixels an inch{where}: below about {info['least_px_per_in']:.0f}, "
             "colour bases are missed more often. Use the camera's full picture size, or bring it closer, "
             "and take the photo again.")
+
+
+_CHANNELS = ("blue", "green", "red")          # BGR order, as the white card is measured
+# how a light short of each channel looks, and what helps
+TINT_WORDS = {"blue": "very warm (orange)", "green": "strongly tinted (purple)", "red": "very cool (blue)"}
+_BETTER = {"blue": "Daylight, or a white lamp instead of a warm one,", "green": "Daylight, or a plain white lamp,",
+           "red": "Warmer light, or daylight out of the blue shade,"}
+
+
+def light_tint(white_bgr, black_bgr, sides) -> dict | None:
+    """Where the light is strongly tinted against a side's colour: the anchors' white card as the
+    camera saw it (`white_bgr`, `black_bgr`: vision.whitebalance.WhiteBalance's levels) shows its
+    weakest channel at less than the house default `tinted_light_channel_share` of its strongest,
+    and a side's colour (`sides`: name and rgb) is strongest in that channel. -> {"weakest": "blue",
+    "channel_share": 0.42, "least_channel_share": 0.55, "faint_sides": ["blue"]}, or None."""
+    least = float(VISION_DEFAULTS["tinted_light_channel_share"])
+    span = np.asarray(white_bgr, np.float64) - np.asarray(black_bgr, np.float64)
+    if not np.all(np.isfinite(span)) or span.max() <= 0:
+        return None
+    weakest = int(np.argmin(span))
+    share = float(max(span[weakest], 0.0) / span.max())
+    faint = [s.name for s in sides if int(np.argmax(np.asarray(s.rgb, np.float64)[::-1])) == weakest]
+    if share >= least or not faint:
+        return None
+    return {"weakest": _CHANNELS[weakest], "channel_share": round(share, 2), "least_channel_share": least,
+            "faint_sides": faint}
+
+
+def light_tint_words(info: dict | None) -> str | None:
+    """Plain words for light_tint's finding (None: nothing to say)."""
+    if not info:
+        return None
+    names = " and ".join(info["faint_sides"])
+    return (f"The light is {TINT_WORDS[info['weakest']]}, so the {names} bases' colour shows faintly and some may be "
+            f"missed, more so where the photo is coarse. {_BETTER[info['weakest']]} will help.")
 
 
 def colour_like_table_words(sides: list[str] | None) -> str | None:

@@ -35,6 +35,17 @@ def test_the_sets_own_mats_name_no_side():
         assert "colour_like_table" not in FramePipeline(photo.profile).process(photo.image).scene.extra
 
 
+@pytest.mark.parametrize("seed, index, cast, said", [(0, 2, "tungsten", ["blue"]), (7, 0, "tungsten", ["blue"]),
+                                                     (0, 1, "daylight", None), (0, 0, "warm", None)])
+def test_a_warm_bulb_names_the_blue_side(seed, index, cast, said):
+    """A household bulb (the hard set's tungsten, 2600-3200 K) starves the blue channel: the blue
+    side's bases show faintly (`light_tint`); daylight and warm white light (3600 K and up) name none."""
+    photo = hard.hard_photo(seed, index)
+    assert photo.conditions.cast == cast
+    tint = FramePipeline(photo.profile).process(photo.image).scene.extra.get("light_tint")
+    assert (tint or {}).get("faint_sides") == said
+
+
 def test_water_on_the_table_names_the_blue_side():
     photo = hard.hard_photo(0, 0)
     assert "water" in {piece.kind for piece in photo.truth.terrain}

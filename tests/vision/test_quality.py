@@ -15,7 +15,7 @@ from calibration.profile import ColourSpec
 from calibration.registration import Registration, RegistrationError
 from vision.pipeline import FramePipeline
 from vision.quality import (MESSAGES, PhotoQualityError, colour_like_felt_words, colour_like_table_words,
-                            colour_resolution, colour_resolution_words, photo_quality)
+                            colour_resolution, colour_resolution_words, light_tint, light_tint_words, photo_quality)
 from vision.settings import VISION_DEFAULTS
 from vision.synthetic import camera_over_table, profile_for, random_photo, random_table, render_photo
 from vision.synthetic.export import profile_toml
@@ -217,3 +217,53 @@ def test_felt_of_a_sides_colour_is_said_in_plain_words(like, said):
     assert (words is None) == (said is None)
     if said:
         assert words.startswith(said) and "A marker on those figures" in words
+
+
+RED_BLUE = (ColourSpec("red", (200, 40, 40)), ColourSpec("blue", (40, 80, 200)))
+LEAST_SHARE = VISION_DEFAULTS["tinted_light_channel_share"]
+
+
+def _white(share_of_strongest: float, strongest: str = "red") -> tuple[float, float, float]:
+    """A white card (BGR) over a black of 10 whose weakest channel is `share_of_strongest` of its
+    strongest: blue weakest under a warm bulb (red strongest), red weakest under a cool light."""
+    top, low = 255.0, 10.0 + share_of_strongest * 245.0
+    return (low, 200.0, top) if strongest == "red" else (top, 200.0, low)
+
+
+@pytest.mark.parametrize("white, sides, expected", [
+    # a household bulb: the card's blue 0.45 of its red; the blue side is painted in that channel
+    (_white(0.45), RED_BLUE, {"weakest": "blue", "faint_sides": ["blue"]}),
+    # daylight: every channel of the card within a tenth of the others
+    ((230.0, 240.0, 250.0), RED_BLUE, None),
+    # at the house default exactly: not tinted enough to say
+    (_white(LEAST_SHARE), RED_BLUE, None),
+    (_white(LEAST_SHARE - 0.02), RED_BLUE, {"weakest": "blue", "faint_sides": ["blue"]}),
+    # warm light over sides painted in no blue: nothing to say
+    (_white(0.45), (ColourSpec("red", (200, 40, 40)), ColourSpec("green", (40, 180, 60))), None),
+    # a cool light starves red instead
+    (_white(0.4, strongest="blue"), RED_BLUE, {"weakest": "red", "faint_sides": ["red"]}),
+    # no sides, or a card that reads no brighter than its black: nothing to judge
+    (_white(0.45), (), None),
+    ((10.0, 10.0, 10.0), RED_BLUE, None),
+])
+def test_a_light_that_starves_a_sides_colour_is_found_on_the_white_card(white, sides, expected):
+    tint = light_tint(white, (10.0, 10.0, 10.0), sides)
+    if expected is None:
+        assert tint is None
+    else:
+        assert {k: tint[k] for k in expected} == expected
+        assert tint["channel_share"] < tint["least_channel_share"] == LEAST_SHARE
+
+
+@pytest.mark.parametrize("info, said", [
+    (None, None),
+    ({"weakest": "blue", "channel_share": 0.45, "least_channel_share": 0.55, "faint_sides": ["blue"]},
+     "The light is very warm (orange), so the blue bases' colour shows faintly and some may be missed"),
+    ({"weakest": "red", "channel_share": 0.4, "least_channel_share": 0.55, "faint_sides": ["red", "crimson"]},
+     "The light is very cool (blue), so the red and crimson bases' colour shows faintly"),
+])
+def test_a_tinted_light_is_said_in_plain_words_with_what_helps(info, said):
+    words = light_tint_words(info)
+    assert (words is None) == (said is None)
+    if said:
+        assert words.startswith(said) and "will help" in words
