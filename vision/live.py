@@ -22,7 +22,7 @@ from typing import Any, Callable
 import cv2
 import numpy as np
 
-from vision.quality import MESSAGES, colour_resolution, gray_levels, is_dark
+from vision.quality import MESSAGES, TINT_WORDS, colour_resolution, gray_levels, is_dark
 from vision.sources import FrameSource, SourceError
 
 DEFAULTS_PATH = Path(__file__).with_name("live_defaults.toml")
@@ -164,6 +164,12 @@ def status_messages(profile, stats: FrameStats | None, result: Any, previous=Non
             felt = " or ".join(kinds)
             out.append(Status("colour_like_felt", f"{side} figures in or beside the {felt} may be missed: "
                                                   "their rims look like its colour"))
+        # and a light that starves a side's colour (the Scene's light_tint: blue rims under a warm bulb)
+        tint = extra.get("light_tint")
+        if tint:
+            names = " and ".join(tint["faint_sides"])
+            out.append(Status("light_tint", f"the light is {TINT_WORDS[tint['weakest']]}: {names} bases show "
+                                            "faintly and some may be missed; whiter light helps"))
     return tuple(out)
 
 

@@ -13,7 +13,8 @@ from measure.scene import Scene, scene_to_json
 from vision.base_size import colour_bases_words
 from vision.imageio import read_image
 from vision.pipeline import FramePipeline
-from vision.quality import colour_like_felt_words, colour_like_table_words, colour_resolution_words
+from vision.quality import (colour_like_felt_words, colour_like_table_words, colour_resolution_words,
+                            light_tint_words)
 from vision.teach import kept_words, parse_teach
 
 
@@ -141,6 +142,7 @@ def describe(scene: Scene, out: dict) -> str:
     for note in (colour_resolution_words(scene.extra.get("colour_resolution")),
                  colour_like_table_words(scene.extra.get("colour_like_table")),
                  colour_like_felt_words(scene.extra.get("colour_like_felt")),
+                 light_tint_words(scene.extra.get("light_tint")),
                  colour_bases_words(scene.extra.get("colour_bases"))):
         if note:
             lines.append(f"  note: {note}")

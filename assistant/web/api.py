@@ -8,7 +8,8 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from measure.scene import scene_to_json
 from vision.base_size import colour_bases_words
-from vision.quality import colour_like_felt_words, colour_like_table_words, colour_resolution_words
+from vision.quality import (colour_like_felt_words, colour_like_table_words, colour_resolution_words,
+                            light_tint_words)
 
 from assistant.rules import system_names, get_system
 from assistant.web import context, game
@@ -295,10 +296,12 @@ def hand_words(scene, hidden: list[str]) -> str | None:
 
 def colour_words(scene) -> str | None:
     """Plain words on how well the photo lets colour bases be found: coarse, a side's colour the
-    table's own, or felt of a side's hue on it (None: nothing to say)."""
+    table's own, felt of a side's hue on it, or a light that starves a side's colour (None: nothing
+    to say)."""
     said = [w for w in (colour_resolution_words(scene.extra.get("colour_resolution")),
                         colour_like_table_words(scene.extra.get("colour_like_table")),
-                        colour_like_felt_words(scene.extra.get("colour_like_felt"))) if w]
+                        colour_like_felt_words(scene.extra.get("colour_like_felt")),
+                        light_tint_words(scene.extra.get("light_tint"))) if w]
     return " ".join(said) or None
 
 

@@ -110,3 +110,15 @@ def test_a_table_of_a_sides_colour_is_a_note_in_the_report(tmp_path, capsys):
     assert main(["analyze", str(picture), "--table", str(picture.with_suffix(".toml")), "--json"]) == 0
     scene = json.loads(capsys.readouterr().out)
     assert scene["colour_like_table"] == ["red"] and scene["colour_like_felt"] == {"blue": ["water"]}
+
+
+def test_analyze_says_when_a_warm_bulb_starves_a_sides_colour(tmp_path, capsys):
+    """Blue rims under a household bulb (2949 K): measured, and the report names the side and what helps."""
+    from vision.synthetic.export import write_hard_photo
+    from vision.synthetic.hard import hard_photo
+
+    picture = write_hard_photo(hard_photo(0, 2), tmp_path, "bulb")
+    assert main(["analyze", str(picture), "--table", str(picture.with_suffix(".toml"))]) == 0
+    assert "note: The light is very warm (orange), so the blue bases' colour shows faintly" in capsys.readouterr().out
+    assert main(["analyze", str(picture), "--table", str(picture.with_suffix(".toml")), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["light_tint"]["faint_sides"] == ["blue"]

@@ -415,3 +415,12 @@ def test_felt_of_a_sides_colour_is_a_status():
     scene = Scene(Table(48.0, 36.0), extra={"colour_like_felt": {"blue": ["water"]}})
     assert [t for t in _texts(profile=sides, result=Result(_registration(), scene)) if "rims" in t] == [
         "blue figures in or beside the water may be missed: their rims look like its colour"]
+
+
+def test_a_light_that_starves_a_sides_colour_is_a_status():
+    """The Scene names the side whose colour the light starves (light_tint): said plainly."""
+    sides = replace(PROFILE, sides=(ColourSpec("red", (200, 40, 40)), ColourSpec("blue", (40, 80, 200))))
+    scene = Scene(Table(48.0, 36.0), extra={"light_tint": {"weakest": "blue", "channel_share": 0.45,
+                                                           "least_channel_share": 0.55, "faint_sides": ["blue"]}})
+    assert [t for t in _texts(profile=sides, result=Result(_registration(), scene)) if "light" in t] == [
+        "the light is very warm (orange): blue bases show faintly and some may be missed; whiter light helps"]

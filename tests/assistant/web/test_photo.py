@@ -215,3 +215,20 @@ def test_a_photo_on_a_table_of_a_sides_colour_is_measured_and_the_reply_says_so(
     # (blue water felt lies on that table too, under blue rims)
     assert out["scene"]["colour_like_felt"] == {"blue": ["water"]}
     assert "Blue figures standing in or beside the water may be missed" in out["colour_words"]
+
+
+def test_a_photo_under_a_warm_bulb_is_measured_and_the_reply_says_so(pin, tmp_path):
+    """Blue-rimmed figures under a household bulb (2949 K): the anchors' white card shows its blue at
+    under half its red, so blue bases show faintly; the reply names the side and what helps."""
+    from vision.synthetic.export import write_hard_photo
+    from vision.synthetic.hard import hard_photo
+
+    photo = hard_photo(0, 2)
+    assert photo.conditions.cast == "tungsten"
+    picture = write_hard_photo(photo, tmp_path, "bulb")
+    app = create_app({"TABLE": str(picture.with_suffix(".toml")), "INSTANCE_PATH": str(tmp_path / "i"),
+                      "TABLE_PIN": "2468", "SECRET_KEY": "s"})
+    out = _upload(app.test_client(), picture.read_bytes(), pin, name="bulb.png").get_json()
+    assert out["problem"] is None and out["figures"] > 0
+    assert out["scene"]["light_tint"]["faint_sides"] == ["blue"]
+    assert "The light is very warm (orange), so the blue bases' colour shows faintly" in out["colour_words"]
