@@ -304,6 +304,26 @@ def test_a_photo_on_a_table_of_a_sides_colour_says_so(browser, server_for, shots
     assert errors == []
 
 
+def test_a_photo_under_a_warm_bulb_says_so(browser, server_for, shots, tmp_path):
+    """Blue rims under a household bulb (2949 K): after the photo the Table page says the light is
+    very warm, that the blue bases show faintly, and that daylight or a white lamp helps."""
+    from playwright.sync_api import expect
+    from vision.synthetic.export import write_hard_photo
+    from vision.synthetic.hard import hard_photo
+
+    picture = write_hard_photo(hard_photo(0, 2), tmp_path, "bulb")
+    base = server_for(TABLE=str(picture.with_suffix(".toml")))
+    context, page, errors = _page(browser, VIEWPORTS["portrait"])
+    _join(page, base, "/table/")
+    page.set_input_files("#photo-input", str(picture))
+    expect(page.locator("#photo-status")).to_contain_text("The light is very warm (orange), so the blue bases' "
+                                                          "colour shows faintly")
+    expect(page.locator("#photo-status")).to_contain_text("Daylight, or a white lamp instead of a warm one")
+    page.screenshot(path=shots / "table-after-bulb-photo.png", full_page=True)
+    context.close()
+    assert errors == []
+
+
 def test_every_tablet_sees_the_same_game(browser, server_for):
     """Server-Sent Events: a die entered on one tablet shows on another at once."""
     from playwright.sync_api import expect
