@@ -182,15 +182,22 @@ def test_a_photo_too_coarse_for_colour_bases_is_measured_and_the_reply_says_so(p
     assert out["scene"]["colour_resolution"]["share_below"] < 1
 
 
-def test_a_photo_whose_colour_bases_are_not_the_default_size_says_the_size_it_read(pin, tmp_path):
-    """32 mm bases, the profile giving no size: looked for at the size the photo shows, and said."""
+def _hard_photo_reply(pin, tmp_path, photo, name: str) -> dict:
+    """The reply to uploading a hard-set photo (vision.synthetic.hard) to a table made from its own
+    profile, as a player who wrote that table would."""
     from vision.synthetic.export import write_hard_photo
-    from vision.synthetic.hard import hard_photo
 
-    picture = write_hard_photo(hard_photo(2026, 0, resolutions=("1080p",), base_in=1.26), tmp_path, "b32")
+    picture = write_hard_photo(photo, tmp_path, name)
     app = create_app({"TABLE": str(picture.with_suffix(".toml")), "INSTANCE_PATH": str(tmp_path / "i"),
                       "TABLE_PIN": "2468", "SECRET_KEY": "s"})
-    out = _upload(app.test_client(), picture.read_bytes(), pin, name="b32.png").get_json()
+    return _upload(app.test_client(), picture.read_bytes(), pin, name=f"{name}.png").get_json()
+
+
+def test_a_photo_whose_colour_bases_are_not_the_default_size_says_the_size_it_read(pin, tmp_path):
+    """32 mm bases, the profile giving no size: looked for at the size the photo shows, and said."""
+    from vision.synthetic.hard import hard_photo
+
+    out = _hard_photo_reply(pin, tmp_path, hard_photo(2026, 0, resolutions=("1080p",), base_in=1.26), "b32")
     assert out["problem"] is None and "32 mm (1.26 in)" in out["bases_words"] and "base = " in out["bases_words"]
     assert out["scene"]["colour_bases"]["red"] == {"base": 1.26, "from": "photo"}
     assert {f["base"] for f in out["scene"]["figures"] if f["detected_by"] == "colour"} == {1.26}
@@ -199,15 +206,11 @@ def test_a_photo_whose_colour_bases_are_not_the_default_size_says_the_size_it_re
 def test_a_photo_on_a_table_of_a_sides_colour_is_measured_and_the_reply_says_so(pin, tmp_path):
     """Red-rimmed figures on a cherry-wood kitchen table: the table shows the red side's hue over
     much of itself, so red bases are missed more often; the reply says which side and what helps."""
-    from vision.synthetic.export import write_hard_photo
     from vision.synthetic.hard import hard_photo
 
     photo = hard_photo(13, 34, mat="kitchen")
     assert photo.conditions.mat == "cherry wood"
-    picture = write_hard_photo(photo, tmp_path, "cherry")
-    app = create_app({"TABLE": str(picture.with_suffix(".toml")), "INSTANCE_PATH": str(tmp_path / "i"),
-                      "TABLE_PIN": "2468", "SECRET_KEY": "s"})
-    out = _upload(app.test_client(), picture.read_bytes(), pin, name="cherry.png").get_json()
+    out = _hard_photo_reply(pin, tmp_path, photo, "cherry")
     assert out["problem"] is None and out["figures"] > 0
     assert out["scene"]["colour_like_table"] == ["red"]
     assert "looks much like the red bases' colour" in out["colour_words"]
@@ -220,15 +223,11 @@ def test_a_photo_on_a_table_of_a_sides_colour_is_measured_and_the_reply_says_so(
 def test_a_photo_under_a_warm_bulb_is_measured_and_the_reply_says_so(pin, tmp_path):
     """Blue-rimmed figures under a household bulb (2949 K): the anchors' white card shows its blue at
     under half its red, so blue bases show faintly; the reply names the side and what helps."""
-    from vision.synthetic.export import write_hard_photo
     from vision.synthetic.hard import hard_photo
 
     photo = hard_photo(0, 2)
     assert photo.conditions.cast == "tungsten"
-    picture = write_hard_photo(photo, tmp_path, "bulb")
-    app = create_app({"TABLE": str(picture.with_suffix(".toml")), "INSTANCE_PATH": str(tmp_path / "i"),
-                      "TABLE_PIN": "2468", "SECRET_KEY": "s"})
-    out = _upload(app.test_client(), picture.read_bytes(), pin, name="bulb.png").get_json()
+    out = _hard_photo_reply(pin, tmp_path, photo, "bulb")
     assert out["problem"] is None and out["figures"] > 0
     assert out["scene"]["light_tint"]["faint_sides"] == ["blue"]
     assert "The light is very warm (orange), so the blue bases' colour shows faintly" in out["colour_words"]
