@@ -389,7 +389,9 @@ class FramePipeline:
 
         def covered(xy_in: np.ndarray, reach_in: float = HAND_REACH_IN) -> np.ndarray:
             if "hands" not in known:
-                whole = view.whole()
+                # (the hands are read at HAND_PPI: a tracked frame's whole view at the markers'
+                # resolution is not made for them)
+                whole = view.coarse(HAND_PPI)
                 whole.white_balance = held.wb
                 known["hands"] = self._hands(whole, held)
             found = known["hands"]

@@ -214,6 +214,10 @@ class FrameView:
     def whole(self) -> "FrameView":
         return self
 
+    def coarse(self, ppi: float) -> "FrameView":
+        """The whole view, for a stage that reads it at `ppi` or coarser (WindowedView's)."""
+        return self
+
 
 def _resized(view: TopView, ppi: float) -> TopView:
     """The view at a coarser resolution. An integer factor is an area average (each pixel the mean
@@ -267,6 +271,10 @@ def _halved(image: np.ndarray) -> np.ndarray:
     return out
 
 
+COARSE_MARGIN = 4              # a coarse stage's whole view is remapped at this many times its ppi (two
+                               # halvings above it: each of its pixels an average, as from a finer view)
+
+
 class TopViewMaker:
     """Makes the shared top view of each frame for one registration (build again when it changes):
     a whole frame warped directly (`make`), or a stream's frame in windows remapped through pixel
@@ -279,6 +287,16 @@ class TopViewMaker:
         self.rect_in = rect_in
         self.size, self._m = _geometry(H_in_to_px, self.ppi, rect_in)
         self._maps = None
+        self._H = H_in_to_px
+        self._coarser: dict[float, TopViewMaker] = {}
+
+    def coarser(self, ppi: float) -> "TopViewMaker":
+        """A maker of the same registration and table at a coarser `ppi`, its maps made once."""
+        if ppi not in self._coarser:
+            maker = TopViewMaker(self._H, ppi, self.rect_in)
+            maker.prepare_maps()
+            self._coarser[ppi] = maker
+        return self._coarser[ppi]
 
     def make(self, frame_bgr: np.ndarray) -> FrameView:
         """This frame's view; the warp is made when a stage first reads a layer of it."""
@@ -336,14 +354,29 @@ class WindowedView:
     def __init__(self, maker: TopViewMaker, frame_bgr: np.ndarray, rescale=None):
         self._maker, self._frame, self._rescale = maker, frame_bgr, rescale
         self._whole: FrameView | None = None
+        self._coarse: dict[float, FrameView] = {}
+
+    def _remapped(self, maker: TopViewMaker) -> FrameView:
+        image = cv2.remap(self._frame, *maker._maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        view = FrameView(TopView(image, maker.ppi, (maker.rect_in[0], maker.rect_in[1])), maker=maker)
+        return view.rescaled(*self._rescale) if self._rescale is not None else view
 
     def whole(self) -> FrameView:
         if self._whole is None:
-            image = cv2.remap(self._frame, *self._maker._maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-            view = FrameView(TopView(image, self._maker.ppi, (self._maker.rect_in[0], self._maker.rect_in[1])),
-                             maker=self._maker)
-            self._whole = view.rescaled(*self._rescale) if self._rescale is not None else view
+            self._whole = self._remapped(self._maker)
         return self._whole
+
+    def coarse(self, ppi: float) -> FrameView:
+        """The whole view for a stage that reads it at `ppi` or coarser (the hands, at 5 px/in): the
+        whole view if made already, else one remapped at COARSE_MARGIN times `ppi` (its layers at
+        `ppi` area averages of it, as of a finer view), not at the markers' resolution: a sixth of
+        the pixels or less."""
+        fine = COARSE_MARGIN * ppi
+        if self._whole is not None or fine >= self._maker.ppi:
+            return self.whole()
+        if fine not in self._coarse:
+            self._coarse[fine] = self._remapped(self._maker.coarser(fine))
+        return self._coarse[fine]
 
     def base_window(self, rect_in: Rect) -> TopView:
         if self._whole is not None:

@@ -182,3 +182,26 @@ def test_halving_a_layer_averages_each_two_by_two_block_an_odd_edge_replicated(s
     blocks = padded[0::2, 0::2] + padded[1::2, 0::2] + padded[0::2, 1::2] + padded[1::2, 1::2]
     assert np.array_equal(half.image, (blocks + 2) // 4)      # the mean, rounded half up
     assert half.origin_in == pytest.approx((1.025, 2.025))    # the new pixels' centres
+
+
+def test_a_coarse_stage_of_a_stream_reads_a_coarse_whole_view_not_the_markers_one(photo_and_profile):
+    # A tracked frame's hands are looked for at 5 px/in: its whole view is remapped for them at
+    # COARSE_MARGIN times that (a sixth of the markers' 36 px/in pixels and less), and its 5 px/in
+    # layer shows what the markers' whole view's does, to a few grey levels (two halvings of a
+    # sampling near the frame's own resolution, against three of a finer one).
+    from vision.topview import COARSE_MARGIN
+
+    photo, profile = photo_and_profile
+    H = FramePipeline(profile).process(photo.image).registration.H_in_to_px
+    rect = (0.0, 0.0, profile.width_in, profile.depth_in)
+    stream = TopViewMaker(H, 36.0, rect).windows(photo.image)
+    coarse = stream.coarse(5.0)
+    assert coarse.base.ppi == COARSE_MARGIN * 5.0 and stream._whole is None
+    # (its pixels' centres within a tenth of a 5 px/in pixel of the other's)
+    assert coarse.at(5.0).origin_in == pytest.approx(stream.whole().at(5.0).origin_in, abs=0.02)
+    diff = np.abs(coarse.at(5.0).image.astype(int) - stream.whole().at(5.0).image.astype(int))
+    assert diff.shape == stream.whole().at(5.0).image.shape and diff.mean() < 3.0
+    assert stream.coarse(5.0) is stream.whole()       # once the whole view is made, it is read
+    # a maker already as coarse as that remaps its whole view
+    coarse_stream = TopViewMaker(H, 16.0, rect).windows(photo.image)
+    assert coarse_stream.coarse(5.0) is coarse_stream.whole()
