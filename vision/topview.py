@@ -369,8 +369,8 @@ class WindowedView:
     def coarse(self, ppi: float) -> FrameView:
         """The whole view for a stage that reads it at `ppi` or coarser (the hands, at 5 px/in): the
         whole view if made already, else one remapped at COARSE_MARGIN times `ppi` (its layers at
-        `ppi` area averages of it, as of a finer view), not at the markers' resolution: a sixth of
-        the pixels or less."""
+        `ppi` area averages of it, as of a finer view), not at the markers' resolution (36 px/in:
+        a third of the pixels)."""
         fine = COARSE_MARGIN * ppi
         if self._whole is not None or fine >= self._maker.ppi:
             return self.whole()

@@ -186,7 +186,7 @@ def test_halving_a_layer_averages_each_two_by_two_block_an_odd_edge_replicated(s
 
 def test_a_coarse_stage_of_a_stream_reads_a_coarse_whole_view_not_the_markers_one(photo_and_profile):
     # A tracked frame's hands are looked for at 5 px/in: its whole view is remapped for them at
-    # COARSE_MARGIN times that (a sixth of the markers' 36 px/in pixels and less), and its 5 px/in
+    # COARSE_MARGIN times that (a third of the markers' 36 px/in pixels), and its 5 px/in
     # layer shows what the markers' whole view's does, to a few grey levels (two halvings of a
     # sampling near the frame's own resolution, against three of a finer one).
     from vision.topview import COARSE_MARGIN
