@@ -326,8 +326,10 @@ def _rims_under_cloth(hits: list[RimHit], cloth_called: set[int], r_px: float,
             if not (by_cloth or weak_under):
                 continue
             margin = facing_margin(arc(j), arc(i), d)
+            # (each way to call the ring cloth has its own margin: a weak rim's the wider)
+            by_cloth &= margin >= MIN_FACING
             weak_under &= margin >= MIN_FACING_UNDER
-            if margin >= MIN_FACING and (by_cloth or weak_under):
+            if by_cloth or weak_under:
                 out[i] = dataclasses.replace(hits[i], reason=(
                     f"cloth up on a body: a rim of another colour {apart / r_px:.2f} radii off shows "
                     f"{margin:.2f} more on its side away from this ring than this ring does away from it"))
