@@ -104,6 +104,7 @@ class _Held:
     terrain: tuple[Terrain, ...] | None = None
     terrain_frame: int = -10 ** 9
     colour_resolution: dict | None = None  # where the photo is too coarse for colour bases (vision.quality)
+    light_tint: dict | None = None         # where the light starves a side's colour (vision.quality)
     colour_base_in: float | None = None    # sides with no size in the profile: their bases' (vision.base_size)
     flood: MatFlood | None = None          # what the mat's own colour leaves of the sides' (vision.rims.mat_flood)
 
@@ -263,7 +264,8 @@ class FramePipeline:
         coarse_for_colour = (colour_resolution(registration, (self.profile.width_in, self.profile.depth_in))
                              if self.profile.sides else None)
         return _Held(registration, pose, grid, check, maker, rescale, mat, wb=wb,
-                     colour_resolution=coarse_for_colour), view
+                     colour_resolution=coarse_for_colour,
+                     light_tint=light_tint(wb.white_bgr, wb.black_bgr, self.profile.sides)), view
 
     def _fine_ppi(self) -> float:
         """The figure markers' view resolution (or the other stages' finest, if finer)."""
@@ -641,9 +643,8 @@ class FramePipeline:
             if like_felt:
                 extra["colour_like_felt"] = like_felt
             # A lamp whose light starves a side's colour (vision.quality.light_tint): told so.
-            tint = light_tint(held.wb.white_bgr, held.wb.black_bgr, self.profile.sides) if held.wb is not None else None
-            if tint:
-                extra["light_tint"] = tint
+            if held.light_tint:
+                extra["light_tint"] = held.light_tint
             read = held.colour_base_in not in (None, VISION_DEFAULTS["colour_base_in"])
             extra["colour_bases"] = {s.name: {"base": size, "from": "profile" if s.base_in is not None
                                               else "photo" if read else "house default"}
