@@ -18,7 +18,9 @@ its colour (a pale hand under a warm lamp clips to a colour off skin). Where the
 such a patch its colour is the clipping's, not its own, and only its shape is judged: nearer a felt
 colour than a skin tone, it is still the hand, and where its sleeve lies beyond the table's edge,
 such a patch that itself runs over the edge is the hand and arm. The outline, a little enlarged, is
-what they hide.
+what they hide. Fingertips reaching past it (a finger is a pixel or two wide here, and the blob leaves
+them out) are followed as skin joined to the blob at the hand's far end: a ring fitted to them is no
+base.
 """
 from __future__ import annotations
 
@@ -66,6 +68,14 @@ MIN_PALM_IN = 1.3            # a disc this wide fits in a hand's blob (a child's
                              # pixel of it each side may read as the mat's edge); a ruler is 1-1.2" wide
 MAX_SOLIDITY = 0.92          # of its convex hull: a hand has a thumb and fingers, a cut page is convex
 GROW_IN = 0.6                # the fingers and edges a smoothness test leaves out
+# Fingers reaching past that: a finger is a pixel or two wide at HAND_PPI, its 3 x 3 contrast the step to the
+# mat, so the blob leaves it out; a ring fitted to the fingertips reads as a base of a warm side's colour.
+FINGER_REACH_IN = 1.2        # skin unlike the mat, joined to a hand's blob, is followed this far out
+FINGER_TOL = (0.25, 0.25, 0.5)  # or, off the skin ellipse, a colour this near the blob's own (its median; log
+                             # brightness and the ellipse's two axes, in their units): a finger under a lamp
+FINGER_TIP_IN = 1.0          # a finger reaches within this of the hand's far end from where it comes in (a
+                             # base's rim beside the forearm or the wrist, joined to the skin, does not)
+FINGER_NEAR_IN = 0.4         # a colour base centred this near a finger is a ring fitted to the fingertips
 MAX_ARM_SHARE = 0.15         # a sleeve covers less of the table than this
 CLIPPED_ARM_SHARE = 0.5      # of a patch's pixels with a channel clipped (as photographed): its colour is lost
 MIN_CLIPPED_ARM_IN2 = 8.0    # a clipped patch over the table's edge, judged by its shape alone, is as large
@@ -85,6 +95,8 @@ class Hands:
     mask: np.ndarray                      # (H, W) bool in the view it was found in, enlarged by REACH_IN
     ppi: float = HAND_PPI
     origin_in: tuple[float, float] = (0.0, 0.0)
+    finger_zone: np.ndarray | None = None  # (H, W) bool in that view: within FINGER_NEAR_IN of a finger
+                                           # beyond the outline
 
     def mask_in(self, view) -> np.ndarray | None:
         """The enlarged hands as a (H, W) bool mask of another top view (a TopView), or None."""
@@ -97,13 +109,21 @@ class Hands:
         row = np.clip(((y - self.origin_in[1]) * self.ppi).astype(int), 0, self.mask.shape[0] - 1)
         return self.mask[row[:, None], col[None, :]]
 
-    def covers(self, xy_in: np.ndarray, reach_in: float = REACH_IN) -> np.ndarray:
-        """(N,) bool: points under a hand (within `reach_in` of one)."""
+    def covers(self, xy_in: np.ndarray, reach_in: float = REACH_IN, fingers: bool = False) -> np.ndarray:
+        """(N,) bool: points under a hand (within `reach_in` of one); with `fingers`, also those
+        within FINGER_NEAR_IN of its fingers beyond its outline."""
+        xy = np.asarray(xy_in, np.float64).reshape(-1, 2)
         if not self.polygons:
-            return np.zeros(len(xy_in), bool)
-        pts = shapely.points(np.asarray(xy_in, np.float64).reshape(-1, 2))
+            return np.zeros(len(xy), bool)
         hand = shapely.union_all(self.polygons)
-        return shapely.contains(hand.buffer(reach_in) if reach_in else hand, pts)
+        out = shapely.contains(hand.buffer(reach_in) if reach_in else hand, shapely.points(xy))
+        if fingers and self.finger_zone is not None:
+            col = np.floor((xy[:, 0] - self.origin_in[0]) * self.ppi).astype(int)
+            row = np.floor((xy[:, 1] - self.origin_in[1]) * self.ppi).astype(int)
+            h, w = self.finger_zone.shape
+            inside = (col >= 0) & (row >= 0) & (col < w) & (row < h)
+            out[inside] |= self.finger_zone[row[inside], col[inside]]
+        return out
 
     def as_json(self) -> list[dict]:
         return [{"polygon": [[round(x, 2), round(y, 2)] for x, y in list(p.exterior.coords)[:-1]],
@@ -118,6 +138,7 @@ class _Layers:
     not_mat: np.ndarray           # bool: far from the mat around it, or smooth on a rough mat
     from_mat2: np.ndarray         # squared distance from the mat around it, in the mat's spreads
     contrast_ratio: np.ndarray    # local contrast over the mat's
+    feats: np.ndarray             # (H, W, 3) float32: log brightness, and chromaticity on the skin ellipse's axes
 
 
 def _at_hand_ppi(img: np.ndarray, ppi: float) -> tuple[np.ndarray, float]:
@@ -188,7 +209,7 @@ def _layers(img: np.ndarray, ppi: float) -> _Layers:
     smooth_on_rough = cv2.morphologyEx((smooth & (sd_mat > ROUGH_MAT)).astype(np.uint8), cv2.MORPH_OPEN,
                                        np.ones((3, 3), np.uint8)) > 0
     not_mat = (dist2 > MIN_FROM_MAT ** 2) | smooth_on_rough
-    return _Layers(skin, smooth, not_mat, dist2, sd / cv2.max(sd_mat, 1e-4))
+    return _Layers(skin, smooth, not_mat, dist2, sd / cv2.max(sd_mat, 1e-4), feats)
 
 
 def _is_felt(chroma_mean: np.ndarray, other_rgbs) -> bool:
@@ -344,6 +365,46 @@ def _joins_sleeve(inside: np.ndarray, x0: int, y0: int, sleeves, grow: np.ndarra
     return bool(_sleeve_of(cv2.dilate(blob, grow), (labels[wy0:wy1, wx0:wx1], sleeves[1])).any())
 
 
+def _fingers(found: np.ndarray, layers: _Layers, grow: np.ndarray, ppi: float) -> np.ndarray:
+    """(H, W) bool: the fingers of the hands in `found` (uint8, their blobs) reaching past the blobs
+    grown by `grow`: skin unlike the mat (or, off skin, of the blobs' own colour) joined to a blob
+    within FINGER_REACH_IN of it, in parts that reach within FINGER_TIP_IN of a hand's far end."""
+    own = layers.feats[found > 0]
+    median = np.median(own, axis=0)
+    tol = np.maximum(3 * 1.48 * np.median(np.abs(own - median), axis=0), np.asarray(FINGER_TOL, np.float32))
+    like = layers.skin | (np.abs(layers.feats - median) <= tol).all(axis=2)
+    allowed = ((like & layers.not_mat) | (found > 0)).astype(np.uint8)
+    joined, step = found, np.ones((3, 3), np.uint8)
+    for _ in range(max(1, int(round(FINGER_REACH_IN * ppi)))):      # followed pixel by pixel from the blob
+        more = cv2.dilate(joined, step) & allowed
+        if np.array_equal(more, joined):
+            break
+        joined = more
+    beyond = (joined > 0) & (cv2.dilate(found, grow) == 0)
+    return _at_far_end(beyond, found, ppi) if beyond.any() else beyond
+
+
+def _at_far_end(parts: np.ndarray, found: np.ndarray, ppi: float) -> np.ndarray:
+    """The connected parts of `parts` (bool) reaching within FINGER_TIP_IN of a hand's far end: the
+    farthest of its blob (in `found`, uint8) from where it comes in (its pixels on the view's
+    border, else those nearest it)."""
+    h, w = found.shape
+    n_parts, part_of = cv2.connectedComponents(parts.astype(np.uint8), connectivity=8)
+    n_blobs, blob_of = cv2.connectedComponents(found, connectivity=8)
+    py, px = np.nonzero(part_of)
+    keep = np.zeros(n_parts, bool)
+    for i in range(1, n_blobs):
+        ys, xs = np.nonzero(blob_of == i)
+        to_border = np.minimum(np.minimum(xs, w - 1 - xs), np.minimum(ys, h - 1 - ys))
+        entry = to_border == to_border.min()
+        ex, ey = xs[entry].mean(), ys[entry].mean()
+        tip = np.hypot(xs - ex, ys - ey).max() - FINGER_TIP_IN * ppi
+        at_tip = np.hypot(px - ex, py - ey) >= tip
+        keep[part_of[py[at_tip], px[at_tip]]] = True
+    keep[0] = False
+    return keep[part_of]
+
+
 def _sleeve_of(hand: np.ndarray, sleeves: tuple[np.ndarray, ...]) -> np.ndarray:
     """(n,) bool: the sleeves that join `hand` (uint8 mask, already grown by GROW_IN)."""
     labels, is_sleeve = sleeves[:2]
@@ -399,6 +460,9 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
                                   lambda: _at_hand_ppi(np.asarray(view_bgr, np.float32), view_ppi)[0])
         if not found.any():
             return empty
+    near = max(1, int(round(FINGER_NEAR_IN * ppi)))
+    finger_zone = cv2.dilate(_fingers(found, layers, grow, ppi).astype(np.uint8),
+                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * near + 1, 2 * near + 1))) > 0
     found = cv2.dilate(found, grow)
     joined = _sleeve_of(found, sleeves)
     if joined.any():
@@ -415,7 +479,7 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
         polygons += [p for p in shapely.get_parts(outline) if p.geom_type == "Polygon" and p.area >= 1.0]
     r = max(1, int(round(REACH_IN * ppi)))
     mask = cv2.dilate(found, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))) > 0
-    return Hands(tuple(polygons), mask, ppi, tuple(origin_in))
+    return Hands(tuple(polygons), mask, ppi, tuple(origin_in), finger_zone)
 
 
 def carry_hidden(previous: Scene | None, current: Scene, hands_json: Sequence[dict] | None = None,

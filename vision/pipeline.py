@@ -389,7 +389,7 @@ class FramePipeline:
         and a base of its side turned up farther off (the tracker))."""
         known = {"hands": hands} if full else {}
 
-        def covered(xy_in: np.ndarray, reach_in: float = HAND_REACH_IN) -> np.ndarray:
+        def covered(xy_in: np.ndarray, reach_in: float = HAND_REACH_IN, fingers: bool = False) -> np.ndarray:
             if "hands" not in known:
                 # (the hands are read at HAND_PPI: a tracked frame's whole view at the markers'
                 # resolution is not made for them)
@@ -397,7 +397,7 @@ class FramePipeline:
                 whole.white_balance = held.wb
                 known["hands"] = self._hands(whole, held)
             found = known["hands"]
-            return found.covers(xy_in, reach_in) if found is not None else np.zeros(len(xy_in), bool)
+            return found.covers(xy_in, reach_in, fingers) if found is not None else np.zeros(len(xy_in), bool)
         return covered
 
     def _side_bases(self, held: _Held) -> dict[str, float]:
@@ -776,12 +776,13 @@ def _off_hands(detections: Detections, covered) -> Detections:
     """The colour bases found in this frame less those centred under a hand (`covered` with no
     reach: the hand's own outline): such a base is at least half under it, and the arc showing at
     the hand's edge says where it stands, not that it is in view; with a previous picture it is
-    hidden at its last place, as a base wholly under the hand is."""
+    hidden at its last place, as a base wholly under the hand is. Less, too, those centred at
+    its fingers beyond the outline: rings fitted to the fingertips (vision.hands.FINGER_NEAR_IN)."""
     colour = detections.detected_by == "colour"
     if not colour.any():
         return detections
     under = np.zeros(len(detections), bool)
-    under[colour] = covered(detections.xy_in[colour], 0.0)
+    under[colour] = covered(detections.xy_in[colour], 0.0, fingers=True)
     return detections[~under] if under.any() else detections
 
 
