@@ -365,22 +365,31 @@ def _joins_sleeve(inside: np.ndarray, x0: int, y0: int, sleeves, grow: np.ndarra
     return bool(_sleeve_of(cv2.dilate(blob, grow), (labels[wy0:wy1, wx0:wx1], sleeves[1])).any())
 
 
-def _fingers(found: np.ndarray, layers: _Layers, grow: np.ndarray, ppi: float) -> np.ndarray:
-    """(H, W) bool: the fingers of the hands in `found` (uint8, their blobs) reaching past the blobs
-    grown by `grow`: skin unlike the mat (or, off skin, of the blobs' own colour) joined to a blob
-    within FINGER_REACH_IN of it, in parts that reach within FINGER_TIP_IN of a hand's far end."""
-    own = layers.feats[found > 0]
+def _fingers(found: np.ndarray, grown: np.ndarray, layers: _Layers, ppi: float) -> np.ndarray:
+    """(H, W) bool: the fingers of the hands in `found` (uint8, their blobs) reaching past `grown`
+    (the blobs grown by GROW_IN): skin unlike the mat (or, off skin, of the blobs' own colour)
+    joined to a blob within FINGER_REACH_IN of it, in parts that reach within FINGER_TIP_IN of a
+    hand's far end."""
+    steps = max(1, int(round(FINGER_REACH_IN * ppi)))
+    ys, xs = np.nonzero(found)
+    h, w = found.shape
+    win = (slice(max(0, ys.min() - steps - 1), min(h, ys.max() + steps + 2)),
+           slice(max(0, xs.min() - steps - 1), min(w, xs.max() + steps + 2)))    # all a finger can reach
+    own = layers.feats[ys, xs]
     median = np.median(own, axis=0)
     tol = np.maximum(3 * 1.48 * np.median(np.abs(own - median), axis=0), np.asarray(FINGER_TOL, np.float32))
-    like = layers.skin | (np.abs(layers.feats - median) <= tol).all(axis=2)
-    allowed = ((like & layers.not_mat) | (found > 0)).astype(np.uint8)
-    joined, step = found, np.ones((3, 3), np.uint8)
-    for _ in range(max(1, int(round(FINGER_REACH_IN * ppi)))):      # followed pixel by pixel from the blob
-        more = cv2.dilate(joined, step) & allowed
-        if np.array_equal(more, joined):
+    feats = np.ascontiguousarray(layers.feats[win])
+    like = cv2.inRange(feats, tuple((median - tol).tolist()), tuple((median + tol).tolist())) > 0
+    in_win = found[win]
+    allowed = (((like | layers.skin[win]) & layers.not_mat[win]) | (in_win > 0)).astype(np.uint8)
+    joined, count, step = in_win, cv2.countNonZero(in_win), np.ones((3, 3), np.uint8)
+    for _ in range(steps):                   # followed pixel by pixel from the blob (each step only adds)
+        joined = cv2.dilate(joined, step) & allowed
+        count, before = cv2.countNonZero(joined), count
+        if count == before:
             break
-        joined = more
-    beyond = (joined > 0) & (cv2.dilate(found, grow) == 0)
+    beyond = np.zeros((h, w), bool)
+    beyond[win] = (joined > 0) & (grown[win] == 0)
     return _at_far_end(beyond, found, ppi) if beyond.any() else beyond
 
 
@@ -460,10 +469,11 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
                                   lambda: _at_hand_ppi(np.asarray(view_bgr, np.float32), view_ppi)[0])
         if not found.any():
             return empty
+    grown = cv2.dilate(found, grow)
     near = max(1, int(round(FINGER_NEAR_IN * ppi)))
-    finger_zone = cv2.dilate(_fingers(found, layers, grow, ppi).astype(np.uint8),
+    finger_zone = cv2.dilate(_fingers(found, grown, layers, ppi).astype(np.uint8),
                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * near + 1, 2 * near + 1))) > 0
-    found = cv2.dilate(found, grow)
+    found = grown
     joined = _sleeve_of(found, sleeves)
     if joined.any():
         found |= joined[sleeves[0]].astype(np.uint8)
