@@ -13,6 +13,7 @@ Each line also gives the hand as drawn (table inches under it) against the hand 
 far the figure is from the found outline. Prints markdown; asserts nothing.
 
 Run: python benchmarks/hidden_misses.py [--photos 60] [--seeds 0,7,5,13] [--res 1080p,1080p,2160p]
+     [--mat kitchen]  (kitchen tables, as accuracy_vision's --mat)
 """
 from __future__ import annotations
 
@@ -92,18 +93,21 @@ def main() -> None:
     ap.add_argument("--photos", type=int, default=60)
     ap.add_argument("--seeds", default="0,7,5,13")
     ap.add_argument("--res", default="1080p,1080p,2160p")
+    ap.add_argument("--mat", choices=("set", "kitchen"), default="set",
+                    help="the tables: the set's mats, or kitchen tables (as accuracy_vision's --mat)")
     args = ap.parse_args()
     counts: Counter = Counter()
     lines = []
     for seed in (int(s) for s in args.seeds.split(",")):
         for k in range(args.photos):
-            photo = hard_photo(seed, k, resolutions=tuple(args.res.split(",")))
+            photo = hard_photo(seed, k, resolutions=tuple(args.res.split(",")), mat=args.mat)
             if photo.hand is None:
                 continue
             hand, misses = classify(photo)
             for cls, detail in misses:
                 counts[cls] += 1
-                lines.append(f"- seed {seed} photo {k} ({photo.conditions.resolution}, {photo.conditions.texture}, "
+                lines.append(f"- seed {seed} photo {k} ({photo.conditions.resolution}, "
+                             f"{photo.conditions.mat or photo.conditions.texture}, "
                              f"{photo.conditions.cast} {photo.conditions.cast_k} K): {cls}: {detail}; {hand}")
             print(f"seed {seed} photo {k + 1}/{args.photos}: {len(misses)} missed", file=sys.stderr)
     print("## Figures under a hand not reported hidden\n")
