@@ -118,11 +118,10 @@ class Hands:
         hand = shapely.union_all(self.polygons)
         out = shapely.contains(hand.buffer(reach_in) if reach_in else hand, shapely.points(xy))
         if fingers and self.finger_zone is not None:
-            col = np.floor((xy[:, 0] - self.origin_in[0]) * self.ppi).astype(int)
-            row = np.floor((xy[:, 1] - self.origin_in[1]) * self.ppi).astype(int)
+            fx, fy = ((xy[:, 0] - self.origin_in[0]) * self.ppi, (xy[:, 1] - self.origin_in[1]) * self.ppi)
             h, w = self.finger_zone.shape
-            inside = (col >= 0) & (row >= 0) & (col < w) & (row < h)
-            out[inside] |= self.finger_zone[row[inside], col[inside]]
+            inside = (fx >= 0) & (fy >= 0) & (fx < w) & (fy < h)     # (False for a point not finite)
+            out[inside] |= self.finger_zone[fy[inside].astype(int), fx[inside].astype(int)]
         return out
 
     def as_json(self) -> list[dict]:

@@ -10,6 +10,8 @@ import math
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 import shapely
 import shapely.affinity
 from shapely.geometry import Polygon, box
@@ -199,6 +201,22 @@ def test_no_colour_base_is_seen_at_a_hard_photos_fingertips_past_the_hands_outli
     for scene in (still, tracker.process(photo.image).scene):
         misses = score_photo(photo, scene).misses
         assert not [m for m in misses if m.startswith("phantom") and "on the hand" in m], misses
+
+
+@given(st.lists(st.tuples(st.floats(-50, 80), st.floats(-50, 80)), min_size=1, max_size=20))
+def test_with_its_fingers_a_hand_covers_what_it_did_and_its_finger_zone_exactly(points):
+    """`covers(..., fingers=True)` is the outline's answer or the finger zone's pixel under the
+    point (5 px/in from the origin), for points anywhere, on the table or far off it."""
+    from vision.hands import Hands
+    zone = np.zeros((60, 100), bool)
+    zone[20:30, 40:55] = True                  # (4, 8)-(6, 11) in, from the origin (4, 2)
+    hands = Hands((Polygon([[5, 5], [12, 5], [12, 9], [5, 9]]),), np.zeros((1, 1), bool), 5.0, (4.0, 2.0), zone)
+    xy = np.array(points, float)
+    plain, with_fingers = hands.covers(xy, 0.0), hands.covers(xy, 0.0, fingers=True)
+    col, row = (xy[:, 0] - 4.0) * 5.0, (xy[:, 1] - 2.0) * 5.0       # the zone's pixel the point lies in
+    in_zone = (col >= 40) & (col < 55) & (row >= 20) & (row < 30)
+    assert (with_fingers == (plain | in_zone)).all()
+    assert not hands.covers(np.array([[np.nan, 3.0], [np.inf, 7.0]]), 0.0, fingers=True).any()
 
 
 def test_the_previous_picture_gives_the_place_a_still_photo_did_not_know():
