@@ -19,8 +19,8 @@ such a patch its colour is the clipping's, not its own, and only its shape is ju
 colour than a skin tone, it is still the hand, and where its sleeve lies beyond the table's edge,
 such a patch that itself runs over the edge is the hand and arm. The outline, a little enlarged, is
 what they hide. Fingertips reaching past it (a finger is a pixel or two wide here, and the blob leaves
-them out) are followed as skin joined to the blob at the hand's far end: a ring fitted to them is no
-base.
+them out) are followed as the hand's own colour joined to the blob, or as skin at the hand's far
+end: a ring fitted to them is no base.
 """
 from __future__ import annotations
 
@@ -70,11 +70,12 @@ MAX_SOLIDITY = 0.92          # of its convex hull: a hand has a thumb and finger
 GROW_IN = 0.6                # the fingers and edges a smoothness test leaves out
 # Fingers reaching past that: a finger is a pixel or two wide at HAND_PPI, its 3 x 3 contrast the step to the
 # mat, so the blob leaves it out; a ring fitted to the fingertips reads as a base of a warm side's colour.
-FINGER_REACH_IN = 1.2        # skin unlike the mat, joined to a hand's blob, is followed this far out
-FINGER_TOL = (0.25, 0.25, 0.5)  # or, off the skin ellipse, a colour this near the blob's own (its median; log
-                             # brightness and the ellipse's two axes, in their units): a finger under a lamp
-FINGER_TIP_IN = 1.0          # a finger reaches within this of the hand's far end from where it comes in (a
-                             # base's rim beside the forearm or the wrist, joined to the skin, does not)
+FINGER_REACH_IN = 1.2        # a hand's own colour, or skin, unlike the mat, is followed this far out of its blob
+FINGER_TOL = (0.25, 0.25, 0.5)  # the blob's own colour: this near its median (log brightness and the skin
+                             # ellipse's two axes, in their units; or 3 of its own spreads, if more)
+FINGER_TIP_IN = 1.0          # skin of another tone is a finger only in a part reaching within this of the
+                             # hand's far end from where it comes in (a base's rim beside the forearm or
+                             # the wrist, of a hue near skin's, joins the skin too)
 FINGER_NEAR_IN = 0.4         # a colour base centred this near a finger is a ring fitted to the fingertips
 MAX_ARM_SHARE = 0.15         # a sleeve covers less of the table than this
 CLIPPED_ARM_SHARE = 0.5      # of a patch's pixels with a channel clipped (as photographed): its colour is lost
@@ -366,9 +367,10 @@ def _joins_sleeve(inside: np.ndarray, x0: int, y0: int, sleeves, grow: np.ndarra
 
 def _fingers(found: np.ndarray, grown: np.ndarray, layers: _Layers, ppi: float) -> np.ndarray:
     """(H, W) bool: the fingers of the hands in `found` (uint8, their blobs) reaching past `grown`
-    (the blobs grown by GROW_IN): skin unlike the mat (or, off skin, of the blobs' own colour)
-    joined to a blob within FINGER_REACH_IN of it, in parts that reach within FINGER_TIP_IN of a
-    hand's far end."""
+    (the blobs grown by GROW_IN), followed from a blob within FINGER_REACH_IN of it: pixels of the
+    blobs' own colour anywhere round it (a thumb beside the palm), and skin unlike the mat in the
+    parts that reach within FINGER_TIP_IN of a hand's far end (a base's rim beside the wrist, of a
+    hue near skin's, joins the skin too, but not the far end)."""
     steps = max(1, int(round(FINGER_REACH_IN * ppi)))
     ys, xs = np.nonzero(found)
     h, w = found.shape
@@ -379,17 +381,22 @@ def _fingers(found: np.ndarray, grown: np.ndarray, layers: _Layers, ppi: float) 
     tol = np.maximum(3 * 1.48 * np.median(np.abs(own - median), axis=0), np.asarray(FINGER_TOL, np.float32))
     feats = np.ascontiguousarray(layers.feats[win])
     like = cv2.inRange(feats, tuple((median - tol).tolist()), tuple((median + tol).tolist())) > 0
-    in_win = found[win]
-    allowed = (((like | layers.skin[win]) & layers.not_mat[win]) | (in_win > 0)).astype(np.uint8)
-    joined, count, step = in_win, cv2.countNonZero(in_win), np.ones((3, 3), np.uint8)
-    for _ in range(steps):                   # followed pixel by pixel from the blob (each step only adds)
-        joined = cv2.dilate(joined, step) & allowed
-        count, before = cv2.countNonZero(joined), count
-        if count == before:
-            break
-    beyond = np.zeros((h, w), bool)
-    beyond[win] = (joined > 0) & (grown[win] == 0)
-    return _at_far_end(beyond, found, ppi) if beyond.any() else beyond
+    in_win, not_mat = found[win], layers.not_mat[win]
+
+    def joined_past(ok: np.ndarray) -> np.ndarray:
+        allowed = ((ok & not_mat) | (in_win > 0)).astype(np.uint8)
+        joined, count, step = in_win, cv2.countNonZero(in_win), np.ones((3, 3), np.uint8)
+        for _ in range(steps):               # followed pixel by pixel from the blob (each step only adds)
+            joined = cv2.dilate(joined, step) & allowed
+            count, before = cv2.countNonZero(joined), count
+            if count == before:
+                break
+        past = np.zeros((h, w), bool)
+        past[win] = (joined > 0) & (grown[win] == 0)
+        return past
+
+    skin_past = joined_past(like | layers.skin[win])
+    return joined_past(like) | (_at_far_end(skin_past, found, ppi) if skin_past.any() else skin_past)
 
 
 def _at_far_end(parts: np.ndarray, found: np.ndarray, ppi: float) -> np.ndarray:
