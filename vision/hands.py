@@ -404,8 +404,8 @@ def _at_far_end(parts: np.ndarray, found: np.ndarray, ppi: float) -> np.ndarray:
     farthest of its blob (in `found`, uint8) from where it comes in (its pixels on the view's
     border, else those nearest it)."""
     h, w = found.shape
-    n_parts, part_of = cv2.connectedComponents(parts.astype(np.uint8), connectivity=8)
-    n_blobs, blob_of = cv2.connectedComponents(found, connectivity=8)
+    n_parts, part_of = _components(parts.astype(np.uint8))[:2]
+    n_blobs, blob_of = _components(found)[:2]
     py, px = np.nonzero(part_of)
     keep = np.zeros(n_parts, bool)
     for i in range(1, n_blobs):
