@@ -47,12 +47,18 @@ set: how the paint a family happens to own changes what is found, printed paint 
 cloth), each table with its row of the main table and of the sides' table. Not the issue's set: a cherry table is nearly the red side's hue and a
 blue cloth the blue side's.
 
+`--shadows` has each colour figure cast a shadow from the room's light (one direction, as the
+clutter's; vision.synthetic.hard.FIGURE_SHADOW) onto the table beside it and onto its own base's
+top; nothing else in the photo changes. Not the issue's set (it names a mug's shadow, not the
+figures'), but what a figure under a lamp has: the rim's edge against a shadowed mat is no
+brightness step.
+
 `--save DIR` also writes each photo as a player would have it (PNG, table TOML, truth and conditions
 JSON), to run `tablesight analyze` on by hand.
 
 Run: python benchmarks/accuracy_vision.py [--photos 60] [--seed 0] [--res 1080p,1080p,2160p] [--easy N] [--save DIR]
      [--absent-kinds] [--full-colour-jpeg] [--base-in 1.26 [--profile-base 1.26]] [--paint hobby]
-     [--mat kitchen]
+     [--mat kitchen] [--shadows]
 """
 from __future__ import annotations
 
@@ -187,7 +193,8 @@ def absent_kinds(seed: int, index: int) -> tuple[str, ...]:
 
 def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path | None = None,
                 absent: bool = False, full_colour_jpeg: bool = False, base_in: float = 1.0,
-                profile_base_in: float | None = None, paint: str = "set", mat: str = "set") -> None:
+                profile_base_in: float | None = None, paint: str = "set", mat: str = "set",
+                shadows: bool = False) -> None:
     scores, lines, hidden, paints = [], [], defaultdict(int), []
     sized = Counter()           # (the size the colour bases were looked for at, where it came from) per photo
     render_s, analyse_s = [], []
@@ -196,7 +203,7 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
         t0 = time.perf_counter()
         gone = absent_kinds(seed, k) if absent else ()
         photo = hard_photo(seed, k, resolutions=resolutions, absent_kinds=gone, full_colour_jpeg=full_colour_jpeg,
-                           base_in=base_in, paint=paint, mat=mat)
+                           base_in=base_in, paint=paint, mat=mat, shadows=shadows)
         paints.append(photo.conditions.paints)
         if profile_base_in is not None:
             photo = dataclasses.replace(photo, profile=dataclasses.replace(photo.profile, sides=tuple(
@@ -263,6 +270,9 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     if paint == "hobby":
         print("**Not the issue's set**: each side's rims are painted in a shop paint (vision.synthetic.layout."
               "HOBBY_PAINTS), the profile naming the set's colour.\n")
+    if shadows:
+        print("**Not the issue's set**: each colour figure casts a shadow onto the table and its base's top "
+              "(vision.synthetic.hard.FIGURE_SHADOW).\n")
     print("Colour bases looked for at (side-photos): "
           + ", ".join(f'{size:g}" ({source}) {n}' for (size, source), n in sorted(sized.items())) + "\n")
     print(f"Goals: markers >= {GOALS['marker_recall']:.1%}, 0 false, p95 <= {GOALS['marker_p95_in']} in; "
@@ -386,6 +396,8 @@ def main() -> None:
                         help="the rims' paint: the set's, near the profile's colour, or shop paints (hobby)")
     parser.add_argument("--mat", choices=("set", "kitchen"), default="set",
                         help="the tables: the set's mats, or kitchen tables (cherry, walnut, white, grey, baize, blue cloth)")
+    parser.add_argument("--shadows", action="store_true",
+                        help="each colour figure casts a shadow onto the table and its own base's top")
     args = parser.parse_args()
     resolutions = tuple(r.strip() for r in args.res.split(",") if r.strip())
     if any(r not in ("1080p", "2160p") for r in resolutions):
@@ -396,7 +408,7 @@ def main() -> None:
             parser.error(f"{name}: a base's diameter in inches, {lo:g} to {hi:g}, got {value:g}")
     if args.photos > 0:
         hard_report(args.photos, args.seed, resolutions, args.save, args.absent_kinds, args.full_colour_jpeg,
-                    args.base_in, args.profile_base, args.paint, args.mat)
+                    args.base_in, args.profile_base, args.paint, args.mat, args.shadows)
     if args.easy > 0:
         easy_report(args.easy, args.seed + 1)
 

@@ -10,6 +10,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
+import shapely
 from shapely.geometry import Point
 
 from calibration.profile import standard_anchors
@@ -22,7 +23,7 @@ from vision.synthetic.lighting import Cast, cast_gains_bgr
 from vision.synthetic.render import encode_jpeg
 from vision.synthetic.textures import TEXTURES, printed_page, texture_gray
 
-from tests.vision.hard_scoring import score_photo
+from tests.vision.hard_scoring import frame_ppi, score_photo
 
 CLEAN = dict(light_low=1.0, light_high=1.0, vignette=0.0, shadow=0.0, blur_sigma_px=0.0, noise_sigma=0.0,
              jpeg_quality=0)
@@ -383,3 +384,64 @@ def test_a_kitchen_table_lays_the_set_on_one_of_the_kitchen_mats_balanced_over_e
         assert np.abs(np.median(seen, axis=0) - rgb).max() <= 30, (photo.conditions.mat, np.median(seen, axis=0))
     with pytest.raises(ValueError, match="mat"):
         hard_photo(2, 0, mat="patio")
+
+
+def test_a_figure_casts_its_shadow_on_the_table_and_its_own_top_where_the_light_says():
+    # (bodies.Body.shadow: the body's shadow, slanting as paint.SHADOW_SLANT, darkens what lies
+    # under it by `shadow`; the body itself, drawn after, is not darkened)
+    from vision.synthetic.hard import FIGURE_SHADOW
+
+    rng = np.random.default_rng(5)
+    camera = camera_over_table(12, 9, (1280, 960), tilt_deg=10, azimuth_deg=40)
+    fig = ColourFigure("c0", "red", (200, 40, 40), 6, 4.5)
+    body, _ = random_body(rng, camera, fig, 0.6)
+    photos = []
+    for shadow in (0.0, FIGURE_SHADOW):
+        shown = replace(fig, body=replace(body, shadow=shadow, rim_band_in=0.12))
+        table = TableSpec(12, 9, standard_anchors(12, 9, size_in=1.0), colour_figures=(shown,))
+        photos.append(render_photo(table, PhotoSpec(image_size=(1280, 960), tilt_deg=10, azimuth_deg=40, **CLEAN), 1))
+    plain, shaded = (p.image.astype(float) for p in photos)
+    body_px = body.image_shape(camera, fig).buffer(1.5)         # (pixels: the body hides what lies behind it)
+    on_table = body.shadow_shape(fig, 0.0).difference(Point(6, 4.5).buffer(0.6))
+    on_top = body.shadow_shape(fig, fig.base_height_in)
+    assert on_table.area > 0.2 and not on_top.is_empty
+
+    def ratio_at(shape, height_in):
+        grid = np.stack(np.meshgrid(np.linspace(3, 9, 241), np.linspace(1.5, 7.5, 241)), -1).reshape(-1, 2)
+        inner = shape.buffer(-0.08)
+        xy = np.array([p for p in grid if inner.contains(Point(*p))])
+        px = np.round(camera.project(np.c_[xy, np.full(len(xy), -height_in)])).astype(int)
+        px = np.array([p for p in px if not body_px.contains(Point(*p))])
+        assert len(px) >= 5
+        return shaded[px[:, 1], px[:, 0]].sum(1) / plain[px[:, 1], px[:, 0]].sum(1)
+
+    assert np.median(ratio_at(on_table, 0.0)) == pytest.approx(1 - FIGURE_SHADOW, abs=0.05)
+    assert np.median(ratio_at(on_top, fig.base_height_in)) == pytest.approx(1 - FIGURE_SHADOW, abs=0.05)
+    # nothing away from the shadow and the base changes
+    near = body.shadow_shape(fig, 0.0).union(Point(6, 4.5).buffer(0.5)).buffer(0.4)
+    ring = np.asarray(near.exterior.coords)
+    far = ~_pixels_of(shapely.geometry.Polygon(camera.project(np.c_[ring, np.zeros(len(ring))])), plain.shape[:2])
+    far &= ~_pixels_of(body.image_shape(camera, fig).buffer(3.0), far.shape)
+    assert far.sum() > 0.9 * far.size
+    assert np.array_equal(plain[far], shaded[far])
+
+
+def _pixels_of(shape, size) -> np.ndarray:
+    mask = np.zeros(size, np.uint8)
+    cv2.fillPoly(mask, [np.round(np.asarray(shape.exterior.coords)).astype(np.int32)], 1)
+    return mask > 0
+
+
+def test_figure_shadows_change_only_the_pixels_near_the_colour_figures():
+    plain = hard_photo(4, 1, resolutions=("1080p",))
+    photo = hard_photo(4, 1, resolutions=("1080p",), shadows=True)
+    assert photo.conditions.figure_shadows and not plain.conditions.figure_shadows
+    assert photo.truth == plain.truth and photo.profile == plain.profile and photo.rim_visible == plain.rim_visible
+    changed = np.abs(photo.image.astype(int) - plain.image.astype(int)).max(2) > 12
+    assert changed.sum() > 200
+    near = np.zeros(changed.shape, bool)
+    for f in plain.truth.figures:
+        if f.detected_by == "colour":
+            near |= _pixels_of(Point(*plain.camera.project(np.array([[f.x, f.y, 0.0]]))[0]).buffer(
+                2.0 * frame_ppi(plain.camera, f.x, f.y)), changed.shape)
+    assert not (changed & ~near).any()

@@ -13,7 +13,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from vision.synthetic.paint import RGB, circle, shaded, to_canvas, tube
+from vision.synthetic.paint import RGB, SHADOW_SLANT, circle, shade, shaded, to_canvas, tube
 
 SKIN = ((224, 180, 150), (198, 150, 110), (150, 100, 70), (100, 70, 50))
 METAL = ((165, 168, 175), (120, 122, 128), (190, 160, 80))
@@ -39,6 +39,8 @@ class Body:
     rim_band_in: float                  # how far in from the edge the top is painted in the side's colour
     cloth: str | None = None            # a side whose colour the cloak is, or None
     scale: float = 1.0                  # body size relative to a 1" base
+    shadow: float = 0.0                 # how much the body's shadow darkens the table and its own base's
+                                        # top (paint.SHADOW_SLANT: where it falls); 0: none drawn
 
     def painted_top(self, fig) -> bool:
         """Whether the whole top of `fig`'s base is painted in the side's colour (no base_top shows
@@ -80,13 +82,39 @@ class Body:
         r = fig.base_in / 2
         top = fig.base_height_in
         rim = fig.rim_rgb
+        if self.shadow:
+            self._cast_shadow(canvas, fig, 0.0)
         wall = np.vstack([to_canvas(canvas, circle(fig.x_in, fig.y_in, r, 48), z) for z in (0.0, top)])
         canvas.fill_hull(wall, shaded(rim, 0.6))
         canvas.fill([circle(fig.x_in, fig.y_in, r, 48)], rim, top)
         if not self.painted_top(fig):
             canvas.fill([circle(fig.x_in, fig.y_in, r - self.rim_band_in, 48)], self.base_top, top)
+        if self.shadow:
+            self._cast_shadow(canvas, fig, top)
         for centres, heights, radii, rgb in self.parts(fig):
             tube(canvas, centres, heights, radii, rgb)
+
+    def shadow_shape(self, fig, on_in: float) -> Polygon:
+        """Where the body's shadow (and, on the table, its base's) falls on the plane `on_in` above the
+        table, in inches (the room's light slanting as paint.SHADOW_SLANT says); on the base's top
+        (`on_in` its height), only within the top."""
+        slant = np.array(SHADOW_SLANT)
+        hulls = []
+        for centres, heights, radii, _rgb in self.parts(fig):
+            pts = np.vstack([circle(x, y, rad, 16) + slant * (z - on_in) for (x, y), z, rad in zip(centres, heights, radii)])
+            hulls.append(shapely.convex_hull(shapely.multipoints(pts)))
+        base = circle(fig.x_in, fig.y_in, fig.base_in / 2, 32)
+        if on_in == 0.0:
+            hulls.append(shapely.convex_hull(shapely.multipoints(np.vstack([base, base + slant * fig.base_height_in]))))
+            return shapely.union_all(hulls)
+        return shapely.union_all(hulls).intersection(Polygon(base))
+
+    def _cast_shadow(self, canvas, fig, on_in: float) -> None:
+        # (before the base, on the table; after the base's top, on it, before the body that casts it)
+        shape = self.shadow_shape(fig, on_in)
+        for part in getattr(shape, "geoms", [shape]):
+            if isinstance(part, Polygon) and not part.is_empty and part.area > 1e-4:
+                shade(canvas, np.asarray(part.exterior.coords)[:-1], self.shadow, soft_in=0.06, height_in=on_in)
 
     def rim_visible(self, camera, fig) -> float:
         """The share of the rim (the outer RIM_IN of the top) that no part of the body hides from this camera."""

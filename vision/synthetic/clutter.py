@@ -15,10 +15,8 @@ import shapely
 from shapely.geometry import Polygon
 
 from vision.synthetic import textures
-from vision.synthetic.paint import RGB, circle, paste, rect, shade, shaded, solid, solid_footprint, to_canvas
-
-# Where the room's light comes from: shadows fall this many inches per inch of height.
-SHADOW_SLANT = (0.35, 0.25)
+from vision.synthetic.paint import (RGB, SHADOW_SLANT, circle, paste, rect, shade, shaded, solid, solid_footprint,
+                                   to_canvas)
 
 
 def _shadow(canvas, ring_in: np.ndarray, height_in: float, darken: float = 0.4) -> None:

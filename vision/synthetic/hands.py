@@ -16,8 +16,7 @@ import shapely.affinity
 from shapely.geometry import Polygon, box
 
 from vision.synthetic.bodies import SKIN
-from vision.synthetic.clutter import SHADOW_SLANT
-from vision.synthetic.paint import RGB, shade
+from vision.synthetic.paint import RGB, SHADOW_SLANT, shade
 
 HIDDEN_SHARE = 0.5       # a base at least this much under the hand is hidden
 

@@ -38,6 +38,7 @@ from vision.synthetic.scenes import SIDE_COLOURS
 CAST_K = {"tungsten": (2600.0, 3200.0), "warm": (3600.0, 4800.0), "daylight": (5600.0, 6500.0)}
 TILT_DEG = {"0-12": (0.0, 12.0), "12-24": (12.0, 24.0), "24-35": (24.0, 35.0)}
 MAT_RGB = {"grass": (92, 124, 60), "gravel": (150, 140, 122), "wood": (168, 122, 80), "plain": (176, 160, 128)}
+FIGURE_SHADOW = 0.35       # how much a figure's shadow darkens the table and its base (hard_photo's shadows)
 # Tables a family plays on where the set's mats are not (hard_photo's mat="kitchen"): name -> (texture,
 # colour). A cherry table is nearly the red side's hue, a blue cloth the blue side's.
 KITCHEN_MATS = {"cherry wood": ("wood", (130, 62, 40)), "walnut": ("wood", (92, 64, 44)),
@@ -76,6 +77,7 @@ class Conditions:
     jpeg_full_colour: bool = False
     paints: tuple[tuple[str, str], ...] = ()    # (side, hobby paint) where not the set's paint
     mat: str = ""                   # a KITCHEN_MATS table where not the set's mat
+    figure_shadows: bool = False    # each colour figure casts a shadow (hard_photo's shadows)
     clean: bool = False             # light, cast, blur, noise and JPEG left out (a test of the truth)
 
     def groups(self) -> dict[str, str]:
@@ -133,7 +135,7 @@ def hard_photo_set(seed: int = 0, count: int = 60, *,
 def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", "1080p", "2160p"),
                force: Mapping[str, str] | None = None, clean: bool = False,
                absent_kinds: Collection[str] = (), full_colour_jpeg: bool = False, base_in: float = 1.0,
-               paint: str = "set", mat: str = "set") -> HardPhoto:
+               paint: str = "set", mat: str = "set", shadows: bool = False) -> HardPhoto:
     """Photo `index` of the set `seed`; `force` pins factors to levels (e.g. {"hand": "yes"}) for a
     test; `clean` draws the same table with even light and no cast, blur, noise or JPEG;
     `absent_kinds`: felt of these kinds is cut (its random draws taken, so all else is the same photo)
@@ -145,7 +147,9 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
     near the profile's colour, or "hobby", each side's rims in one of layout.HOBBY_PAINTS (balanced
     over photos like a factor), the profile still naming the set's colour, as a player picks a
     swatch near their paint; `mat`: "set", or "kitchen", the table one of KITCHEN_MATS (balanced over
-    photos like a factor; its texture in place of the texture factor's)."""
+    photos like a factor; its texture in place of the texture factor's); `shadows`: each colour
+    figure's body casts a shadow from the room's light onto the table and its own base's top
+    (FIGURE_SHADOW; no random draw taken, so all else is the same photo)."""
     if paint not in ("set", "hobby"):
         raise ValueError(f"paint: {paint!r} is neither 'set' nor 'hobby'")
     if mat not in ("set", "kitchen"):
@@ -197,6 +201,8 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
         rng, camera, width, depth, blocked, water, marker_in, base_in,
         paints={side: layout.HOBBY_PAINTS[side][name] for side, name in hobby.items()})
     dice = layout.roll_dice(rng, camera, width, depth, blocked, colour_figs, marker_figs, taken_img)
+    if shadows:
+        colour_figs = [replace(f, body=replace(f.body, shadow=FIGURE_SHADOW)) for f in colour_figs]
 
     hand, cover = None, {}
     if lv["hand"] == "yes":
@@ -244,7 +250,7 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
         resolution=resolution, grid=lv["grid"], hot_spot=lv["hot_spot"] == "yes", long_side_on_short_axis=short_axis,
         table_in=(round(width, 2), round(depth, 2)), marker_size_in=marker_in, jpeg_quality=spec.jpeg_quality,
         vignette=round(spec.vignette, 3), clean=clean, jpeg_full_colour=spec.jpeg_full_colour,
-        paints=tuple(hobby.items()), mat=kitchen)
+        paints=tuple(hobby.items()), mat=kitchen, figure_shadows=shadows)
     profile = _profile(f"Hard photo {seed}/{index}", table, cuts, marker_figs, rng)
     return HardPhoto(index=index, image=photo.image, truth=truth, profile=profile, conditions=conditions,
                      camera=photo.camera, marker_corners_px=photo.marker_corners_px, rim_visible=rim_visible,

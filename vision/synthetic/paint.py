@@ -12,6 +12,9 @@ from shapely.geometry import Polygon
 
 RGB = tuple[int, int, int]
 
+# Where the room's light comes from: shadows fall this many inches per inch of height.
+SHADOW_SLANT = (0.35, 0.25)
+
 
 def to_canvas(canvas, ring_in: np.ndarray, height_in: float = 0.0) -> np.ndarray:
     pts = np.asarray(ring_in, np.float64).reshape(-1, 1, 2)
