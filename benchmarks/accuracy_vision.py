@@ -112,6 +112,9 @@ def aggregate(scores) -> dict:
         "c_found": sum(s.colour_found for s in scores), "c_total": sum(s.colour_total for s in scores),
         "c_phantoms": sum(len(s.colour_phantoms) for s in scores), "c_p95": p95(c_err),
         "p_found": sum(s.painted_found for s in scores), "p_total": sum(s.painted_total for s in scores),
+        "w_found": sum(s.water_found for s in scores), "w_total": sum(s.water_total for s in scores),
+        "w_p95": p95([e for s in scores for e, wet in zip(s.colour_errors_in, s.colour_in_water) if wet]),
+        "dry_p95": p95([e for s in scores for e, wet in zip(s.colour_errors_in, s.colour_in_water) if not wet]),
         "iou": {k: (float(np.mean(v)) if v else math.nan) for k, v in ious.items()},
         "t_extra": sum(len(s.terrain_extra) for s in scores),
     }
@@ -289,6 +292,10 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     pf, pt = everything["p_found"], everything["p_total"]
     print(f"Colour rims by the base's top: whole top painted {pct(pf, pt)}, a band at the edge "
           f"{pct(everything['c_found'] - pf, everything['c_total'] - pt)}.\n")
+    wf, wt = everything["w_found"], everything["w_total"]
+    print(f"Colour rims standing in water felt (blue figures in the water): {pct(wf, wt)}, p95 "
+          f"{everything['w_p95']:.3f} in; the rest {pct(everything['c_found'] - wf, everything['c_total'] - wt)}, "
+          f"p95 {everything['dry_p95']:.3f} in.\n")
     # (on kitchen tables, each table's row of the main table, and here its sides')
     print(side_table(scores, ("cast", "resolution") + (("table",) if mat == "kitchen" else ())))
     print(band_table(scores))

@@ -44,6 +44,9 @@ class PhotoScore:
     colour_errors_in: list[float] = field(default_factory=list)
     painted_total: int = 0          # colour figures whose base's whole top is painted (of colour_total)
     painted_found: int = 0
+    water_total: int = 0            # colour figures standing in water felt (of colour_total: a blue one in
+    water_found: int = 0            # blue water), and of them, found
+    colour_in_water: list[bool] = field(default_factory=list)       # each of colour_errors_in's figures
     side_total: Counter = field(default_factory=Counter)    # visible colour figures of each side
     side_found: Counter = field(default_factory=Counter)    # and of them, found
     # the same by how finely the photo shows the table at the figure (ppi_band), with the found ones'
@@ -152,28 +155,35 @@ def ppi_band(ppi: float) -> str:
 
 def score_colour(found: Scene, truth: Scene, s: PhotoScore, suspect=None, rim_visible=None,
                  painted_top=None, ppi_at=None) -> None:
-    """`ppi_at(x, y)`: the frame's pixels per inch at a table place (frame_ppi), to count by ppi_band."""
+    """`ppi_at(x, y)`: the frame's pixels per inch at a table place (frame_ppi), to count by ppi_band.
+    A figure whose centre lies in the truth's water felt stands in water (counted apart too)."""
     found_c, truth_c, matched = colour_pairs(found, truth)
     used = {j for j, _ in matched.values()}
+    water = [t.polygon for t in truth.terrain if t.kind == "water"]
     for i, t in enumerate(truth_c):
         if t.hidden:
             continue
         painted = bool(painted_top and painted_top.get(t.id))
+        wet = any(w.contains(Point(t.x, t.y)) for w in water)
         band = ppi_band(ppi_at(t.x, t.y)) if ppi_at else None
         s.painted_total += painted
+        s.water_total += wet
         s.side_total[t.side] += 1
         if band:
             s.band_total[band] += 1
         if i in matched:
             s.side_found[t.side] += 1
             s.painted_found += painted
+            s.water_found += wet
             s.colour_errors_in.append(matched[i][1])
+            s.colour_in_water.append(wet)
             if band:
                 s.band_found[band] += 1
                 s.band_errors_in.setdefault(band, []).append(matched[i][1])
         else:
             vis = f", {rim_visible.get(t.id, 1):.0%} of rim in view" if rim_visible else ""
             vis += ", whole top painted" if painted else ""
+            vis += ", standing in water" if wet else ""
             s.misses.append(f"colour {t.id} ({t.side}{vis}) at ({t.x:.1f}, {t.y:.1f}) missed")
     hidden = [t for t in truth_c if t.hidden]
     missed = [t for i, t in enumerate(truth_c) if not t.hidden and i not in matched]

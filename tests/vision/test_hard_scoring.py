@@ -141,3 +141,20 @@ def test_a_hand_found_clear_of_the_drawn_one_or_on_a_table_without_one_is_a_hand
     # the drawn hand's own outline a little wide (within 1.5") and a 1 sq in scrap are no false hand
     score_hands(_hands(box(0, 9, 13, 14), box(30, 30, 31, 31)), box(0, 10, 12, 13), s)
     assert (s.hand_found, s.hands_where_none, s.misses) == (True, 0, [])
+
+
+def test_figures_standing_in_water_are_counted_apart_and_named():
+    # (the issue: "A blue figure standing in water is still found": the report gives them their own line)
+    from shapely.geometry import box
+
+    from measure.scene import Terrain
+    pond = Terrain("t1", "water", box(15, 25, 25, 35))
+    truth = [_colour("c1", 10, 10, "red"), _colour("c2", 20, 30, "blue"), _colour("c3", 22, 28, "blue"),
+             _colour("c4", 40, 30, "blue")]
+    found = [_colour("f1", 10.1, 10, "red"), _colour("f2", 20, 30.2, "blue")]
+    s = PhotoScore(index=0, groups={})
+    score_colour(Scene(TABLE, tuple(found), terrain=(pond,)), Scene(TABLE, tuple(truth), terrain=(pond,)), s)
+    assert (s.water_total, s.water_found) == (2, 1)
+    assert s.colour_in_water == [False, True] and s.colour_errors_in == pytest.approx([0.1, 0.2])
+    assert [m for m in s.misses if "standing in water" in m] == ["colour c3 (blue, standing in water) at (22.0, 28.0) missed"]
+    assert "colour c4 (blue) at (40.0, 30.0) missed" in s.misses
