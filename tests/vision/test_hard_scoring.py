@@ -156,5 +156,6 @@ def test_figures_standing_in_water_are_counted_apart_and_named():
     score_colour(Scene(TABLE, tuple(found), terrain=(pond,)), Scene(TABLE, tuple(truth), terrain=(pond,)), s)
     assert (s.water_total, s.water_found) == (2, 1)
     assert s.colour_in_water == [False, True] and s.colour_errors_in == pytest.approx([0.1, 0.2])
-    assert [m for m in s.misses if "standing in water" in m] == ["colour c3 (blue, standing in water) at (22.0, 28.0) missed"]
+    assert [m for m in s.misses if "standing in water" in m] == [
+        "colour c3 (blue, standing in water) at (22.0, 28.0) missed"]
     assert "colour c4 (blue) at (40.0, 30.0) missed" in s.misses

@@ -101,7 +101,8 @@ class Body:
         slant = np.array(SHADOW_SLANT)
         hulls = []
         for centres, heights, radii, _rgb in self.parts(fig):
-            pts = np.vstack([circle(x, y, rad, 16) + slant * (z - on_in) for (x, y), z, rad in zip(centres, heights, radii)])
+            pts = np.vstack([circle(x, y, rad, 16) + slant * (z - on_in)
+                             for (x, y), z, rad in zip(centres, heights, radii)])
             hulls.append(shapely.convex_hull(shapely.multipoints(pts)))
         base = circle(fig.x_in, fig.y_in, fig.base_in / 2, 32)
         if on_in == 0.0:
