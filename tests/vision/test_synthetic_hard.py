@@ -10,8 +10,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
-import shapely
-from shapely.geometry import Point
+from shapely.geometry import Point, Polygon
 
 from calibration.profile import standard_anchors
 from vision.synthetic import ColourFigure, MarkerFigure, PhotoSpec, TableSpec, camera_over_table, render_photo
@@ -420,7 +419,7 @@ def test_a_figure_casts_its_shadow_on_the_table_and_its_own_top_where_the_light_
     # nothing away from the shadow and the base changes
     near = body.shadow_shape(fig, 0.0).union(Point(6, 4.5).buffer(0.5)).buffer(0.4)
     ring = np.asarray(near.exterior.coords)
-    far = ~_pixels_of(shapely.geometry.Polygon(camera.project(np.c_[ring, np.zeros(len(ring))])), plain.shape[:2])
+    far = ~_pixels_of(Polygon(camera.project(np.c_[ring, np.zeros(len(ring))])), plain.shape[:2])
     far &= ~_pixels_of(body.image_shape(camera, fig).buffer(3.0), far.shape)
     assert far.sum() > 0.9 * far.size
     assert np.array_equal(plain[far], shaded[far])
