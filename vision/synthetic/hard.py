@@ -125,11 +125,13 @@ def level(seed: int, factor: str, index: int, levels: Sequence) -> Any:
 
 
 def hard_photo_set(seed: int = 0, count: int = 60, *,
-                   resolutions: Sequence[str] = ("1080p", "1080p", "2160p")) -> Iterator[HardPhoto]:
+                   resolutions: Sequence[str] = ("1080p", "1080p", "2160p"),
+                   shadows: bool = False) -> Iterator[HardPhoto]:
     """`count` hard photos (see the module's docstring); `resolutions` is cycled like a factor, so
-    the default makes a third of them 2160p and ("1080p",) makes them all 1080p."""
+    the default makes a third of them 2160p and ("1080p",) makes them all 1080p; `shadows` as
+    hard_photo takes it."""
     for k in range(count):
-        yield hard_photo(seed, k, resolutions=resolutions)
+        yield hard_photo(seed, k, resolutions=resolutions, shadows=shadows)
 
 
 def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", "1080p", "2160p"),
