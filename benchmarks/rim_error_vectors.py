@@ -27,12 +27,11 @@ from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
-from shapely.geometry import Point
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import vision.pipeline as pipeline  # noqa: E402
-from tests.vision.hard_scoring import GOALS, colour_pairs  # noqa: E402
+from tests.vision.hard_scoring import GOALS, colour_pairs, in_water  # noqa: E402
 
 try:
     from vision.synthetic.hard import hard_photo  # noqa: E402
@@ -76,7 +75,7 @@ def photo_rows(seed: int, k: int, resolutions) -> list[dict]:
     finally:
         pipeline.rims_in_view = look
     c = photo.conditions
-    water = [t.polygon for t in photo.truth.terrain if t.kind == "water"]
+    wet = in_water(photo.truth)
     rows = []
     for t, f, d in matched_colour(scene, photo.truth):
         xy, hit, pose = min(seen, key=lambda s: math.hypot(s[0][0] - f.x, s[0][1] - f.y))
@@ -87,8 +86,7 @@ def photo_rows(seed: int, k: int, resolutions) -> list[dict]:
         e = np.array([f.x - t.x, f.y - t.y])
         rows.append({"seed": seed, "photo": k, "id": t.id, "err": d, "along": float(e @ away),
                      "across": float(e[1] * away[0] - e[0] * away[1]),
-                     "resolution": c.resolution, "felt": "in water" if any(w.contains(Point(t.x, t.y)) for w in water)
-                     else "dry", "top": "whole top painted" if photo.painted_top.get(t.id) else "band",
+                     "resolution": c.resolution, "felt": "in water" if wet(t.x, t.y) else "dry", "top": "whole top painted" if photo.painted_top.get(t.id) else "band",
                      "side": t.side, "cloak": f"{photo.cloaks[t.id]} cloak" if t.id in photo.cloaks else "no cloak",
                      "blur": "motion blur" if c.blur_px else "no blur", "tilt": f"tilt {c.tilt}", "path": path_of(hit)})
     print(f"seed {seed} photo {k + 1}: {len(rows)} rims", file=sys.stderr)

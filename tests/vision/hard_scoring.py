@@ -153,18 +153,24 @@ def ppi_band(ppi: float) -> str:
     return PPI_BANDS[0] if ppi < _LEAST_PPI - 4 else PPI_BANDS[1] if ppi < _LEAST_PPI else PPI_BANDS[2]
 
 
+def in_water(truth: Scene):
+    """(x, y) in -> whether a figure centred there stands in the truth's water felt."""
+    water = [t.polygon for t in truth.terrain if t.kind == "water"]
+    return lambda x, y: any(w.contains(Point(x, y)) for w in water)
+
+
 def score_colour(found: Scene, truth: Scene, s: PhotoScore, suspect=None, rim_visible=None,
                  painted_top=None, ppi_at=None) -> None:
     """`ppi_at(x, y)`: the frame's pixels per inch at a table place (frame_ppi), to count by ppi_band.
     A figure whose centre lies in the truth's water felt stands in water (counted apart too)."""
     found_c, truth_c, matched = colour_pairs(found, truth)
     used = {j for j, _ in matched.values()}
-    water = [t.polygon for t in truth.terrain if t.kind == "water"]
+    stands_in_water = in_water(truth)
     for i, t in enumerate(truth_c):
         if t.hidden:
             continue
         painted = bool(painted_top and painted_top.get(t.id))
-        wet = any(w.contains(Point(t.x, t.y)) for w in water)
+        wet = stands_in_water(t.x, t.y)
         band = ppi_band(ppi_at(t.x, t.y)) if ppi_at else None
         s.painted_total += painted
         s.water_total += wet
