@@ -11,7 +11,9 @@ from shapely.geometry import Polygon, box
 from measure.clip import PolygonEdges, Rulers, ruler_overlap
 from measure.corridor import corridor
 
-coord = st.floats(0.0, 12.0, allow_nan=False)
+# (no subnormal floats: on a coordinate like 2e-313 shapely's own intersection, the oracle here, cuts the
+# corridor wrongly; no table is measured in such inches)
+coord = st.floats(0.0, 12.0, allow_nan=False, allow_subnormal=False)
 
 
 @st.composite
