@@ -27,6 +27,9 @@ OFF_LINE = 0.12              # chromaticity: how far off the background-to-side 
                              # rim blends with the body and the felt as well as with the mat)
 FELT_REACH_IN = 0.5          # a known felt's zone reaches this far beyond where its colour rules
 DARK, LIT = 60.0, 180.0      # B + G + R: below DARK no colour to judge (ink, shadow), trusted fully from LIT
+BLEND_SLACK = 1.25           # a blend of a rim's paint with the ground is no brighter than the brighter of the
+                             # two: a colour this many times as bright as that is no rim, whatever its hue
+MAT_BRIGHT_Q = 0.75          # the mat's brightness: this quantile of the table's (the mat covers most of it)
 
 
 def chroma_layers(bal_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -187,3 +190,51 @@ def _likelihoods(chroma, brightness, to_view, rows_of, coarse, coarse_ppi, side_
         if raw is not None:
             out[k].reshape(-1)[strong] = np.maximum(raw - noise, 0.0) if noise else raw
     return out
+
+
+def mat_brightness(quantised) -> float:
+    """The mat's brightness (B + G + R, white-balanced) in a whole table's view quantised by
+    vision.rims.quantise_view: the MAT_BRIGHT_Q quantile of its pixels'."""
+    _, present, counts, _, _, brightness = quantised
+    b = brightness[0]
+    order = np.argsort(b)
+    cum = np.cumsum(counts[present][order])
+    return float(b[order][min(len(order) - 1, int(np.searchsorted(cum, MAT_BRIGHT_Q * cum[-1])))])
+
+
+def fade_past_blends(likelihoods: np.ndarray, quantised, ppi: float, side_rgbs: Sequence[Sequence[float]],
+                     mat_bright: float, shared: dict | None = None) -> None:
+    """Each side's likelihood (K, H, W; in place) faded out where a pixel is brighter than any blend
+    of the side's paint with the ground round it: from 1 at the brighter of the two to 0 at
+    BLEND_SLACK times that. A lit skin, metal or tan body leaning over a base may lean towards the
+    side's hue, but not blend the paint with the mat. The ground is the median brightness of the
+    neighbourhood (BACKGROUND_IN across), at least the mat's (`mat_bright`: mat_brightness of the
+    whole table); the paint (its B + G + R) is lit as that ground is over the mat, where brighter (a
+    lamp's hot spot lights the rim too). `shared`: as quantised_likelihoods keeps it for the view."""
+    index, present, _counts, _colours, _chroma, brightness = quantised
+    shared = {} if shared is None else shared
+    if "ground" not in shared:
+        slot = np.zeros(int(present[-1]) + 1 if len(present) else 1, np.intp)
+        slot[present] = np.arange(len(present))
+        step = max(1, int(round(ppi / BACKGROUND_PPI)))
+        coarse = brightness[0][slot[index[::step, ::step]]]
+        k = max(3, int(round(BACKGROUND_IN * ppi / step)) | 1)
+        # (medianBlur takes bytes at this size: B + G + R is 0..765, a third of it to one byte)
+        third = cv2.medianBlur(np.clip(coarse / 3.0, 0, 255).astype(np.uint8), k).astype(np.float32) * 3.0
+        table = np.zeros(len(slot), np.float32)
+        table[present] = brightness[0]
+        ground = cv2.resize(np.maximum(third, np.float32(mat_bright)), (index.shape[1], index.shape[0]),
+                            interpolation=cv2.INTER_LINEAR)
+        shared["ground"] = (ground.reshape(-1), table)
+    ground, table = shared["ground"]
+    mat_bright = max(float(mat_bright), 1.0)
+    for k, rgb in enumerate(side_rgbs):
+        at = np.flatnonzero(likelihoods[k])          # (a few hundredths of the view)
+        if not len(at):
+            continue
+        near = ground[at]
+        paint = float(np.sum(rgb))
+        top = np.maximum(near, paint * np.maximum(near / mat_bright, 1.0))
+        seen = table[index.reshape(-1)[at]]
+        fade = np.clip((BLEND_SLACK * top - seen) / ((BLEND_SLACK - 1.0) * top), 0.0, 1.0)
+        likelihoods[k].reshape(-1)[at] *= fade

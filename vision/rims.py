@@ -45,7 +45,7 @@ from vision.rim_outline import faces_camera, outline_of_base_size, outline_on_ar
 from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS,
                                WALL_SHOWN_LIKELIHOOD, brightness_centres, consensus_centres, frame_scale_at,
                                held_radius_centres, off_cloaks, rim_over_felt, wall_shown_points)
-from vision.rim_search import quantised_likelihoods
+from vision.rim_search import fade_past_blends, mat_brightness, quantised_likelihoods
 from vision.rim_vetting import (MAX_OUTER, TOO_WEAK, faces_away_more, is_strong, label_in, on_a_surer_body,
                                 shows_more_ring, similar_felts, vet_hits)
 from vision.rim_water import water_candidates
@@ -606,6 +606,7 @@ class MatFlood:
     where they are higher). 0: the test as on any other mat."""
     loose_reach: tuple[float, ...]
     noise_floor: tuple[float, ...]
+    brightness: float | None = None    # the mat's (vision.rim_search.mat_brightness; None: judged on the view)
 
     @classmethod
     def none(cls, n_sides: int) -> "MatFlood":
@@ -638,7 +639,7 @@ def mat_flood(quantised, side_rgbs: Sequence[Sequence[float]], other_rgbs: Seque
         spread = max(0.0, float(reach[order[np.searchsorted(cum, cum[-1] * MAT_SPREAD_Q)]]))
         reach_out[k] = max(FLOOD_REACH * spread, FLOOD_LEAST * norm)
         floor_out[k] = spread / norm
-    return MatFlood(tuple(reach_out), tuple(floor_out))
+    return MatFlood(tuple(reach_out), tuple(floor_out), mat_brightness(quantised))
 
 
 def mat_flood_in_view(view_bgr: np.ndarray, side_rgbs, other_rgbs=(), *, wb=None, mat: np.ndarray | None = None,
@@ -919,6 +920,8 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_
                                 shared=shared)
     if exclude is not None:
         np.copyto(low, 0.0, where=exclude)      # (a boolean index over both sides is slow)
+    fade_past_blends(low, quantised, ppi, side_rgbs,
+                     flood.brightness if flood.brightness is not None else mat_brightness(quantised), shared)
     likelihood = np.maximum(low - (soft_noise - edge_noise)[:, None, None], np.float32(0.0))
     on_edges = _on_edges(view_bgr, low, r_px)
     # (not in or at the edge of a patch of the side's colour as wide as most of a base: the edge pass

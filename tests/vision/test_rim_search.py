@@ -162,3 +162,65 @@ def test_a_side_judged_alone_or_again_from_what_a_first_call_shared_is_the_same_
     np.testing.assert_array_equal(first, whole)
     np.testing.assert_array_equal(again[1], fresh[1])
     assert not again[0].any() and fresh[0].any()            # the side not asked for is left at 0
+
+
+def _likelihoods_faded(view_rgb_rows):
+    """The sides' likelihoods of an RGB view (uint8 BGR built from it) before and after
+    fade_past_blends, and the mat's brightness it was judged with."""
+    from vision.rim_search import fade_past_blends, mat_brightness, quantised_likelihoods
+    from vision.rims import quantise_view
+    view = np.ascontiguousarray(np.asarray(view_rgb_rows, np.uint8)[..., ::-1])
+    quantised = quantise_view(view)
+    mat = quantised[4][0][np.argmax(quantised[2][quantised[1]])]     # the commonest colour's chromaticity
+    before = quantised_likelihoods(quantised, PPI, SIDES, mat)
+    after = before.copy()
+    bright = mat_brightness(quantised)
+    fade_past_blends(after, quantised, PPI, SIDES, bright)
+    return before, after, bright
+
+
+def _patch(img, x_in, y_in, w_in, h_in, rgb):
+    img[int(y_in * PPI):int((y_in + h_in) * PPI), int(x_in * PPI):int((x_in + w_in) * PPI)] = rgb
+
+
+def test_a_colour_brighter_than_any_blend_of_the_paint_and_the_mat_is_no_rim():
+    """A blend of a rim's paint with the mat is no brighter than the brighter of the two: a lit skin
+    leaning towards red, well above both, is faded out; the paint blended with the mat keeps all
+    its likelihood."""
+    img = np.empty((int(6 * PPI), int(12 * PPI), 3), np.uint8)
+    img[:] = MAT                                               # B + G + R 464
+    skin = (255, 200, 160)                                     # 615: past 1.25 x 464
+    _patch(img, 2, 2.5, 1, 1, skin)
+    _patch(img, 6, 2.5, 1, 0.2, _mix(RED, MAT, 0.6))
+    before, after, bright = _likelihoods_faded(img)
+    assert bright == pytest.approx(sum(MAT), abs=8)
+    at_skin = (slice(int(2.7 * PPI), int(3.3 * PPI)), slice(int(2.2 * PPI), int(2.8 * PPI)))
+    at_rim = (slice(int(2.55 * PPI), int(2.65 * PPI)), slice(int(6.1 * PPI), int(6.9 * PPI)))
+    assert before[0][at_skin].min() > 0.05 and not after[0][at_skin].any()
+    assert before[0][at_rim].min() > 0.3
+    np.testing.assert_array_equal(after[0][at_rim], before[0][at_rim])
+
+
+def test_paint_under_a_lamp_is_lit_as_the_ground_round_it():
+    """On a dark cloth the paint is brighter than the cloth. Under a lamp's hot spot (the cloth 1.6
+    times as bright round it) the rim is lit as much: it keeps its likelihood there, and the same
+    lit red in the lamp's shade, brighter than any blend of the paint and the cloth, does not."""
+    cloth = (40, 50, 90)
+    img = np.empty((int(6 * PPI), int(14 * PPI), 3), np.uint8)
+    img[:] = cloth
+    _patch(img, 8.5, 1, 4.5, 4, tuple(int(1.6 * c) for c in cloth))   # the lamp's spot (a fifth of the table)
+    rim = _mix(RED, cloth, 0.9)                                       # the paint a little blended: B + G + R 270
+    lit_red = tuple(int(1.37 * c) for c in rim)                       # (252, 56, 61)
+    _patch(img, 2, 2.5, 1, 0.2, rim)
+    _patch(img, 4.5, 2.5, 1, 0.2, lit_red)
+    _patch(img, 10.2, 2.9, 1, 0.2, lit_red)
+    before, after, _bright = _likelihoods_faded(img)
+
+    def at(x_in, y_in=2.5):
+        return slice(int((y_in + 0.05) * PPI), int((y_in + 0.15) * PPI)), slice(int((x_in + 0.1) * PPI), int((x_in + 0.9) * PPI))
+
+    for where in (at(2), at(4.5), at(10.2, 2.9)):
+        assert before[0][where].min() > 0.3
+    np.testing.assert_array_equal(after[0][at(2)], before[0][at(2)])                    # the paint in the shade
+    np.testing.assert_array_equal(after[0][at(10.2, 2.9)], before[0][at(10.2, 2.9)])    # lit paint under the lamp
+    assert not after[0][at(4.5)].any()                                                 # lit red where no lamp is
