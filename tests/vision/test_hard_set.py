@@ -87,7 +87,7 @@ def test_grids_all_found_and_none_invented(photos, request):
     assert [s.grid_note for _p, _s, s in hard_set if not s.grid_ok] == []
 
 
-@goal_not_met("71/84 rims found on this slice, 4 phantoms, p95 0.076 in (goal >= 98%, 0 phantoms, p95 <= 0.08 in)")
+@goal_not_met("70/84 rims found on this slice, 4 phantoms, p95 0.077 in (goal >= 98%, 0 phantoms, p95 <= 0.08 in)")
 def test_colour_rimmed_figures(hard_set):
     scores = [s for _p, _s, s in hard_set]
     total = sum(s.colour_total for s in scores)
