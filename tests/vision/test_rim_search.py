@@ -224,3 +224,20 @@ def test_paint_under_a_lamp_is_lit_as_the_ground_round_it():
     np.testing.assert_array_equal(after[0][at(2)], before[0][at(2)])                    # the paint in the shade
     np.testing.assert_array_equal(after[0][at(10.2, 2.9)], before[0][at(10.2, 2.9)])    # lit paint under the lamp
     assert not after[0][at(4.5)].any()                                                 # lit red where no lamp is
+
+
+def test_the_mats_brightness_is_the_tables_not_a_page_lying_on_it():
+    """The mat covers most of a table: its brightness (the 0.75 quantile of the table's) is the
+    mat's, whatever a fifth of the view shows. find_rims keeps it from the whole table (MatFlood),
+    for a window round one base may be mostly that base."""
+    from vision.rim_search import mat_brightness
+    from vision.rims import mat_flood, quantise_view
+    img = np.empty((int(6 * PPI), int(10 * PPI), 3), np.uint8)
+    img[:] = MAT[::-1]
+    _patch(img, 0, 0, 2, 6, (240, 240, 240))                     # a white page: B + G + R 720
+    quantised = quantise_view(img)
+    assert mat_brightness(quantised) == pytest.approx(sum(MAT), abs=8)
+    flood = mat_flood(quantised, SIDES, [], rgb_chroma(MAT))
+    assert flood.brightness == mat_brightness(quantised)
+    page = quantise_view(np.ascontiguousarray(img[:, : int(2.5 * PPI)]))   # a window mostly the page
+    assert mat_brightness(page) == pytest.approx(720, abs=8)
