@@ -118,23 +118,34 @@ def quantised_likelihoods(quantised, ppi: float, side_rgbs: Sequence[Sequence[fl
     between calls on the same view, mat and felts, holding what does not depend on the sides'
     colours (the neighbourhoods' median and the felts' zones), made once for all of them."""
     index, present, _counts, _colours, chroma, brightness = quantised
-    slot = np.zeros(int(present[-1]) + 1 if len(present) else 1, np.intp)
-    slot[present] = np.arange(len(present))
-    step = max(1, int(round(ppi / BACKGROUND_PPI)))
+    slot = _by_code(present, np.arange(len(present), dtype=np.intp))
+    step = _coarse_step(ppi)
     coarse = chroma[0][slot[index[::step, ::step]]]       # the view's chromaticity at about 5 px/in
     def to_view(lut, at=None, out=None):
         if at is not None:                     # a few pixels, by their colours' rows (`rows_of`)
             return lut[at]
-        # looked up by colour code (a table of every code up to the last present): no map of each
-        # pixel's row among the colours present is made first. Straight into the output; every
-        # code is in the table, so "clip" clips nothing (and, unlike the default, does not buffer `out`)
-        table = np.zeros(len(slot), lut.dtype)
-        table[present] = lut
-        return np.take(table, index, out=out, mode="clip")
+        # looked up by colour code: no map of each pixel's row among the colours present is made
+        # first. Straight into the output; every code is in the table, so "clip" clips nothing (and,
+        # unlike the default, does not buffer `out`)
+        return np.take(_by_code(present, lut), index, out=out, mode="clip")
 
     return _likelihoods(chroma[0], brightness[0], to_view, lambda at: slot[index.reshape(-1)[at]], coarse,
                         ppi / step, side_rgbs, mat, felt_rgbs,
                         index.shape, noise, sides, shared)
+
+
+def _by_code(present: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """A table of every colour code up to the last present (vision.rims.quantise_view's index),
+    `values` (one per colour present, in order) at theirs, 0 at the rest: looked up by a view's
+    codes directly."""
+    table = np.zeros(int(present[-1]) + 1 if len(present) else 1, values.dtype)
+    table[present] = values
+    return table
+
+
+def _coarse_step(ppi: float) -> int:
+    """The stride that samples a view at `ppi` at about BACKGROUND_PPI."""
+    return max(1, int(round(ppi / BACKGROUND_PPI)))
 
 
 def _likelihoods(chroma, brightness, to_view, rows_of, coarse, coarse_ppi, side_rgbs, mat, felt_rgbs, shape=None,
@@ -214,15 +225,12 @@ def fade_past_blends(likelihoods: np.ndarray, quantised, ppi: float, side_rgbs: 
     index, present, _counts, _colours, _chroma, brightness = quantised
     shared = {} if shared is None else shared
     if "ground" not in shared:
-        slot = np.zeros(int(present[-1]) + 1 if len(present) else 1, np.intp)
-        slot[present] = np.arange(len(present))
-        step = max(1, int(round(ppi / BACKGROUND_PPI)))
-        coarse = brightness[0][slot[index[::step, ::step]]]
+        table = _by_code(present, brightness[0].astype(np.float32))
+        step = _coarse_step(ppi)
+        coarse = table[index[::step, ::step]]
         k = max(3, int(round(BACKGROUND_IN * ppi / step)) | 1)
         # (medianBlur takes bytes at this size: B + G + R is 0..765, a third of it to one byte)
         third = cv2.medianBlur(np.clip(coarse / 3.0, 0, 255).astype(np.uint8), k).astype(np.float32) * 3.0
-        table = np.zeros(len(slot), np.float32)
-        table[present] = brightness[0]
         ground = cv2.resize(np.maximum(third, np.float32(mat_bright)), (index.shape[1], index.shape[0]),
                             interpolation=cv2.INTER_LINEAR)
         shared["ground"] = (ground.reshape(-1), table)
