@@ -86,7 +86,8 @@ def photo_rows(seed: int, k: int, resolutions) -> list[dict]:
         e = np.array([f.x - t.x, f.y - t.y])
         rows.append({"seed": seed, "photo": k, "id": t.id, "err": d, "along": float(e @ away),
                      "across": float(e[1] * away[0] - e[0] * away[1]),
-                     "resolution": c.resolution, "felt": "in water" if wet(t.x, t.y) else "dry", "top": "whole top painted" if photo.painted_top.get(t.id) else "band",
+                     "resolution": c.resolution, "felt": "in water" if wet(t.x, t.y) else "dry",
+                     "top": "whole top painted" if photo.painted_top.get(t.id) else "band",
                      "side": t.side, "cloak": f"{photo.cloaks[t.id]} cloak" if t.id in photo.cloaks else "no cloak",
                      "blur": "motion blur" if c.blur_px else "no blur", "tilt": f"tilt {c.tilt}", "path": path_of(hit)})
     print(f"seed {seed} photo {k + 1}: {len(rows)} rims", file=sys.stderr)
