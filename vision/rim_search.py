@@ -237,7 +237,8 @@ def fade_past_blends(likelihoods: np.ndarray, quantised, ppi: float, side_rgbs: 
     ground, table = shared["ground"]
     mat_bright = max(float(mat_bright), 1.0)
     for k, rgb in enumerate(side_rgbs):
-        at = np.flatnonzero(likelihoods[k])          # (a few hundredths of the view)
+        at = np.flatnonzero(likelihoods[k] > 0)      # (a few hundredths of the view; a float array
+                                                     # is searched several times slower than a mask)
         if not len(at):
             continue
         near = ground[at]
