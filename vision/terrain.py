@@ -142,10 +142,7 @@ ROUGH_FUZZ_SHARE = 1.5       # ... when it is that much rougher at the pixel sca
 PAPER_SHARE = 0.9            # a region nearly all this share as white as paper is no felt of a darker kind
 TINT_SHARE = 0.4             # ... unless its tint lies within this share of the way from the kind's to paper's
 MIN_TINT_RATIO = 1.15        # ... of a kind whose colour is tinted: its brightest channel this over its darkest
-MIN_CONFIDENCE = 0.35        # pieces less sure than this are not reported (on 60 hard photos each of 14
-                             # seeds and 4 kitchen seeds, every piece 0.35-0.5 sure was a felt, IoU 0.8 or more:
-                             # rocks told from a gravel mat by their roughness)
-GRAIN_MIN_CONFIDENCE = 0.5   # ... and felt told only by where a wood mat's grain stops, less sure than this
+MIN_CONFIDENCE = 0.5         # pieces less sure than this are not reported
 GRAIN_MAX_THINGS_ROUND = 0.5  # a felt told by its lack of grain has things (not the mat) round at most this share of it
 GRAINED_MAT = 0.4            # a mat this coherent has a grain (vision.terrain_grain: wood 0.5-0.75, grass 0.2) ...
 GRAINED_MAT_FUZZ = 0.02      # ... when it has a texture at all (its fuzz: wood 0.07-0.1; a plain mat 0.004-0.03,
@@ -564,16 +561,6 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                     learnt[k], alternatives[k] = learn(*free[0]), free[1:]
                 else:
                     del learnt[k], alternatives[k]
-            # A kind the first look seeded that the moved colours lost keeps its first seeds where no
-            # other kind's lie: the felts' own colours scatter round the profile's as much as a cast
-            # moves them, and a grey felt of the mat's chromaticity tells no cast of its own.
-            taken = np.zeros((hc, wc), bool)
-            for k in learnt:
-                taken |= learnt[k][0][0]
-            for k in [k for k in first[0] if k not in learnt]:
-                if not (first[0][k][0][0] & taken).any():
-                    learnt[k], alternatives[k] = first[0][k], first[1][k]
-                    taken |= learnt[k][0][0]
             break
         sure = [k for k in learnt if _tells_cast(learnt[k][2], kind_mu[k], prior_sd[k], mat_sigma)]
         if len(sure) < 2:
@@ -1469,7 +1456,7 @@ def _grain_pieces(texture: _Texture, origin_in, rel, mat_sigma, names, mus, sds,
             mat_fuzz = terrain_grain.fuzz_level(texture.fuzz[::2, ::2][(mat_like & ~near_things)[::2, ::2]])
         sure = terrain_grain.fuzz_sureness(terrain_grain.fuzz_level(texture.fuzz[cut][seen]), mat_fuzz)
         confidence = round(sure * min(1.0, separation / SEPARATION_FULL), 3)
-        if confidence >= GRAIN_MIN_CONFIDENCE:
+        if confidence >= MIN_CONFIDENCE:
             out.append((names[k], polygon, confidence, polygon.area * separation))
     # A kind the colours missed whole is one felt cut to the mat's colour: the patch that stands out
     # most (the biggest, least grained); others are likelier the mat's own swirls.
