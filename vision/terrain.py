@@ -96,6 +96,9 @@ ANOMALY_SIGMA = 4.5          # a seed lies this far from the mat (in its spreads
 SEED_SIGMA = 4.5             # ... this near a kind's colour, nearer than to any other colour ...
 SEED_MIN_SQIN = 2.0          # ... in a patch at least this big ...
 MIN_STRENGTH_SIGMA = 4.0     # ... lying on average this far from the mat (a soft mottle does not)
+MIN_SEED_EVIDENCE = 32.0     # ... and its size (sq in) times that at least this: a felt's patch is big or stands
+                             # far out; a few square inches of the mat's mottle, a shadow or a book's edge just
+                             # past MIN_STRENGTH_SIGMA is what a kind left off the table seeds
 MAX_LEARN_SIGMA = 4.5        # a seed patch further than this from the kind's profile colour is not it
 CAST_SURE_SIGMA = 3.0        # felts seeded this near their profile colours tell the cast left by the white balance
 SAME_KIND_SIGMA = 1.5        # a patch this near the kind's chosen patch is the same felt
@@ -537,7 +540,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                     mask[at] |= fill[comp]
                     ringed[at] |= hole[comp]
         for k, groups in _seeds(masks, cunknown, rel_c, d_mat, kind_mu, prior_sd, seed_sigma, copen_k,
-                                SEED_MIN_SQIN * cppi * cppi, max(1, int(EDGE_TOUCH_IN * cppi)), ringed).items():
+                                cppi * cppi, max(1, int(EDGE_TOUCH_IN * cppi)), ringed).items():
             # (A kind's other groups are read only when tried: most never are.)
             learnt[k] = learn(*groups[0])
             alternatives[k] = list(groups[1:])
@@ -745,7 +748,7 @@ def _one_felt(pieces: list, names: list, rel: np.ndarray, unseen: np.ndarray, pp
 
 
 def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat_sigma, open_k,
-           min_px: float, edge_px: int, ringed: np.ndarray) -> dict[int, list]:
+           sqin_px: float, edge_px: int, ringed: np.ndarray) -> dict[int, list]:
     """{kind: [((H, W) bool seed patches, their bounding box (u0, v0, u1, v1))], likeliest first}.
 
     `masks`: per kind, the pixels far from the mat whose colour is nearest that kind's. Their
@@ -757,7 +760,9 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
     bool: the felt's middle under the lamp). Other patches are the
     same felt as a kind's when they look like its patch (in that patch's own spread: a page held
     over the table is no rocks felt for being grey too). The patches left near a kind's colour make
-    its next groups (tried when the first makes no piece: a book of the kind's colour)."""
+    its next groups (tried when the first makes no piece: a book of the kind's colour). A patch is
+    big enough (SEED_MIN_SQIN, `sqin_px` pixels to the square inch), and its size times how far its
+    core stands from the mat is enough (MIN_SEED_EVIDENCE)."""
     # Each label's patches, numbered one after another in one image, read only in the box round
     # them all (with a margin the opening cannot see across).
     full = masks[0].shape
@@ -811,7 +816,8 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
     area = stats[:, cv2.CC_STAT_AREA]
     seen = np.bincount(comp[(sure > 0) & ~unknown], minlength=count)
     looked = area - np.bincount(comp[(sure > 0) & ringed[win]], minlength=count)
-    usable = (area >= min_px) & (total >= 4) & (strength >= MIN_STRENGTH_SIGMA) & (seen >= MIN_SEEN_SHARE * looked)
+    usable = ((area >= SEED_MIN_SQIN * sqin_px) & (total >= 4) & (strength >= MIN_STRENGTH_SIGMA)
+              & (area * strength >= MIN_SEED_EVIDENCE * sqin_px) & (seen >= MIN_SEEN_SHARE * looked))
     usable[0] = False
     spread = np.hypot(prior_sd, mat_sigma[:3])                      # (K, 3)
     off = np.sqrt((((means[:, None] - prior_mu[None]) / spread[None]) ** 2).sum(axis=2))   # (count, K)

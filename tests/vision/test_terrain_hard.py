@@ -299,6 +299,22 @@ def test_a_shaded_patch_of_the_mat_tells_no_cast_and_takes_no_felt():
         assert t.kind in truth and t.polygon.intersects(truth[t.kind]), (t.kind, t.polygon.bounds)
 
 
+@pytest.mark.parametrize("seed, index, kind", [(0, 20, "hill"), (7, 12, "rocks"), (0, 29, "woods")])
+def test_a_kind_left_off_the_table_is_not_seeded_by_a_few_square_inches_of_the_mat(seed, index, kind):
+    """Hard sets 0 and 7 with one kind the profile lists left off the table (a family's profile lists
+    every kind it owns). With its felt there, that felt's patch is the kind's seed; without it the
+    patch that stood out most was a few square inches just past the seed's least strength (the
+    mat's mottle, a shadow by an anchor or a book): a piece of felt where there is none. A felt's
+    seed patch is big, or stands far out, or both: its size times its strength is enough."""
+    photo = hard_photo(seed, index, absent_kinds=(kind,))
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    truth = dict(visible_truth(photo.truth))
+    assert kind not in truth
+    assert [t.kind for t in scene.terrain if t.kind == kind] == []
+    for t in scene.terrain:
+        assert t.kind in truth and t.polygon.intersects(truth[t.kind]), (t.kind, t.polygon.bounds)
+
+
 def test_a_grey_felt_seeded_in_two_parts_as_rocks_and_hill_is_one_rocks_piece():
     """Hard set 17, photo 12 with its woods and hill left off the table (tungsten, a lamp's hot
     spot, plain mat): the rocks felt was seeded in two touching parts, one as rocks and one as the
