@@ -53,12 +53,17 @@ top; nothing else in the photo changes. Not the issue's set (it names a mug's sh
 figures'), but what a figure under a lamp has: the rim's edge against a shadowed mat is no
 brightness step.
 
+`--felt-at-edge` lays each felt piece across one of the table's edges (its centre 0.3-0.8 of its radius
+in from it), as a river or a wood running off the table; its truth is the part on the table. Not the
+issue's set (its felts lie inside the table): a felt cut straight by the table's edge is also what a
+book hanging over it looks like.
+
 `--save DIR` also writes each photo as a player would have it (PNG, table TOML, truth and conditions
 JSON), to run `tablesight analyze` on by hand.
 
 Run: python benchmarks/accuracy_vision.py [--photos 60] [--seed 0] [--res 1080p,1080p,2160p] [--easy N] [--save DIR]
      [--absent-kinds] [--full-colour-jpeg] [--base-in 1.26 [--profile-base 1.26]] [--paint hobby]
-     [--mat kitchen] [--shadows]
+     [--mat kitchen] [--shadows] [--felt-at-edge]
 """
 from __future__ import annotations
 
@@ -197,7 +202,7 @@ def absent_kinds(seed: int, index: int) -> tuple[str, ...]:
 def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path | None = None,
                 absent: bool = False, full_colour_jpeg: bool = False, base_in: float = 1.0,
                 profile_base_in: float | None = None, paint: str = "set", mat: str = "set",
-                shadows: bool = False) -> None:
+                shadows: bool = False, felt_at_edge: bool = False) -> None:
     scores, lines, hidden, paints = [], [], defaultdict(int), []
     sized = Counter()           # (the size the colour bases were looked for at, where it came from) per photo
     render_s, analyse_s = [], []
@@ -206,7 +211,7 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
         t0 = time.perf_counter()
         gone = absent_kinds(seed, k) if absent else ()
         photo = hard_photo(seed, k, resolutions=resolutions, absent_kinds=gone, full_colour_jpeg=full_colour_jpeg,
-                           base_in=base_in, paint=paint, mat=mat, shadows=shadows)
+                           base_in=base_in, paint=paint, mat=mat, shadows=shadows, felt_at_edge=felt_at_edge)
         paints.append(photo.conditions.paints)
         if profile_base_in is not None:
             photo = dataclasses.replace(photo, profile=dataclasses.replace(photo.profile, sides=tuple(
@@ -276,6 +281,9 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     if shadows:
         print("**Not the issue's set**: each colour figure casts a shadow onto the table and its base's top "
               "(vision.synthetic.hard.FIGURE_SHADOW).\n")
+    if felt_at_edge:
+        print("**Not the issue's set**: each felt piece lies across one of the table's edges (a river or a wood "
+              "running off the table); its truth is the part on the table.\n")
     print("Colour bases looked for at (side-photos): "
           + ", ".join(f'{size:g}" ({source}) {n}' for (size, source), n in sorted(sized.items())) + "\n")
     print(f"Goals: markers >= {GOALS['marker_recall']:.1%}, 0 false, p95 <= {GOALS['marker_p95_in']} in; "
@@ -405,6 +413,8 @@ def main() -> None:
                         help="the tables: the set's mats, or kitchen tables (cherry, walnut, white, grey, baize, blue cloth)")
     parser.add_argument("--shadows", action="store_true",
                         help="each colour figure casts a shadow onto the table and its own base's top")
+    parser.add_argument("--felt-at-edge", action="store_true",
+                        help="each felt piece lies across one of the table's edges, running off the table")
     args = parser.parse_args()
     resolutions = tuple(r.strip() for r in args.res.split(",") if r.strip())
     if any(r not in ("1080p", "2160p") for r in resolutions):
@@ -415,7 +425,7 @@ def main() -> None:
             parser.error(f"{name}: a base's diameter in inches, {lo:g} to {hi:g}, got {value:g}")
     if args.photos > 0:
         hard_report(args.photos, args.seed, resolutions, args.save, args.absent_kinds, args.full_colour_jpeg,
-                    args.base_in, args.profile_base, args.paint, args.mat, args.shadows)
+                    args.base_in, args.profile_base, args.paint, args.mat, args.shadows, args.felt_at_edge)
     if args.easy > 0:
         easy_report(args.easy, args.seed + 1)
 

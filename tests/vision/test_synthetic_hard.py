@@ -385,6 +385,18 @@ def test_a_kitchen_table_lays_the_set_on_one_of_the_kitchen_mats_balanced_over_e
         hard_photo(2, 0, mat="patio")
 
 
+def test_felt_at_the_edge_lays_each_piece_across_a_table_edge_its_truth_the_part_on_the_table():
+    photo = hard_photo(0, 58, felt_at_edge=True, clean=True)
+    assert photo.conditions.felt_at_edge and not hard_photo(0, 58, clean=True).conditions.felt_at_edge
+    width, depth = photo.conditions.table_in
+    table = Polygon([(0, 0), (width, 0), (width, depth), (0, depth)])
+    assert sorted(t.kind for t in photo.truth.terrain) == ["hill", "rocks", "water", "woods"]
+    for t in photo.truth.terrain:
+        assert t.polygon.area >= 10 and t.polygon.difference(table.buffer(0.01)).area < 1e-6, t.kind   # (table_in: to 0.01")
+        # it reaches one of the table's edges: the rest of it runs off the table
+        assert t.polygon.intersects(table.exterior.buffer(0.05)), t.kind
+
+
 def test_a_figure_casts_its_shadow_on_the_table_and_its_own_top_where_the_light_says():
     # (bodies.Body.shadow: the body's shadow, slanting as paint.SHADOW_SLANT, darkens what lies
     # under it by `shadow`; the body itself, drawn after, is not darkened)

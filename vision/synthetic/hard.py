@@ -78,6 +78,7 @@ class Conditions:
     paints: tuple[tuple[str, str], ...] = ()    # (side, hobby paint) where not the set's paint
     mat: str = ""                   # a KITCHEN_MATS table where not the set's mat
     figure_shadows: bool = False    # each colour figure casts a shadow (hard_photo's shadows)
+    felt_at_edge: bool = False      # each felt laid across a table edge (hard_photo's felt_at_edge)
     clean: bool = False             # light, cast, blur, noise and JPEG left out (a test of the truth)
 
     def groups(self) -> dict[str, str]:
@@ -137,7 +138,7 @@ def hard_photo_set(seed: int = 0, count: int = 60, *,
 def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", "1080p", "2160p"),
                force: Mapping[str, str] | None = None, clean: bool = False,
                absent_kinds: Collection[str] = (), full_colour_jpeg: bool = False, base_in: float = 1.0,
-               paint: str = "set", mat: str = "set", shadows: bool = False) -> HardPhoto:
+               paint: str = "set", mat: str = "set", shadows: bool = False, felt_at_edge: bool = False) -> HardPhoto:
     """Photo `index` of the set `seed`; `force` pins factors to levels (e.g. {"hand": "yes"}) for a
     test; `clean` draws the same table with even light and no cast, blur, noise or JPEG;
     `absent_kinds`: felt of these kinds is cut (its random draws taken, so all else is the same photo)
@@ -151,7 +152,9 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
     swatch near their paint; `mat`: "set", or "kitchen", the table one of KITCHEN_MATS (balanced over
     photos like a factor; its texture in place of the texture factor's); `shadows`: each colour
     figure's body casts a shadow from the room's light onto the table and its own base's top
-    (FIGURE_SHADOW; no random draw taken, so all else is the same photo)."""
+    (FIGURE_SHADOW; no random draw taken, so all else is the same photo); `felt_at_edge`: each felt
+    piece laid across one of the table's edges, its truth the part on the table (other draws follow,
+    so it is another photo)."""
     if paint not in ("set", "hobby"):
         raise ValueError(f"paint: {paint!r} is neither 'set' nor 'hobby'")
     if mat not in ("set", "kitchen"):
@@ -190,7 +193,7 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
     # Felt pieces, then clutter clear of anchors and felt, then figures clear of both, then dice.
     blocked = shapely.union_all([box(a.x_in - a.size_in, a.y_in - a.size_in, a.x_in + a.size_in,
                                      a.y_in + a.size_in) for a in anchors])
-    cuts = layout.cut_felt(rng, width, depth, blocked)
+    cuts = layout.cut_felt(rng, width, depth, blocked, at_edge=felt_at_edge)
     felt = FeltLayer(width, depth, cuts, rng)
     felt_area = shapely.union_all([p for _c, p in felt.truth])
     items = layout.lay_clutter(rng, camera, width, depth, blocked, felt_area) if lv["clutter"] == "yes" else []
@@ -244,7 +247,9 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
     photo = draw(True)
     hidden = {fid for fid, share in cover.items() if share >= HIDDEN_SHARE}
     figures = tuple(replace(f, hidden=f.id in hidden) for f in photo.truth.figures)
-    terrain = tuple(Terrain(c.terrain_id, c.kind, poly) for c, poly in felt.truth)
+    on_table = box(0.0, 0.0, width, depth)
+    terrain = tuple(Terrain(c.terrain_id, c.kind, poly.intersection(on_table) if felt_at_edge else poly)
+                    for c, poly in felt.truth)
     truth = replace(photo.truth, figures=figures, terrain=terrain)
     conditions = Conditions(
         cast=lv["cast"], cast_k=round(cast_k), clutter=bool(items), hand=hand is not None, blur=lv["blur"],
@@ -252,7 +257,7 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
         resolution=resolution, grid=lv["grid"], hot_spot=lv["hot_spot"] == "yes", long_side_on_short_axis=short_axis,
         table_in=(round(width, 2), round(depth, 2)), marker_size_in=marker_in, jpeg_quality=spec.jpeg_quality,
         vignette=round(spec.vignette, 3), clean=clean, jpeg_full_colour=spec.jpeg_full_colour,
-        paints=tuple(hobby.items()), mat=kitchen, figure_shadows=shadows)
+        paints=tuple(hobby.items()), mat=kitchen, figure_shadows=shadows, felt_at_edge=felt_at_edge)
     profile = _profile(f"Hard photo {seed}/{index}", table, cuts, marker_figs, rng)
     return HardPhoto(index=index, image=photo.image, truth=truth, profile=profile, conditions=conditions,
                      camera=photo.camera, marker_corners_px=photo.marker_corners_px, rim_visible=rim_visible,

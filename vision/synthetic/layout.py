@@ -56,13 +56,19 @@ def frame(rng, width, depth, anchors, resolution, tilt, long_side) -> tuple[Phot
     return spec, sizes[-1]
 
 
-def cut_felt(rng, width, depth, blocked) -> list[FeltCut]:
+def cut_felt(rng, width, depth, blocked, at_edge: bool = False) -> list[FeltCut]:
+    """One piece of each kind in FELT, clear of `blocked` and of each other; `at_edge`: each piece
+    laid across one of the table's edges (its centre 0.3-0.8 of its radius in from it), as a river or
+    a wood that runs off the table."""
     cuts, taken = [], blocked
     for i, kind in enumerate(FELT):
         texture, rgb, contrast = FELT[kind]
         for _ in range(200):
             radius = float(rng.uniform(2.8, 4.5))
+            edge, inset = (int(rng.integers(4)), float(rng.uniform(0.3, 0.8)) * radius) if at_edge else (None, 0.0)
             cx, cy = rng.uniform(radius + 1.5, width - radius - 1.5), rng.uniform(radius + 1.5, depth - radius - 1.5)
+            if edge is not None:
+                cx, cy = [(inset, cy), (width - inset, cy), (cx, inset), (cx, depth - inset)][edge]
             outline = _blob(rng, cx, cy, radius)
             if not Polygon(outline).buffer(1.2).intersects(taken):
                 break
