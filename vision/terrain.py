@@ -124,7 +124,10 @@ MAX_EDGE_SHARE = 0.5
 EDGE_TOUCH_IN = 0.3          # a patch this near the view's edge touches the table's edge ...
 MAX_REACH_ASPECT = 1.8       # ... and one this elongated there reaches in from outside (an arm),
 EDGE_SEED_SCORE = 1e-3       # a seed patch touching the table's edge scores no more than this (last resort)
-MIN_EDGE_THING_FILL = 0.8    # one filling its bounding rectangle this well hangs over it (a book)
+MIN_EDGE_THING_FILL = 0.9    # one filling its bounding rectangle this well hangs over it (a book) ...
+EDGE_CUT_FILL = 0.8          # ... and one filling it this well whose outline is cut straight (a rotated book the
+EDGE_CUT_CORNERS = 4         # edge cuts: this many corners at most, within EDGE_CUT_TOL_IN); a felt the table's
+EDGE_CUT_TOL_IN = 0.3        # edge cuts fills 0.7-0.9 of it too, but is round everywhere else
 MIN_BOX_FILL = 0.93          # a piece filling its smallest rectangle this well is cut straight (the hard set's
                              # felts 0.89 at most; the demo table's rocks, a cut quadrilateral, 0.94; a book 0.98) ...
 MAX_BOX_FUZZ = 0.4           # ... and, no rougher than this share of the mat's fuzz, a plain thing (a book)
@@ -1146,7 +1149,9 @@ def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray, at=(0, 0), view_s
                    or at[1] + y0 + bh - 1 >= vh - rim)
     if touches and max(rw, rh) > MAX_REACH_ASPECT * max(1.0, min(rw, rh)):
         return False                  # long and in from the edge: an arm reaching in, a cloth
-    if touches and area / max(1.0, (rw + 1) * (rh + 1)) >= MIN_EDGE_THING_FILL:
+    fill = area / max(1.0, (rw + 1) * (rh + 1))
+    if touches and (fill >= MIN_EDGE_THING_FILL or (
+            fill >= EDGE_CUT_FILL and len(cv2.approxPolyDP(contour, EDGE_CUT_TOL_IN * ppi, True)) <= EDGE_CUT_CORNERS)):
         return False                  # square-cut and over the edge: a book or a box hanging off
     return True
 
