@@ -19,8 +19,9 @@ kind (the patches are shared out among the kinds at once, so that a felt a cast 
 another kind's colour is still its own kind when that kind's felt is elsewhere; specks the camera
 clipped inside a patch are part of it, and so is a larger clipped hole the patch rings (a bright
 felt's middle under a lamp: the felt's, not a share of it unseen, though the piece grows from the
-patch's seen pixels only); a patch at the table's edge is a kind's only when it has none inside, a
-book or a cloth hanging over it), and the kind's Gaussian is learnt from the patches like it, in its
+patch's seen pixels only); a patch at the table's edge counts for less than a felt inside that stands
+out well, a book or a cloth hanging over it, but for more than a faint mottle of the mat: a felt
+running off the table), and the kind's Gaussian is learnt from the patches like it, in its
 own spread (as the rims relearn a side's colour). When the felts seeded surely (and off the mat's
 own chromaticity: a patch of the mat's hue, only darker or lighter, may be the mat in shade or under
 a lamp) all lie off their profile colours the same way (a cast the anchors' white balance left), the
@@ -123,7 +124,10 @@ EDGE_BAND_IN = 1.0           # a patch mostly within this of the table's edge is
 MAX_EDGE_SHARE = 0.5
 EDGE_TOUCH_IN = 0.3          # a patch this near the view's edge touches the table's edge ...
 MAX_REACH_ASPECT = 1.8       # ... and one this elongated there reaches in from outside (an arm),
-EDGE_SEED_SCORE = 1e-3       # a seed patch touching the table's edge scores no more than this (last resort)
+EDGE_SEED_SCORE = 3.0        # a seed patch touching the table's edge scores no more than this: less than a felt
+                             # inside that stands out well (most score 5.7 or more), so a book hanging over the edge
+                             # is not taken before it; more than a faint patch of the mat's mottle, so a felt running
+                             # off the table is
 MIN_EDGE_THING_FILL = 0.9    # one filling its bounding rectangle this well hangs over it (a book) ...
 EDGE_CUT_FILL = 0.8          # ... and one filling it this well whose outline is cut straight (a rotated book the
 EDGE_CUT_CORNERS = 4         # edge cuts: this many corners at most, within EDGE_CUT_TOL_IN); a felt the table's
@@ -670,8 +674,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             else:
                 # It reaches on and on: the mat round it, not a felt cut off; the pieces as first found.
                 kept, reached_on = first_kept, True
-            # A piece that kept reaching, or one at the table's edge (seeded there only when the kind
-            # has no patch inside), that shows the mat's own grain is the mat itself: a streak of
+            # A piece that kept reaching, or one at the table's edge (its seed patch counted for less),
+            # that shows the mat's own grain is the mat itself: a streak of
             # light wood like the hill felt, taken into its seeds, or along the edge under a lamp.
             kept = [q[:3] for q in kept
                     if not (((reached_on and any(q[3])) or not inner_table.contains(q[1]))
@@ -826,8 +830,9 @@ def _seeds(masks: list, unknown: np.ndarray, rel, d_mat, prior_mu, prior_sd, mat
     off = np.sqrt((((means[:, None] - prior_mu[None]) / spread[None]) ** 2).sum(axis=2))   # (count, K)
     ok = usable[:, None] & (off <= MAX_LEARN_SIGMA)
     score = np.where(ok, np.log(np.maximum(total * strength, 1.0))[:, None] - 0.5 * off ** 2, -np.inf)
-    # A patch at the table's edge may be what hangs over it (a book, a cloth, an arm's shadow): it
-    # is a kind's only when that kind has no patch inside (it may still be tried after the first).
+    # A patch at the table's edge may be what hangs over it (a book, a cloth, an arm's shadow): it counts
+    # for less than a felt inside that stands out well, but for more than a faint patch of the mat (a
+    # felt running off the table); it may still be tried after the first.
     rim = edge_px
     touches = ((stats[:, 0] + u0 < rim) | (stats[:, 1] + v0 < rim) | (stats[:, 0] + stats[:, 2] + u0 > full[1] - rim)
                | (stats[:, 1] + stats[:, 3] + v0 > full[0] - rim))

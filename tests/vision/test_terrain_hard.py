@@ -215,8 +215,8 @@ def test_the_second_look_for_a_cast_keeps_a_felt_that_told_it():
 def test_a_patch_at_the_table_edge_does_not_take_a_kind_from_its_felt():
     """Hard set 7, photo 30 (tungsten, hot spot, gravel mat): a darker stretch of the mat along the
     table's left edge seeds as hill, bigger than the hill felt. A seed patch at the table's edge
-    is a kind's only when it has none inside: the hill is the felt, and nothing at the edge is
-    terrain."""
+    counts for less than a felt inside that stands out well: the hill is the felt, and nothing at
+    the edge is terrain."""
     photo, scene, truth = _scene_and_truth(7, 30)
     assert photo.conditions.cast == "tungsten" and photo.conditions.texture == "gravel"
     _assert_every_kind_once(scene, truth, 0.85)
@@ -324,6 +324,20 @@ def test_a_felt_running_off_the_tables_edge_is_found(seed, index, kind):
     photo = hard_photo(seed, index, felt_at_edge=True)
     scene = FramePipeline(photo.profile).process(photo.image).scene
     _assert_one_piece(scene, dict(visible_truth(photo.truth)), kind, 0.85)
+
+
+@pytest.mark.parametrize("seed, index, kind", [(0, 17, "rocks"), (7, 41, "hill"), (0, 57, "hill")])
+def test_a_felt_running_off_the_edge_is_its_kind_before_a_faint_patch_inside(seed, index, kind):
+    """Hard set 0 and 7 with felt laid across the table's edges: the felt's seed patch touches the
+    edge, and a patch at the edge once counted only where its kind had none inside. A faint patch of
+    the mat's mottle inside, near the kind's colour, was the kind's, and no piece (or one on the
+    mat); the felt counts for more than that now, though still for less than a felt inside that
+    stands out well."""
+    photo = hard_photo(seed, index, felt_at_edge=True)
+    scene = FramePipeline(photo.profile).process(photo.image).scene
+    truth = dict(visible_truth(photo.truth))
+    _assert_one_piece(scene, truth, kind, 0.85)
+    assert all(t.polygon.intersects(truth[t.kind]) for t in scene.terrain if t.kind == kind)
 
 
 def test_a_book_hanging_over_the_tables_edge_is_still_no_felt():
