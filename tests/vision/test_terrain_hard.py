@@ -46,9 +46,10 @@ def _iou(a, b) -> float:
     return a.intersection(b).area / a.union(b).area
 
 
-def _scene_and_truth(seed: int, index: int):
-    """Hard photo `index` of `seed` as `tablesight analyze` sees it: (photo, scene, {kind: truth})."""
-    photo = hard_photo(seed, index)
+def _scene_and_truth(seed: int, index: int, **photo_kw):
+    """Hard photo `index` of `seed` (`photo_kw`: as hard_photo takes them) as `tablesight analyze`
+    sees it: (photo, scene, {kind: truth})."""
+    photo = hard_photo(seed, index, **photo_kw)
     return photo, FramePipeline(photo.profile).process(photo.image).scene, dict(visible_truth(photo.truth))
 
 
@@ -306,9 +307,7 @@ def test_a_kind_left_off_the_table_is_not_seeded_by_a_few_square_inches_of_the_m
     patch that stood out most was a few square inches just past the seed's least strength (the
     mat's mottle, a shadow by an anchor or a book): a piece of felt where there is none. A felt's
     seed patch is big, or stands far out, or both: its size times its strength is enough."""
-    photo = hard_photo(seed, index, absent_kinds=(kind,))
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    truth = dict(visible_truth(photo.truth))
+    _photo, scene, truth = _scene_and_truth(seed, index, absent_kinds=(kind,))
     assert kind not in truth
     assert [t.kind for t in scene.terrain if t.kind == kind] == []
     for t in scene.terrain:
@@ -321,9 +320,8 @@ def test_a_felt_running_off_the_tables_edge_is_found(seed, index, kind):
     the table; accuracy_vision.py --felt-at-edge). The part on the table fills 0.7-0.9 of its smallest
     rectangle, as a book hanging over the edge does, and was left out as one (IoU 0); but a felt is
     round where the edge does not cut it, a book's outline is straight all round."""
-    photo = hard_photo(seed, index, felt_at_edge=True)
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    _assert_one_piece(scene, dict(visible_truth(photo.truth)), kind, 0.85)
+    _photo, scene, truth = _scene_and_truth(seed, index, felt_at_edge=True)
+    _assert_one_piece(scene, truth, kind, 0.85)
 
 
 @pytest.mark.parametrize("seed, index, kind", [(0, 17, "rocks"), (7, 41, "hill"), (0, 57, "hill")])
@@ -333,9 +331,7 @@ def test_a_felt_running_off_the_edge_is_its_kind_before_a_faint_patch_inside(see
     the mat's mottle inside, near the kind's colour, was the kind's, and no piece (or one on the
     mat); the felt counts for more than that now, though still for less than a felt inside that
     stands out well."""
-    photo = hard_photo(seed, index, felt_at_edge=True)
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    truth = dict(visible_truth(photo.truth))
+    _photo, scene, truth = _scene_and_truth(seed, index, felt_at_edge=True)
     _assert_one_piece(scene, truth, kind, 0.85)
     assert all(t.polygon.intersects(truth[t.kind]) for t in scene.terrain if t.kind == kind)
 
@@ -344,9 +340,8 @@ def test_a_book_hanging_over_the_tables_edge_is_still_no_felt():
     """Hard set 0, photo 3 with its woods left off the table: a green book hangs over the edge, the
     woods' colour. Cut by the edge it fills 0.83 of its smallest rectangle, as a felt cut by the edge
     may, but its outline is four straight sides: no woods."""
-    photo = hard_photo(0, 3, absent_kinds=("woods",))
+    photo, scene, _truth = _scene_and_truth(0, 3, absent_kinds=("woods",))
     assert "book" in [item.kind for item in photo.clutter]
-    scene = FramePipeline(photo.profile).process(photo.image).scene
     assert [t.kind for t in scene.terrain if t.kind == "woods"] == []
 
 
