@@ -217,7 +217,8 @@ def test_paint_under_a_lamp_is_lit_as_the_ground_round_it():
     before, after, _bright = _likelihoods_faded(img)
 
     def at(x_in, y_in=2.5):
-        return slice(int((y_in + 0.05) * PPI), int((y_in + 0.15) * PPI)), slice(int((x_in + 0.1) * PPI), int((x_in + 0.9) * PPI))
+        return (slice(int((y_in + 0.05) * PPI), int((y_in + 0.15) * PPI)),
+                slice(int((x_in + 0.1) * PPI), int((x_in + 0.9) * PPI)))
 
     for where in (at(2), at(4.5), at(10.2, 2.9)):
         assert before[0][where].min() > 0.3

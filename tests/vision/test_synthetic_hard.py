@@ -392,7 +392,8 @@ def test_felt_at_the_edge_lays_each_piece_across_a_table_edge_its_truth_the_part
     table = Polygon([(0, 0), (width, 0), (width, depth), (0, depth)])
     assert sorted(t.kind for t in photo.truth.terrain) == ["hill", "rocks", "water", "woods"]
     for t in photo.truth.terrain:
-        assert t.polygon.area >= 10 and t.polygon.difference(table.buffer(0.01)).area < 1e-6, t.kind   # (table_in: to 0.01")
+        # (table_in is rounded to 0.01")
+        assert t.polygon.area >= 10 and t.polygon.difference(table.buffer(0.01)).area < 1e-6, t.kind
         # it reaches one of the table's edges: the rest of it runs off the table
         assert t.polygon.intersects(table.exterior.buffer(0.05)), t.kind
 
