@@ -54,7 +54,11 @@ SMOOTH_ABS = 0.02            # local contrast (std / brightness over 3 x 3 px) b
 SMOOTH_REL = 0.35            # or below this share of the mat's own local contrast
 ROUGH_MAT = 0.04             # a mat this rough (grass, gravel, grain) tells a smooth patch from itself
 BLOB_SMOOTH = 0.12           # a hand's median contrast over the mat's; else it must differ in colour:
-BLOB_FROM_MAT = 6.0          # its median distance from the mat, in the mat's spreads
+BLOB_FROM_MAT = 6.0          # its median distance from the mat, in the mat's spreads, and
+BLOB_FROM_TABLE = 3.0        # from the whole table's mat (its median), in that mat's spreads: beside felt
+                             # running off the table's edge the mat round a patch of it is mostly felt, and
+                             # the plain mat there lies 6-9 local spreads from it (1 from the table's; a
+                             # hand judged by its colour lies 7 or more from the table's)
 MAX_RECT_FILL = 0.88         # of its smallest enclosing rectangle a hand fills less (a book, a phone),
 ARM_ASPECT = 3.0             # unless, clear of the table's edge, it is this many times as long as wide and
                              # joins a sleeve: a forearm and hand held straight, the palm and fingers lost in a
@@ -139,6 +143,8 @@ class _Layers:
     from_mat2: np.ndarray         # squared distance from the mat around it, in the mat's spreads
     contrast_ratio: np.ndarray    # local contrast over the mat's
     feats: np.ndarray             # (H, W, 3) float32: log brightness, and chromaticity on the skin ellipse's axes
+    table_mat: np.ndarray         # (3,) the whole table's mat in those features (their median) ...
+    table_spread: np.ndarray      # (3,) ... and its spread
 
 
 def _at_hand_ppi(img: np.ndarray, ppi: float) -> tuple[np.ndarray, float]:
@@ -195,6 +201,9 @@ def _layers(img: np.ndarray, ppi: float) -> _Layers:
     sample = np.abs(dev[::step, ::step]).reshape(-1, 3).T.copy()
     k = sample.shape[1] // 2
     spread = np.maximum(np.partition(sample, k, axis=1)[:, k] * 1.48, _MIN_SPREAD)
+    whole = feats[::step, ::step].reshape(-1, 3).T
+    table_mat = np.partition(whole, k, axis=1)[:, k]
+    table_spread = np.maximum(np.partition(np.abs(whole - table_mat[:, None]), k, axis=1)[:, k] * 1.48, _MIN_SPREAD)
     dist2 = cv2.transform(cv2.multiply(dev, dev), (1.0 / spread ** 2).reshape(1, 3).astype(np.float32))
     # Local contrast of brightness over 3 x 3 pixels, relative to the mat's brightness there.
     y = cv2.transform(img, _MEAN)
@@ -209,7 +218,7 @@ def _layers(img: np.ndarray, ppi: float) -> _Layers:
     smooth_on_rough = cv2.morphologyEx((smooth & (sd_mat > ROUGH_MAT)).astype(np.uint8), cv2.MORPH_OPEN,
                                        np.ones((3, 3), np.uint8)) > 0
     not_mat = (dist2 > MIN_FROM_MAT ** 2) | smooth_on_rough
-    return _Layers(skin, smooth, not_mat, dist2, sd / cv2.max(sd_mat, 1e-4), feats)
+    return _Layers(skin, smooth, not_mat, dist2, sd / cv2.max(sd_mat, 1e-4), feats, table_mat, table_spread)
 
 
 def _is_felt(chroma_mean: np.ndarray, other_rgbs) -> bool:
@@ -243,7 +252,8 @@ def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], pp
     # (a pale hand a step lighter than a tan mat, fingers a pixel or two wide at HAND_PPI).
     core = _interior(inside)
     if not (_median(layers.contrast_ratio[box][core if core.any() else inside]) < BLOB_SMOOTH
-            or _median(layers.from_mat2[box][inside]) > BLOB_FROM_MAT ** 2):
+            or (_median(layers.from_mat2[box][inside]) > BLOB_FROM_MAT ** 2
+                and _median(_from_table2(layers.feats[box][inside], layers)) > BLOB_FROM_TABLE ** 2)):
         return None
     if not _holds_a_palm(inside, ppi):
         return None              # a ruler, a pencil, a page's margin
@@ -263,6 +273,11 @@ def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], pp
         return None              # convex all round: a page or a book cut by the table's edge
     mean_bgr = img[box][inside].mean(axis=0)
     return FELT_COLOURED if _is_felt(mean_bgr / max(float(mean_bgr.sum()), 1.0), other_rgbs) else HAND
+
+
+def _from_table2(feats: np.ndarray, layers: _Layers) -> np.ndarray:
+    """(N,) squared distance of pixels' features (N, 3) from the whole table's mat, in its spreads."""
+    return (((feats - layers.table_mat) / layers.table_spread) ** 2).sum(axis=1)
 
 
 def _holds_a_palm(inside: np.ndarray, ppi: float) -> bool:

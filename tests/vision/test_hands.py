@@ -414,6 +414,36 @@ def test_a_printed_page_across_the_edge_is_no_hand(felt):
     assert find_hands(img, VIEW_PPI, wb=wb, other_rgbs=felt).polygons == ()
 
 
+def _felt_blob(cx, cy, r_in, seed):
+    """A flat felt piece, nine corners round a centre."""
+    rng = np.random.default_rng(seed)
+    a = np.sort(rng.uniform(0, 2 * np.pi, 9))
+    r = r_in * rng.uniform(0.75, 1.1, 9)
+    return Polygon(np.c_[cx + r * np.cos(a), cy + r * np.sin(a)])
+
+
+@pytest.mark.parametrize("seed", [0, 2, 3])
+@pytest.mark.parametrize("with_hand", [False, True])
+def test_flat_felt_running_off_the_edge_of_a_plain_mat_makes_no_hand(seed, with_hand):
+    """Beside woods and water felt running off the table, the mat round a patch of plain mat is
+    mostly felt: that patch lies far from it, but is the table's own mat, no hand. A hand reaching
+    in beside the felt is still found."""
+    woods, water = (35, 70, 30), (60, 120, 170)
+    canvas = _mat_view(PLAIN, None, seed=seed)
+    _draw(canvas, _felt_blob(1.5, 6.0, 4.0, seed), woods, 2 * VIEW_PPI)
+    _draw(canvas, _felt_blob(9.0, 1.5, 4.0, seed + 10), water, 2 * VIEW_PPI)
+    _draw(canvas, _felt_blob(28.5, 17.0, 4.0, seed + 20), woods, 2 * VIEW_PPI)
+    if with_hand:
+        foot, palm = _hand_over(canvas, (16.0, 11.0), 180.0, (198, 150, 110), (45, 70, 160))
+    img, wb = _photo(canvas, kelvin=4500.0, seed=seed)
+    hands = find_hands(img, VIEW_PPI, wb=wb, other_rgbs=[woods, water])
+    if not with_hand:
+        assert hands.polygons == ()
+        return
+    assert len(hands.polygons) == 1 and hands.covers(np.array([palm]))[0]
+    assert hands.polygons[0].intersection(foot).area > 0.6 * foot.intersection(box(0, 0, 30, 22)).area
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_blobs_are_labelled_as_opencvs_default_labelling_does(seed):
     from vision.hands import _components
