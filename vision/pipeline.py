@@ -49,7 +49,7 @@ from vision.quality import check_photo, colour_resolution, light_tint
 from vision.rim_vetting import similar_felts
 from vision.rims import ColourTables, MatFlood, mat_flood_in_view, quantise_view, rims_in_view
 from vision.settings import VISION_DEFAULTS
-from vision.terrain import CLIPPED, TERRAIN_PPI, WORK_PPI as FELT_PPI, find_terrain
+from vision.terrain import CLIPPED, TERRAIN_PPI, WASHED, WORK_PPI as FELT_PPI, find_terrain
 from vision.topview import FrameView, TopViewMaker
 from vision.tracking import Tracker
 from vision.whitebalance import WhiteBalance, estimate_white_balance
@@ -528,7 +528,7 @@ class FramePipeline:
                             origin_in=view.origin_in, exclude_in=exclude, table_in=self._table_rect(),
                             reference_in=reference,
                             exclude_mask=hands.mask_in(view) if hands is not None else None,
-                            clipped_mask=_clipped(view.image))
+                            clipped_mask=_clipped(view.image), washed_mask=view.image >= WASHED)
 
     # ------------------------------------------------------------ the frame
 

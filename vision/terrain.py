@@ -165,6 +165,10 @@ FOOT_MARGIN_IN = 0.1         # a figure's footprint is its base this much enlarg
 DISTRACTORS = ((236, 236, 236), (28, 28, 30), (225, 185, 45))
 OFFSET = 2.0                 # added before logs (dark channels)
 CLIPPED = 254                # a channel this bright (camera 0-255, before white balance) over a whole work pixel clipped
+WASHED = 245                 # a channel this bright is on the tone curve's shoulder: flattened, not yet clipped,
+FLATTEN_LOG = 0.25           # by up to this much (log): a work pixel reading 245-253 holds clipped and unclipped
+                             # pixels, so what it shows lies within the texture's spread of clipping (on 660 hard
+                             # photos 0.35 lost a pale hill on a cherry table, 0.25 no felt)
 
 
 @functools.lru_cache(maxsize=64)
@@ -225,6 +229,22 @@ def _features(small: np.ndarray, ppi: float) -> np.ndarray:
     cv2.log(var, dst=var)
     np.multiply(var, np.float32(0.5), out=out[3])
     return out
+
+
+def _mat_may_explain(rel_uv: np.ndarray, washed: np.ndarray) -> None:
+    """Log chromaticity over the local mat's (2, H, W: log R/G, log B/G; in place) where a channel
+    was near clipping (`washed`: (H, W, 3) bool, B, G, R): there the camera flattened it, so the
+    true ratio may lie up to FLATTEN_LOG beyond the one read on one side. Where the mat's lies
+    within that, the mat explains the pixel and it reads as the mat (a lamp's hot spot on a warm mat,
+    its red flattened, reads as a grey felt); further, it reads as it was read (a pale felt on a dark
+    red table, its red near clipping too, is far less red than the table)."""
+    b, g, r = washed[..., 0], washed[..., 1], washed[..., 2]
+    reach = np.float32(FLATTEN_LOG)
+    for plane, top in ((rel_uv[0], r), (rel_uv[1], b)):
+        # (the top channel flattened: truly more of it; green flattened: truly less; both: either)
+        low = (plane < 0) & (plane >= -reach)
+        high = (plane > 0) & (plane <= reach)
+        np.copyto(plane, np.float32(0.0), where=(top & low) | (g & high))
 
 
 def _sq_dist(planes: np.ndarray, mu, sigma) -> np.ndarray:
@@ -336,7 +356,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                  table_in: tuple[float, float, float, float] | None = None,
                  reference_in: Sequence[tuple[float, float]] = (),
                  exclude_mask: np.ndarray | None = None,
-                 clipped_mask: np.ndarray | None = None) -> tuple[Terrain, ...]:
+                 clipped_mask: np.ndarray | None = None,
+                 washed_mask: np.ndarray | None = None) -> tuple[Terrain, ...]:
     """Terrain pieces in a table-plane top view (BGR, uint8 or float: white-balanced when the
     pipeline can, and then not clipped, so a lamp's hot spot keeps its colours; any resolution,
     read at about WORK_PPI). `kinds`: (kind, rgb) from the profile; `side_rgbs`: the sides' rim
@@ -345,7 +366,9 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     x1, y1) rectangles that are never terrain (the anchor cards); `table_in`: the table's rectangle
     (default: the view's); `reference_in`: table points whose light the view was white-balanced
     for (the anchors); `exclude_mask`: (H, W) bool, never terrain (hands over the table);
-    `clipped_mask`: (H, W) bool, where the camera clipped a channel (no colour evidence)."""
+    `clipped_mask`: (H, W) bool, where the camera clipped a channel (no colour evidence);
+    `washed_mask`: (H, W, 3) bool, where each channel (B, G, R) was near clipping (WASHED: the tone
+    curve flattened it), so that a ratio with it is a bound, not a reading (_mat_may_explain)."""
     if not kinds:
         return ()
     n = max(1, int(round(ppi / WORK_PPI)))
@@ -420,6 +443,20 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         q_w = np.linalg.inv(q_dev.T @ q_dev / (len(q_mat) - 1) + np.eye(3) * 1e-4).astype(np.float32)
     else:
         q_w = np.eye(3, dtype=np.float32)
+    as_read = rel[:3]              # (a felt's kind is told by its colour as read: _one_felt)
+    if washed_mask is not None:
+        # A lamp's hot spot on a warm mat flattens its red into a colour like a grey felt's: the mat
+        # explains a flattened pixel (_mat_may_explain) where the mat round it was read unflattened
+        # (flattened too, both read alike) and the pixel is brighter than it (a lamp lit it into the
+        # shoulder). (After the mat's spread is read: that is of the photo as it came.)
+        washed = _shrink(np.asarray(washed_mask, np.float32), n)
+        cwashed = _shrink(washed, f) if f > 1 else washed
+        as_read = rel[:3].copy()
+        around, _ = _local_mat(np.ascontiguousarray(cwashed.transpose(2, 0, 1)), mat_like, cppi, lambda: np.zeros(3))
+        for layer, here, shape, scale in ((rel, washed, (h, w), block * f), (rel_c, cwashed, (hc, wc), block)):
+            mat_washed = np.stack([_enlarged(p, scale, shape, np.empty(shape, np.float32)) for p in around], axis=2)
+            _mat_may_explain(layer[:2], (here >= UNKNOWN_SHARE) & (mat_washed < UNKNOWN_SHARE)
+                             & (layer[2] > 0)[..., None])
 
     if len(reference_in):
         ref = np.asarray(reference_in, np.float64).reshape(-1, 2)
@@ -686,7 +723,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                 break
     # One felt seeded in two parts by two kinds (a grey felt a warm light moved halfway to the hill's
     # colour) is one piece, of the kind its colour is nearer.
-    pieces = _one_felt(pieces, [name for name, _ in kinds], rel[:3], unknown | standing, wppi, (ox, oy),
+    pieces = _one_felt(pieces, [name for name, _ in kinds], as_read, unknown | standing, wppi, (ox, oy),
                        prior_mu, np.hypot(prior_sd, mat_sigma[:3]), mat_sigma[:3])
     # A kind the colours found no piece of may be a felt of the mat's own colour on a grained mat
     # (a hill on light wood): told by its lack of grain (vision.terrain_grain).

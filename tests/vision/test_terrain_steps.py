@@ -13,8 +13,9 @@ import shapely
 from hypothesis import example, given, settings, strategies as st
 
 from vision.pipeline import CLIPPED, _clipped
-from vision.terrain import (FOOT_MARGIN_IN, MITRE_LIMIT, OFFSET, PRODUCT_LIMIT, SMOOTH_IN, _add_footprints,
-                            _features, _fill_holes, _gauss_table, _kernel, _mitred, _product, _smooth, _sure)
+from vision.terrain import (FLATTEN_LOG, FOOT_MARGIN_IN, MITRE_LIMIT, OFFSET, PRODUCT_LIMIT, SMOOTH_IN, _add_footprints,
+                            _features, _fill_holes, _gauss_table, _kernel, _mat_may_explain, _mitred, _product, _smooth,
+                            _sure)
 
 
 def test_likelihoods_as_one_product_are_the_gaussians_posterior():
@@ -196,3 +197,24 @@ WOODS_SD = np.array([0.16, 0.19, 0.25])                 # (a dark colour's chrom
 def test_a_seed_patch_of_the_mats_own_chromaticity_tells_no_cast(mean, tells):
     from vision.terrain import _tells_cast
     assert _tells_cast(np.asarray(mean), WOODS_MU, WOODS_SD, MAT_SIGMA) is tells
+
+
+# (B, G, R washed; the log R/G and log B/G read over the mat's) -> as they are judged: a flattened
+# channel reads up to FLATTEN_LOG (0.25) less than it is, so where the mat lies within that on the
+# side the flattening allows, the pixel reads as the mat; further off, as it was read.
+@pytest.mark.parametrize("washed, rel_uv, kept", [
+    ((0, 0, 0), (-0.2, 0.1), (-0.2, 0.1)),      # nothing flattened: read as it is
+    ((0, 0, 1), (-0.2, 0.1), (0.0, 0.1)),       # red flattened, a little less red than the mat: may be the mat
+    ((0, 0, 1), (-0.6, 0.1), (-0.6, 0.1)),      # ... far less red: no flattening makes it the mat
+    ((0, 0, 1), (0.3, 0.1), (0.3, 0.1)),        # ... redder than the mat: redder still
+    ((1, 0, 0), (0.1, -0.2), (0.1, 0.0)),       # blue flattened, the same for log B/G
+    ((0, 1, 0), (0.2, -0.1), (0.0, -0.1)),      # green flattened: a ratio reading high may be the mat's
+    ((0, 1, 1), (-0.2, 0.2), (0.0, 0.0)),       # red and green flattened: log R/G either way
+    ((0, 1, 1), (0.4, 0.2), (0.4, 0.0)),        # ... but not beyond the reach
+    ((1, 1, 1), (0.1, -0.2), (0.0, 0.0)),       # all flattened, near the mat
+])
+def test_a_ratio_over_a_channel_the_camera_flattened_reads_as_the_mat_within_its_reach(washed, rel_uv, kept):
+    assert FLATTEN_LOG == 0.25
+    rel = np.array(rel_uv, np.float32).reshape(2, 1, 1)
+    _mat_may_explain(rel, np.array(washed, bool).reshape(1, 1, 3))
+    assert rel.reshape(2).tolist() == pytest.approx(list(kept))
