@@ -152,6 +152,13 @@ ROUGH_FUZZ_SHARE = 1.5       # ... when it is that much rougher at the pixel sca
 PAPER_SHARE = 0.9            # a region nearly all this share as white as paper is no felt of a darker kind
 TINT_SHARE = 0.4             # ... unless its tint lies within this share of the way from the kind's to paper's
 MIN_TINT_RATIO = 1.15        # ... of a kind whose colour is tinted: its brightest channel this over its darkest
+FAINT_SIGMA = 4.5            # a piece whose inside stands out less than this from the mat (its spreads) ...
+FADE_IN_IN = 1.0             # ... must step across its outline (this far in against this far out) by ...
+FADE_SHARE = 0.95            # ... this share of that at least: a felt is cut, a soft blotch of the mat fades
+                             # (on 900 hard photos faint felts stepped 0.99-1.15 of it, the mottle taken for a
+                             # kind left off the table 0.72-0.93)
+FADE_STEP_IN = 0.3           # (its outline read every this far,
+FADE_MIN_SAMPLES = 8         # at this many places at least, or it is not judged)
 MIN_CONFIDENCE = 0.5         # pieces less sure than this are not reported
 GRAIN_MAX_THINGS_ROUND = 0.5  # a felt told by its lack of grain has things (not the mat) round at most this share of it
 GRAINED_MAT = 0.4            # a mat this coherent has a grain (vision.terrain_grain: wood 0.5-0.75, grass 0.2) ...
@@ -717,7 +724,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             kept = [q[:3] for q in kept
                     if not (((reached_on and any(q[3])) or not inner_table.contains(q[1]))
                             and _mats_grain(texture, q[1], (ox, oy)))
-                    and not _plain_box(texture, q[1], (ox, oy))]
+                    and not _plain_box(texture, q[1], (ox, oy))
+                    and (by_rough or not _fades_out(rel[:3], mat_sigma[:3], unknown | standing, q[1], (ox, oy), wppi))]
             if kept:
                 pieces += kept
                 break
@@ -1381,6 +1389,50 @@ class _Texture:
         if not region.any() or self.mat_fuzz <= 0:
             return 0.0
         return terrain_grain.fuzz_level(self.fuzz[region]) / self.mat_fuzz
+
+
+def _fades_out(rel: np.ndarray, sigma: np.ndarray, unseen: np.ndarray, polygon: Polygon, origin_in,
+               ppi: float) -> bool:
+    """Whether a piece stands faintly from the mat (its inside, FADE_IN_IN in from its outline, within
+    FAINT_SIGMA of the mat's spreads) and fades out to its outline: the colour across its outline
+    (FADE_IN_IN each side of it) steps less than its inside stands out. A felt is cut: its edge is
+    a step as strong as its middle; a soft blotch of a mat's mottle or a shadow fades towards its
+    edge. `rel`: (3, H, W) colour and brightness over the local mat's; `unseen`: where a figure
+    stands or nothing is read."""
+    h, w = rel.shape[1:]
+    inside = np.zeros((h, w), np.uint8)
+    _fill_polygon(inside, polygon, origin_in, ppi)
+    inside = (cv2.erode(inside, _kernel(FADE_IN_IN, ppi)) > 0) & ~unseen
+    if not inside.any():
+        return False
+    per = 1.0 / np.asarray(sigma, np.float32)[:, None]
+    standing_out = float(np.median(np.sqrt(((rel[:, inside] * per) ** 2).sum(axis=0))))
+    if standing_out >= FAINT_SIGMA:
+        return False
+    ring = polygon.exterior
+    at = shapely.line_interpolate_point(ring, np.arange(0.0, ring.length, FADE_STEP_IN))
+    ahead = shapely.line_interpolate_point(ring, np.arange(0.0, ring.length, FADE_STEP_IN) + 0.1)
+    xy, xy2 = shapely.get_coordinates(at), shapely.get_coordinates(ahead)
+    tangent = xy2 - xy
+    length = np.hypot(*tangent.T)
+    ok = length > 0
+    xy, normal = xy[ok], (tangent[ok] / length[ok, None]) @ np.array([[0.0, -1.0], [1.0, 0.0]])
+    # (outward: the exterior ring runs either way round)
+    probe = shapely.points(xy + 0.5 * normal)
+    normal[shapely.contains(polygon, probe)] *= -1
+    inner, outer = (((xy + side * normal - origin_in) * ppi).astype(np.float32) for side in (-FADE_IN_IN, FADE_IN_IN))
+    valid = np.ones(len(xy), bool)
+    for px in (inner, outer):
+        u, v = np.round(px[:, 0]).astype(int), np.round(px[:, 1]).astype(int)
+        inside_view = (u >= 0) & (v >= 0) & (u < w) & (v < h)
+        valid &= inside_view
+        valid[inside_view] &= ~unseen[v[inside_view], u[inside_view]]
+    if valid.sum() < FADE_MIN_SAMPLES:
+        return False
+    inner, outer = inner[valid], outer[valid]
+    a = np.stack([cv2.remap(plane, inner[:, 0][None], inner[:, 1][None], cv2.INTER_LINEAR)[0] for plane in rel]) * per
+    b = np.stack([cv2.remap(plane, outer[:, 0][None], outer[:, 1][None], cv2.INTER_LINEAR)[0] for plane in rel]) * per
+    return float(np.median(np.sqrt(((a - b) ** 2).sum(axis=0)))) < FADE_SHARE * standing_out
 
 
 def _plain_box(texture: _Texture, polygon: Polygon, origin_in) -> bool:

@@ -231,3 +231,32 @@ def test_a_rocks_felt_of_the_tables_own_grey_is_told_and_outlined_by_its_roughne
 def test_a_table_of_stones_all_over_is_no_felt():
     # The same stones over the whole table: rough everywhere, as the mat is, so nothing stands out.
     assert find_terrain(_gravel_view(None), 10.0, KINDS) == ()
+
+
+def _plain_mat(felt: Polygon | None = None, share: float = 0.0):
+    """The hard set's plain mat (its soft mottle), 40 x 30 in at 5 px/in; with a hill felt cut to
+    `felt` (inches), dyed `share` of the way from the mat's colour to the hill's and lit as the mat
+    is there."""
+    from vision.synthetic.felt import mat_surface
+    plain, hill = np.array((128, 160, 176), np.float32), np.array((84, 124, 150), np.float32)     # BGR
+    image = mat_surface(40.0, 30.0, (176, 160, 128), None, np.random.default_rng(1), ppi=10.0).image[:300, :400]
+    image = image.astype(np.float32)
+    if felt is not None:
+        inside = np.zeros(image.shape[:2], np.uint8)
+        cv2.fillPoly(inside, [(np.asarray(felt.exterior.coords) * 10).round().astype(np.int32)], 1)
+        lit = image[inside > 0] / plain
+        image[inside > 0] = image[inside > 0] * (1 - share) + lit * hill * share
+    return cv2.resize(image, (200, 150), interpolation=cv2.INTER_AREA)
+
+
+def test_a_soft_blotch_of_a_plain_mat_is_no_felt_a_faint_felt_cut_from_it_is():
+    # A plain mat's mottle darkens towards the hill's colour in a soft blotch that stands out from the
+    # mat round it as far as a faint felt does (under 4.5 of the mat's spreads): it was a hill of 10
+    # sq in. A felt is cut, the colour across its outline steps as far as its inside stands out; a
+    # blotch fades towards its edge. A hill felt dyed only 0.3 of the way from the mat's colour to
+    # the hill's, cut from the same mat, is still found.
+    assert find_terrain(_plain_mat(), 5.0, KINDS) == ()
+    felt = Polygon([(24, 16), (32, 15), (34, 21), (30, 26), (23, 24)])
+    found = find_terrain(_plain_mat(felt, 0.3), 5.0, KINDS)
+    assert [t.kind for t in found] == ["hill"]
+    assert found[0].polygon.intersection(felt).area / found[0].polygon.union(felt).area >= 0.9
