@@ -450,7 +450,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         q_w = np.linalg.inv(q_dev.T @ q_dev / (len(q_mat) - 1) + np.eye(3) * 1e-4).astype(np.float32)
     else:
         q_w = np.eye(3, dtype=np.float32)
-    as_read = rel[:3]              # (a felt's kind is told by its colour as read: _one_felt)
+    as_read = rel[:3]              # (a felt's kind, and whether it fades out, are told by its colour as read)
     if washed_mask is not None:
         # A lamp's hot spot on a warm mat flattens its red into a colour like a grey felt's: the mat
         # explains a flattened pixel (_mat_may_explain) where the mat round it was read unflattened
@@ -725,7 +725,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                     if not (((reached_on and any(q[3])) or not inner_table.contains(q[1]))
                             and _mats_grain(texture, q[1], (ox, oy)))
                     and not _plain_box(texture, q[1], (ox, oy))
-                    and (by_rough or not _fades_out(rel[:3], mat_sigma[:3], unknown | standing, q[1], (ox, oy), wppi))]
+                    and (by_rough or not _fades_out(as_read, mat_sigma[:3], unknown | standing, q[1], (ox, oy), wppi))]
             if kept:
                 pieces += kept
                 break

@@ -412,3 +412,13 @@ def test_grey_felt_beside_a_hot_spot_whose_red_the_camera_flattened_takes_in_no_
     photo, scene, truth = _scene_and_truth(seed, index)
     assert photo.conditions.hot_spot
     _assert_every_kind_once(scene, truth, 0.85)
+
+
+def test_rocks_on_gravel_in_a_hot_spot_are_not_taken_for_the_mats_blotch():
+    # Hard set 105, photo 29 (tungsten, a lamp's hot spot, gravel mat): the rocks felt stands out
+    # faintly from the gravel and a quarter of it had its red flattened. Read as the mat there, its
+    # colour stepped less across its outline than its inside stood out, and it was dropped as a
+    # soft blotch of the mat: whether a piece fades out is told by its colour as read.
+    photo, scene, truth = _scene_and_truth(105, 29)
+    assert photo.conditions.hot_spot and photo.conditions.texture == "gravel"
+    _assert_one_piece(scene, truth, "rocks", 0.6)
