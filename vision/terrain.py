@@ -451,7 +451,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     else:
         q_w = np.eye(3, dtype=np.float32)
     as_read = rel[:3]              # (a felt's kind, and whether it fades out, are told by its colour as read)
-    if washed_mask is not None:
+    if washed_mask is not None and washed_mask.any():
         # A lamp's hot spot on a warm mat flattens its red into a colour like a grey felt's: the mat
         # explains a flattened pixel (_mat_may_explain) where the mat round it was read unflattened
         # (flattened too, both read alike) and the pixel is brighter than it (a lamp lit it into the
@@ -1117,6 +1117,17 @@ def _fill_polygon(mask: np.ndarray, polygon: Polygon, origin_in, ppi: float) -> 
     cv2.fillPoly(mask, [np.round(ring).astype(np.int32)], 1)
 
 
+def _seen_inside(polygon: Polygon, origin_in, ppi: float, unseen: np.ndarray,
+                 erode: np.ndarray | None = None) -> np.ndarray:
+    """(H, W) bool: the work pixels inside a piece's outline (eroded by `erode`, if given) where
+    something is read (`unseen` False), on a layer the shape of `unseen`."""
+    inside = np.zeros(unseen.shape, np.uint8)
+    _fill_polygon(inside, polygon, origin_in, ppi)
+    if erode is not None:
+        inside = cv2.erode(inside, erode)
+    return (inside > 0) & ~unseen
+
+
 def _hull_mask(part: np.ndarray) -> np.ndarray:
     """(H, W) uint8: 1 inside the convex hull of a piece's pixels (`part`, uint8)."""
     hull = np.zeros_like(part)
@@ -1400,9 +1411,7 @@ def _fades_out(rel: np.ndarray, sigma: np.ndarray, unseen: np.ndarray, polygon: 
     edge. `rel`: (3, H, W) colour and brightness over the local mat's; `unseen`: where a figure
     stands or nothing is read."""
     h, w = rel.shape[1:]
-    inside = np.zeros((h, w), np.uint8)
-    _fill_polygon(inside, polygon, origin_in, ppi)
-    inside = (cv2.erode(inside, _kernel(FADE_IN_IN, ppi)) > 0) & ~unseen
+    inside = _seen_inside(polygon, origin_in, ppi, unseen, _kernel(FADE_IN_IN, ppi))
     if not inside.any():
         return False
     per = 1.0 / np.asarray(sigma, np.float32)[:, None]
@@ -1410,8 +1419,8 @@ def _fades_out(rel: np.ndarray, sigma: np.ndarray, unseen: np.ndarray, polygon: 
     if standing_out >= FAINT_SIGMA:
         return False
     ring = polygon.exterior
-    at = shapely.line_interpolate_point(ring, np.arange(0.0, ring.length, FADE_STEP_IN))
-    ahead = shapely.line_interpolate_point(ring, np.arange(0.0, ring.length, FADE_STEP_IN) + 0.1)
+    along = np.arange(0.0, ring.length, FADE_STEP_IN)
+    at, ahead = shapely.line_interpolate_point(ring, along), shapely.line_interpolate_point(ring, along + 0.1)
     xy, xy2 = shapely.get_coordinates(at), shapely.get_coordinates(ahead)
     tangent = xy2 - xy
     length = np.hypot(*tangent.T)
@@ -1443,9 +1452,7 @@ def _plain_box(texture: _Texture, polygon: Polygon, origin_in) -> bool:
     rough as any felt; on a plain mat, where nothing is rough, a straight cut alone tells nothing."""
     if polygon.area < MIN_BOX_FILL * polygon.minimum_rotated_rectangle.area:
         return False
-    inside = np.zeros(texture.fuzz.shape, np.uint8)
-    _fill_polygon(inside, polygon, origin_in, texture.ppi)
-    inside = (cv2.erode(inside, _SQUARE3) > 0) & ~texture.unseen
+    inside = _seen_inside(polygon, origin_in, texture.ppi, texture.unseen, _SQUARE3)
     return bool(inside.any()) and texture.fuzz_share(inside) <= MAX_BOX_FUZZ
 
 
@@ -1458,9 +1465,7 @@ def _mats_grain(texture: _Texture, polygon: Polygon, origin_in) -> bool:
     centre, spread = texture.mat_grain
     if centre < GRAINED_MAT or texture.mat_fuzz < GRAINED_MAT_FUZZ:
         return False
-    inside = np.zeros(texture.coherence.shape, np.uint8)
-    _fill_polygon(inside, polygon, origin_in, texture.ppi)
-    inside = (inside > 0) & ~texture.unseen
+    inside = _seen_inside(polygon, origin_in, texture.ppi, texture.unseen)
     return bool(inside.any()) and float(np.median(texture.coherence[inside])) >= centre - SAME_GRAIN_SIGMA * spread
 
 
