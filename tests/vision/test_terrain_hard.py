@@ -156,9 +156,7 @@ def test_a_table_without_two_of_its_listed_kinds_is_analysed_and_its_felts_found
     """Hard set 11, photo 8 with its rocks and water left off the table, the profile still listing
     them (a family's profile lists every kind it owns): the rims' felt check once found a side's
     colour core made only by closing its pin holes and failed the whole photo."""
-    photo = hard_photo(11, 8, absent_kinds=("rocks", "water"))
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    truth = dict(visible_truth(photo.truth))
+    photo, scene, truth = _scene_and_truth(11, 8, absent_kinds=("rocks", "water"))
     for kind in ("woods", "hill"):
         _assert_one_piece(scene, truth, kind, 0.9)
 
@@ -290,10 +288,8 @@ def test_a_shaded_patch_of_the_mat_tells_no_cast_and_takes_no_felt():
     mat's hue). Taken as a felt telling the cast, it moved every kind's colour, and the hill felt
     then came nearer the woods' colour than the hill's: the hill was reported as woods and no hill
     found. A patch of the mat's own chromaticity tells no cast: the hill is the hill."""
-    photo = hard_photo(0, 2, absent_kinds=("woods", "water"))
+    photo, scene, truth = _scene_and_truth(0, 2, absent_kinds=("woods", "water"))
     assert photo.conditions.texture == "grass"
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    truth = dict(visible_truth(photo.truth))
     for kind in ("hill", "rocks"):
         _assert_one_piece(scene, truth, kind, 0.9)
     for t in scene.terrain:
@@ -350,9 +346,7 @@ def test_a_grey_felt_seeded_in_two_parts_as_rocks_and_hill_is_one_rocks_piece():
     spot, plain mat): the rocks felt was seeded in two touching parts, one as rocks and one as the
     (absent) hill: a hill piece on the rocks felt, and the rocks piece cut short (IoU 0.75). The two
     parts are one colour: one felt, rocks, the kind its colour is nearer."""
-    photo = hard_photo(17, 12, absent_kinds=("woods", "hill"))
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    truth = dict(visible_truth(photo.truth))
+    photo, scene, truth = _scene_and_truth(17, 12, absent_kinds=("woods", "hill"))
     _assert_one_piece(scene, truth, "rocks", 0.85)
     for t in scene.terrain:
         assert t.kind in truth and t.polygon.intersects(truth[t.kind]), (t.kind, t.polygon.bounds)
@@ -363,10 +357,9 @@ def test_rocks_felt_on_a_grey_table_stand_out_by_their_roughness():
     own grey and a little darker, so by colour and brightness it is no surer a felt than the table in
     shade; rougher than the table it is. Counted by colour alone, the rocks were not found (IoU 0)
     and a patch of the table was called rocks; counted by its roughness too, it is one rocks piece."""
-    photo = hard_photo(13, 13, mat="kitchen")
+    photo, scene, truth = _scene_and_truth(13, 13, mat="kitchen")
     assert photo.conditions.mat == "grey top"
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    _assert_every_kind_once(scene, dict(visible_truth(photo.truth)), 0.85)
+    _assert_every_kind_once(scene, truth, 0.85)
 
 
 def test_rocks_of_a_grey_tables_own_colour_are_outlined_by_their_roughness():
@@ -374,10 +367,9 @@ def test_rocks_of_a_grey_tables_own_colour_are_outlined_by_their_roughness():
     table's grey to within its pixels' spread, only rougher. Its seeds were found by their roughness,
     but where it won was judged by colour alone, and no piece was outlined (IoU 0); told and
     outlined by its roughness too, it is one rocks piece."""
-    photo = hard_photo(7, 16, mat="kitchen")
+    photo, scene, truth = _scene_and_truth(7, 16, mat="kitchen")
     assert photo.conditions.mat == "grey top"
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    _assert_every_kind_once(scene, dict(visible_truth(photo.truth)), 0.85)
+    _assert_every_kind_once(scene, truth, 0.85)
 
 
 def test_a_soft_blotch_of_a_plain_mat_is_no_felt_for_its_roughness():
@@ -386,10 +378,9 @@ def test_a_soft_blotch_of_a_plain_mat_is_no_felt_for_its_roughness():
     at the felt's scale only where its light changes, and was outlined as a hill by its roughness.
     At the pixel scale it is as smooth as the mat (a felt told by its roughness is rougher there
     too): no hill."""
-    photo = hard_photo(0, 33, absent_kinds=("hill", "water"))
+    photo, scene, truth = _scene_and_truth(0, 33, absent_kinds=("hill", "water"))
     assert photo.conditions.texture == "plain"
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    _assert_every_kind_once(scene, dict(visible_truth(photo.truth)), 0.8)
+    _assert_every_kind_once(scene, truth, 0.8)
 
 
 def test_a_light_streak_of_a_wood_mat_along_the_table_edge_is_no_felt():
@@ -397,10 +388,9 @@ def test_a_light_streak_of_a_wood_mat_along_the_table_edge_is_no_felt():
     mat): a lighter streak of the wood along the table's far edge is the hill's colour; with no
     hill patch inside the table it seeded the hill there, a hill where there is none, sure 1.0. It
     shows the mat's own grain: the mat."""
-    photo = hard_photo(7, 38, absent_kinds=("rocks", "hill"))
+    photo, scene, truth = _scene_and_truth(7, 38, absent_kinds=("rocks", "hill"))
     assert photo.conditions.texture == "wood"
-    scene = FramePipeline(photo.profile).process(photo.image).scene
-    _assert_every_kind_once(scene, dict(visible_truth(photo.truth)), 0.85)
+    _assert_every_kind_once(scene, truth, 0.85)
 
 
 @pytest.mark.parametrize("seed, index", [(13, 1), (101, 43)])
