@@ -135,6 +135,8 @@ EDGE_CUT_TOL_IN = 0.3        # edge cuts fills 0.7-0.9 of it too, but is round e
 MIN_BOX_FILL = 0.93          # a piece filling its smallest rectangle this well is cut straight (the hard set's
                              # felts 0.89 at most; the demo table's rocks, a cut quadrilateral, 0.94; a book 0.98) ...
 MAX_BOX_FUZZ = 0.4           # ... and, no rougher than this share of the mat's fuzz, a plain thing (a book)
+MAX_EDGE_FUZZ = 0.1          # a piece the table's edge cuts this smooth is a plain thing hanging over it, whatever
+                             # its outline (books 0.01-0.03 of a textured mat's fuzz; felts 0.27 or more)
 THIN_IN = 1.5                # a piece no thicker than this (its widest disc) is thin, and then ...
 MAX_THIN_ASPECT = 3.0        # ... one this elongated (its turned rectangle) is a streak, a wood's grain
 BROAD_DISC_IN = 2.0         # a felt is cut inches wide: discs this wide that fit in it ...
@@ -724,7 +726,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             kept = [q[:3] for q in kept
                     if not (((reached_on and any(q[3])) or not inner_table.contains(q[1]))
                             and _mats_grain(texture, q[1], (ox, oy)))
-                    and not _plain_box(texture, q[1], (ox, oy))
+                    and not _plain_box(texture, q[1], (ox, oy), at_edge=not inner_table.contains(q[1]))
                     and (by_rough or not _fades_out(as_read, mat_sigma[:3], unknown | standing, q[1], (ox, oy), wppi))]
             if kept:
                 pieces += kept
@@ -1444,16 +1446,22 @@ def _fades_out(rel: np.ndarray, sigma: np.ndarray, unseen: np.ndarray, polygon: 
     return float(np.median(np.sqrt(((a - b) ** 2).sum(axis=0)))) < FADE_SHARE * standing_out
 
 
-def _plain_box(texture: _Texture, polygon: Polygon, origin_in) -> bool:
+def _plain_box(texture: _Texture, polygon: Polygon, origin_in, at_edge: bool = False) -> bool:
     """Whether the piece `polygon` (table inches) is a plain thing cut straight, a book or a box
     lying on the table: it fills its smallest rectangle MIN_BOX_FILL or more, and where it is seen it
     is smoother than a felt (its fuzz no more than MAX_BOX_FUZZ of the mat's; a book's cover is one
     paint, a felt's fibres are as rough as a mat at the pixel scale). A felt cut straight is as
-    rough as any felt; on a plain mat, where nothing is rough, a straight cut alone tells nothing."""
-    if polygon.area < MIN_BOX_FILL * polygon.minimum_rotated_rectangle.area:
+    rough as any felt; on a plain mat, where nothing is rough, a straight cut alone tells nothing.
+    One the table's edge cuts (`at_edge`) shows no whole rectangle: there a book hanging over the
+    edge is told by its smoothness alone, far smoother than a felt (MAX_EDGE_FUZZ)."""
+    boxed = polygon.area >= MIN_BOX_FILL * polygon.minimum_rotated_rectangle.area
+    if not (boxed or at_edge):
         return False
     inside = _seen_inside(polygon, origin_in, texture.ppi, texture.unseen, _SQUARE3)
-    return bool(inside.any()) and texture.fuzz_share(inside) <= MAX_BOX_FUZZ
+    if not inside.any():
+        return False
+    fuzz = texture.fuzz_share(inside)
+    return fuzz <= MAX_BOX_FUZZ if boxed else fuzz <= MAX_EDGE_FUZZ
 
 
 def _mats_grain(texture: _Texture, polygon: Polygon, origin_in) -> bool:

@@ -341,6 +341,24 @@ def test_a_book_hanging_over_the_tables_edge_is_still_no_felt():
     assert [t.kind for t in scene.terrain if t.kind == "woods"] == []
 
 
+@pytest.mark.parametrize("seed, index, photo_kw", [
+    (11, 2, {"felt_at_edge": True}), (3, 0, {"felt_at_edge": True}),
+    (31, 57, {"absent_kinds": ("woods", "hill")}), (23, 48, {"absent_kinds": ("woods", "water")})])
+def test_a_smooth_book_the_tables_edge_cuts_is_no_felt_whatever_its_outline(seed, index, photo_kw):
+    """A green book hanging over the table's edge on a wood or gravel mat, nearer the woods' colour
+    than the woods felt: cut by the edge it fills no rectangle, and its outline is as straight as a
+    cut felt's, but its cover is 0.01-0.03 as fuzzy as the mat where felts are 0.27 or more. It is no
+    woods; where the woods lies on the table (at the edge too) it is found, not passed over for the
+    book."""
+    photo, scene, truth = _scene_and_truth(seed, index, **photo_kw)
+    book = next(item for item in photo.clutter if item.kind == "book").footprint(photo.camera)
+    assert all(t.polygon.intersection(book).area < 0.05 * t.polygon.area for t in scene.terrain)
+    if "woods" in truth:
+        _assert_one_piece(scene, truth, "woods", 0.85)
+    else:
+        assert [t.kind for t in scene.terrain if t.kind == "woods"] == []
+
+
 def test_a_grey_felt_seeded_in_two_parts_as_rocks_and_hill_is_one_rocks_piece():
     """Hard set 17, photo 12 with its woods and hill left off the table (tungsten, a lamp's hot
     spot, plain mat): the rocks felt was seeded in two touching parts, one as rocks and one as the
