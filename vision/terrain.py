@@ -161,6 +161,9 @@ FADE_SHARE = 0.95            # ... this share of that at least: a felt is cut, a
                              # kind left off the table 0.72-0.93)
 FADE_STEP_IN = 0.3           # (its outline read every this far,
 FADE_MIN_SAMPLES = 8         # at this many places at least, or it is not judged)
+FAINT_HULL_FILL = 0.8        # ... and fills this share of its convex hull at least: a faint felt is one cut shape
+                             # (0.85 or more on 2600 faint and strong felts of 900 hard photos), a faint sprawl
+                             # the mottle's blotches joined (0.55-0.78) is the mat
 MIN_CONFIDENCE = 0.5         # pieces less sure than this are not reported
 GRAIN_MAX_THINGS_ROUND = 0.5  # a felt told by its lack of grain has things (not the mat) round at most this share of it
 GRAINED_MAT = 0.4            # a mat this coherent has a grain (vision.terrain_grain: wood 0.5-0.75, grass 0.2) ...
@@ -452,7 +455,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         q_w = np.linalg.inv(q_dev.T @ q_dev / (len(q_mat) - 1) + np.eye(3) * 1e-4).astype(np.float32)
     else:
         q_w = np.eye(3, dtype=np.float32)
-    as_read = rel[:3]              # (a felt's kind, and whether it fades out, are told by its colour as read)
+    as_read = rel[:3]              # (a felt's kind, and whether it is a soft blotch, are told by its colour as read)
     if washed_mask is not None and washed_mask.any():
         # A lamp's hot spot on a warm mat flattens its red into a colour like a grey felt's: the mat
         # explains a flattened pixel (_mat_may_explain) where the mat round it was read unflattened
@@ -727,7 +730,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                     if not (((reached_on and any(q[3])) or not inner_table.contains(q[1]))
                             and _mats_grain(texture, q[1], (ox, oy)))
                     and not _plain_box(texture, q[1], (ox, oy), at_edge=not inner_table.contains(q[1]))
-                    and (by_rough or not _fades_out(as_read, mat_sigma[:3], unknown | standing, q[1], (ox, oy), wppi))]
+                    and (by_rough or not _soft_blotch(as_read, mat_sigma[:3], unknown | standing, q[1], (ox, oy), wppi))]
             if kept:
                 pieces += kept
                 break
@@ -1404,14 +1407,15 @@ class _Texture:
         return terrain_grain.fuzz_level(self.fuzz[region]) / self.mat_fuzz
 
 
-def _fades_out(rel: np.ndarray, sigma: np.ndarray, unseen: np.ndarray, polygon: Polygon, origin_in,
-               ppi: float) -> bool:
+def _soft_blotch(rel: np.ndarray, sigma: np.ndarray, unseen: np.ndarray, polygon: Polygon, origin_in,
+                 ppi: float) -> bool:
     """Whether a piece stands faintly from the mat (its inside, FADE_IN_IN in from its outline, within
-    FAINT_SIGMA of the mat's spreads) and fades out to its outline: the colour across its outline
-    (FADE_IN_IN each side of it) steps less than its inside stands out. A felt is cut: its edge is
-    a step as strong as its middle; a soft blotch of a mat's mottle or a shadow fades towards its
-    edge. `rel`: (3, H, W) colour and brightness over the local mat's; `unseen`: where a figure
-    stands or nothing is read."""
+    FAINT_SIGMA of the mat's spreads) and is a soft blotch of the mat's mottle or a shadow, not felt:
+    it sprawls (fills less than FAINT_HULL_FILL of its convex hull: the blotches of a grass mat's
+    texture joined into one, where a felt is one cut shape) or fades out to its outline (the colour
+    across its outline, FADE_IN_IN each side of it, steps less than FADE_SHARE of how far its inside
+    stands out: a felt is cut, its edge a step as strong as its middle). `rel`: (3, H, W) colour and
+    brightness over the local mat's; `unseen`: where a figure stands or nothing is read."""
     h, w = rel.shape[1:]
     inside = _seen_inside(polygon, origin_in, ppi, unseen, _kernel(FADE_IN_IN, ppi))
     if not inside.any():
@@ -1420,6 +1424,8 @@ def _fades_out(rel: np.ndarray, sigma: np.ndarray, unseen: np.ndarray, polygon: 
     standing_out = float(np.median(np.sqrt(((rel[:, inside] * per) ** 2).sum(axis=0))))
     if standing_out >= FAINT_SIGMA:
         return False
+    if polygon.area < FAINT_HULL_FILL * polygon.convex_hull.area:
+        return True
     ring = polygon.exterior
     along = np.arange(0.0, ring.length, FADE_STEP_IN)
     at, ahead = shapely.line_interpolate_point(ring, along), shapely.line_interpolate_point(ring, along + 0.1)

@@ -359,6 +359,29 @@ def test_a_smooth_book_the_tables_edge_cuts_is_no_felt_whatever_its_outline(seed
         assert [t.kind for t in scene.terrain if t.kind == "woods"] == []
 
 
+@pytest.mark.parametrize("seed, index, kind, absent", [
+    (5, 13, "woods", ("woods", "rocks")), (13, 20, "woods", ("woods", "water")), (31, 10, "hill", ("rocks", "hill"))])
+def test_a_faint_sprawl_of_the_mats_blotches_is_no_felt(seed, index, kind, absent):
+    """Hard photos with two of the profile's kinds left off the table: darker blotches of a grass
+    mat, or of a gravel one, near the kind's colour joined into one faint region, 2.8-3.2 of the
+    mat's spreads from it, stepping at its outline as much as inside it. It sprawls, filling
+    0.66-0.75 of its convex hull; a felt is one cut shape (faint felts fill 0.85 of theirs or more)."""
+    _photo, scene, truth = _scene_and_truth(seed, index, absent_kinds=absent)
+    assert kind not in truth
+    assert [t.kind for t in scene.terrain if t.kind == kind] == []
+    for t in scene.terrain:
+        assert t.kind in truth and _iou(t.polygon, truth[t.kind]) >= 0.85, t.kind
+
+
+@pytest.mark.parametrize("seed, index, kind, photo_kw", [
+    (100, 51, "rocks", {"mat": "kitchen"}), (3, 57, "hill", {"absent_kinds": ("woods", "rocks")})])
+def test_a_faint_felt_is_one_cut_shape_and_found(seed, index, kind, photo_kw):
+    """The faintest felts of the cached hard photos (2.5-2.6 of the mat's spreads from it: rocks on a
+    kitchen table, a hill on a wood mat) fill 0.85 of their convex hulls: they are found."""
+    _photo, scene, truth = _scene_and_truth(seed, index, **photo_kw)
+    _assert_one_piece(scene, truth, kind, 0.75)
+
+
 def test_a_grey_felt_seeded_in_two_parts_as_rocks_and_hill_is_one_rocks_piece():
     """Hard set 17, photo 12 with its woods and hill left off the table (tungsten, a lamp's hot
     spot, plain mat): the rocks felt was seeded in two touching parts, one as rocks and one as the
