@@ -102,6 +102,7 @@ MIN_SEED_EVIDENCE = 32.0     # ... and its size (sq in) times that at least this
                              # past MIN_STRENGTH_SIGMA is what a kind left off the table seeds
 MAX_LEARN_SIGMA = 4.5        # a seed patch further than this from the kind's profile colour is not it
 CAST_SURE_SIGMA = 3.0        # felts seeded this near their profile colours tell the cast left by the white balance
+RELABELLED_SHARE = 0.5       # a seed patch this much of which the second look gives another kind is that kind's
 SAME_KIND_SIGMA = 1.5        # a patch this near the kind's chosen patch is the same felt
 CLIP_GAP_SQIN = 1.0          # clipped specks up to this beside a seed patch are part of it (half their rim held) ...
 CLIP_HELD = 0.75             # ... and a larger clipped hole when the patch holds this share of its rim
@@ -606,7 +607,13 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             # not taken over a felt.
             def evidence(group):
                 return float(np.sqrt(d_mat[group[0][0]]).mean())
-            sure = [k for k in sure if k not in learnt or evidence(first[0][k]) >= evidence(learnt[k])]
+            # Nor does one whose patch the moved colours now read as another kind's (grey rocks a
+            # warm light moved nearer the hill: the cast the other felts told moves it back).
+            def relabelled(k):
+                patch = first[0][k][0][0]
+                return any((patch & learnt[j][0][0]).sum() >= RELABELLED_SHARE * patch.sum() for j in learnt if j != k)
+            sure = [k for k in sure if (k not in learnt or evidence(first[0][k]) >= evidence(learnt[k]))
+                    and not relabelled(k)]
             for k in sure:
                 learnt[k], alternatives[k] = first[0][k], first[1][k]
             held = np.zeros((hc, wc), bool)

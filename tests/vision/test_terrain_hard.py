@@ -171,6 +171,18 @@ def test_rocks_a_warm_light_moved_towards_the_hill_colour_are_still_rocks():
         _assert_one_piece(scene, truth, kind, 0.9)
 
 
+@pytest.mark.parametrize("seed, index, photo_kw", [(100, 34, {}), (31, 33, {"absent_kinds": ("hill", "water")})])
+def test_rocks_first_read_as_hill_are_rocks_once_the_other_felts_tell_the_cast(seed, index, photo_kw):
+    """Tungsten light and a hot spot, on wood and gravel: the rocks felt photographs nearer the
+    hill's profile colour, so the first look seeds it as hill, and the hill told the cast with the
+    other felts. Moved by that cast, the second look reads the patch as rocks: it is rocks, and the
+    hill (of the wood grain's own colour on seed 100: found by its lack of grain, IoU 0.85) is
+    looked for again, not given the rocks."""
+    photo, scene, truth = _scene_and_truth(seed, index, **photo_kw)
+    assert photo.conditions.cast == "tungsten"
+    _assert_every_kind_once(scene, truth, 0.8)
+
+
 def test_a_bright_felt_clipping_in_specks_under_a_lamp_is_found():
     """Hard set 0, photo 2: a hill under a lamp's hot spot (tungsten) where the camera clipped
     many of its grains. The clipped specks inside its seed patch are part of it; without them the
