@@ -236,7 +236,7 @@ HAND, FELT_COLOURED = "hand", "felt-coloured"
 def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], ppi: float, layers: _Layers,
            img: np.ndarray, other_rgbs, joins_sleeve: Callable[[], bool] = lambda: False) -> str | None:
     """HAND, FELT_COLOURED (a hand's size and shape, nearer a felt colour of the profile than a skin
-    tone: a hand only if it reaches in from the table's edge) or None, for a blob of skin; `inside`:
+    tone: no hand, unless clipped at a sleeve's end, _hands_at_sleeves) or None, for a blob of skin; `inside`:
     its pixels in its bounding box (`stats_row`) of the view (`shape`); `joins_sleeve`: whether it
     joins a sleeve (asked only of a long, straight-edged blob clear of the table's edge: at the edge
     a blob is its own sleeve)."""
@@ -466,7 +466,6 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
     n, labels, stats, _ = _components(cand)
     big = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= MIN_AREA_IN2 * ppi * ppi) + 1
     found = np.zeros((h, w), np.uint8)
-    felt_coloured = []
     g = max(1, int(round(GROW_IN * ppi)))
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1))
     sleeves = _sleeves(layers)
@@ -476,14 +475,11 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
         inside = labels[y:y + bh, x:x + bw] == i
         verdict = _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs,
                          lambda: _joins_sleeve(inside, x, y, sleeves, grow))
+        # (Nearer a felt colour than a skin tone is no hand here, even at the table's edge: every
+        # neutral thing is near the rocks' grey, and a page, a grey book or a white table's corner
+        # there was taken for one; a pale hand the white balance leaves nearly grey is found at its
+        # sleeve's end below.)
         if verdict == HAND:
-            found[y:y + bh, x:x + bw] |= inside
-        elif verdict == FELT_COLOURED:
-            felt_coloured.append((x, y, bw, bh, inside))
-    # A felt piece lies on the table; a pale hand that white balance leaves nearly grey, near a grey
-    # felt's colour, still reaches in from the edge, itself or through its sleeve.
-    for x, y, bw, bh, inside in felt_coloured:
-        if _touches_edge(x, y, bw, bh, (h, w)) or _joins_sleeve(inside, x, y, sleeves, grow):
             found[y:y + bh, x:x + bw] |= inside
     if not found.any():
         found = _hands_at_sleeves(sleeves, layers, img, ppi, other_rgbs, grow,

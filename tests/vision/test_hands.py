@@ -455,13 +455,13 @@ def test_blobs_are_labelled_as_opencvs_default_labelling_does(seed):
     assert np.allclose(centroids, centroids0)
 
 
-def _hard_photo_hands(seed: int, index: int):
+def _hard_photo_hands(seed: int, index: int, **photo_kw):
     """(photo, its Scene as `analyze` finds it, the hands found as one geometry, the drawn hand and
-    arm on the table or None) for hard-set photo `index` of `seed`."""
+    arm on the table or None) for hard-set photo `index` of `seed` (`photo_kw`: as hard_photo takes them)."""
     from vision.pipeline import FramePipeline
     from vision.synthetic.hard import hard_photo
 
-    photo = hard_photo(seed, index)
+    photo = hard_photo(seed, index, **photo_kw)
     scene = FramePipeline(photo.profile).process(photo.image).scene
     found = shapely.union_all([Polygon(h["polygon"]) for h in scene.extra.get("hands", [])])
     drawn = None if photo.hand is None else photo.hand.footprint(photo.camera).intersection(
@@ -598,6 +598,19 @@ def test_a_hard_photos_clipped_page_corner_at_the_edge_is_no_hand():
     photo, scene, _, _ = _hard_photo_hands(23, 32)
     assert photo.hand is None and any(getattr(c, "page", False) for c in photo.clutter)
     assert scene.extra.get("hands", []) == []
+
+
+@pytest.mark.parametrize("seed, index, what", [(7, 8, "a white table's corner by an anchor"),
+                                                (7, 21, "a printed page across the edge, warm under tungsten"),
+                                                (13, 36, "a grey book across the edge")])
+def test_a_neutral_thing_at_the_tables_edge_is_no_hand_for_being_nearer_grey_felt_than_skin(seed, index, what):
+    """Kitchen tables with no hand: a smooth patch at the table's edge of a hand's size, nearer the
+    rocks felt's grey than any skin tone, was a hand for reaching in from the edge, and took the mat
+    round it as its sleeve (13-105 sq in). Nearer a felt colour than skin is no hand; a pale hand the
+    white balance leaves grey is found at its sleeve's end (test_a_pale_hand_left_nearly_grey_...)."""
+    photo, scene, _, _ = _hard_photo_hands(seed, index, mat="kitchen")
+    assert photo.hand is None, what
+    assert scene.extra.get("hands", []) == [], what
 
 
 @pytest.mark.parametrize("mat, texture", [(GRASS, "grass"), (GRAVEL, "gravel"), (PLAIN, None)])
