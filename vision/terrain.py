@@ -125,6 +125,8 @@ EDGE_BAND_IN = 1.0           # a patch mostly within this of the table's edge is
 MAX_EDGE_SHARE = 0.5
 EDGE_TOUCH_IN = 0.3          # a patch this near the view's edge touches the table's edge ...
 MAX_REACH_ASPECT = 1.8       # ... and one this elongated there reaches in from outside (an arm),
+ALONG_EDGE_COS = math.cos(math.radians(25.0))   # unless its long axis runs along that edge (within 25
+MAX_ALONG_ASPECT = 2.4       # degrees) and it is no more elongated than this: a felt the edge cuts
 EDGE_SEED_SCORE = 3.0        # a seed patch touching the table's edge scores no more than this: less than a felt
                              # inside that stands out well (most score 5.7 or more), so a book hanging over the edge
                              # is not taken before it; more than a faint patch of the mat's mottle, so a felt running
@@ -136,8 +138,8 @@ EDGE_CUT_TOL_IN = 0.3        # edge cuts fills 0.7-0.9 of it too, but is round e
 MIN_BOX_FILL = 0.93          # a piece filling its smallest rectangle this well is cut straight (the hard set's
                              # felts 0.89 at most; the demo table's rocks, a cut quadrilateral, 0.94; a book 0.98) ...
 MAX_BOX_FUZZ = 0.4           # ... and, no rougher than this share of the mat's fuzz, a plain thing (a book)
-MAX_EDGE_FUZZ = 0.1          # a piece the table's edge cuts this smooth is a plain thing hanging over it, whatever
-                             # its outline (books 0.01-0.03 of a textured mat's fuzz; felts 0.27 or more)
+MAX_EDGE_FUZZ = 0.15         # a piece the table's edge cuts this smooth is a plain thing hanging over it, whatever
+                             # its outline (books 0.01-0.11 of a textured mat's fuzz; felts 0.27 or more)
 THIN_IN = 1.5                # a piece no thicker than this (its widest disc) is thin, and then ...
 MAX_THIN_ASPECT = 3.0        # ... one this elongated (its turned rectangle) is a streak, a wood's grain
 BROAD_DISC_IN = 2.0         # a felt is cut inches wide: discs this wide that fit in it ...
@@ -1199,7 +1201,7 @@ def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray, at=(0, 0), view_s
         return False
     contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     contour = max(contours, key=cv2.contourArea)
-    (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
+    (_, _), (rw, rh), angle = cv2.minAreaRect(contour)
     if thick < THIN_IN:
         # A cut felt is broad; bright grain or a lamp's streak is long and thin along one way.
         if max(rw, rh) > MAX_THIN_ASPECT * max(1.0, min(rw, rh)):
@@ -1218,10 +1220,18 @@ def _plausible(part: np.ndarray, ppi: float, edge: np.ndarray, at=(0, 0), view_s
     rim = max(1, int(EDGE_TOUCH_IN * ppi))
     vw, vh = view_size if view_size is not None else (part.shape[1], part.shape[0])
     x0, y0, bw, bh = cv2.boundingRect(part)
-    touches = bool(at[0] + x0 < rim or at[1] + y0 < rim or at[0] + x0 + bw - 1 >= vw - rim
-                   or at[1] + y0 + bh - 1 >= vh - rim)
+    sides = (at[0] + x0 < rim or at[0] + x0 + bw - 1 >= vw - rim,      # touches the left or right edge
+             at[1] + y0 < rim or at[1] + y0 + bh - 1 >= vh - rim)      # the top or the bottom one
+    touches = any(sides)
     if touches and max(rw, rh) > MAX_REACH_ASPECT * max(1.0, min(rw, rh)):
-        return False                  # long and in from the edge: an arm reaching in, a cloth
+        # Long and in from the edge: an arm reaching in, its shadow, a cloth. A felt the edge cuts is
+        # long along it (its on-table part up to twice as long as deep); longer still, a strip along
+        # the edge is the mat there, lit or shaded.
+        theta = math.radians(angle if rw >= rh else angle + 90.0)
+        long_axis = (abs(math.cos(theta)), abs(math.sin(theta)))       # (x, y) share of the long axis
+        parallel = (sides[0] and long_axis[1] >= ALONG_EDGE_COS) or (sides[1] and long_axis[0] >= ALONG_EDGE_COS)
+        if not parallel or max(rw, rh) > MAX_ALONG_ASPECT * max(1.0, min(rw, rh)):
+            return False
     fill = area / max(1.0, (rw + 1) * (rh + 1))
     if touches and (fill >= MIN_EDGE_THING_FILL or (
             fill >= EDGE_CUT_FILL and len(cv2.approxPolyDP(contour, EDGE_CUT_TOL_IN * ppi, True)) <= EDGE_CUT_CORNERS)):

@@ -332,6 +332,24 @@ def test_a_felt_running_off_the_tables_edge_is_found(seed, index, kind):
     _assert_one_piece(scene, truth, kind, 0.85)
 
 
+@pytest.mark.parametrize("seed, index, kind", [(7, 0, "rocks"), (7, 34, "rocks"), (0, 15, "woods"), (11, 28, "water")])
+def test_a_felt_the_edge_cuts_long_along_it_is_no_arm(seed, index, kind):
+    """Hard photos with each felt laid across one of the table's edges: the part on the table is
+    more than 1.8 times as long as it is deep, and a piece that long at the edge was taken for an arm
+    reaching in (IoU 0). It is long along the edge: an arm, or its shadow, reaches in across it."""
+    _photo, scene, truth = _scene_and_truth(seed, index, felt_at_edge=True)
+    _assert_one_piece(scene, truth, kind, 0.85)
+
+
+def test_an_arms_shadow_reaching_in_from_the_edge_is_still_no_felt():
+    """Hard set 0, photo 2 with its woods and water left off the table (grass mat): the arm's shadow
+    on the grass, darker green, runs in from the table's edge, long and slanting: no woods."""
+    _photo, scene, truth = _scene_and_truth(0, 2, absent_kinds=("woods", "water"))
+    assert [t.kind for t in scene.terrain if t.kind == "woods"] == []
+    for t in scene.terrain:
+        assert t.kind in truth and _iou(t.polygon, truth[t.kind]) >= 0.85, t.kind
+
+
 @pytest.mark.parametrize("seed, index, kind", [(0, 17, "rocks"), (7, 41, "hill"), (0, 57, "hill")])
 def test_a_felt_running_off_the_edge_is_its_kind_before_a_faint_patch_inside(seed, index, kind):
     """Hard set 0 and 7 with felt laid across the table's edges: the felt's seed patch touches the
