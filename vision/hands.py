@@ -41,6 +41,8 @@ from vision.whitebalance import CLIP_LEVEL
 HAND_PPI = 5.0               # the view hands are looked for in: a finger is still a pixel or two wide
 MIN_AREA_IN2 = 5.0           # a child's palm and wrist, seen from above, reaching in from the edge
 MIN_FREE_AREA_IN2 = 8.0      # a hand and forearm not touching the table's edge (a sleeve between)
+FELT_HAND_IN2 = 20.0         # a hand and forearm reaching in that reads nearer a felt colour than skin (a grey
+                             # book's corner, a page's margin or a white table's corner at the edge: 8-13)
 # Skin in log-chromaticity (u = log R/G, v = log B/G) after white balance: an ellipse along the
 # line from pale skin (under a warm lamp nearly neutral) to dark skin, wide across it.
 SKIN_CENTRE_UV = (0.30, -0.25)
@@ -236,7 +238,8 @@ HAND, FELT_COLOURED = "hand", "felt-coloured"
 def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], ppi: float, layers: _Layers,
            img: np.ndarray, other_rgbs, joins_sleeve: Callable[[], bool] = lambda: False) -> str | None:
     """HAND, FELT_COLOURED (a hand's size and shape, nearer a felt colour of the profile than a skin
-    tone: no hand, unless clipped at a sleeve's end, _hands_at_sleeves) or None, for a blob of skin; `inside`:
+    tone: a hand only if a hand and forearm's size reaching in from the table's edge, or clipped at a
+    sleeve's end) or None, for a blob of skin; `inside`:
     its pixels in its bounding box (`stats_row`) of the view (`shape`); `joins_sleeve`: whether it
     joins a sleeve (asked only of a long, straight-edged blob clear of the table's edge: at the edge
     a blob is its own sleeve)."""
@@ -466,6 +469,7 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
     n, labels, stats, _ = _components(cand)
     big = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= MIN_AREA_IN2 * ppi * ppi) + 1
     found = np.zeros((h, w), np.uint8)
+    felt_coloured = []
     g = max(1, int(round(GROW_IN * ppi)))
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1))
     sleeves = _sleeves(layers)
@@ -475,11 +479,18 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
         inside = labels[y:y + bh, x:x + bw] == i
         verdict = _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs,
                          lambda: _joins_sleeve(inside, x, y, sleeves, grow))
-        # (Nearer a felt colour than a skin tone is no hand here, even at the table's edge: every
-        # neutral thing is near the rocks' grey, and a page, a grey book or a white table's corner
-        # there was taken for one; a pale hand the white balance leaves nearly grey is found at its
-        # sleeve's end below.)
         if verdict == HAND:
+            found[y:y + bh, x:x + bw] |= inside
+        elif verdict == FELT_COLOURED:
+            felt_coloured.append((x, y, bw, bh, inside))
+    # A felt piece lies on the table; a pale hand that white balance leaves nearly grey, near a grey
+    # felt's colour, still reaches in from the edge, itself or through its sleeve: a hand and forearm,
+    # FELT_HAND_IN2 or more, far from the table's mat. (Every neutral thing is near the rocks' grey:
+    # a page, a grey book or a white table's corner at the edge is smaller, or the mat itself.)
+    for x, y, bw, bh, inside in felt_coloured:
+        if (np.count_nonzero(inside) >= FELT_HAND_IN2 * ppi * ppi
+                and _median(_from_table2(layers.feats[y:y + bh, x:x + bw][inside], layers)) > BLOB_FROM_TABLE ** 2
+                and (_touches_edge(x, y, bw, bh, (h, w)) or _joins_sleeve(inside, x, y, sleeves, grow))):
             found[y:y + bh, x:x + bw] |= inside
     if not found.any():
         found = _hands_at_sleeves(sleeves, layers, img, ppi, other_rgbs, grow,

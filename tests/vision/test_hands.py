@@ -17,7 +17,7 @@ import shapely.affinity
 from shapely.geometry import Polygon, box
 
 from measure.scene import Figure, Scene, Table
-from vision.hands import carry_hidden, find_hands
+from vision.hands import FELT_HAND_IN2, carry_hidden, find_hands
 from vision.synthetic.felt import mat_surface
 from vision.synthetic.hands import Hand
 from vision.synthetic.layout import FELT
@@ -604,13 +604,23 @@ def test_a_hard_photos_clipped_page_corner_at_the_edge_is_no_hand():
                                                 (7, 21, "a printed page across the edge, warm under tungsten"),
                                                 (13, 36, "a grey book across the edge")])
 def test_a_neutral_thing_at_the_tables_edge_is_no_hand_for_being_nearer_grey_felt_than_skin(seed, index, what):
-    """Kitchen tables with no hand: a smooth patch at the table's edge of a hand's size, nearer the
-    rocks felt's grey than any skin tone, was a hand for reaching in from the edge, and took the mat
-    round it as its sleeve (13-105 sq in). Nearer a felt colour than skin is no hand; a pale hand the
-    white balance leaves grey is found at its sleeve's end (test_a_pale_hand_left_nearly_grey_...)."""
+    """Kitchen tables with no hand: a smooth patch at the table's edge of a palm's size (8-13 sq in),
+    nearer the rocks felt's grey than any skin tone, was a hand for reaching in from the edge, and
+    took the mat round it as its sleeve (13-105 sq in). Nearer a felt colour than skin, only a hand
+    and forearm's size (FELT_HAND_IN2) far from the table's mat is a hand (the next test)."""
     photo, scene, _, _ = _hard_photo_hands(seed, index, mat="kitchen")
     assert photo.hand is None, what
     assert scene.extra.get("hands", []) == [], what
+
+
+def test_a_pale_hand_and_forearm_left_grey_in_a_hot_spot_is_found_from_the_edge():
+    """Hard set 102, photo 3 (daylight, a lamp's hot spot, plain mat): the pale hand and forearm
+    balance nearly grey, nearer the rocks felt than any skin tone, and are not clipped enough to be
+    judged by shape alone at a sleeve's end. 39 sq in reaching in from the table's edge, 8.8 of the
+    table mat's spreads from it: a hand, and it hides what it covers."""
+    photo, scene, found, drawn = _hard_photo_hands(102, 3)
+    assert FELT_HAND_IN2 < 39.0 and photo.conditions.hot_spot
+    assert found.intersection(drawn).area >= 0.3 * drawn.area
 
 
 @pytest.mark.parametrize("mat, texture", [(GRASS, "grass"), (GRAVEL, "gravel"), (PLAIN, None)])
