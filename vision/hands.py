@@ -256,7 +256,7 @@ def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], pp
     core = _interior(inside)
     if not (_median(layers.contrast_ratio[box][core if core.any() else inside]) < BLOB_SMOOTH
             or (_median(layers.from_mat2[box][inside]) > BLOB_FROM_MAT ** 2
-                and _median(_from_table2(layers.feats[box][inside], layers)) > BLOB_FROM_TABLE ** 2)):
+                and _far_from_table(layers, box, inside))):
         return None
     if not _holds_a_palm(inside, ppi):
         return None              # a ruler, a pencil, a page's margin
@@ -278,9 +278,11 @@ def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], pp
     return FELT_COLOURED if _is_felt(mean_bgr / max(float(mean_bgr.sum()), 1.0), other_rgbs) else HAND
 
 
-def _from_table2(feats: np.ndarray, layers: _Layers) -> np.ndarray:
-    """(N,) squared distance of pixels' features (N, 3) from the whole table's mat, in its spreads."""
-    return (((feats - layers.table_mat) / layers.table_spread) ** 2).sum(axis=1)
+def _far_from_table(layers: _Layers, box: tuple[slice, slice], inside: np.ndarray) -> bool:
+    """Whether a blob (`inside`, bool, its bounding `box` of the view) lies, by its median, more than
+    BLOB_FROM_TABLE of the whole table's mat spreads from that mat (its features' distance)."""
+    d2 = (((layers.feats[box][inside] - layers.table_mat) / layers.table_spread) ** 2).sum(axis=1)
+    return _median(d2) > BLOB_FROM_TABLE ** 2
 
 
 def _holds_a_palm(inside: np.ndarray, ppi: float) -> bool:
@@ -489,7 +491,7 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
     # a page, a grey book or a white table's corner at the edge is smaller, or the mat itself.)
     for x, y, bw, bh, inside in felt_coloured:
         if (np.count_nonzero(inside) >= FELT_HAND_IN2 * ppi * ppi
-                and _median(_from_table2(layers.feats[y:y + bh, x:x + bw][inside], layers)) > BLOB_FROM_TABLE ** 2
+                and _far_from_table(layers, (slice(y, y + bh), slice(x, x + bw)), inside)
                 and (_touches_edge(x, y, bw, bh, (h, w)) or _joins_sleeve(inside, x, y, sleeves, grow))):
             found[y:y + bh, x:x + bw] |= inside
     if not found.any():
