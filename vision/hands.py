@@ -505,6 +505,13 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * near + 1, 2 * near + 1))) > 0
     found = grown
     joined = _sleeve_of(found, sleeves)
+    # (A "sleeve" of the whole table's mat colour is the mat: beside an arm the local mat is the
+    # arm's as much as the mat's, so plain baize there reads as not the mat.)
+    labels, _, stats = sleeves
+    for i in np.flatnonzero(joined):
+        x, y, bw, bh = (int(stats[i, c]) for c in range(4))
+        if not _far_from_table(layers, (slice(y, y + bh), slice(x, x + bw)), labels[y:y + bh, x:x + bw] == i):
+            joined[i] = False
     if joined.any():
         found |= joined[sleeves[0]].astype(np.uint8)
     polygons = []

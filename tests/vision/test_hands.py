@@ -613,6 +613,18 @@ def test_a_neutral_thing_at_the_tables_edge_is_no_hand_for_being_nearer_grey_fel
     assert scene.extra.get("hands", []) == [], what
 
 
+@pytest.mark.parametrize("seed, index", [(7, 37), (7, 10)])
+def test_the_plain_mat_beside_an_arm_is_not_its_sleeve(seed, index):
+    """Kitchen tables of green baize with a hand reaching in: beside the arm the local mat is the
+    arm's as much as the baize's, so plain baize there read as not the mat, smooth, running over the
+    table's edge: a sleeve, taken with the hand (39-65 sq in past it). A sleeve of the whole table's
+    mat colour is the mat; the hand is still found."""
+    photo, scene, found, drawn = _hard_photo_hands(seed, index, mat="kitchen")
+    assert found.intersection(drawn).area >= 0.3 * drawn.area
+    clear = found.difference(drawn.buffer(1.5))
+    assert all(part.area < 2.0 for part in shapely.get_parts(clear)), clear.area
+
+
 def test_a_pale_hand_and_forearm_left_grey_in_a_hot_spot_is_found_from_the_edge():
     """Hard set 102, photo 3 (daylight, a lamp's hot spot, plain mat): the pale hand and forearm
     balance nearly grey, nearer the rocks felt than any skin tone, and are not clipped enough to be
