@@ -513,7 +513,7 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
         if not _far_from_table(layers, (slice(y, y + bh), slice(x, x + bw)), labels[y:y + bh, x:x + bw] == i):
             joined[i] = False
     if joined.any():
-        found |= joined[sleeves[0]].astype(np.uint8)
+        found |= joined[labels].astype(np.uint8)
     polygons = []
     contours, _ = cv2.findContours(found, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for c in contours:

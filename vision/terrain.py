@@ -732,14 +732,17 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             else:
                 # It reaches on and on: the mat round it, not a felt cut off; the pieces as first found.
                 kept, reached_on = first_kept, True
-            # A piece that kept reaching, or one at the table's edge (its seed patch counted for less),
-            # that shows the mat's own grain is the mat itself: a streak of light wood like the hill
-            # felt, taken into its seeds, or along the edge under a lamp.
-            kept = [q[:3] for q in kept
-                    if not (((reached_on and any(q[3])) or not inner_table.contains(q[1]))
-                            and _mats_grain(texture, q[1], (ox, oy)))
-                    and not _plain_box(texture, q[1], (ox, oy), at_edge=not inner_table.contains(q[1]))
-                    and (by_rough or not _soft_blotch(as_read, mat_sigma[:3], unknown | standing, q[1], (ox, oy), wppi))]
+            def felt(q) -> bool:
+                # A piece that kept reaching, or one at the table's edge (its seed patch counted for
+                # less), that shows the mat's own grain is the mat itself: a streak of light wood like
+                # the hill felt, taken into its seeds, or along the edge under a lamp.
+                at_edge = not inner_table.contains(q[1])
+                if ((reached_on and any(q[3])) or at_edge) and _mats_grain(texture, q[1], (ox, oy)):
+                    return False
+                return (not _plain_box(texture, q[1], (ox, oy), at_edge=at_edge)
+                        and (by_rough or not _soft_blotch(as_read, mat_sigma[:3], unknown | standing, q[1], (ox, oy),
+                                                          wppi)))
+            kept = [q[:3] for q in kept if felt(q)]
             if kept:
                 pieces += kept
                 break
