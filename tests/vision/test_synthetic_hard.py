@@ -361,6 +361,40 @@ def test_hobby_paints_are_balanced_over_every_block():
         assert Counter(g[side] for g in got) == Counter(list(pots)), side
 
 
+def test_shop_felt_cuts_each_kind_from_a_shop_felt_and_all_else_is_the_same_photo():
+    from vision.synthetic.layout import FELT, SHOP_FELTS
+
+    plain = hard_photo(6, 2, resolutions=("1080p",))
+    photo = hard_photo(6, 2, resolutions=("1080p",), felt="shop")
+    felts = dict(photo.conditions.felts)
+    assert plain.conditions.felts == () and set(felts) == set(FELT)
+    # the profile still names the set's felt colour (a swatch near the felt), not the shop's
+    assert photo.profile == plain.profile
+    assert {t.name: t.rgb for t in photo.profile.terrain} == {k: v[1] for k, v in FELT.items()}
+    assert photo.truth == plain.truth and photo.rim_visible == plain.rim_visible
+    # each piece is drawn in its shop felt: a pixel in the middle of it, in the clean photo, is that
+    # colour (give or take the felt's texture), and each shop felt is 20 levels or more off the set's
+    clean = hard_photo(6, 2, resolutions=("1080p",), felt="shop", clean=True)
+    for t in clean.truth.terrain:
+        x, y = t.polygon.representative_point().coords[0]
+        u, v = clean.camera.project(np.array([[x, y, 0.0]]))[0]
+        shop = SHOP_FELTS[t.kind][felts[t.kind]]
+        assert max(abs(a - b) for a, b in zip(shop, FELT[t.kind][1])) >= 20, t.kind
+        patch = clean.image[int(v) - 2:int(v) + 3, int(u) - 2:int(u) + 3].reshape(-1, 3)[:, ::-1].mean(0)
+        assert np.abs(patch - shop).max() < np.abs(patch - FELT[t.kind][1]).max(), (t.kind, patch, shop)
+    with pytest.raises(ValueError, match="felt"):
+        hard_photo(6, 2, felt="hobby")
+
+
+def test_shop_felts_are_balanced_over_every_block():
+    from vision.synthetic.layout import SHOP_FELTS
+
+    n = len(SHOP_FELTS["water"])
+    got = [dict(hard_photo(3, k, resolutions=("1080p",), felt="shop").conditions.felts) for k in range(n)]
+    for kind, names in SHOP_FELTS.items():
+        assert Counter(g[kind] for g in got) == Counter(list(names)), kind
+
+
 def test_a_kitchen_table_lays_the_set_on_one_of_the_kitchen_mats_balanced_over_every_block():
     from vision.synthetic.hard import KITCHEN_MATS
 

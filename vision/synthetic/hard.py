@@ -76,6 +76,7 @@ class Conditions:
     vignette: float
     jpeg_full_colour: bool = False
     paints: tuple[tuple[str, str], ...] = ()    # (side, hobby paint) where not the set's paint
+    felts: tuple[tuple[str, str], ...] = ()     # (kind, shop felt) where not the set's felt
     mat: str = ""                   # a KITCHEN_MATS table where not the set's mat
     figure_shadows: bool = False    # each colour figure casts a shadow (hard_photo's shadows)
     felt_at_edge: bool = False      # each felt laid across a table edge (hard_photo's felt_at_edge)
@@ -138,7 +139,8 @@ def hard_photo_set(seed: int = 0, count: int = 60, *,
 def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", "1080p", "2160p"),
                force: Mapping[str, str] | None = None, clean: bool = False,
                absent_kinds: Collection[str] = (), full_colour_jpeg: bool = False, base_in: float = 1.0,
-               paint: str = "set", mat: str = "set", shadows: bool = False, felt_at_edge: bool = False) -> HardPhoto:
+               paint: str = "set", mat: str = "set", shadows: bool = False, felt_at_edge: bool = False,
+               felt: str = "set") -> HardPhoto:
     """Photo `index` of the set `seed`; `force` pins factors to levels (e.g. {"hand": "yes"}) for a
     test; `clean` draws the same table with even light and no cast, blur, noise or JPEG;
     `absent_kinds`: felt of these kinds is cut (its random draws taken, so all else is the same photo)
@@ -154,9 +156,13 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
     figure's body casts a shadow from the room's light onto the table and its own base's top
     (FIGURE_SHADOW; no random draw taken, so all else is the same photo); `felt_at_edge`: each felt
     piece laid across one of the table's edges, its truth the part on the table (other draws follow,
-    so it is another photo)."""
+    so it is another photo); `felt`: "set", each felt near the profile's colour, or "shop", each kind's
+    felt one of layout.SHOP_FELTS (balanced over photos like a factor; no random draw taken, so all
+    else is the same photo), the profile still naming the set's colour."""
     if paint not in ("set", "hobby"):
         raise ValueError(f"paint: {paint!r} is neither 'set' nor 'hobby'")
+    if felt not in ("set", "shop"):
+        raise ValueError(f"felt: {felt!r} is neither 'set' nor 'shop'")
     if mat not in ("set", "kitchen"):
         raise ValueError(f"mat: {mat!r} is neither 'set' nor 'kitchen'")
     if set(absent_kinds) - set(FELT):
@@ -194,12 +200,15 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
     blocked = shapely.union_all([box(a.x_in - a.size_in, a.y_in - a.size_in, a.x_in + a.size_in,
                                      a.y_in + a.size_in) for a in anchors])
     cuts = layout.cut_felt(rng, width, depth, blocked, at_edge=felt_at_edge)
-    felt = FeltLayer(width, depth, cuts, rng)
-    felt_area = shapely.union_all([p for _c, p in felt.truth])
+    shop = {kind: level(seed, f"felt {kind}", index, tuple(names))
+            for kind, names in layout.SHOP_FELTS.items()} if felt == "shop" else {}
+    cuts = [replace(c, rgb=layout.SHOP_FELTS[c.kind][shop[c.kind]]) if c.kind in shop else c for c in cuts]
+    felt_layer = FeltLayer(width, depth, cuts, rng)
+    felt_area = shapely.union_all([p for _c, p in felt_layer.truth])
     items = layout.lay_clutter(rng, camera, width, depth, blocked, felt_area) if lv["clutter"] == "yes" else []
     for item in items:
         blocked = blocked.union(item.footprint(camera).buffer(1.0))
-    water = next(p for c, p in felt.truth if c.kind == "water")
+    water = next(p for c, p in felt_layer.truth if c.kind == "water")
     hobby = {side: level(seed, f"paint {side}", index, tuple(names))
              for side, names in layout.HOBBY_PAINTS.items()} if paint == "hobby" else {}
     colour_figs, marker_figs, rim_visible, taken_img = layout.place_figures(
@@ -237,19 +246,19 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
                        noise_sigma=0.0, jpeg_quality=0)
     over = [thing.draw for thing in (*dice, *items)]
     if absent_kinds:            # after every draw that reads the felt: the rest of the photo is unmoved
-        felt.pieces = [p for p in felt.pieces if p[0].kind not in absent_kinds]
-        felt.truth = [t for t in felt.truth if t[0].kind not in absent_kinds]
+        felt_layer.pieces = [p for p in felt_layer.pieces if p[0].kind not in absent_kinds]
+        felt_layer.truth = [t for t in felt_layer.truth if t[0].kind not in absent_kinds]
 
     def draw(with_hand: bool):
         layers = over + ([hand.draw] if with_hand and hand is not None else [])
-        return render_photo(table, spec, render_seed, surface=surface, under=[felt], over=layers, effects=effects)
+        return render_photo(table, spec, render_seed, surface=surface, under=[felt_layer], over=layers, effects=effects)
 
     photo = draw(True)
     hidden = {fid for fid, share in cover.items() if share >= HIDDEN_SHARE}
     figures = tuple(replace(f, hidden=f.id in hidden) for f in photo.truth.figures)
     on_table = box(0.0, 0.0, width, depth)
     terrain = tuple(Terrain(c.terrain_id, c.kind, poly.intersection(on_table) if felt_at_edge else poly)
-                    for c, poly in felt.truth)
+                    for c, poly in felt_layer.truth)
     truth = replace(photo.truth, figures=figures, terrain=terrain)
     conditions = Conditions(
         cast=lv["cast"], cast_k=round(cast_k), clutter=bool(items), hand=hand is not None, blur=lv["blur"],
@@ -257,12 +266,12 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
         resolution=resolution, grid=lv["grid"], hot_spot=lv["hot_spot"] == "yes", long_side_on_short_axis=short_axis,
         table_in=(round(width, 2), round(depth, 2)), marker_size_in=marker_in, jpeg_quality=spec.jpeg_quality,
         vignette=round(spec.vignette, 3), clean=clean, jpeg_full_colour=spec.jpeg_full_colour,
-        paints=tuple(hobby.items()), mat=kitchen, figure_shadows=shadows, felt_at_edge=felt_at_edge)
+        paints=tuple(hobby.items()), felts=tuple(shop.items()), mat=kitchen, figure_shadows=shadows, felt_at_edge=felt_at_edge)
     profile = _profile(f"Hard photo {seed}/{index}", table, cuts, marker_figs, rng)
     return HardPhoto(index=index, image=photo.image, truth=truth, profile=profile, conditions=conditions,
                      camera=photo.camera, marker_corners_px=photo.marker_corners_px, rim_visible=rim_visible,
                      hand_cover={k: round(v, 3) for k, v in cover.items()},
-                     felt_texture={c.terrain_id: c.texture for c, _p in felt.truth},
+                     felt_texture={c.terrain_id: c.texture for c, _p in felt_layer.truth},
                      cloaks={f.figure_id: f.body.cloth for f in colour_figs if f.body.cloth},
                      rim_rgb={f.figure_id: f.rim_rgb for f in colour_figs},
                      painted_top={f.figure_id: f.body.painted_top(f) for f in colour_figs},
