@@ -42,6 +42,11 @@ darker, duller, lighter and further in hue from the profile's colour than the se
 profile still naming the set's colour, as a player picks a swatch near their paint. Not the issue's
 set: how the paint a family happens to own changes what is found, printed paint by paint.
 
+`--felt shop` cuts each kind's felt from one of a few craft-shop felts (vision.synthetic.layout.SHOP_FELTS:
+darker, lighter and further in hue than the set's own felt), the profile still naming the set's
+colour, as a family picks a swatch near their felt. Not the issue's set: how the felt a family
+happens to own changes what is found, printed felt by felt.
+
 `--mat kitchen` lays each table on one of a few kitchen tables instead of the set's mats
 (vision.synthetic.hard.KITCHEN_MATS: cherry wood, walnut, a white or grey top, green baize, a blue
 cloth), each table with its row of the main table and of the sides' table. Not the issue's set: a cherry table is nearly the red side's hue and a
@@ -63,7 +68,7 @@ JSON), to run `tablesight analyze` on by hand.
 
 Run: python benchmarks/accuracy_vision.py [--photos 60] [--seed 0] [--res 1080p,1080p,2160p] [--easy N] [--save DIR]
      [--absent-kinds] [--full-colour-jpeg] [--base-in 1.26 [--profile-base 1.26]] [--paint hobby]
-     [--mat kitchen] [--shadows] [--felt-at-edge]
+     [--felt shop] [--mat kitchen] [--shadows] [--felt-at-edge]
 """
 from __future__ import annotations
 
@@ -102,6 +107,7 @@ def describe(c) -> str:
     if c.long_side_on_short_axis:
         bits.append("long side on the short axis")
     bits += [f"{side} paint {paint}" for side, paint in c.paints]
+    bits += [f"{kind} felt {name}" for kind, name in c.felts]
     return ", ".join(bits)
 
 
@@ -199,11 +205,26 @@ def absent_kinds(seed: int, index: int) -> tuple[str, ...]:
     return tuple(k for i, k in enumerate(FELT) if i in pick)
 
 
+def felt_table(scores, felts) -> str:
+    """Terrain by the felt each piece was cut from (`felts`: each photo's Conditions.felts): photos,
+    the pieces' mean IoU and how many fell under the goal (hard_photo's felt="shop")."""
+    rows = defaultdict(list)                        # (kind, felt) -> each piece's IoU
+    for sc, photo_felts in zip(scores, felts):
+        for kind, name in photo_felts:
+            rows[kind, name] += sc.terrain_iou.get(kind, [])
+    out = ["Terrain by the felt it is cut from (the profile names the set's colour):\n",
+           f"| kind | felt | pieces | mean IoU | under {GOALS['terrain_iou']} |", "|---|---|---|---|---|"]
+    for (kind, name), ious in sorted(rows.items()):
+        out.append(f"| {kind} | {name} | {len(ious)} | {np.mean(ious):.2f} | "
+                   f"{sum(v < GOALS['terrain_iou'] for v in ious)} |" if ious else f"| {kind} | {name} | 0 | - | - |")
+    return "\n".join(out) + "\n"
+
+
 def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path | None = None,
                 absent: bool = False, full_colour_jpeg: bool = False, base_in: float = 1.0,
                 profile_base_in: float | None = None, paint: str = "set", mat: str = "set",
-                shadows: bool = False, felt_at_edge: bool = False) -> None:
-    scores, lines, hidden, paints = [], [], defaultdict(int), []
+                shadows: bool = False, felt_at_edge: bool = False, felt: str = "set") -> None:
+    scores, lines, hidden, paints, felts = [], [], defaultdict(int), [], []
     sized = Counter()           # (the size the colour bases were looked for at, where it came from) per photo
     render_s, analyse_s = [], []
     extra_by_kind, absent_count = defaultdict(int), defaultdict(int)
@@ -211,8 +232,10 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
         t0 = time.perf_counter()
         gone = absent_kinds(seed, k) if absent else ()
         photo = hard_photo(seed, k, resolutions=resolutions, absent_kinds=gone, full_colour_jpeg=full_colour_jpeg,
-                           base_in=base_in, paint=paint, mat=mat, shadows=shadows, felt_at_edge=felt_at_edge)
+                           base_in=base_in, paint=paint, mat=mat, shadows=shadows, felt_at_edge=felt_at_edge,
+                           felt=felt)
         paints.append(photo.conditions.paints)
+        felts.append(photo.conditions.felts)
         if profile_base_in is not None:
             photo = dataclasses.replace(photo, profile=dataclasses.replace(photo.profile, sides=tuple(
                 dataclasses.replace(side, base_in=profile_base_in) for side in photo.profile.sides)))
@@ -278,6 +301,9 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     if paint == "hobby":
         print("**Not the issue's set**: each side's rims are painted in a shop paint (vision.synthetic.layout."
               "HOBBY_PAINTS), the profile naming the set's colour.\n")
+    if felt == "shop":
+        print("**Not the issue's set**: each kind's felt is one of a few craft-shop felts (vision.synthetic.layout."
+              "SHOP_FELTS), the profile naming the set's colour.\n")
     if shadows:
         print("**Not the issue's set**: each colour figure casts a shadow onto the table and its base's top "
               "(vision.synthetic.hard.FIGURE_SHADOW).\n")
@@ -309,6 +335,8 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     print(band_table(scores))
     if paint == "hobby":
         print(paint_table(scores, paints))
+    if felt == "shop":
+        print(felt_table(scores, felts))
     kinds = Counter(k for sc in scores for k in sc.colour_phantom_kinds)
     if kinds:
         print("Colour phantoms by what they are: " + "; ".join(f"{kind} {n}" for kind, n in kinds.most_common()) + ".\n")
@@ -409,6 +437,8 @@ def main() -> None:
                         help="the profiles give the bases' size as D (default: they give none)")
     parser.add_argument("--paint", choices=("set", "hobby"), default="set",
                         help="the rims' paint: the set's, near the profile's colour, or shop paints (hobby)")
+    parser.add_argument("--felt", choices=("set", "shop"), default="set",
+                        help="the felt: the set's, near the profile's colour, or craft-shop felts (shop)")
     parser.add_argument("--mat", choices=("set", "kitchen"), default="set",
                         help="the tables: the set's mats, or kitchen tables (cherry, walnut, white, grey, baize, blue cloth)")
     parser.add_argument("--shadows", action="store_true",
@@ -425,7 +455,8 @@ def main() -> None:
             parser.error(f"{name}: a base's diameter in inches, {lo:g} to {hi:g}, got {value:g}")
     if args.photos > 0:
         hard_report(args.photos, args.seed, resolutions, args.save, args.absent_kinds, args.full_colour_jpeg,
-                    args.base_in, args.profile_base, args.paint, args.mat, args.shadows, args.felt_at_edge)
+                    args.base_in, args.profile_base, args.paint, args.mat, args.shadows, args.felt_at_edge,
+                    args.felt)
     if args.easy > 0:
         easy_report(args.easy, args.seed + 1)
 
