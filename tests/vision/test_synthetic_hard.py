@@ -352,13 +352,17 @@ def test_hobby_paint_rims_each_side_in_a_shop_paint_and_all_else_is_the_same_pho
         hard_photo(6, 2, paint="shop")
 
 
-def test_hobby_paints_are_balanced_over_every_block():
-    from vision.synthetic.layout import HOBBY_PAINTS
+@pytest.mark.parametrize("option, level, table, named", [("paint", "hobby", "HOBBY_PAINTS", "paints"),
+                                                         ("felt", "shop", "SHOP_FELTS", "felts")])
+def test_shop_paints_and_felts_are_balanced_over_every_block(option, level, table, named):
+    from vision.synthetic import layout
 
-    n = len(HOBBY_PAINTS["blue"])
-    got = [dict(hard_photo(3, k, resolutions=("1080p",), paint="hobby").conditions.paints) for k in range(n)]
-    for side, pots in HOBBY_PAINTS.items():
-        assert Counter(g[side] for g in got) == Counter(list(pots)), side
+    choices = getattr(layout, table)
+    n = len(next(iter(choices.values())))
+    got = [dict(getattr(hard_photo(3, k, resolutions=("1080p",), **{option: level}).conditions, named))
+           for k in range(n)]
+    for what, names in choices.items():
+        assert Counter(g[what] for g in got) == Counter(list(names)), what
 
 
 def test_shop_felt_cuts_each_kind_from_a_shop_felt_and_all_else_is_the_same_photo():
@@ -384,15 +388,6 @@ def test_shop_felt_cuts_each_kind_from_a_shop_felt_and_all_else_is_the_same_phot
         assert np.abs(patch - shop).max() < np.abs(patch - FELT[t.kind][1]).max(), (t.kind, patch, shop)
     with pytest.raises(ValueError, match="felt"):
         hard_photo(6, 2, felt="hobby")
-
-
-def test_shop_felts_are_balanced_over_every_block():
-    from vision.synthetic.layout import SHOP_FELTS
-
-    n = len(SHOP_FELTS["water"])
-    got = [dict(hard_photo(3, k, resolutions=("1080p",), felt="shop").conditions.felts) for k in range(n)]
-    for kind, names in SHOP_FELTS.items():
-        assert Counter(g[kind] for g in got) == Counter(list(names)), kind
 
 
 def test_a_kitchen_table_lays_the_set_on_one_of_the_kitchen_mats_balanced_over_every_block():
