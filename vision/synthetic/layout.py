@@ -25,10 +25,10 @@ RESOLUTIONS = {"1080p": (1920, 1080), "2160p": (3840, 2160)}
 # kind -> (texture, daylight colour, texture contrast); woods is close to the green mat on purpose
 FELT = {"woods": ("grass", (48, 82, 40), 0.2), "rocks": ("gravel", (128, 124, 120), 0.28),
         "hill": ("gravel", (150, 124, 84), 0.15), "water": ("grass", (52, 104, 168), 0.07)}
-# Felt a family might buy for each kind, by name (a craft shop's colours, near enough), each 20-45
-# levels a channel off the set's own (FELT): darker, lighter, further in hue; the profile still names
-# the set's colour, as a player picks a swatch near their felt. Not the set (hard_photo's
-# `felt="shop"`): how the felt a family happens to own changes what is found.
+# Felt a family might buy for each kind, by name (a craft shop's colours, near enough), each 18-34
+# levels off the set's own (FELT) in the channel most apart: darker, lighter, further in hue. The
+# profile still names the set's colour, as a player picks a swatch near their felt. Not the issue's
+# set (hard_photo's `felt="shop"`): how the felt a family happens to own changes what is found.
 SHOP_FELTS = {
     "woods": {"dark green": (30, 60, 30), "olive": (72, 96, 40), "emerald": (40, 110, 60)},
     "rocks": {"mid grey": (100, 100, 104), "light grey": (155, 152, 148), "stone": (118, 106, 92)},
