@@ -206,8 +206,8 @@ def absent_kinds(seed: int, index: int) -> tuple[str, ...]:
 
 
 def felt_table(scores, felts) -> str:
-    """Terrain by the felt each piece was cut from (`felts`: each photo's Conditions.felts): photos,
-    the pieces' mean IoU and how many fell under the goal (hard_photo's felt="shop")."""
+    """Terrain by the felt each piece was cut from (`felts`: each photo's Conditions.felts): how many
+    pieces were scored, their mean IoU and how many fell under the goal (hard_photo's felt="shop")."""
     rows = defaultdict(list)                        # (kind, felt) -> each piece's IoU
     for sc, photo_felts in zip(scores, felts):
         for kind, name in photo_felts:
