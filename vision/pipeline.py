@@ -47,7 +47,7 @@ from vision.height import CameraPose, camera_pose
 from vision.markers import FrameColour, MarkerFinder
 from vision.quality import check_photo, colour_resolution, light_tint
 from vision.rim_vetting import similar_felts
-from vision.rims import ColourTables, MatFlood, mat_flood_in_view, quantise_view, rims_in_view
+from vision.rims import ColourTables, MatFlood, mat_flood_in_view, quantise_view, rims_in_view, seen_felts_in_view
 from vision.settings import VISION_DEFAULTS
 from vision.terrain import CLIPPED, TERRAIN_PPI, WASHED, WORK_PPI as FELT_PPI, find_terrain
 from vision.topview import FrameView, TopViewMaker
@@ -107,6 +107,7 @@ class _Held:
     light_tint: dict | None = None         # where the light starves a side's colour (vision.quality)
     colour_base_in: float | None = None    # sides with no size in the profile: their bases' (vision.base_size)
     flood: MatFlood | None = None          # what the mat's own colour leaves of the sides' (vision.rims.mat_flood)
+    water_felts: tuple | None = None       # the felts as this table shows them (vision.rims.seen_felts_in_view)
 
 
 class FramePipeline:
@@ -465,6 +466,9 @@ class FramePipeline:
             whole = quantise_view(table_bgr, held.wb)
             held.flood = mat_flood_in_view(table_bgr, [s.seen_rgb for s in sides], others, wb=held.wb, mat=held.mat,
                                            quantised=whole)
+            # A family's own felt lies off the profile's colour: the water search reads it as seen.
+            held.water_felts = seen_felts_in_view(table_bgr, COLOUR_PPI, [s.seen_rgb for s in sides], others,
+                                                  wb=held.wb, mat=held.mat, quantised=whole)
         xy, side_names, conf, free = [], [], [], []
         for rect in rects:
             # The table-plane view: a base's top shows where its ray meets the table; the camera
@@ -478,7 +482,7 @@ class FramePipeline:
                                            table_in=(self.profile.width_in, self.profile.depth_in),
                                            keep_out_in=self._anchor_cards() + cards,
                                            exclude=hands.mask_in(window) if hands is not None else None,
-                                           tables=self._colour_tables, flood=held.flood,
+                                           tables=self._colour_tables, flood=held.flood, water_felts=held.water_felts,
                                            quantised=whole if rect == self._table_rect() else None):
                     if hit.side_index in mine:
                         xy.append(p)

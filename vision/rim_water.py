@@ -35,6 +35,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from vision.colour import MIN_BRIGHTNESS, median_rows, rgb_chroma
 from vision.rim_rays import (EDGE_TRIM, STEP_PX, Slots, adjugate_sym3, best_per_cell, fit_trimmed, grid_offsets,
                              longest_arc, max_wall, outer_edges, ray_pixels, ray_units, sample_rays)
 from vision.rim_rays import reach as radii_out_to
@@ -90,12 +91,16 @@ def water_rims(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_px: fl
 
 def water_candidates(strict: np.ndarray, n_sides: int, side_rgbs, other_rgbs, r_px: float, found_xy: np.ndarray,
                      *, wall_shift_px=None, view_bgr: np.ndarray | None = None,
-                     found_sides: np.ndarray | None = None, with_rejected: bool = False) -> list[tuple]:
+                     found_sides: np.ndarray | None = None, with_rejected: bool = False,
+                     felts: list[list[int]] | None = None) -> list[tuple]:
     """water_rims' candidates, [(centre (2,), side, confidence, coverage, residual_px, reason)]:
     "ring" for a base, CONTESTED for a base but for a ring found already near it (which of the two
     is the base and which stands on the other's body is for the caller), else the first test it
-    failed (with `with_rejected`; without, only the first two)."""
-    felts = similar_felts(side_rgbs, other_rgbs, n_sides)
+    failed (with `with_rejected`; without, only the first two). `felts`: per side, the labels of the
+    felts it looks in (default: similar_felts of `other_rgbs`; the caller gives the profile's where
+    `other_rgbs` are the felts as seen, whose hue may lie further from the side's)."""
+    if felts is None:
+        felts = similar_felts(side_rgbs, other_rgbs, n_sides)
     out = []
     if r_px < 3 or not any(felts):
         return out
@@ -791,3 +796,60 @@ def _steps_at(view_bgr, centres, r_px, wall, units, sign):
     steps = (step >= need) & (np.abs(felt - beyond) <= need + 0.5 * step)
     level = np.median(felt, axis=1, keepdims=True)
     return steps, (felt - inside >= need) & (step >= 0.5 * need) & (felt >= beyond) & (np.abs(felt - level) <= need)
+
+
+LEARN_PPI = 5.0                # felt is learnt on a layer this coarse: it is inches wide
+MIN_FELT_PATCH_SQIN = 6.0      # a patch nearer a felt's colour than anything else, at least this big, is that felt
+MIN_FELT_SHIFT = 0.05          # chromaticity: the set's felt under a cast the anchors left lies up to 0.04 off the
+                               # profile's (on 12 photos), a family's own felt further: only that is learnt (learning
+                               # the set's too, on 60 hard photos of seeds 0/7/3/11: +3 rims, +3 phantoms)
+MAX_FELT_SHIFT = 0.12          # and a felt seen further than this is not learnt (some other thing of its hue)
+
+
+def seen_felts(quantised, side_rgbs, other_rgbs, mat: np.ndarray, ppi: float) -> tuple[tuple[float, ...], ...]:
+    """`other_rgbs` with each felt of a side's hue (similar_felts) as this photo shows it, for the water
+    search's labels: a family's own felt (a teal pond where the profile names the set's blue) lies
+    off the profile's colour, and the strict labels then call little of it felt, so the search for
+    a blue base standing in it barely looks.
+
+    `quantised`: quantise_view of a whole table's view at `ppi`. A felt's colour is the median
+    chromaticity of the patches (MIN_FELT_PATCH_SQIN or more) whose pixels lie nearer its profile
+    colour, or a side's of its hue, than any other felt's, side's or the mat's (a navy pond lies
+    nearer the blue side's colour than the profile's water; no base is that big); its brightness
+    stays the profile's."""
+    n_sides = len(side_rgbs)
+    wanted = sorted({t - n_sides for labels in similar_felts(side_rgbs, other_rgbs, n_sides) for t in labels})
+    out = [tuple(float(v) for v in c) for c in other_rgbs]
+    if not wanted:
+        return tuple(out)
+    index, present, counts, colours, chroma, brightness = quantised
+    targets = np.array([rgb_chroma(c) for c in side_rgbs] + [rgb_chroma(c) for c in other_rgbs]
+                       + [np.asarray(mat, np.float32)], np.float32)
+    # nearest by |c - t|^2, less the |c|^2 every target shares: one product for all the colours
+    nearest = np.where(brightness[0] >= MIN_BRIGHTNESS,
+                       ((targets * targets).sum(axis=1) - 2.0 * (chroma[0] @ targets.T)).argmin(axis=1), -1)
+    table = np.full(int(present.max()) + 1, -1, np.int16)
+    table[present] = nearest
+    step = max(1, int(round(ppi / LEARN_PPI)))
+    small = index[::step, ::step]
+    label = table[small]
+    px_sqin = (step / ppi) ** 2
+    similar = similar_felts(side_rgbs, other_rgbs, n_sides)
+    for t in wanted:
+        ours = label == n_sides + t
+        for k, labels in enumerate(similar):
+            if n_sides + t in labels:
+                ours |= label == k
+        mask = cv2.morphologyEx(ours.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        n, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] * px_sqin >= MIN_FELT_PATCH_SQIN)
+        big = big[big > 0]
+        if not len(big):
+            continue
+        codes = small[np.isin(comp, big) & ours]
+        seen = median_rows(chroma[0][np.searchsorted(present, codes)].T.astype(np.float32))
+        seen = seen / max(float(seen.sum()), 1e-6)
+        if not MIN_FELT_SHIFT <= np.linalg.norm(seen - rgb_chroma(other_rgbs[t])) <= MAX_FELT_SHIFT:
+            continue
+        out[t] = tuple(float(v) for v in (seen * float(sum(other_rgbs[t])))[::-1])
+    return tuple(out)

@@ -48,7 +48,7 @@ from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS,
 from vision.rim_search import fade_past_blends, mat_brightness, quantised_likelihoods
 from vision.rim_vetting import (MAX_OUTER, TOO_WEAK, faces_away_more, is_strong, label_in, on_a_surer_body,
                                 shows_more_ring, similar_felts, vet_hits)
-from vision.rim_water import water_candidates
+from vision.rim_water import seen_felts, water_candidates
 from vision.settings import VISION_DEFAULTS
 from vision.whitebalance import WHITE
 
@@ -650,13 +650,23 @@ def mat_flood_in_view(view_bgr: np.ndarray, side_rgbs, other_rgbs=(), *, wb=None
     return mat_flood(quantised, side_rgbs, other_rgbs, mat if mat is not None else _mat_of(quantised))
 
 
+def seen_felts_in_view(view_bgr: np.ndarray, ppi: float, side_rgbs, other_rgbs=(), *, wb=None,
+                       mat: np.ndarray | None = None, quantised=None) -> tuple[tuple[float, ...], ...]:
+    """vision.rim_water.seen_felts of a whole table's view (uint8 BGR at `ppi`; `wb`, `mat`,
+    `quantised` as find_rims takes them)."""
+    if quantised is None:
+        quantised = quantise_view(view_bgr, wb)
+    return seen_felts(quantised, side_rgbs, other_rgbs, mat if mat is not None else _mat_of(quantised), ppi)
+
+
 def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[float]], base_in: float = 1.0, *,
               other_rgbs: Sequence[Sequence[float]] = (), mat: np.ndarray | None = None,
               wall_shift_px: Callable[[np.ndarray], np.ndarray] | None = None, wall_height_in: float = 0.0,
               exclude: np.ndarray | None = None, wb=None, frame_scale: Callable[[np.ndarray], np.ndarray] | None = None,
               with_rejected: bool = False, tables: ColourTables | None = None,
               flood: MatFlood | None = None,
-              light_at: Callable[[np.ndarray], np.ndarray] | None = None, quantised=None) -> list[RimHit]:
+              light_at: Callable[[np.ndarray], np.ndarray] | None = None, quantised=None,
+              water_felts: Sequence[Sequence[float]] | None = None) -> list[RimHit]:
     """Bases in a top view of the plane of the bases' tops.
 
     `view_bgr`: the view (uint8 BGR), `wb`: the anchors' white balance (vision.whitebalance), applied
@@ -671,7 +681,8 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     what the mat's own colour leaves of each side's colour tests (mat_flood of the whole table; None:
     judged on this view, which should then be the whole table). `light_at(centres (N, 2))` -> (N,):
     the light there relative to the anchors' (WhiteBalance.exposure_at; None: the same). `quantised`:
-    quantise_view(view_bgr, wb) when the caller has it already. Returns the
+    quantise_view(view_bgr, wb) when the caller has it already. `water_felts`: `other_rgbs` as the
+    whole table shows them (seen_felts_in_view), for the water search's labels alone. Returns the
     kept bases (and, with `with_rejected`, every candidate with the reason it was left out)."""
     if not side_rgbs:
         return []
@@ -686,14 +697,15 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
                 exclude=exclude, wb=wb, frame_scale=frame_scale,
                 quantised=quantised, shared={}, tables=tables, flood=flood, light_at=light_at)
     first, strict, loose = _find_rims_once(view_bgr, ppi, side_rgbs, base_in, with_rejected=with_rejected, **args)
+    water = _water_labels(strict, view_bgr, ppi, side_rgbs, base_in, water_felts, **args)
     # The paint on the rims is near the profile's colour, not at it: what the confident rims of
     # this photo show is a better guess for the others (a second pass, from the learned colours).
     learned = learn_side_colours(view_bgr, ppi, base_in, side_rgbs, first, strict, loose, wb=wb, mat=mat,
                                  other_rgbs=other_rgbs)
     if learned is None:
         first = _unlabelled_faint(first, strict, loose, base_in / 2 * ppi, with_rejected)
-        return _with_water_rims(first, strict, side_rgbs, other_rgbs, base_in / 2 * ppi, wall_shift_px, view_bgr,
-                                loose, wall_height_in, with_rejected)
+        return _with_water_rims(first, strict, side_rgbs, base_in / 2 * ppi, wall_shift_px, view_bgr,
+                                loose, wall_height_in, with_rejected, water=water)
     # Only the sides whose colour moved are looked at again, and not where a sure rim stands.
     changed = {k for k in range(len(side_rgbs)) if tuple(learned[k]) != tuple(side_rgbs[k])}
     sure = [h for h in first if h.reason == "ring" and h.confidence >= TEACH_CONFIDENCE]
@@ -704,20 +716,41 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
     hits = _one_per_base(both, base_in / 2 * ppi, strict, loose, wall_shift_px, wall_height_in, with_rejected,
                          view_bgr=view_bgr)
     hits = _unlabelled_faint(hits, strict, loose, base_in / 2 * ppi, with_rejected)
-    return _with_water_rims(hits, strict, learned, other_rgbs, base_in / 2 * ppi, wall_shift_px, view_bgr,
-                            loose, wall_height_in, with_rejected)
+    return _with_water_rims(hits, strict, learned, base_in / 2 * ppi, wall_shift_px, view_bgr,
+                            loose, wall_height_in, with_rejected, water=water)
 
 
-def _with_water_rims(hits, strict, side_rgbs, other_rgbs, r_px, wall_shift_px, view_bgr=None, loose=None,
-                     wall_height_in: float = 0.0, with_rejected: bool = False) -> list[RimHit]:
+def _water_labels(strict, view_bgr, ppi, side_rgbs, base_in, water_felts, *, other_rgbs, mat, wb, quantised, tables,
+                  flood, exclude, **_) -> tuple[np.ndarray, Sequence[Sequence[float]], list[list[int]]]:
+    """(strict labels, felt colours, felt labels per side) the water search reads: `strict` and the
+    profile's felts, or, where the whole table shows a felt of a side's hue off its profile colour
+    (`water_felts`, seen_felts_in_view), the view labelled again with the felts as seen; the felts
+    it looks in are those the profile names of a side's hue (similar_felts). Only the water search
+    reads them: every other test judges a rim by the profile's felts, which the set's own felt,
+    moved a little by a cast, fits better (taking the seen felts there lost more dry rims than
+    the water gained)."""
+    felts = similar_felts(side_rgbs, other_rgbs, len(side_rgbs))
+    if water_felts is None or [tuple(map(float, c)) for c in water_felts] == [tuple(map(float, c)) for c in other_rgbs]:
+        return strict, other_rgbs, felts
+    water, _ = label_view(view_bgr, side_rgbs, water_felts, wb=wb, mat=mat, quantised=quantised,
+                          felt_width_px=FELT_PATCH_BASES * base_in * ppi, tables=tables,
+                          loose_reach=(flood or MatFlood.none(len(side_rgbs))).loose_reach)
+    if exclude is not None:
+        water[exclude] = -1
+    return water, water_felts, felts
+
+
+def _with_water_rims(hits, strict, side_rgbs, r_px, wall_shift_px, view_bgr=None, loose=None,
+                     wall_height_in: float = 0.0, with_rejected: bool = False, *, water) -> list[RimHit]:
     """`hits` and the bases standing in felt of their own side's hue that no ring found
-    (vision.rim_water: there the ring test cannot tell the rim from the felt)."""
+    (vision.rim_water: there the ring test cannot tell the rim from the felt). `water`: the labels
+    and felt colours that search reads (_water_labels)."""
     rings = [h for h in hits if h.reason == "ring"]
     found = np.array([h.xy_view for h in rings], np.float64).reshape(-1, 2)
     seen = [(RimHit(xy, k, round(conf, 3), round(cov, 3), round(res, 2), 0.0, 0.0, "ring", by_water=True), why)
             for xy, k, conf, cov, res, why in water_candidates(
-                strict, len(side_rgbs), side_rgbs, other_rgbs, r_px, found, wall_shift_px=wall_shift_px,
-                view_bgr=view_bgr, found_sides=np.array([h.side_index for h in rings], int))]
+                water[0], len(side_rgbs), side_rgbs, water[1], r_px, found, wall_shift_px=wall_shift_px,
+                view_bgr=view_bgr, found_sides=np.array([h.side_index for h in rings], int), felts=water[2])]
     extra = [h for h, why in seen if why == "ring"]
     contested = [h for h, why in seen if why != "ring"]
     if contested:
@@ -1519,7 +1552,7 @@ def rims_in_view(view, side_rgbs, base_in: float, *, pose=None, height_in: float
                  other_rgbs=(), mat=None, exclude=None, table_in: tuple[float, float] | None = None,
                  keep_out_in: Sequence[tuple[float, float, float, float]] = (),
                  tables: ColourTables | None = None, flood: MatFlood | None = None,
-                 quantised=None) -> list[tuple[np.ndarray, RimHit]]:
+                 quantised=None, water_felts=None) -> list[tuple[np.ndarray, RimHit]]:
     """Bases in a top view of the table plane (or a window of it): [(centre in table inches, hit)].
 
     `view`: a TopView (image BGR, ppi, origin_in). `wb`: the anchors' white balance, applied to the
@@ -1528,12 +1561,12 @@ def rims_in_view(view, side_rgbs, base_in: float, *, pose=None, height_in: float
     (off by height / camera height of the distance from the camera's foot: under 0.3% for a 1/8"
     base under a camera 4' up). A base stands on the table (`table_in`: width, depth), its centre at
     least most of a radius in from the edge, and not on an anchor (`keep_out_in`: x0, y0, x1, y1).
-    `tables`, `flood`, `quantised`: find_rims'."""
+    `tables`, `flood`, `quantised`, `water_felts`: find_rims'."""
     shift = table_view_wall_shift(pose, view, height_in) if pose is not None and height_in > 0 else None
     hits = find_rims(view.image, view.ppi, side_rgbs, base_in, other_rgbs=other_rgbs, mat=mat,
                      wall_shift_px=shift, wall_height_in=height_in, exclude=exclude, wb=wb,
                      frame_scale=frame_scale_at(pose, view, height_in) if pose is not None else None, tables=tables,
-                     flood=flood, quantised=quantised,
+                     flood=flood, quantised=quantised, water_felts=water_felts,
                      light_at=(lambda c: wb.exposure_at(view.to_table(c))) if wb is not None else None)
     out = []
     for hit in hits:

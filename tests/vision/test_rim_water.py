@@ -10,7 +10,8 @@ import pytest
 from tests.vision.rim_scenes import BLUE, PPI, RED, WATER, TopScene
 from vision.rim_rays import longest_arc, ray_units
 from vision.rim_water import _masked_mean, _rim_within, step_circles, water_candidates, water_rims
-from vision.rims import find_rims, label_view
+from vision.colour import rgb_chroma
+from vision.rims import find_rims, label_view, seen_felts_in_view
 
 SIDES = [RED, BLUE]
 BODIES = [(110, 75, 45), (165, 168, 175), (70, 95, 50)]      # brown, metal, green
@@ -409,3 +410,48 @@ def test_a_blue_base_in_water_under_a_red_body_is_found_where_it_stands(seed, in
     near = [np.hypot(f.x - truth.x, f.y - truth.y) for f in scene.figures
             if f.detected_by == "colour" and f.side == truth.side]
     assert near and min(near) <= 0.15, np.round(near, 2)
+
+
+TEAL = (38, 115, 135)          # a craft shop's teal felt, where the profile names WATER (0.07 off in chromaticity)
+
+
+def _teal_pond(patch_in=(0.8, 0.8, 7.2, 5.2), felt_rgb=TEAL):
+    """A pond of felt (TEAL) on a table that is mostly the mat."""
+    x0, y0, x1, y1 = patch_in
+    scene = TopScene(width_in=14, depth_in=10, texture=0.07)
+    scene.poly([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], felt_rgb)
+    return scene
+
+
+def test_a_felt_of_a_sides_hue_is_learnt_as_the_photo_shows_it():
+    img = _teal_pond().finish(seed=2)
+    seen = seen_felts_in_view(img, PPI, SIDES, [(48, 82, 40), WATER])
+    assert seen[0] == (48, 82, 40)                      # woods: no side's hue, the profile's kept
+    learnt, teal = rgb_chroma(seen[1]), rgb_chroma(TEAL)
+    assert np.linalg.norm(learnt - teal) < 0.02 < np.linalg.norm(rgb_chroma(WATER) - teal) / 2
+    assert sum(seen[1]) == pytest.approx(sum(WATER))   # its brightness stays the profile's
+
+
+@pytest.mark.parametrize("patch_in, felt_rgb", [((3.0, 2.0, 5.2, 4.4), TEAL), (None, TEAL),
+                                                ((0.8, 0.8, 7.2, 5.2), (62, 112, 175))],
+                         ids=["under 6 sq in", "no felt", "the profile's felt a little off (a cast)"])
+def test_no_patch_big_enough_or_far_enough_off_learns_nothing(patch_in, felt_rgb):
+    scene = _teal_pond(patch_in, felt_rgb) if patch_in else TopScene(width_in=14, depth_in=10, texture=0.07)
+    assert seen_felts_in_view(scene.finish(seed=2), PPI, SIDES, [WATER]) == (tuple(map(float, WATER)),)
+
+
+def test_blue_figures_in_a_familys_own_teal_felt_are_found_by_its_colour_as_seen():
+    # the paint a little off the profile's blue, towards the felt; under half of each rim in view
+    scene = _teal_pond()
+    for (x, y), body in zip([(2.3, 2.2), (5.4, 2.4), (3.8, 4.0)], BODIES):
+        scene.figure(x, y, "blue", (50, 100, 190), visible=0.45, lean_deg=40.0, body_rgb=body)
+    img = scene.finish(seed=7)
+    seen = seen_felts_in_view(img, PPI, SIDES, [WATER])
+
+    def found(water_felts):
+        hits = find_rims(img, PPI, SIDES, 1.0, other_rgbs=[WATER], water_felts=water_felts)
+        return sum(any(h.side_index == 1 and np.hypot(*(h.xy_view / PPI - (x, y))) <= 0.25 for h in hits)
+                   for x, y, _ in scene.truth)
+
+    assert found(seen) == 3
+    assert found(None) <= 2           # by the profile's water the search barely looks there
