@@ -418,13 +418,17 @@ def _in_windows(maps: _WindowMaps, looks: list[_Look], r_px, wall_shift_px, orig
                 return arc, (arc >= STEP_MIN_ARC) & (painted >= STEP_MIN_PAINT)
 
             arc, ok = shown(on)
+            # (where the step puts it, the ground round it lies within the felt's outline too: a
+            # step along the felt's own edge, at a pond's corner, is the felt's, not a base's)
+            grounded = sample_rays(maps.enclosed_f, fitted, radii[ground], units).mean((1, 2)) >= MIN_GROUND_IN_FELT
+            ok &= grounded
             # (a faint step the frame's blur spread over a ramp shows a base the colour's ring fell
             # short of, where it rises to the felt the base stands in, not to the mat past the
             # felt's edge; it does not move a ring the colour found)
             felt_out = sample_rays(maps.felt_f, fitted, r_px + np.arange(2.5, 4.51, 0.5), units).mean(2)
             arc_soft, ok_soft = shown(on | (soft & (felt_out >= 0.5)))
             not_yet = reason[look] != "ring"
-            by_ramp = ok_soft & not_yet & ~ok
+            by_ramp = ok_soft & grounded & not_yet & ~ok
             ok |= by_ramp
             arc = np.where(by_ramp, arc_soft, arc)
             rescued = ok & not_yet
