@@ -822,7 +822,8 @@ def seen_felts(quantised, side_rgbs, other_rgbs, mat: np.ndarray, ppi: float) ->
     nearer the blue side's colour than the profile's water; no base is that big); its brightness
     stays the profile's."""
     n_sides = len(side_rgbs)
-    wanted = sorted({t - n_sides for labels in similar_felts(side_rgbs, other_rgbs, n_sides) for t in labels})
+    similar = similar_felts(side_rgbs, other_rgbs, n_sides)
+    wanted = sorted({t - n_sides for labels in similar for t in labels})
     out = [tuple(float(v) for v in c) for c in other_rgbs]
     if not wanted:
         return tuple(out)
@@ -838,7 +839,6 @@ def seen_felts(quantised, side_rgbs, other_rgbs, mat: np.ndarray, ppi: float) ->
     small = index[::step, ::step]
     label = table[small]
     px_sqin = (step / ppi) ** 2
-    similar = similar_felts(side_rgbs, other_rgbs, n_sides)
     for t in wanted:
         ours = label == n_sides + t
         for k, labels in enumerate(similar):

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 import cv2
 import numpy as np
@@ -720,8 +720,15 @@ def find_rims(view_bgr: np.ndarray, ppi: float, side_rgbs: Sequence[Sequence[flo
                             loose, wall_height_in, with_rejected, water=water)
 
 
+class WaterLabels(NamedTuple):
+    """What the water search reads (_water_labels)."""
+    strict: np.ndarray                       # the strict labels
+    felt_rgbs: Sequence[Sequence[float]]     # the felts' colours they were judged by
+    felts: list[list[int]]                   # per side, the labels of the felts it looks in
+
+
 def _water_labels(strict, view_bgr, ppi, side_rgbs, base_in, water_felts, *, other_rgbs, mat, wb, quantised, tables,
-                  flood, exclude, **_) -> tuple[np.ndarray, Sequence[Sequence[float]], list[list[int]]]:
+                  flood, exclude, **_) -> WaterLabels:
     """(strict labels, felt colours, felt labels per side) the water search reads: `strict` and the
     profile's felts, or, where the whole table shows a felt of a side's hue off its profile colour
     (`water_felts`, seen_felts_in_view), the view labelled again with the felts as seen; the felts
@@ -731,17 +738,17 @@ def _water_labels(strict, view_bgr, ppi, side_rgbs, base_in, water_felts, *, oth
     the water gained)."""
     felts = similar_felts(side_rgbs, other_rgbs, len(side_rgbs))
     if water_felts is None or [tuple(map(float, c)) for c in water_felts] == [tuple(map(float, c)) for c in other_rgbs]:
-        return strict, other_rgbs, felts
+        return WaterLabels(strict, other_rgbs, felts)
     water, _ = label_view(view_bgr, side_rgbs, water_felts, wb=wb, mat=mat, quantised=quantised,
                           felt_width_px=FELT_PATCH_BASES * base_in * ppi, tables=tables,
                           loose_reach=(flood or MatFlood.none(len(side_rgbs))).loose_reach)
     if exclude is not None:
         water[exclude] = -1
-    return water, water_felts, felts
+    return WaterLabels(water, water_felts, felts)
 
 
 def _with_water_rims(hits, strict, side_rgbs, r_px, wall_shift_px, view_bgr=None, loose=None,
-                     wall_height_in: float = 0.0, with_rejected: bool = False, *, water) -> list[RimHit]:
+                     wall_height_in: float = 0.0, with_rejected: bool = False, *, water: WaterLabels) -> list[RimHit]:
     """`hits` and the bases standing in felt of their own side's hue that no ring found
     (vision.rim_water: there the ring test cannot tell the rim from the felt). `water`: the labels
     and felt colours that search reads (_water_labels)."""
@@ -749,8 +756,8 @@ def _with_water_rims(hits, strict, side_rgbs, r_px, wall_shift_px, view_bgr=None
     found = np.array([h.xy_view for h in rings], np.float64).reshape(-1, 2)
     seen = [(RimHit(xy, k, round(conf, 3), round(cov, 3), round(res, 2), 0.0, 0.0, "ring", by_water=True), why)
             for xy, k, conf, cov, res, why in water_candidates(
-                water[0], len(side_rgbs), side_rgbs, water[1], r_px, found, wall_shift_px=wall_shift_px,
-                view_bgr=view_bgr, found_sides=np.array([h.side_index for h in rings], int), felts=water[2])]
+                water.strict, len(side_rgbs), side_rgbs, water.felt_rgbs, r_px, found, wall_shift_px=wall_shift_px,
+                view_bgr=view_bgr, found_sides=np.array([h.side_index for h in rings], int), felts=water.felts)]
     extra = [h for h, why in seen if why == "ring"]
     contested = [h for h, why in seen if why != "ring"]
     if contested:

@@ -378,7 +378,7 @@ def test_a_water_find_up_on_a_surer_rings_body_is_left_out(monkeypatch, behind_r
     monkeypatch.setattr(rims, "water_candidates", lambda *a, **k: [(find, 1, 0.4, 0.4, 0.8, "ring")])
     ring = RimHit(base, 1, 0.7, 0.5, 0.5, 0.0, 0.0, "ring")
     out = rims._with_water_rims([ring], strict, SIDES, r_px, shift, None, np.full_like(strict, -1), 0.125,
-                                water=(strict, [WATER], [[], [2]]))
+                                water=rims.WaterLabels(strict, [WATER], [[], [2]]))
     assert out[0] is ring
     assert (len(out) == 2) == kept, [(h.xy_view, h.reason) for h in out]
 
