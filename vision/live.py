@@ -150,7 +150,9 @@ def status_messages(profile, stats: FrameStats | None, result: Any, previous=Non
             out.append(Status("colour_too_coarse", f"colour bases too small for this camera "
                                                    f"({coarse['px_per_in_least']:.0f} px/in, "
                                                    f"{coarse['least_px_per_in']:.0f} wanted): bring the camera "
-                                                   "closer or use a higher resolution"))
+                                                   "closer or use a higher resolution"
+                                                   + (", or turn it a quarter turn so that the table's long side runs "
+                                                      "along the picture's" if coarse.get("turn_gain") else "")))
         # and a table of a side's own colour (the Scene's colour_like_table, vision.rims.mat_flood)
         extra = getattr(getattr(result, "scene", None), "extra", {})
         like = extra.get("colour_like_table")

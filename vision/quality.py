@@ -14,7 +14,9 @@ its resolution each way. Where the table shows at fewer pixels an inch than `col
 a base's rim is a chroma pixel or two wide and many are missed (on 60 hard photos of each of 8 seeds,
 found: 89% of the bases standing where the photo shows fewer than 20 px/in, 96% at 20-24, 97% at
 24 and more, with a p95 error of 0.09-0.14, 0.04-0.09 and 0.04-0.05 in). The photo is still
-measured (markers, grid and terrain do not need it): the reply says so, and what to do.
+measured (markers, grid and terrain do not need it): the reply says so, and what to do: where the
+table's long side runs along the picture's short side, turning the camera a quarter turn lets the
+table fill more of the picture (`quarter_turn_gain`), and the words say so.
 
 Strongly tinted light: the anchors' white card shows the lamp's colour before the white balance
 evens it out (vision.whitebalance). Under a household bulb its blue is a third to a half of its red;
@@ -188,7 +190,9 @@ def colour_resolution(registration, table_in: tuple[float, float]) -> dict | Non
     """Where the photo shows the table too coarsely for colour bases: the frame's pixels per inch (the
     shorter of an inch's steps along the table's two axes) over a grid of table points (the least
     and the most, and the share of the points below the house default `colour_least_px_per_in`), or
-    None where every point is at or above it."""
+    None where every point is at or above it. With `turn_gain`, where the camera turned a quarter
+    turn would let the table fill the picture that many times more (quarter_turn_gain), at least the
+    house default `colour_turn_gain`."""
     least = float(VISION_DEFAULTS["colour_least_px_per_in"])
     w, d = table_in
     u = (np.arange(COARSE_GRID) + 0.5) / COARSE_GRID
@@ -200,8 +204,28 @@ def colour_resolution(registration, table_in: tuple[float, float]) -> dict | Non
     below = scale < least
     if not below.any():
         return None
-    return {"px_per_in_least": round(float(scale.min()), 1), "px_per_in_most": round(float(scale.max()), 1),
-            "share_below": round(float(below.mean()), 2), "least_px_per_in": least}
+    out = {"px_per_in_least": round(float(scale.min()), 1), "px_per_in_most": round(float(scale.max()), 1),
+           "share_below": round(float(below.mean()), 2), "least_px_per_in": least}
+    gain = quarter_turn_gain(registration, table_in)
+    if gain >= float(VISION_DEFAULTS["colour_turn_gain"]):
+        out["turn_gain"] = round(gain, 2)
+    return out
+
+
+def quarter_turn_gain(registration, table_in: tuple[float, float]) -> float:
+    """How many times larger the table could show with the camera turned a quarter turn and the table
+    framed again as fully: the picture's sides over the table's extent in it, the table's extents
+    along the picture's two axes swapped (a table whose long side runs along a landscape picture's
+    short side fills more of it turned). 1 or less: turning does not help."""
+    w, d = table_in
+    corners = registration.to_image(np.array([[0.0, 0.0], [w, 0.0], [w, d], [0.0, d]]))
+    across, down = np.ptp(corners, axis=0)
+    width_px, height_px = registration.image_size
+    if min(across, down) <= 0:
+        return 1.0
+    now = min(width_px / across, height_px / down)
+    turned = min(width_px / down, height_px / across)
+    return float(turned / now)
 
 
 def colour_resolution_words(info: dict | None) -> str | None:
@@ -211,9 +235,14 @@ def colour_resolution_words(info: dict | None) -> str | None:
     lo, hi = info["px_per_in_least"], info["px_per_in_most"]
     shown = f"{lo:.0f}" if round(lo) == round(hi) or hi >= info["least_px_per_in"] else f"{lo:.0f}-{hi:.0f}"
     where = "" if info["share_below"] >= 1 else " on part of it"
-    return (f"The photo shows the table at {shown} pixels an inch{where}: below about {info['least_px_per_in']:.0f}, "
-            "colour bases are missed more often. Use the camera's full picture size, or bring it closer, "
-            "and take the photo again.")
+    words = (f"The photo shows the table at {shown} pixels an inch{where}: below about {info['least_px_per_in']:.0f}, "
+             "colour bases are missed more often. Use the camera's full picture size, or bring it closer, "
+             "and take the photo again.")
+    if info.get("turn_gain"):
+        words += (" Turning the camera a quarter turn, so that the table's long side runs along the picture's "
+                  f"long side, lets the table fill more of the picture: about {lo * info['turn_gain']:.0f} "
+                  "pixels an inch.")
+    return words
 
 
 _CHANNELS = ("blue", "green", "red")          # BGR order, as the white card is measured

@@ -328,6 +328,17 @@ def test_colour_bases_for_the_camera(px_per_in, expected):
     assert not [t for t in _texts(result=Result(_registration(px_per_in))) if "colour" in t]
 
 
+def test_a_camera_showing_the_tables_long_side_along_the_pictures_short_side_is_told_to_turn():
+    # 48 x 36 in at 20 px/in, the long side along the 1080 pixels: turned, it fills 1.33 times more
+    sides = replace(PROFILE, sides=(ColourSpec("red", (200, 40, 40)), ColourSpec("blue", (40, 80, 200))))
+    in_to_px = np.array([[0.0, 20.0, 100.0], [20.0, 0.0, 50.0], [0.0, 0.0, 1.0]])
+    turned = Registration(H_px_to_in=np.linalg.inv(in_to_px), method="anchors-ransac", anchors_seen=(0, 1, 2, 3),
+                          anchors_rejected=(), rms_px=0.3, image_size=(1920, 1080))
+    assert [t for t in _texts(profile=sides, result=Result(turned)) if "colour" in t] == [
+        "colour bases too small for this camera (20 px/in, 24 wanted): bring the camera closer or use a higher "
+        "resolution, or turn it a quarter turn so that the table's long side runs along the picture's"]
+
+
 def test_marker_cells_follow_the_dictionary():
     assert marker_cells("DICT_4X4_50") == 6 and marker_cells("DICT_6X6_250") == 8
     assert marker_cells("DICT_APRILTAG_36h11") == 8

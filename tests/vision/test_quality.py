@@ -169,6 +169,62 @@ def test_a_tilted_camera_is_too_coarse_on_the_far_part_of_the_table_only():
     assert colour_resolution_words(None) is None
 
 
+@pytest.mark.parametrize("table_in, long_along_short, gain", [
+    # a 58 x 40 in table at 18 px/in, its long side along a 1920 x 1080 picture's 1080 pixels: turned,
+    # it would fill min(1920/1044, 1080/720) / min(1920/720, 1080/1044) = 1.5 / 1.0345 of it
+    ((58.0, 40.0), True, 1.45),
+    ((58.0, 40.0), False, None),       # already along the long side: turning shows it smaller
+    ((40.0, 40.0), True, None),        # a square table gains nothing from a quarter turn
+])
+def test_a_coarse_photo_is_told_to_turn_the_camera_where_the_table_would_fill_more_of_it(table_in, long_along_short,
+                                                                                        gain):
+    """Colour bases want about 24 px/in; a 5' table's long side along a 1080p picture's short side
+    shows it at under 20. Turned a quarter turn, the table's long side along the picture's long
+    side, it can fill more of the picture: the reply says so, and how fine it would show."""
+    ppi = 18.0
+    in_to_px = np.array([[0.0, ppi, 10.0], [ppi, 0.0, 5.0], [0.0, 0.0, 1.0]]) if long_along_short else np.diag([ppi, ppi, 1.0])
+    registration = _registration(in_to_px)
+    info = colour_resolution(registration, table_in)
+    assert info["px_per_in_least"] == ppi
+    words = colour_resolution_words(info)
+    if gain is None:
+        assert "turn_gain" not in info and "quarter turn" not in words
+    else:
+        assert info["turn_gain"] == pytest.approx(gain, abs=0.005)
+        assert info["turn_gain"] >= VISION_DEFAULTS["colour_turn_gain"]
+        assert "a quarter turn, so that the table's long side runs along the picture's long side" in words
+        assert f"about {ppi * gain:.0f} pixels an inch" in words
+
+
+def test_the_quarter_turn_gain_is_the_picture_over_the_tables_extent_with_its_axes_swapped():
+    """A tilted camera's picture of the table is a trapezoid: its extent along the picture's two axes,
+    swapped, against the picture's sides."""
+    from vision.quality import quarter_turn_gain
+    for azimuth, tilt in ((0.0, 0.0), (90.0, 25.0), (30.0, 35.0)):
+        camera = camera_over_table(58, 40, (1920, 1080), tilt_deg=tilt, azimuth_deg=azimuth)
+        registration = _registration(camera.plane_homography(0.0))
+        corners = camera.project(np.array([[0, 0, 0], [58, 0, 0], [58, 40, 0], [0, 40, 0]], float))
+        across, down = np.ptp(corners, axis=0)
+        expected = min(1920 / down, 1080 / across) / min(1920 / across, 1080 / down)
+        assert quarter_turn_gain(registration, (58.0, 40.0)) == pytest.approx(expected, rel=1e-6)
+
+
+def test_a_hard_photo_of_a_long_table_along_the_pictures_short_side_is_told_to_turn_the_camera():
+    """Hard photo 38 of seed 0: a 1080p picture whose 1080 pixels hold the table's long side (11-17
+    px/in). Its Scene says how much more of the picture the table would fill turned a quarter turn,
+    as the truth's camera gives it; the words say to turn it."""
+    from vision.quality import quarter_turn_gain
+    from vision.synthetic.hard import hard_photo
+
+    photo = hard_photo(0, 38)
+    assert photo.conditions.long_side_on_short_axis and photo.conditions.resolution == "1080p"
+    table_in = (photo.profile.width_in, photo.profile.depth_in)
+    truth = quarter_turn_gain(_registration(photo.camera.plane_homography(0.0)), table_in)
+    info = FramePipeline(photo.profile).process(photo.image).scene.extra["colour_resolution"]
+    assert info["turn_gain"] == pytest.approx(truth, abs=0.02) and truth > 1.3
+    assert "quarter turn" in colour_resolution_words(info)
+
+
 def test_the_scene_says_so_only_for_a_table_with_colour_sides(photo_and_profile):
     photo, profile = photo_and_profile            # 1280 x 720 of a 36 x 24 in table: 14-17 px/in
     sides = replace(profile, sides=(ColourSpec("red", (200, 40, 40)), ColourSpec("blue", (40, 80, 200))))
