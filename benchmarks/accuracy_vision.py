@@ -63,12 +63,18 @@ in from it), as a river or a wood running off the table; its truth is the part o
 issue's set (its felts lie inside the table): a felt cut straight by the table's edge is also what a
 book hanging over it looks like.
 
+`--turned` takes each photo whose table's long side runs along the picture's short side with the
+camera turned a quarter turn and the table framed again, as the reply tells a player to
+(vision.quality.quarter_turn_gain; vision.synthetic.hard.hard_photo's `turned`): the same table,
+figures, felt, clutter and hand, seen finer. Its "long side: short axis" row, against the same row
+without `--turned`, is what turning the camera gains.
+
 `--save DIR` also writes each photo as a player would have it (PNG, table TOML, truth and conditions
 JSON), to run `tablesight analyze` on by hand.
 
 Run: python benchmarks/accuracy_vision.py [--photos 60] [--seed 0] [--res 1080p,1080p,2160p] [--easy N] [--save DIR]
      [--absent-kinds] [--full-colour-jpeg] [--base-in 1.26 [--profile-base 1.26]] [--paint hobby]
-     [--felt shop] [--mat kitchen] [--shadows] [--felt-at-edge]
+     [--felt shop] [--mat kitchen] [--shadows] [--felt-at-edge] [--turned]
 """
 from __future__ import annotations
 
@@ -223,7 +229,7 @@ def felt_table(scores, felts) -> str:
 def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path | None = None,
                 absent: bool = False, full_colour_jpeg: bool = False, base_in: float = 1.0,
                 profile_base_in: float | None = None, paint: str = "set", mat: str = "set",
-                shadows: bool = False, felt_at_edge: bool = False, felt: str = "set") -> None:
+                shadows: bool = False, felt_at_edge: bool = False, felt: str = "set", turned: bool = False) -> None:
     scores, lines, hidden, paints, felts = [], [], defaultdict(int), [], []
     sized = Counter()           # (the size the colour bases were looked for at, where it came from) per photo
     render_s, analyse_s = [], []
@@ -233,7 +239,7 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
         gone = absent_kinds(seed, k) if absent else ()
         photo = hard_photo(seed, k, resolutions=resolutions, absent_kinds=gone, full_colour_jpeg=full_colour_jpeg,
                            base_in=base_in, paint=paint, mat=mat, shadows=shadows, felt_at_edge=felt_at_edge,
-                           felt=felt)
+                           felt=felt, turned=turned)
         paints.append(photo.conditions.paints)
         felts.append(photo.conditions.felts)
         if profile_base_in is not None:
@@ -307,6 +313,10 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     if shadows:
         print("**Not the issue's set**: each colour figure casts a shadow onto the table and its base's top "
               "(vision.synthetic.hard.FIGURE_SHADOW).\n")
+    if turned:
+        print("**Not the issue's set**: each photo whose table's long side runs along the picture's short side "
+              "is taken with the camera turned a quarter turn, the table framed again (rows keep each photo's "
+              "own long side).\n")
     if felt_at_edge:
         print("**Not the issue's set**: each felt piece lies across one of the table's edges (a river or a wood "
               "running off the table); its truth is the part on the table.\n")
@@ -445,6 +455,9 @@ def main() -> None:
                         help="each colour figure casts a shadow onto the table and its own base's top")
     parser.add_argument("--felt-at-edge", action="store_true",
                         help="each felt piece lies across one of the table's edges, running off the table")
+    parser.add_argument("--turned", action="store_true",
+                        help="photos of a table whose long side runs along the picture's short side taken with the "
+                             "camera turned a quarter turn")
     args = parser.parse_args()
     resolutions = tuple(r.strip() for r in args.res.split(",") if r.strip())
     if any(r not in ("1080p", "2160p") for r in resolutions):
@@ -456,7 +469,7 @@ def main() -> None:
     if args.photos > 0:
         hard_report(args.photos, args.seed, resolutions, args.save, args.absent_kinds, args.full_colour_jpeg,
                     args.base_in, args.profile_base, args.paint, args.mat, args.shadows, args.felt_at_edge,
-                    args.felt)
+                    args.felt, args.turned)
     if args.easy > 0:
         easy_report(args.easy, args.seed + 1)
 

@@ -486,3 +486,38 @@ def test_figure_shadows_change_only_the_pixels_near_the_colour_figures():
             near |= _pixels_of(Point(*plain.camera.project(np.array([[f.x, f.y, 0.0]]))[0]).buffer(
                 2.0 * frame_ppi(plain.camera, f.x, f.y)), changed.shape)
     assert not (changed & ~near).any()
+
+
+def test_a_turned_camera_shows_the_same_table_finer_its_long_side_along_the_pictures_long_side():
+    """`turned`: the camera turned a quarter turn as the reply tells a player to, the table framed
+    again. The same table (figures, felt, profile), its long side now along the picture's long side,
+    seen finer; the bases the hand hides are those its footprint covers from the turned camera. A
+    photo whose table's long side already runs along the picture's long side is not turned."""
+    before = hard_photo(0, 11, resolutions=("1080p",))
+    after = hard_photo(0, 11, resolutions=("1080p",), turned=True)
+    assert before.conditions.long_side_on_short_axis and not before.conditions.turned
+    assert after.conditions.long_side_on_short_axis and after.conditions.turned
+    assert [(f.id, f.x, f.y) for f in after.truth.figures] == [(f.id, f.x, f.y) for f in before.truth.figures]
+    assert after.truth.terrain == before.truth.terrain and after.profile == before.profile
+    w, d = before.profile.width_in, before.profile.depth_in
+    long_edge = np.array([[0, 0, 0], [max(w, d), 0, 0]] if w >= d else [[0, 0, 0], [0, max(w, d), 0]], float)
+
+    def along(camera):
+        return np.abs(np.diff(camera.project(long_edge), axis=0))[0]
+
+    assert along(before.camera)[1] > along(before.camera)[0] and along(after.camera)[0] > along(after.camera)[1]
+
+    def px_per_in(camera):
+        c = np.array([[w / 2, d / 2, 0], [w / 2 + 1, d / 2, 0], [w / 2, d / 2 + 1, 0]], float)
+        p = camera.project(c)
+        return min(np.hypot(*(p[1] - p[0])), np.hypot(*(p[2] - p[0])))
+
+    assert px_per_in(after.camera) > 1.2 * px_per_in(before.camera)
+    foot = after.hand.footprint(after.camera)
+    for f in after.truth.figures:
+        r = f.base_in / 2 if f.detected_by == "colour" else 0.95 * after.profile.figure_marker_size_in
+        assert f.hidden == (covered_share(foot, Point(f.x, f.y).buffer(r)) >= HIDDEN_SHARE), f.id
+    assert after.hidden_ids
+    plain = hard_photo(0, 3, resolutions=("1080p",))
+    assert not plain.conditions.long_side_on_short_axis
+    assert np.array_equal(hard_photo(0, 3, resolutions=("1080p",), turned=True).image, plain.image)

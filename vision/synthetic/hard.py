@@ -29,7 +29,7 @@ from vision.synthetic import layout
 from vision.synthetic.camera import PinholeCamera, camera_over_table
 from vision.synthetic.clutter import Die
 from vision.synthetic.felt import FeltCut, FeltLayer, mat_surface
-from vision.synthetic.hands import HIDDEN_SHARE, Hand
+from vision.synthetic.hands import HIDDEN_SHARE, Hand, covered_share
 from vision.synthetic.layout import FELT, RESOLUTIONS  # noqa: F401  (RESOLUTIONS: part of this module's vocabulary)
 from vision.synthetic.lighting import Cast, HotSpot, MotionBlur
 from vision.synthetic.render import GridDrawing, TableSpec, render_photo
@@ -80,6 +80,7 @@ class Conditions:
     mat: str = ""                   # a KITCHEN_MATS table where not the set's mat
     figure_shadows: bool = False    # each colour figure casts a shadow (hard_photo's shadows)
     felt_at_edge: bool = False      # each felt laid across a table edge (hard_photo's felt_at_edge)
+    turned: bool = False            # the camera turned a quarter turn, the table's long side along the picture's
     clean: bool = False             # light, cast, blur, noise and JPEG left out (a test of the truth)
 
     def groups(self) -> dict[str, str]:
@@ -140,7 +141,7 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
                force: Mapping[str, str] | None = None, clean: bool = False,
                absent_kinds: Collection[str] = (), full_colour_jpeg: bool = False, base_in: float = 1.0,
                paint: str = "set", mat: str = "set", shadows: bool = False, felt_at_edge: bool = False,
-               felt: str = "set") -> HardPhoto:
+               felt: str = "set", turned: bool = False) -> HardPhoto:
     """Photo `index` of the set `seed`; `force` pins factors to levels (e.g. {"hand": "yes"}) for a
     test; `clean` draws the same table with even light and no cast, blur, noise or JPEG;
     `absent_kinds`: felt of these kinds is cut (its random draws taken, so all else is the same photo)
@@ -158,7 +159,13 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
     piece laid across one of the table's edges, its truth the part on the table (other draws follow,
     so it is another photo); `felt`: "set", each felt near the profile's colour, or "shop", each kind's
     felt one of layout.SHOP_FELTS (balanced over photos like a factor; no random draw taken, so all
-    else is the same photo), the profile still naming the set's colour."""
+    else is the same photo), the profile still naming the set's colour; `turned`: a photo whose
+    table's long side runs along the picture's short side is taken with the camera turned a quarter
+    turn about its axis and the table framed again (camera_over_table: just fitting), as a player
+    told to turn it would (vision.quality.quarter_turn_gain); the table, its figures, felt, clutter
+    and hand are laid out as before (no random draw taken), each rim's share in view and each base's
+    share under the hand measured again from the turned camera; Conditions keep the photo's own
+    `long_side_on_short_axis` and say `turned`."""
     if paint not in ("set", "hobby"):
         raise ValueError(f"paint: {paint!r} is neither 'set' nor 'hobby'")
     if felt not in ("set", "shop"):
@@ -222,6 +229,20 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
     if lv["hand"] == "yes":
         hand, cover, colour_figs, marker_figs = layout.place_hand(rng, camera, width, depth, anchors, felt_area,
                                                             colour_figs, marker_figs)
+    turn = turned and short_axis
+    if turn:
+        # (after every draw that reads the camera: the same table, seen by the camera turned)
+        spec = replace(spec, roll_deg=spec.roll_deg + 90.0)
+        camera = camera_over_table(width, depth, spec.image_size, tilt_deg=spec.tilt_deg,
+                                   azimuth_deg=spec.azimuth_deg, roll_deg=spec.roll_deg, hfov_deg=spec.hfov_deg,
+                                   margin=spec.margin)
+        rim_visible = {f.figure_id: round(f.body.rim_visible(camera, f), 3) for f in colour_figs}
+        if hand is not None:
+            foot = hand.footprint(camera)
+            sizes = {f.figure_id: (f.x_in, f.y_in, f.base_in / 2) for f in colour_figs}
+            sizes.update({f"m{m.marker_id}": (m.x_in, m.y_in, m.size_in * 0.95) for m in marker_figs})
+            cover = {fid: v for fid, (x, y, r) in sizes.items()
+                     if (v := covered_share(foot, shapely.Point(x, y).buffer(r))) > 0}
 
     grid = None
     if lv["grid"] != "none":
@@ -266,7 +287,8 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
         resolution=resolution, grid=lv["grid"], hot_spot=lv["hot_spot"] == "yes", long_side_on_short_axis=short_axis,
         table_in=(round(width, 2), round(depth, 2)), marker_size_in=marker_in, jpeg_quality=spec.jpeg_quality,
         vignette=round(spec.vignette, 3), clean=clean, jpeg_full_colour=spec.jpeg_full_colour,
-        paints=tuple(hobby.items()), felts=tuple(shop.items()), mat=kitchen, figure_shadows=shadows, felt_at_edge=felt_at_edge)
+        paints=tuple(hobby.items()), felts=tuple(shop.items()), mat=kitchen, figure_shadows=shadows, felt_at_edge=felt_at_edge,
+        turned=turn)
     profile = _profile(f"Hard photo {seed}/{index}", table, cuts, marker_figs, rng)
     return HardPhoto(index=index, image=photo.image, truth=truth, profile=profile, conditions=conditions,
                      camera=photo.camera, marker_corners_px=photo.marker_corners_px, rim_visible=rim_visible,
