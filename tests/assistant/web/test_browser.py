@@ -283,6 +283,29 @@ def test_a_photo_of_32mm_bases_says_the_size_it_read(browser, server_for, shots,
     assert errors == []
 
 
+def test_a_coarse_photo_of_a_long_table_along_the_pictures_short_side_says_to_turn_the_camera(
+        browser, server_for, shots, tmp_path):
+    """A 1080p photo whose 1080 pixels hold the table's long side (hard photo 38 of seed 0, 15-17
+    px/in): after the photo the Table page says colour bases are missed more often, and to turn the
+    camera a quarter turn, the table's long side along the picture's."""
+    from playwright.sync_api import expect
+    from vision.synthetic.export import write_hard_photo
+    from vision.synthetic.hard import hard_photo
+
+    picture = write_hard_photo(hard_photo(0, 38), tmp_path, "long")
+    base = server_for(TABLE=str(picture.with_suffix(".toml")))
+    context, page, errors = _page(browser, VIEWPORTS["landscape"])
+    _join(page, base, "/table/")
+    page.set_input_files("#photo-input", str(picture))
+    status = page.locator("#photo-status")
+    expect(status).to_contain_text("colour bases are missed more often")
+    expect(status).to_contain_text("Turning the camera a quarter turn, so that the table's long side runs along "
+                                   "the picture's long side")
+    page.screenshot(path=shots / "table-after-long-side-photo.png", full_page=True)
+    context.close()
+    assert errors == []
+
+
 def test_a_photo_on_a_table_of_a_sides_colour_says_so(browser, server_for, shots, tmp_path):
     """Red rims on a cherry-wood kitchen table, with blue water felt on it under blue rims: after the
     photo the Table page says the table looks like the red bases' colour, that blue figures in or
