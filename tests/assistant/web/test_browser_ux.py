@@ -313,6 +313,9 @@ def test_setup_wizard_saves_a_table_and_switches_to_it(browser, shots, tmp_path,
         expect(page.locator("#wiz-summary")).to_contain_text("48 x 36 inches, squares of 1 inch")
         page.click("#wiz-save")
         expect(page.locator('.wizard-step[data-step="test"]')).to_be_visible()
+        # how to point the camera before the photo: the table's long side along the picture's
+        expect(page.locator('.wizard-step[data-step="test"]')).to_contain_text(
+            "the table's long side runs along the picture's long side")
         page.set_input_files("#wiz-photo", str(DEMO_PHOTO))
         expect(page.locator(".verdict-good")).to_have_text(
             "All four corner markers found, and 12 figures: your table is ready!")
