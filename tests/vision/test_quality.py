@@ -7,6 +7,8 @@ import json
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from assistant.cli import main
 from dataclasses import replace
@@ -223,6 +225,22 @@ def test_a_hard_photo_of_a_long_table_along_the_pictures_short_side_is_told_to_t
     info = FramePipeline(photo.profile).process(photo.image).scene.extra["colour_resolution"]
     assert info["turn_gain"] == pytest.approx(truth, abs=0.02) and truth > 1.3
     assert "quarter turn" in colour_resolution_words(info)
+
+
+@given(st.floats(24.0, 72.0), st.floats(18.0, 60.0), st.floats(4.0, 40.0), st.sampled_from([(1920, 1080), (1080, 1920),
+                                                                                       (1280, 720), (4032, 3024)]))
+def test_turning_the_camera_back_undoes_the_gain(width_in, depth_in, ppi, image_size):
+    """A camera straight down, the table either way round in the picture: what one way gains turned,
+    the other way loses (the two gains multiply to 1), and a table as long as it is wide gains nothing."""
+    from vision.quality import quarter_turn_gain
+    along = _registration(np.diag([ppi, ppi, 1.0]), image_size)
+    across = _registration(np.array([[0.0, ppi, 0.0], [ppi, 0.0, 0.0], [0.0, 0.0, 1.0]]), image_size)
+    gain = quarter_turn_gain(along, (width_in, depth_in))
+    assert gain * quarter_turn_gain(across, (width_in, depth_in)) == pytest.approx(1.0)
+    assert quarter_turn_gain(along, (width_in, width_in)) == pytest.approx(1.0)
+    # a table wider than deep, along the picture's longer side, gains nothing by turning
+    if width_in > 1.05 * depth_in:
+        assert (gain <= 1.0) == (image_size[0] >= image_size[1])
 
 
 def test_the_scene_says_so_only_for_a_table_with_colour_sides(photo_and_profile):
