@@ -29,7 +29,7 @@ from vision.synthetic import layout
 from vision.synthetic.camera import PinholeCamera, camera_over_table
 from vision.synthetic.clutter import Die
 from vision.synthetic.felt import FeltCut, FeltLayer, mat_surface
-from vision.synthetic.hands import HIDDEN_SHARE, Hand, covered_share
+from vision.synthetic.hands import HIDDEN_SHARE, Hand
 from vision.synthetic.layout import FELT, RESOLUTIONS  # noqa: F401  (RESOLUTIONS: part of this module's vocabulary)
 from vision.synthetic.lighting import Cast, HotSpot, MotionBlur
 from vision.synthetic.render import GridDrawing, TableSpec, render_photo
@@ -238,11 +238,9 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
                                    margin=spec.margin)
         rim_visible = {f.figure_id: round(f.body.rim_visible(camera, f), 3) for f in colour_figs}
         if hand is not None:
-            foot = hand.footprint(camera)
-            sizes = {f.figure_id: (f.x_in, f.y_in, f.base_in / 2) for f in colour_figs}
-            sizes.update({f"m{m.marker_id}": (m.x_in, m.y_in, m.size_in * 0.95) for m in marker_figs})
-            cover = {fid: v for fid, (x, y, r) in sizes.items()
-                     if (v := covered_share(foot, shapely.Point(x, y).buffer(r))) > 0}
+            cover = {fid: v for fid, v in layout.hand_cover(hand.footprint(camera),
+                                                            layout.figure_discs(colour_figs, marker_figs)).items()
+                     if v > 0}
 
     grid = None
     if lv["grid"] != "none":

@@ -198,13 +198,24 @@ def solid_image(camera, ring_in: np.ndarray, z0: float, z1: float) -> Polygon:
     return shapely.convex_hull(shapely.multipoints(pts))
 
 
+def figure_discs(colour_figs, marker_figs) -> list[tuple[str, float, float, float]]:
+    """(id, x, y, radius in inches) of what a hand may cover of each figure: a colour figure's base, a
+    marker's card."""
+    return ([(f.figure_id, f.x_in, f.y_in, f.base_in / 2) for f in colour_figs]
+            + [(f"m{m.marker_id}", m.x_in, m.y_in, m.size_in * 0.95) for m in marker_figs])
+
+
+def hand_cover(foot: Polygon, discs) -> dict[str, float]:
+    """Each figure's share under a hand's footprint (`discs`: figure_discs)."""
+    return {fid: covered_share(foot, Point(x, y).buffer(r)) for fid, x, y, r in discs}
+
+
 def place_hand(rng, camera, width, depth, anchors, felt_area, colour_figs, marker_figs):
     """A hand over one or two figures, clear of the anchors; figures it would half-hide are left off
     the table, so every figure is either hidden (>= HIDDEN_SHARE under it) or in plain view."""
     anchor_area = shapely.union_all([box(a.x_in - a.size_in, a.y_in - a.size_in, a.x_in + a.size_in,
                                          a.y_in + a.size_in) for a in anchors])
-    everyone = [(f.figure_id, f.x_in, f.y_in, f.base_in / 2, f) for f in colour_figs] + \
-               [(f"m{m.marker_id}", m.x_in, m.y_in, m.size_in * 0.95, m) for m in marker_figs]   # the card
+    everyone = figure_discs(colour_figs, marker_figs)
     best = None
     for attempt in range(40):
         first = everyone[int(rng.integers(len(everyone)))]
@@ -217,7 +228,7 @@ def place_hand(rng, camera, width, depth, anchors, felt_area, colour_figs, marke
         foot = hand.footprint(camera)
         if foot.buffer(0.6).intersects(anchor_area):
             continue
-        cover = {fid: covered_share(foot, Point(x, y).buffer(r)) for fid, x, y, r, _f in everyone}
+        cover = hand_cover(foot, everyone)
         n_hidden = sum(1 for v in cover.values() if v >= HIDDEN_SHARE)
         felt_hit = foot.intersection(felt_area).area
         score = (n_hidden == 0, felt_hit)
