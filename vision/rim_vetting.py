@@ -68,6 +68,10 @@ MAX_SOLID = 0.7                # and the share of the band on out to the rim (0.
 MAX_AROUND = 0.1               # and a die stands clear on the mat: the colour (on the labels) stops at
                                # its edge, not on in the band 1.35-1.8 radii out (a mat of the side's
                                # hue, round a blurred rim, does not)
+MIN_SOLID_RESIDUAL = 0.045    # in radii: ... and its outline fits the circle no closer than this (a die's
+                               # square top, its corners at 0.89 of a base's radius and its sides' middles at
+                               # 0.63, blurred to a circle, leaves 0.053-0.12 of it; the round top of a base
+                               # painted all over, its small body leaving most of it in view, 0.030-0.041)
 MIDDLE_IN, SOLID_OUT, AROUND_IN, AROUND_OUT = 0.45, 0.7, 1.35, 1.8
 MIN_HOLLOW = 0.6               # along the rays showing the rim, the share of 0.1-0.4 radii without it
 MAX_OUTER = 0.22               # share of the band 1.35-1.8 radii out that may show it
@@ -446,7 +450,7 @@ def _look_alike(hit: RimHit, strict: np.ndarray, loose: np.ndarray, r_px: float,
     footed = max(hit.middle, middle)
     if footed > MAX_FOOTED and band > MAX_SOLID:
         around = label_fill(strict, loose, hit.side_index, hit.xy_view, r_px, around=True)[0]
-        if around < MAX_AROUND:
+        if around < MAX_AROUND and hit.residual_px >= MIN_SOLID_RESIDUAL * r_px:
             return (f"solid, no figure's feet in it ({footed:.2f} of the middle, {band:.2f} of the way out to the "
                     f"rim): a die or a blob")
         if middle > MAX_FOOTED and around > MAX_OUTER and not strong:
