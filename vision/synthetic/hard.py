@@ -238,9 +238,7 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
                                    margin=spec.margin)
         rim_visible = {f.figure_id: round(f.body.rim_visible(camera, f), 3) for f in colour_figs}
         if hand is not None:
-            cover = {fid: v for fid, v in layout.hand_cover(hand.footprint(camera),
-                                                            layout.figure_discs(colour_figs, marker_figs)).items()
-                     if v > 0}
+            cover = layout.hand_cover(hand.footprint(camera), layout.figure_discs(colour_figs, marker_figs))
 
     grid = None
     if lv["grid"] != "none":

@@ -206,8 +206,9 @@ def figure_discs(colour_figs, marker_figs) -> list[tuple[str, float, float, floa
 
 
 def hand_cover(foot: Polygon, discs) -> dict[str, float]:
-    """Each figure's share under a hand's footprint (`discs`: figure_discs)."""
-    return {fid: covered_share(foot, Point(x, y).buffer(r)) for fid, x, y, r in discs}
+    """The share under a hand's footprint of each figure it covers at all (`discs`: figure_discs)."""
+    shares = {fid: covered_share(foot, Point(x, y).buffer(r)) for fid, x, y, r in discs}
+    return {fid: v for fid, v in shares.items() if v > 0}
 
 
 def place_hand(rng, camera, width, depth, anchors, felt_area, colour_figs, marker_figs):
@@ -241,6 +242,6 @@ def place_hand(rng, camera, width, depth, anchors, felt_area, colour_figs, marke
     drop = {fid for fid, v in cover.items() if (0 if fid.startswith("m") else 0.02) < v < HIDDEN_SHARE}
     colour_figs = [f for f in colour_figs if f.figure_id not in drop]
     marker_figs = [m for m in marker_figs if f"m{m.marker_id}" not in drop]
-    cover = {fid: v for fid, v in cover.items() if v > 0 and fid not in drop}
+    cover = {fid: v for fid, v in cover.items() if fid not in drop}
     return hand, cover, colour_figs, marker_figs
 
