@@ -168,6 +168,8 @@ FAINT_HULL_FILL = 0.8        # ... and fills this share of its convex hull at le
                              # (0.85 or more on 2600 faint and strong felts of 900 hard photos), a faint sprawl
                              # the mottle's blotches joined (0.55-0.78) is the mat
 MIN_CONFIDENCE = 0.5         # pieces less sure than this are not reported
+MAX_THING_RING = 0.1         # a kind looked for again takes no patch this much of whose ring is a thing (a mug) ...
+THING_RING_IN = 0.8          # ... the ring this wide
 GRAIN_MAX_THINGS_ROUND = 0.5  # a felt told by its lack of grain has things (not the mat) round at most this share of it
 GRAINED_MAT = 0.4            # a mat this coherent has a grain (vision.terrain_grain: wood 0.5-0.75, grass 0.2) ...
 GRAINED_MAT_FUZZ = 0.02      # ... when it has a texture at all (its fuzz: wood 0.07-0.1; a plain mat 0.004-0.03,
@@ -638,6 +640,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             break
         shift = np.array([cast[0], cast[1], 0.0], np.float32)
         first = (dict(learnt), dict(alternatives))
+    firsts = dict(learnt)                  # (with their coarse seeds)
     learnt = {k: (g[0][1], *g[1:]) for k, g in learnt.items()}
     prior_mu = kind_mu
     # Halfway in brightness from each kind's colour to paper white (the anchors' card), over the mat
@@ -670,11 +673,10 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # (the table less a band along its edge: a piece reaching into the band is at the edge)
     inner_table = shapely.box(table_in[0] + EDGE_TOUCH_IN, table_in[1] + EDGE_TOUCH_IN,
                               table_in[2] - EDGE_TOUCH_IN, table_in[3] - EDGE_TOUCH_IN)
-    for k in learnt:
+    def kind_pieces(k, tries) -> list:
+        """The pieces of kind `k` made by the first of `tries` ((work-layer seed, box, colour, spread),
+        likeliest first) that makes any: [(kind, polygon, confidence)], empty if none does."""
         other_kinds = [j for j in range(len(kinds)) if j != k]
-        # The patch group that stands out most may be no felt (a book of the kind's colour hanging
-        # over the edge): then the next group of the kind's patches is tried.
-        tries = itertools.chain([learnt[k]], ((g[0][1], *g[1:]) for g in itertools.starmap(learn, alternatives[k])))
         for seed, box, mu, sd in tries:
             own_sd = np.hypot(sd[:3], mat_sigma[:3])
             # Roughness counts only above the mat's: rough felt of the table's own colour stands out by
@@ -744,12 +746,65 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                                                           wppi)))
             kept = [q[:3] for q in kept if felt(q)]
             if kept:
-                pieces += kept
-                break
+                return kept
+        return []
+
+    tried = {k: [] for k in range(len(kinds))}          # the coarse seeds each kind tried
+
+    def attempts(k, groups):
+        for (cseed, seed), *rest in groups:
+            tried[k].append(cseed)
+            yield (seed, *rest)
+
+    for k in learnt:
+        # The patch group that stands out most may be no felt (a book of the kind's colour hanging
+        # over the edge): then the next group of the kind's patches is tried.
+        pieces += kind_pieces(k, attempts(k, itertools.chain([firsts[k]], itertools.starmap(learn, alternatives[k]))))
     # One felt seeded in two parts by two kinds (a grey felt a warm light moved halfway to the hill's
     # colour) is one piece, of the kind its colour is nearer.
-    pieces = _one_felt(pieces, [name for name, _ in kinds], as_read, unknown | standing, wppi, (ox, oy),
-                       prior_mu, np.hypot(prior_sd, mat_sigma[:3]), mat_sigma[:3])
+    def one_felt(pieces):
+        return _one_felt(pieces, [name for name, _ in kinds], as_read, unknown | standing, wppi, (ox, oy),
+                         prior_mu, np.hypot(prior_sd, mat_sigma[:3]), mat_sigma[:3])
+
+    pieces = one_felt(pieces)
+    # A kind left with no piece is looked for again, by its profile colour, among the patches no
+    # piece holds, whichever kind's colour they lie nearest: its likeliest patch may have been the
+    # edge of another felt (joined to it as one felt), or its felt's patch taken by another kind
+    # when the cast the other felts told moved the colours (a shop's stone-grey rocks under a
+    # tungsten lamp, seeded as hill; the hill's own felt kept), and left to none.
+    missing = [k for k in range(len(kinds)) if not any(q[0] == kinds[k][0] for q in pieces)]
+    if missing:
+        def covered(polygon) -> np.ndarray:
+            """The seeds' layer under a piece, and a little round it."""
+            lay = np.zeros((hc, wc), np.uint8)
+            _fill_polygon(lay, polygon, (cox, coy), cppi)
+            return cv2.dilate(lay, copen_k) > 0
+
+        felt_like = (label >= 0) & (label < len(kinds))
+        for _, polygon, _ in pieces:
+            felt_like &= ~covered(polygon)
+        profile_mu = kind_abs - mat_ref
+        shade_label = len(cand_mu) - 1
+        edge_px = max(1, int(EDGE_TOUCH_IN * cppi))
+        added = []
+        for k in missing:
+            mask = felt_like.copy()
+            for cseed in tried[k]:
+                mask &= ~cseed
+            groups = _seeds([mask], cunknown, rel_c, d_mat, profile_mu[k:k + 1], prior_sd[k:k + 1], seed_sigma,
+                            copen_k, cppi * cppi, edge_px, ringed).get(0, [])
+            # (only a patch that lies on the mat, inside the table: the first looks judged every patch
+            # against the colours of things that are no felt, and one at the table's edge (what
+            # hangs over it, an arm's shadow) against a felt inside; this one takes any there is)
+            groups = [(seed, box) for seed, box in groups
+                      if not _beside_a_thing(seed, label, len(kinds), shade_label, cexcluded, cppi)
+                      and min(box[0], box[1], wc - box[2], hc - box[3]) >= edge_px]
+            found = kind_pieces(k, attempts(k, itertools.starmap(learn, groups)))
+            for _, polygon, _ in found:
+                felt_like &= ~covered(polygon)
+            added += found
+        if added:
+            pieces = one_felt(pieces + added)
     # A kind the colours found no piece of may be a felt of the mat's own colour on a grained mat
     # (a hill on light wood): told by its lack of grain (vision.terrain_grain).
     missing = [k for k in range(len(kinds)) if not any(q[0] == kinds[k][0] for q in pieces)]
@@ -760,6 +815,18 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     pieces.sort(key=lambda q: (q[1].centroid.y, q[1].centroid.x))
     return tuple(Terrain(f"t{i + 1}", kind, poly, extra={"confidence": conf})
                  for i, (kind, poly, conf) in enumerate(pieces))
+
+
+def _beside_a_thing(seed: np.ndarray, label: np.ndarray, n_kinds: int, shade_label: int, hand: np.ndarray,
+                    ppi: float) -> bool:
+    """Whether more than MAX_THING_RING of the ring THING_RING_IN wide round a seed patch (`seed`,
+    bool, on the seeds' layer, `ppi` a inch) is a thing that is no felt: a colour looked for as none (`label` of a distractor: paper, a
+    mug's dark coffee or bright glaze; not `shade_label`, the mat in shade) or a hand (`hand`): the
+    patch may be its edge or its shadow."""
+    ring = (cv2.dilate(seed.view(np.uint8), _kernel(THING_RING_IN, ppi)) > 0) & ~seed
+    around = label[ring]
+    thing = ((around >= n_kinds) & (around != shade_label)) | hand[ring]
+    return bool(thing.sum() > MAX_THING_RING * max(int(ring.sum()), 1))
 
 
 def _tells_cast(mean, kind_mu, kind_sd, mat_sigma) -> bool:
