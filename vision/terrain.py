@@ -101,6 +101,7 @@ MIN_SEED_EVIDENCE = 32.0     # ... and its size (sq in) times that at least this
                              # far out; a few square inches of the mat's mottle, a shadow or a book's edge just
                              # past MIN_STRENGTH_SIGMA is what a kind left off the table seeds
 MAX_LEARN_SIGMA = 4.5        # a seed patch further than this from the kind's profile colour is not it
+SECOND_PRIOR_SCALE = 1.5     # a kind looked for again is less sure of its colour: its spread this many times
 CAST_SURE_SIGMA = 3.0        # felts seeded this near their profile colours tell the cast left by the white balance
 RELABELLED_SHARE = 0.5       # a seed patch this much of which the second look gives another kind is that kind's
 SAME_KIND_SIGMA = 1.5        # a patch this near the kind's chosen patch is the same felt
@@ -767,11 +768,13 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                          prior_mu, np.hypot(prior_sd, mat_sigma[:3]), mat_sigma[:3])
 
     pieces = one_felt(pieces)
-    # A kind left with no piece is looked for again, by its profile colour, among the patches no
-    # piece holds, whichever kind's colour they lie nearest: its likeliest patch may have been the
-    # edge of another felt (joined to it as one felt), or its felt's patch taken by another kind
-    # when the cast the other felts told moved the colours (a shop's stone-grey rocks under a
-    # tungsten lamp, seeded as hill; the hill's own felt kept), and left to none.
+    # A kind left with no piece is looked for again, by its profile colour (less sure of it), among
+    # the patches no piece holds, whichever kind's colour they lie nearest: its likeliest patch may
+    # have been the edge of another felt (joined to it as one felt), or its felt's patch taken by
+    # another kind when the cast the other felts told moved the colours (a shop's stone-grey rocks
+    # under a tungsten lamp, seeded as hill; the hill's own felt kept), and left to none, or its
+    # felt may lie further from the profile's swatch than a seed may (a shop's teal water). Only
+    # the likeliest patch is tried: the next ones were a mug, or another kind's felt.
     missing = [k for k in range(len(kinds)) if not any(q[0] == kinds[k][0] for q in pieces)]
     if missing:
         def covered(polygon) -> np.ndarray:
@@ -786,20 +789,25 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         profile_mu = kind_abs - mat_ref
         shade_label = len(cand_mu) - 1
         edge_px = max(1, int(EDGE_TOUCH_IN * cppi))
-        added = []
+        # (the patches shared out among the kinds looked for again at once, as the first look shares
+        # them: a patch is one kind's; and none that a piece found just now has grown over)
+        mask = felt_like.copy()
         for k in missing:
-            mask = felt_like.copy()
             for cseed in tried[k]:
                 mask &= ~cseed
-            groups = _seeds([mask], cunknown, rel_c, d_mat, profile_mu[k:k + 1], prior_sd[k:k + 1], seed_sigma,
-                            copen_k, cppi * cppi, edge_px, ringed).get(0, [])
+        shared = _seeds([mask] + [np.zeros_like(mask)] * (len(missing) - 1), cunknown, rel_c, d_mat,
+                        profile_mu[missing], SECOND_PRIOR_SCALE * prior_sd[missing], seed_sigma, copen_k,
+                        cppi * cppi, edge_px, ringed)
+        added = []
+        for i, k in enumerate(missing):
             # (only a patch that lies on the mat, inside the table: the first looks judged every patch
             # against the colours of things that are no felt, and one at the table's edge (what
             # hangs over it, an arm's shadow) against a felt inside; this one takes any there is)
-            groups = [(seed, box) for seed, box in groups
-                      if not _beside_a_thing(seed, label, len(kinds), shade_label, cexcluded, cppi)
+            groups = [(seed, box) for seed, box in shared.get(i, [])
+                      if not (seed & ~felt_like).any()
+                      and not _beside_a_thing(seed, label, len(kinds), shade_label, cexcluded, cppi)
                       and min(box[0], box[1], wc - box[2], hc - box[3]) >= edge_px]
-            found = kind_pieces(k, attempts(k, itertools.starmap(learn, groups)))
+            found = kind_pieces(k, attempts(k, (learn(*g) for g in groups[:1])))
             for _, polygon, _ in found:
                 felt_like &= ~covered(polygon)
             added += found

@@ -508,3 +508,15 @@ def test_a_kind_looked_for_again_takes_no_patch_beside_a_mug(seed, index, absent
     photo, scene, truth = _scene_and_truth(seed, index, absent_kinds=absent)
     assert "mug" in [item.kind for item in photo.clutter]
     _assert_every_kind_once(scene, truth, 0.85)
+
+
+@pytest.mark.parametrize("seed, index", [(3, 29), (7, 48)])
+def test_a_kind_looked_for_again_is_less_sure_of_its_colour(seed, index):
+    """Craft-shop teal water under tungsten light: the felt stands far out from the mat and nearer
+    the water's profile colour than any other kind's, but further from it than a seed patch may
+    lie, so the water had no seed and no piece. Looked for again, a kind is less sure of its colour
+    (its spread SECOND_PRIOR_SCALE times): the teal is the water, and every other felt is still its
+    own kind."""
+    photo, scene, truth = _scene_and_truth(seed, index, felt="shop")
+    assert photo.conditions.cast == "tungsten" and dict(photo.conditions.felts)["water"] == "teal"
+    _assert_every_kind_once(scene, truth, 0.85)
