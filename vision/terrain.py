@@ -101,7 +101,8 @@ MIN_SEED_EVIDENCE = 32.0     # ... and its size (sq in) times that at least this
                              # far out; a few square inches of the mat's mottle, a shadow or a book's edge just
                              # past MIN_STRENGTH_SIGMA is what a kind left off the table seeds
 MAX_LEARN_SIGMA = 4.5        # a seed patch further than this from the kind's profile colour is not it
-SECOND_PRIOR_SCALE = 1.5     # a kind looked for again is less sure of its colour: its spread this many times
+SECOND_PRIOR_SCALE = 1.5     # a kind looked for again is less sure of its colour: its spread this many times,
+SECOND_MIN_SQIN = 12.0       # and its piece is this big at least (a 4" disc; a mug's coffee is 9 sq in)
 CAST_SURE_SIGMA = 3.0        # felts seeded this near their profile colours tell the cast left by the white balance
 RELABELLED_SHARE = 0.5       # a seed patch this much of which the second look gives another kind is that kind's
 SAME_KIND_SIGMA = 1.5        # a patch this near the kind's chosen patch is the same felt
@@ -807,7 +808,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                       if not (seed & ~felt_like).any()
                       and not _beside_a_thing(seed, label, len(kinds), shade_label, cexcluded, cppi)
                       and min(box[0], box[1], wc - box[2], hc - box[3]) >= edge_px]
-            found = kind_pieces(k, attempts(k, (learn(*g) for g in groups[:1])))
+            found = [q for q in kind_pieces(k, attempts(k, (learn(*g) for g in groups[:1])))
+                     if q[1].area >= SECOND_MIN_SQIN]
             for _, polygon, _ in found:
                 felt_like &= ~covered(polygon)
             added += found
