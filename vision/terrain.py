@@ -485,7 +485,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     else:
         mat_ref = median_rows(clocal[:3, ::step, ::step].reshape(3, -1))
     kind_abs = colour_features([rgb for _, rgb in kinds])
-    prior_mu = kind_abs - mat_ref
+    profile_mu = prior_mu = kind_abs - mat_ref     # (prior_mu is moved by the cast the felts tell, below)
     prior_sd = np.array([_prior_sigma(rgb)[:3] for _, rgb in kinds], np.float32)
     # Other colours a seed may be nearer to: paper, a phone, a pencil (not near a felt colour), the
     # mat in shade (a soft shadow is darker mat, not a dark felt). The sides' rim colours do not
@@ -523,6 +523,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     open_k = _kernel(0.3, wppi)
     copen_k = _kernel(0.3, cppi)
     pad = int(round(ROI_PAD_IN * wppi))
+    edge_px = max(1, int(EDGE_TOUCH_IN * cppi))     # a seed patch this near the view's edge touches the table's
     pieces: list[tuple[str, Polygon, float]] = []
     # The white balance leaves a cast common to every felt (the anchors' card is no felt's dye): when
     # the felts seeded surely lie off their profile colours the same way, the kinds' colours (and
@@ -603,7 +604,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                     mask[at] |= fill[comp]
                     ringed[at] |= hole[comp]
         for k, groups in _seeds(masks, cunknown, rel_c, d_mat, kind_mu, prior_sd, seed_sigma, copen_k,
-                                cppi * cppi, max(1, int(EDGE_TOUCH_IN * cppi)), ringed).items():
+                                cppi * cppi, edge_px, ringed).items():
             # (A kind's other groups are read only when tried: most never are.)
             learnt[k] = learn(*groups[0])
             alternatives[k] = list(groups[1:])
@@ -776,7 +777,10 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
     # under a tungsten lamp, seeded as hill; the hill's own felt kept), and left to none, or its
     # felt may lie further from the profile's swatch than a seed may (a shop's teal water). Only
     # the likeliest patch is tried: the next ones were a mug, or another kind's felt.
-    missing = [k for k in range(len(kinds)) if not any(q[0] == kinds[k][0] for q in pieces)]
+    def missing_kinds(pieces) -> list[int]:
+        return [k for k in range(len(kinds)) if not any(q[0] == kinds[k][0] for q in pieces)]
+
+    missing = missing_kinds(pieces)
     if missing:
         def covered(polygon) -> np.ndarray:
             """The seeds' layer under a piece, and a little round it."""
@@ -787,9 +791,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         felt_like = (label >= 0) & (label < len(kinds))
         for _, polygon, _ in pieces:
             felt_like &= ~covered(polygon)
-        profile_mu = kind_abs - mat_ref
         shade_label = len(cand_mu) - 1
-        edge_px = max(1, int(EDGE_TOUCH_IN * cppi))
         # (the patches shared out among the kinds looked for again at once, as the first look shares
         # them: a patch is one kind's; and none that a piece found just now has grown over)
         mask = felt_like.copy()
@@ -817,7 +819,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             pieces = one_felt(pieces + added)
     # A kind the colours found no piece of may be a felt of the mat's own colour on a grained mat
     # (a hill on light wood): told by its lack of grain (vision.terrain_grain).
-    missing = [k for k in range(len(kinds)) if not any(q[0] == kinds[k][0] for q in pieces)]
+    missing = missing_kinds(pieces)
     if missing:
         pieces += _grain_pieces(texture, (ox, oy), rel, mat_sigma, [kinds[k][0] for k in missing],
                                 prior_mu[missing], prior_sd[missing], [p for _, p, _ in pieces],
@@ -830,9 +832,9 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
 def _beside_a_thing(seed: np.ndarray, label: np.ndarray, n_kinds: int, shade_label: int, hand: np.ndarray,
                     ppi: float) -> bool:
     """Whether more than MAX_THING_RING of the ring THING_RING_IN wide round a seed patch (`seed`,
-    bool, on the seeds' layer, `ppi` a inch) is a thing that is no felt: a colour looked for as none (`label` of a distractor: paper, a
-    mug's dark coffee or bright glaze; not `shade_label`, the mat in shade) or a hand (`hand`): the
-    patch may be its edge or its shadow."""
+    bool, on the seeds' layer, `ppi` a inch) is a thing that is no felt: a colour looked for as
+    none (`label` of a distractor: paper, a mug's dark coffee or bright glaze; not `shade_label`,
+    the mat in shade) or a hand (`hand`): the patch may be its edge or its shadow."""
     ring = (cv2.dilate(seed.view(np.uint8), _kernel(THING_RING_IN, ppi)) > 0) & ~seed
     around = label[ring]
     thing = ((around >= n_kinds) & (around != shade_label)) | hand[ring]
