@@ -817,6 +817,11 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             added += found
         if added:
             pieces = one_felt(pieces + added)
+    # Two pieces each nearer the other's kind by their whole colours trade kinds, where the colours
+    # the cast told and the profile's agree.
+    spread = np.hypot(prior_sd, mat_sigma[:3])
+    pieces = _traded_kinds(pieces, [name for name, _ in kinds], as_read, unknown | standing, wppi, (ox, oy),
+                           [(prior_mu, spread), (profile_mu, spread)])
     # A kind the colours found no piece of may be a felt of the mat's own colour on a grained mat
     # (a hill on light wood): told by its lack of grain (vision.terrain_grain).
     missing = missing_kinds(pieces)
@@ -861,17 +866,10 @@ def _one_felt(pieces: list, names: list, rel: np.ndarray, unseen: np.ndarray, pp
     lying side by side differ in colour, and are left as they are."""
     if len(pieces) < 2:
         return pieces
-    h, w = unseen.shape
     pieces = list(pieces)
 
     def colour(polygon):
-        mask = np.zeros((h, w), np.uint8)
-        _fill_polygon(mask, polygon, origin_in, ppi)
-        inside = (cv2.erode(mask, _SQUARE3) > 0) & ~unseen
-        xs = rel[:, inside]
-        if xs.shape[1] < 8:
-            return None
-        return xs.mean(axis=1), np.maximum(xs.std(axis=1), FLOOR[:3]), xs.shape[1]
+        return _piece_colour(polygon, rel, unseen, ppi, origin_in)
 
     merged = True
     while merged:
@@ -892,6 +890,50 @@ def _one_felt(pieces: list, names: list, rel: np.ndarray, unseen: np.ndarray, pp
             pieces = [q for n, q in enumerate(pieces) if n not in (i, j)] + [(keep, union, max(ci, cj))]
             merged = True
             break
+    return pieces
+
+
+def _piece_colour(polygon: Polygon, rel: np.ndarray, unseen: np.ndarray, ppi: float, origin_in):
+    """A piece's colour on the layer `rel` (C, H, W; `ppi`, `origin_in`): (mean (C,), spread (C,),
+    pixels) of its seen pixels a pixel in from its outline; None with fewer than 8."""
+    mask = np.zeros(unseen.shape, np.uint8)
+    _fill_polygon(mask, polygon, origin_in, ppi)
+    inside = (cv2.erode(mask, _SQUARE3) > 0) & ~unseen
+    xs = rel[:, inside]
+    if xs.shape[1] < 8:
+        return None
+    return xs.mean(axis=1), np.maximum(xs.std(axis=1), FLOOR[:3]), xs.shape[1]
+
+
+def _traded_kinds(pieces: list, names: list, rel: np.ndarray, unseen: np.ndarray, ppi: float, origin_in,
+                  colours: list[tuple[np.ndarray, np.ndarray]]) -> list:
+    """[(kind, polygon, confidence)]: `pieces` where two pieces of different kinds, each nearer the
+    other's kind by its whole colour, the two taken together, trade kinds: by every one of `colours`
+    (each a (kind_mu, kind_sd) per kind of `names`: the colours the cast told, the profile's). Each
+    keeps the confidence it was found with. (A seed patch is a few square inches of a felt, its
+    piece the whole felt: a shop's khaki hill seeded as rocks, and its stone-grey rocks, between the
+    rocks' grey and the hill's tan, as the hill. A piece nearer a kind that has no piece keeps its
+    own: that kind's felt may be off the table, and the set's grey rocks under a tungsten lamp lie a
+    little nearer the hill's colour.)"""
+    pieces = list(pieces)
+    seen = [_piece_colour(q[1], rel, unseen, ppi, origin_in) for q in pieces]
+
+    def cost(i: int, kind: str) -> np.ndarray:
+        k = names.index(kind)
+        return np.array([_mahal(seen[i][0] - mu[k], sd[k]) for mu, sd in colours])
+
+    # (each trade lowers the two pieces' distances together by every measure: none is undone)
+    traded = True
+    while traded:
+        traded = False
+        for i, j in itertools.combinations(range(len(pieces)), 2):
+            (ki, pi, ci), (kj, pj, cj) = pieces[i], pieces[j]
+            if ki == kj or seen[i] is None or seen[j] is None:
+                continue
+            if (cost(i, kj) + cost(j, ki) < cost(i, ki) + cost(j, kj)).all():
+                pieces[i], pieces[j] = (kj, pi, ci), (ki, pj, cj)
+                traded = True
+                break
     return pieces
 
 

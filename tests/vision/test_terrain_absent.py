@@ -13,7 +13,7 @@ import pytest
 
 from shapely.geometry import Polygon
 
-from vision.terrain import _one_felt, _paper_white, _plausible
+from vision.terrain import _one_felt, _paper_white, _plausible, _traded_kinds
 
 from tests.vision import felt_scenes
 from tests.vision.test_terrain_textured import _find, _iou
@@ -219,3 +219,35 @@ def test_felts_of_two_kinds_side_by_side_are_left_as_they_are():
     pieces = [("rocks", left, 0.9), ("hill", right, 0.9)]
     out = _one_felt(pieces, NAMES, rel, np.zeros(rel.shape[1:], bool), PPI5, (0.0, 0.0), KIND_MU, KIND_SD, mat_sigma)
     assert out == pieces
+
+
+def _traded(pieces, rel, colours):
+    return _traded_kinds(pieces, NAMES, rel, np.zeros(rel.shape[1:], bool), PPI5, (0.0, 0.0), colours)
+
+
+def test_two_pieces_each_nearer_the_others_kind_trade_kinds():
+    """A rocks felt read as hill and a hill felt read as rocks: each whole piece lies nearer the
+    other's kind, so the two trade kinds; felts read right are left as they are."""
+    rel, _sigma, left, right = _two_parts(tuple(KIND_MU[0]), tuple(KIND_MU[1]), np.random.default_rng(6))
+    out = _traded([("hill", left, 0.8), ("rocks", right, 0.9)], rel, [(KIND_MU, KIND_SD)])
+    assert out == [("rocks", left, 0.8), ("hill", right, 0.9)]
+    right_way = [("rocks", left, 0.8), ("hill", right, 0.9)]
+    assert _traded(right_way, rel, [(KIND_MU, KIND_SD)]) == right_way
+
+
+def test_a_piece_nearer_a_kind_no_piece_has_keeps_its_own_kind():
+    """A grey felt seeded as rocks whose whole piece lies a little nearer the hill's colour, no
+    hill found: the hill's felt may be off the table (a family's profile lists every kind it
+    owns), so the piece stays rocks."""
+    rel, _sigma, left, _right = _two_parts(tuple(KIND_MU[1]), (0.0, 0.0, 0.0), np.random.default_rng(5))
+    pieces = [("rocks", left, 0.8)]
+    assert _traded(pieces, rel, [(KIND_MU, KIND_SD)]) == pieces
+
+
+def test_two_pieces_keep_their_kinds_where_the_colours_disagree():
+    """By the profile's colours the two pieces are the wrong way round, by the colours the cast
+    told the right way: only where both agree do they trade."""
+    rel, _sigma, left, right = _two_parts(tuple(KIND_MU[0]), tuple(KIND_MU[1]), np.random.default_rng(7))
+    pieces = [("hill", left, 0.8), ("rocks", right, 0.9)]
+    cast_mu = KIND_MU[::-1].copy()
+    assert _traded(pieces, rel, [(KIND_MU, KIND_SD), (cast_mu, KIND_SD)]) == pieces
