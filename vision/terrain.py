@@ -896,10 +896,19 @@ def _one_felt(pieces: list, names: list, rel: np.ndarray, unseen: np.ndarray, pp
 def _piece_colour(polygon: Polygon, rel: np.ndarray, unseen: np.ndarray, ppi: float, origin_in):
     """A piece's colour on the layer `rel` (C, H, W; `ppi`, `origin_in`): (mean (C,), spread (C,),
     pixels) of its seen pixels a pixel in from its outline; None with fewer than 8."""
-    mask = np.zeros(unseen.shape, np.uint8)
-    _fill_polygon(mask, polygon, origin_in, ppi)
-    inside = (cv2.erode(mask, _SQUARE3) > 0) & ~unseen
-    xs = rel[:, inside]
+    # (read in its bounding box, two pixels round it: the erosion reaches one)
+    h, w = unseen.shape
+    x0, y0, x1, y1 = polygon.bounds
+    c0 = max(0, int(np.floor((x0 - origin_in[0]) * ppi)) - 2)
+    r0 = max(0, int(np.floor((y0 - origin_in[1]) * ppi)) - 2)
+    c1 = min(w, int(np.ceil((x1 - origin_in[0]) * ppi)) + 3)
+    r1 = min(h, int(np.ceil((y1 - origin_in[1]) * ppi)) + 3)
+    if c1 <= c0 or r1 <= r0:
+        return None
+    mask = np.zeros((r1 - r0, c1 - c0), np.uint8)
+    _fill_polygon(mask, polygon, origin_in, ppi, (c0, r0))
+    inside = (cv2.erode(mask, _SQUARE3) > 0) & ~unseen[r0:r1, c0:c1]
+    xs = rel[:, r0:r1, c0:c1][:, inside]
     if xs.shape[1] < 8:
         return None
     return xs.mean(axis=1), np.maximum(xs.std(axis=1), FLOOR[:3]), xs.shape[1]
@@ -917,10 +926,15 @@ def _traded_kinds(pieces: list, names: list, rel: np.ndarray, unseen: np.ndarray
     little nearer the hill's colour.)"""
     pieces = list(pieces)
     seen = [_piece_colour(q[1], rel, unseen, ppi, origin_in) for q in pieces]
+    if sum(c is not None for c in seen) < 2:
+        return pieces
+    means = np.array([c[0] if c is not None else np.full(3, np.nan) for c in seen])
+    # (N pieces, K kinds, M colourings): each piece's distance from each kind's colour in its spread
+    dist = np.stack([np.sqrt((((means[:, None, :] - np.asarray(mu)[None, :, :3]) / np.asarray(sd)[None, :, :3]) ** 2)
+                             .sum(axis=2)) for mu, sd in colours], axis=2)
 
     def cost(i: int, kind: str) -> np.ndarray:
-        k = names.index(kind)
-        return np.array([_mahal(seen[i][0] - mu[k], sd[k]) for mu, sd in colours])
+        return dist[i, names.index(kind)]
 
     # (each trade lowers the two pieces' distances together by every measure: none is undone)
     traded = True
@@ -1248,11 +1262,11 @@ def _paper_white(rel: np.ndarray, clipped: np.ndarray, inside: np.ndarray, paper
     return bool(np.hypot(*(tint - kind_ab)) >= TINT_SHARE * np.hypot(*(np.asarray(paper_ab, np.float64) - kind_ab)))
 
 
-def _fill_polygon(mask: np.ndarray, polygon: Polygon, origin_in, ppi: float) -> None:
+def _fill_polygon(mask: np.ndarray, polygon: Polygon, origin_in, ppi: float, offset_px=(0, 0)) -> None:
     """Sets to 1 the work pixels of `mask` inside a piece's outline (table inches; work pixel (0, 0)
-    at `origin_in`, `ppi` a inch)."""
+    at `origin_in`, `ppi` a inch; `mask` a window of the work layer from work pixel `offset_px`)."""
     ring = (np.asarray(polygon.exterior.coords) - origin_in) * ppi
-    cv2.fillPoly(mask, [np.round(ring).astype(np.int32)], 1)
+    cv2.fillPoly(mask, [np.round(ring).astype(np.int32) - np.asarray(offset_px, np.int32)], 1)
 
 
 def _seen_inside(polygon: Polygon, origin_in, ppi: float, unseen: np.ndarray,
