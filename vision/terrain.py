@@ -765,9 +765,11 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         pieces += kind_pieces(k, attempts(k, itertools.chain([firsts[k]], itertools.starmap(learn, alternatives[k]))))
     # One felt seeded in two parts by two kinds (a grey felt a warm light moved halfway to the hill's
     # colour) is one piece, of the kind its colour is nearer.
+    kind_spread = np.hypot(prior_sd, mat_sigma[:3])      # a kind's colour's spread with the mat's
+    names, unread = [name for name, _ in kinds], unknown | standing
+
     def one_felt(pieces):
-        return _one_felt(pieces, [name for name, _ in kinds], as_read, unknown | standing, wppi, (ox, oy),
-                         prior_mu, np.hypot(prior_sd, mat_sigma[:3]), mat_sigma[:3])
+        return _one_felt(pieces, names, as_read, unread, wppi, (ox, oy), prior_mu, kind_spread, mat_sigma[:3])
 
     pieces = one_felt(pieces)
     # A kind left with no piece is looked for again, by its profile colour (less sure of it), among
@@ -819,9 +821,8 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             pieces = one_felt(pieces + added)
     # Two pieces each nearer the other's kind by their whole colours trade kinds, where the colours
     # the cast told and the profile's agree.
-    spread = np.hypot(prior_sd, mat_sigma[:3])
-    pieces = _traded_kinds(pieces, [name for name, _ in kinds], as_read, unknown | standing, wppi, (ox, oy),
-                           [(prior_mu, spread), (profile_mu, spread)])
+    pieces = _traded_kinds(pieces, names, as_read, unread, wppi, (ox, oy),
+                           [(prior_mu, kind_spread), (profile_mu, kind_spread)])
     # A kind the colours found no piece of may be a felt of the mat's own colour on a grained mat
     # (a hill on light wood): told by its lack of grain (vision.terrain_grain).
     missing = missing_kinds(pieces)
@@ -905,9 +906,7 @@ def _piece_colour(polygon: Polygon, rel: np.ndarray, unseen: np.ndarray, ppi: fl
     r1 = min(h, int(np.ceil((y1 - origin_in[1]) * ppi)) + 3)
     if c1 <= c0 or r1 <= r0:
         return None
-    mask = np.zeros((r1 - r0, c1 - c0), np.uint8)
-    _fill_polygon(mask, polygon, origin_in, ppi, (c0, r0))
-    inside = (cv2.erode(mask, _SQUARE3) > 0) & ~unseen[r0:r1, c0:c1]
+    inside = _seen_inside(polygon, origin_in, ppi, unseen[r0:r1, c0:c1], _SQUARE3, (c0, r0))
     xs = rel[:, r0:r1, c0:c1][:, inside]
     if xs.shape[1] < 8:
         return None
@@ -1270,11 +1269,12 @@ def _fill_polygon(mask: np.ndarray, polygon: Polygon, origin_in, ppi: float, off
 
 
 def _seen_inside(polygon: Polygon, origin_in, ppi: float, unseen: np.ndarray,
-                 erode: np.ndarray | None = None) -> np.ndarray:
+                 erode: np.ndarray | None = None, offset_px=(0, 0)) -> np.ndarray:
     """(H, W) bool: the work pixels inside a piece's outline (eroded by `erode`, if given) where
-    something is read (`unseen` False), on a layer the shape of `unseen`."""
+    something is read (`unseen` False), on a layer the shape of `unseen` (a window of the work
+    layer from work pixel `offset_px`)."""
     inside = np.zeros(unseen.shape, np.uint8)
-    _fill_polygon(inside, polygon, origin_in, ppi)
+    _fill_polygon(inside, polygon, origin_in, ppi, offset_px)
     if erode is not None:
         inside = cv2.erode(inside, erode)
     return (inside > 0) & ~unseen
