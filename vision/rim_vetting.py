@@ -901,6 +901,7 @@ BODY_LEAN_R = 1.0              # in radii per inch up: how far aside of its base
                                # smear, where a figure's cloak, head or the felt round its body may show
 NEAR_ARC_DEG = 30.0            # the rays within this of the camera's direction: a base's near arc
 FAINT_APART = 1.8              # radii: a faint base nearer a ring than this is that ring's (rims.OVERLAP)
+FAINT_HOSTS_BELOW = 0.5        # a ring this sure or surer is judged against the rings alone, not faint bases
 
 
 def on_a_surer_body(hits: Sequence[RimHit], r_px: float, strict: np.ndarray, loose: np.ndarray,
@@ -920,7 +921,9 @@ def on_a_surer_body(hits: Sequence[RimHit], r_px: float, strict: np.ndarray, loo
     direction) is on that figure's body. So is one behind any of the `faint_bases` (M, 2): centres
     of rings of a base's shape too weak to keep, a base whose body hides most of its rim, at least a
     diameter from the ring (another base), and not within FAINT_APART radii of any ring (that ring's
-    own base found again on other labels, judged as the ring it is). A base beside or in front of another in a melee is not
+    own base found again on other labels, judged as the ring it is), when the ring is less than
+    FAINT_HOSTS_BELOW sure (a ring too weak to keep is weak evidence of a figure: a die, a cloak or
+    the ring's own body, as often). A base beside or in front of another in a melee is not
     behind it; one right behind it, touching, shows its near arc past the front one's base. Looking
     straight down (no wall shift) nothing is called so. With `other_side_host`, a ring behind a
     ring of another side is judged so however sure it is: a head ringed by its brown torso reads as
@@ -959,7 +962,7 @@ def on_a_surer_body(hits: Sequence[RimHit], r_px: float, strict: np.ndarray, loo
     if other_side_host:
         sides = np.array([hits[i].side_index for i in rings])
         host |= sides[None] != sides[:, None]
-    host = np.concatenate([host, apart >= 2 * r_px], axis=1)
+    host = np.concatenate([host, (apart >= 2 * r_px) & (conf < FAINT_HOSTS_BELOW)[:, None]], axis=1)
     reached = host & (per_in[None] > 1e-9) & (behind >= r_px) & (off_axis <= r_px)
     out = list(hits)
     on_body = np.zeros(len(bases), bool)
