@@ -41,6 +41,7 @@ from vision.colour import chromaticity, classify, rgb_chroma
 from vision.rim_rays import (EDGE_BIAS_PX, EDGE_TRIM, STEP_PX, Bands, Slots, best_per_cell_index, fit_circle,
                              fit_trimmed, free_radius, gained, gained_threshold, longest_arc, max_wall, outer_edges,
                              ray_pixels, ray_units, reach, sample_rays)
+from vision.rim_dice import MIN_PIPS, pip_counts
 from vision.rim_outline import faces_camera, outline_of_base_size, outline_on_arc
 from vision.rim_refine import (FINE_SCALE, INLIER, WALL_SHOWN_LABELS,
                                WALL_SHOWN_LIKELIHOOD, brightness_centres, consensus_centres, frame_scale_at,
@@ -1168,6 +1169,12 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_
     if len(ask):
         paper[ask] = _as_white_as_paper(quantised, wb, c2[ask], samples[ask], radii, units, r_px, side_of[ask],
                                         side_rgbs, light_at)
+    # (and a die's pips of the rings left: rim_dice)
+    pips = np.zeros(len(c0), int)
+    ask = ask[~paper[ask]]
+    if len(ask) and view_bgr is not None:
+        pips[ask] = pip_counts(view_bgr, c2[ask], side_of[ask], side_rgbs, r_px, ppi,
+                               balance=_balancer(wb, light_at))
     candidates = []
     for i in range(len(c0)):
         reason = ("ring", "no circle of the base's size", f"too little ring ({coverage[i]:.2f} of it)",
@@ -1188,6 +1195,9 @@ def _find_rims_once(view_bgr, ppi, side_rgbs, base_in, *, mat, quantised, other_
         elif reason == "ring" and paper[i]:
             hit = dataclasses.replace(hit, reason="as white as paper where its colour shows: a page, a white mug or "
                                                   "a lit hand with a trace of the side's hue, not paint")
+        elif reason == "ring" and pips[i] >= MIN_PIPS:
+            hit = dataclasses.replace(hit, reason=f"a die: {pips[i]} white pips on its top, each ringed by the "
+                                                  f"side's colour")
         candidates.append(hit)
     vetted = vet_hits(candidates, strict=strict, loose=loose, r_px=r_px, max_residual_px=max_res,
                       n_sides=n_sides, wall_shift_px=wall_shift_px, wall_height_in=wall_height_in,
@@ -1255,6 +1265,18 @@ def _as_white_as_paper(quantised, wb, centres: np.ndarray, samples: np.ndarray, 
     for i in np.unique(which):
         out[i] = float(np.quantile(bright[which == i], PAPER_QUANTILE)) / max(float(light[i]), 1e-6) > limit[i]
     return out
+
+
+def _balancer(wb, light_at):
+    """rim_dice.pip_counts' `balance`: a window of the view under the anchors' white balance, the
+    light at a ring's centre (`light_at`, view pixels) divided out; None without the balance."""
+    if wb is None:
+        return None
+
+    def balance(window: np.ndarray, centre: np.ndarray) -> np.ndarray:
+        light = float(np.asarray(light_at(centre[None]), np.float64).reshape(-1)[0]) if light_at is not None else 1.0
+        return wb.apply(window.astype(np.float32) / np.float32(max(light, 1e-6)))
+    return balance
 
 
 def _on_edges(view_bgr: np.ndarray, likelihood: np.ndarray, r_px: float) -> np.ndarray:

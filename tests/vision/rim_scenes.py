@@ -15,6 +15,11 @@ SS = 4                                  # supersampling
 RED, BLUE = (200, 40, 40), (40, 80, 200)
 WATER = (60, 120, 170)
 MAT = (176, 160, 128)
+BASE_TOP_IN = 0.125                     # the height of a base's top, where the view is made
+TOWARDS = np.array([0.0, 1.0])          # the camera is down the view (+y)
+PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],   # a die's faces
+        4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+        6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
 
 
 @dataclass
@@ -90,3 +95,21 @@ class TopScene:
         if jpeg:
             img = cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, jpeg])[1], cv2.IMREAD_COLOR)
         return img
+
+
+def solid_die(scene: TopScene, x, y, rgb, per_in: float, yaw_deg=20.0, side_in=0.63, pips=5):
+    """A die as the top view at a base's top height shows it, from a camera down the view that shows
+    a thing one inch up `per_in` inches farther: its bottom nearer the camera, its top face (with
+    `pips` white pips) `side_in` up, farther; the near walls, shaded, between."""
+    c, s = math.cos(math.radians(yaw_deg)), math.sin(math.radians(yaw_deg))
+    h = side_in / 2
+    local = np.array([[-h, -h], [h, -h], [h, h], [-h, h]]) @ np.array([[c, s], [-s, c]]) + (x, y)
+    bottom = local + TOWARDS * per_in * BASE_TOP_IN
+    top = local - TOWARDS * per_in * (side_in - BASE_TOP_IN)
+    hull = np.vstack([bottom, top])
+    order = np.argsort(np.arctan2(*(hull - hull.mean(0)).T[::-1]))
+    scene.poly(hull[order], tuple(int(0.7 * v) for v in rgb))
+    scene.poly(top, rgb)
+    for px, py in PIPS[pips]:
+        q = np.array([px, py]) * side_in * 0.27 @ np.array([[c, s], [-s, c]]) + top.mean(0)
+        scene.disc(q[0], q[1], side_in * 0.08, (240, 240, 235))

@@ -9,35 +9,16 @@ import math
 import numpy as np
 import pytest
 
-from tests.vision.rim_scenes import BLUE, PPI, RED, TopScene
+from tests.vision.rim_scenes import BASE_TOP_IN, BLUE, PPI, RED, TOWARDS, TopScene, solid_die
 from vision.rims import find_rims
 
 SIDES = [RED, BLUE]
-BASE_TOP_IN = 0.125
-TOWARDS = np.array([0.0, 1.0])          # the camera is down the view (+y)
 
 
 def _shift(per_in: float):
     """A base top's wall shift (view pixels, towards the camera) when a thing one inch up shows
     `per_in` inches farther from the camera."""
     return lambda c: np.tile(TOWARDS * per_in * BASE_TOP_IN * PPI, (len(np.asarray(c).reshape(-1, 2)), 1))
-
-
-def _solid_die(scene: TopScene, x, y, rgb, per_in: float, yaw_deg=20.0, side_in=0.63, pips=5):
-    """A die as the top view at a base's top height shows it: its bottom nearer the camera, its top
-    face (with the pips) `side_in` up, farther; the near walls, shaded, between."""
-    c, s = math.cos(math.radians(yaw_deg)), math.sin(math.radians(yaw_deg))
-    h = side_in / 2
-    local = np.array([[-h, -h], [h, -h], [h, h], [-h, h]]) @ np.array([[c, s], [-s, c]]) + (x, y)
-    bottom = local + TOWARDS * per_in * BASE_TOP_IN
-    top = local - TOWARDS * per_in * (side_in - BASE_TOP_IN)
-    hull = np.vstack([bottom, top])
-    order = np.argsort(np.arctan2(*(hull - hull.mean(0)).T[::-1]))
-    scene.poly(hull[order], tuple(int(0.7 * v) for v in rgb))
-    scene.poly(top, rgb)
-    for px, py in [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)][:pips]:
-        q = np.array([px, py]) * side_in * 0.27 @ np.array([[c, s], [-s, c]]) + top.mean(0)
-        scene.disc(q[0], q[1], side_in * 0.08, (240, 240, 235))
 
 
 def _whole_top_figure(scene: TopScene, x, y, side, rgb, per_in: float):
@@ -59,8 +40,8 @@ def _whole_top_figure(scene: TopScene, x, y, side, rgb, per_in: float):
 def test_a_solid_die_is_no_base_and_a_base_painted_all_over_is(per_in, rgb, side):
     scene = TopScene(width_in=8, depth_in=5)
     _whole_top_figure(scene, 2.0, 3.0, side, rgb, per_in)
-    _solid_die(scene, 3.3, 3.2, rgb, per_in)                 # beside the figure
-    _solid_die(scene, 6.0, 3.0, rgb, per_in, yaw_deg=0)      # alone on the mat
+    solid_die(scene, 3.3, 3.2, rgb, per_in)                 # beside the figure
+    solid_die(scene, 6.0, 3.0, rgb, per_in, yaw_deg=0)      # alone on the mat
     img = scene.finish(seed=5)
     hits = find_rims(img, PPI, SIDES, 1.0, wall_shift_px=_shift(per_in), wall_height_in=BASE_TOP_IN)
     found = [(h.xy_view / PPI, h) for h in hits]
@@ -94,7 +75,7 @@ def test_a_painted_top_with_the_body_leaning_off_most_of_it_is_a_base_and_a_die_
     # colour right through its middle. (Blurred as a 1080p photo's view is.)
     scene = TopScene(width_in=6, depth_in=4)
     _leaning_whole_top_figure(scene, 2.0, 2.0, side, rgb, 270 + 40 * seed, visible, 30 * seed)
-    _solid_die(scene, 3.5, 2.3, rgb, 0.4)
+    solid_die(scene, 3.5, 2.3, rgb, 0.4)
     img = scene.finish(seed=seed, blur_px=1.2)
     hits = find_rims(img, PPI, SIDES, 1.0, wall_shift_px=_shift(0.4), wall_height_in=BASE_TOP_IN)
     assert [(h.side_index, bool(np.hypot(*(h.xy_view / PPI - (2.0, 2.0))) < 0.15)) for h in hits] == [(side, True)], \
