@@ -8,6 +8,9 @@ A figure standing on a base shows bright bits too (a face, a blade, metal), but 
 own colours or at the rim, not ringed by paint; a die's one shows a single pip, as a small bright
 body on a base painted all over may, so two are asked.
 
+Only pale pips: a die with dark ones is not told so, since a figure's two feet on a base painted all
+over its top are dark spots in the paint too.
+
 The spots are a white top-hat of the brightness (what stands above the opening by a disc a little
 wider than a pip): at 1080p a pip is a frame pixel or two, and its colour is smeared by the JPEG, but
 its brightness is kept at full resolution.
