@@ -69,12 +69,17 @@ camera turned a quarter turn and the table framed again, as the reply tells a pl
 figures, felt, clutter and hand, seen finer. Its "long side: short axis" row, against the same row
 without `--turned`, is what turning the camera gains.
 
+`--thin-rims` paints each base that has a band at its edge (not its whole top) with a band 0.06-0.10
+of its diameter wide (vision.synthetic.hard.THIN_BAND) instead of the set's 0.12-0.2, as a player who
+paints the edge alone; nothing else in the photo changes. Not the issue's set: how much a rim's
+width matters.
+
 `--save DIR` also writes each photo as a player would have it (PNG, table TOML, truth and conditions
 JSON), to run `tablesight analyze` on by hand.
 
 Run: python benchmarks/accuracy_vision.py [--photos 60] [--seed 0] [--res 1080p,1080p,2160p] [--easy N] [--save DIR]
      [--absent-kinds] [--full-colour-jpeg] [--base-in 1.26 [--profile-base 1.26]] [--paint hobby]
-     [--felt shop] [--mat kitchen] [--shadows] [--felt-at-edge] [--turned]
+     [--felt shop] [--mat kitchen] [--shadows] [--felt-at-edge] [--turned] [--thin-rims]
 """
 from __future__ import annotations
 
@@ -229,7 +234,8 @@ def felt_table(scores, felts) -> str:
 def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path | None = None,
                 absent: bool = False, full_colour_jpeg: bool = False, base_in: float = 1.0,
                 profile_base_in: float | None = None, paint: str = "set", mat: str = "set",
-                shadows: bool = False, felt_at_edge: bool = False, felt: str = "set", turned: bool = False) -> None:
+                shadows: bool = False, felt_at_edge: bool = False, felt: str = "set", turned: bool = False,
+                thin_rims: bool = False) -> None:
     scores, lines, hidden, paints, felts = [], [], defaultdict(int), [], []
     sized = Counter()           # (the size the colour bases were looked for at, where it came from) per photo
     render_s, analyse_s = [], []
@@ -239,7 +245,7 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
         gone = absent_kinds(seed, k) if absent else ()
         photo = hard_photo(seed, k, resolutions=resolutions, absent_kinds=gone, full_colour_jpeg=full_colour_jpeg,
                            base_in=base_in, paint=paint, mat=mat, shadows=shadows, felt_at_edge=felt_at_edge,
-                           felt=felt, turned=turned)
+                           felt=felt, turned=turned, thin_rims=thin_rims)
         paints.append(photo.conditions.paints)
         felts.append(photo.conditions.felts)
         if profile_base_in is not None:
@@ -313,6 +319,9 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     if shadows:
         print("**Not the issue's set**: each colour figure casts a shadow onto the table and its base's top "
               "(vision.synthetic.hard.FIGURE_SHADOW).\n")
+    if thin_rims:
+        print("**Not the issue's set**: each base painted in a band at its edge has a band 0.06-0.10 of its "
+              "diameter wide (vision.synthetic.hard.THIN_BAND), not 0.12-0.2.\n")
     if turned:
         print("**Not the issue's set**: each photo whose table's long side runs along the picture's short side "
               "is taken with the camera turned a quarter turn, the table framed again (rows keep each photo's "
@@ -458,6 +467,8 @@ def main() -> None:
     parser.add_argument("--turned", action="store_true",
                         help="photos of a table whose long side runs along the picture's short side taken with the "
                              "camera turned a quarter turn")
+    parser.add_argument("--thin-rims", action="store_true",
+                        help="each base painted in a band at its edge has a band 0.06-0.10 of its diameter wide")
     args = parser.parse_args()
     resolutions = tuple(r.strip() for r in args.res.split(",") if r.strip())
     if any(r not in ("1080p", "2160p") for r in resolutions):
@@ -469,7 +480,7 @@ def main() -> None:
     if args.photos > 0:
         hard_report(args.photos, args.seed, resolutions, args.save, args.absent_kinds, args.full_colour_jpeg,
                     args.base_in, args.profile_base, args.paint, args.mat, args.shadows, args.felt_at_edge,
-                    args.felt, args.turned)
+                    args.felt, args.turned, args.thin_rims)
     if args.easy > 0:
         easy_report(args.easy, args.seed + 1)
 

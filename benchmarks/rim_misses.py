@@ -24,7 +24,7 @@ more or less than the plain look: the plain look's found figures are the ones sc
 markdown; asserts nothing.
 
 Run: python benchmarks/rim_misses.py [--photos 60] [--seeds 0,7] [--res 1080p,1080p,2160p] [--only 1080p]
-     [--mat kitchen]  (kitchen tables: each miss then names its table)
+     [--mat kitchen]  (kitchen tables: each miss then names its table) [--thin-rims]
 """
 from __future__ import annotations
 
@@ -126,10 +126,11 @@ def _nearest(cands, side: int, xy) -> str | None:
     return min(near)[1] if near else None
 
 
-def photo_misses(seed: int, k: int, resolutions, mat: str = "set") -> tuple[int, list[dict], list[float]]:
+def photo_misses(seed: int, k: int, resolutions, mat: str = "set",
+                 thin_rims: bool = False) -> tuple[int, list[dict], list[float]]:
     """(visible colour figures, the misses, each visible figure's frame pixels per inch) of hard photo
-    `k` of `seed` (0-based, as accuracy_vision names it; `mat` as hard_photo takes it)."""
-    photo = hard_photo(seed, k, resolutions=resolutions, mat=mat)
+    `k` of `seed` (0-based, as accuracy_vision names it; `mat` and `thin_rims` as hard_photo takes them)."""
+    photo = hard_photo(seed, k, resolutions=resolutions, mat=mat, thin_rims=thin_rims)
     profile = photo.profile
     with _Looks() as looks:
         try:
@@ -222,6 +223,8 @@ def main() -> None:
     parser.add_argument("--only", default="", help="look only at photos of this resolution (1080p or 2160p)")
     parser.add_argument("--mat", choices=("set", "kitchen"), default="set",
                         help="the tables: the set's mats, or kitchen tables (as accuracy_vision's --mat)")
+    parser.add_argument("--thin-rims", action="store_true", help="bands at the bases' edges 0.06-0.10 of their "
+                        "diameter wide (as accuracy_vision's --thin-rims)")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]
     resolutions = tuple(args.res.split(","))
@@ -231,7 +234,7 @@ def main() -> None:
             res = level(seed, "resolution", k, resolutions)       # (hard_photo's own draw of it)
             if args.only and res != args.only:
                 continue
-            n, lost, ppi = photo_misses(seed, k, resolutions, args.mat)
+            n, lost, ppi = photo_misses(seed, k, resolutions, args.mat, args.thin_rims)
             visible[res] += n
             misses += lost
             seen_ppi += ppi

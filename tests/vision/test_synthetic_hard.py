@@ -521,3 +521,22 @@ def test_a_turned_camera_shows_the_same_table_finer_its_long_side_along_the_pict
     plain = hard_photo(0, 3, resolutions=("1080p",))
     assert not plain.conditions.long_side_on_short_axis
     assert np.array_equal(hard_photo(0, 3, resolutions=("1080p",), turned=True).image, plain.image)
+
+
+def test_thin_rims_narrow_only_the_bands_painted_at_the_bases_edges():
+    """`thin_rims`: a base painted in a band at its edge has a band THIN_BAND of its diameter wide;
+    a base painted over its whole top, and everything else in the photo, as before."""
+    plain = hard_photo(4, 1, resolutions=("1080p",))
+    photo = hard_photo(4, 1, resolutions=("1080p",), thin_rims=True)
+    assert photo.conditions.thin_rims and not plain.conditions.thin_rims
+    assert photo.truth == plain.truth and photo.profile == plain.profile
+    assert photo.rim_visible == plain.rim_visible and photo.painted_top == plain.painted_top
+    assert not all(plain.painted_top.values()) and any(plain.painted_top.values())
+    changed = np.abs(photo.image.astype(int) - plain.image.astype(int)).max(2) > 12
+    assert changed.sum() > 50
+    near = np.zeros(changed.shape, bool)
+    for f in plain.truth.figures:
+        if f.detected_by == "colour" and not plain.painted_top[f.id]:
+            near |= _pixels_of(Point(*plain.camera.project(np.array([[f.x, f.y, 0.0]]))[0]).buffer(
+                1.5 * frame_ppi(plain.camera, f.x, f.y)), changed.shape)   # (and the JPEG's blocks round it)
+    assert not (changed & ~near).any()
