@@ -16,7 +16,9 @@ found: 89% of the bases standing where the photo shows fewer than 20 px/in, 96% 
 24 and more, with a p95 error of 0.09-0.14, 0.04-0.09 and 0.04-0.05 in). The photo is still
 measured (markers, grid and terrain do not need it): the reply says so, and what to do: where the
 table's long side runs along the picture's short side, turning the camera a quarter turn lets the
-table fill more of the picture (`quarter_turn_gain`), and the words say so.
+table fill more of the picture (`quarter_turn_gain`), and the words say so. They also say that a rim
+painted as a band 3 mm wide or more shows better than a thin line: bands half that wide were found
+79% of the time against 92% on the same hard photos (docs/vision.md, "The hard set").
 
 Strongly tinted light: the anchors' white card shows the lamp's colour before the white balance
 evens it out (vision.whitebalance). Under a household bulb its blue is a third to a half of its red;
@@ -237,7 +239,8 @@ def colour_resolution_words(info: dict | None) -> str | None:
     where = "" if info["share_below"] >= 1 else " on part of it"
     words = (f"The photo shows the table at {shown} pixels an inch{where}: below about {info['least_px_per_in']:.0f}, "
              "colour bases are missed more often. Use the camera's full picture size, or bring it closer, "
-             "and take the photo again.")
+             "and take the photo again. Rims painted as a band at least 3 mm (1/8 in) wide show better than "
+             "a thin line at the edge.")
     if info.get("turn_gain"):
         words += (" Turning the camera a quarter turn, so that the table's long side runs along the picture's "
                   f"long side, lets the table fill more of the picture: about {lo * info['turn_gain']:.0f} "

@@ -151,6 +151,7 @@ def test_a_table_shown_evenly_is_too_coarse_for_colour_bases_below_the_house_def
         words = colour_resolution_words(info)
         assert f"at {ppi:.0f} pixels an inch:" in words and "below about 24" in words
         assert "closer" in words and "full picture size" in words
+        assert "a band at least 3 mm (1/8 in) wide" in words      # a thin line's colour is lost first
 
 
 def test_a_tilted_camera_is_too_coarse_on_the_far_part_of_the_table_only():
