@@ -74,12 +74,16 @@ of its diameter wide (vision.synthetic.hard.THIN_BAND) instead of the set's 0.12
 paints the edge alone; nothing else in the photo changes. Not the issue's set: how much a rim's
 width matters.
 
+`--pale-tops` paints the top inside each such band sand, cream or snow (vision.synthetic.hard.PALE_TOPS)
+instead of the set's brown, green or grey, as many players base their figures; nothing else in the
+photo changes. Not the issue's set.
+
 `--save DIR` also writes each photo as a player would have it (PNG, table TOML, truth and conditions
 JSON), to run `tablesight analyze` on by hand.
 
 Run: python benchmarks/accuracy_vision.py [--photos 60] [--seed 0] [--res 1080p,1080p,2160p] [--easy N] [--save DIR]
      [--absent-kinds] [--full-colour-jpeg] [--base-in 1.26 [--profile-base 1.26]] [--paint hobby]
-     [--felt shop] [--mat kitchen] [--shadows] [--felt-at-edge] [--turned] [--thin-rims]
+     [--felt shop] [--mat kitchen] [--shadows] [--felt-at-edge] [--turned] [--thin-rims] [--pale-tops]
 """
 from __future__ import annotations
 
@@ -235,7 +239,7 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
                 absent: bool = False, full_colour_jpeg: bool = False, base_in: float = 1.0,
                 profile_base_in: float | None = None, paint: str = "set", mat: str = "set",
                 shadows: bool = False, felt_at_edge: bool = False, felt: str = "set", turned: bool = False,
-                thin_rims: bool = False) -> None:
+                thin_rims: bool = False, pale_tops: bool = False) -> None:
     scores, lines, hidden, paints, felts = [], [], defaultdict(int), [], []
     sized = Counter()           # (the size the colour bases were looked for at, where it came from) per photo
     render_s, analyse_s = [], []
@@ -245,7 +249,7 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
         gone = absent_kinds(seed, k) if absent else ()
         photo = hard_photo(seed, k, resolutions=resolutions, absent_kinds=gone, full_colour_jpeg=full_colour_jpeg,
                            base_in=base_in, paint=paint, mat=mat, shadows=shadows, felt_at_edge=felt_at_edge,
-                           felt=felt, turned=turned, thin_rims=thin_rims)
+                           felt=felt, turned=turned, thin_rims=thin_rims, pale_tops=pale_tops)
         paints.append(photo.conditions.paints)
         felts.append(photo.conditions.felts)
         if profile_base_in is not None:
@@ -322,6 +326,9 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     if thin_rims:
         print("**Not the issue's set**: each base painted in a band at its edge has a band 0.06-0.10 of its "
               "diameter wide (vision.synthetic.hard.THIN_BAND), not 0.12-0.2.\n")
+    if pale_tops:
+        print("**Not the issue's set**: the top inside each band at a base's edge is sand, cream or snow "
+              "(vision.synthetic.hard.PALE_TOPS).\n")
     if turned:
         print("**Not the issue's set**: each photo whose table's long side runs along the picture's short side "
               "is taken with the camera turned a quarter turn, the table framed again (rows keep each photo's "
@@ -469,6 +476,8 @@ def main() -> None:
                              "camera turned a quarter turn")
     parser.add_argument("--thin-rims", action="store_true",
                         help="each base painted in a band at its edge has a band 0.06-0.10 of its diameter wide")
+    parser.add_argument("--pale-tops", action="store_true",
+                        help="the top inside each band at a base's edge is sand, cream or snow")
     args = parser.parse_args()
     resolutions = tuple(r.strip() for r in args.res.split(",") if r.strip())
     if any(r not in ("1080p", "2160p") for r in resolutions):
@@ -480,7 +489,7 @@ def main() -> None:
     if args.photos > 0:
         hard_report(args.photos, args.seed, resolutions, args.save, args.absent_kinds, args.full_colour_jpeg,
                     args.base_in, args.profile_base, args.paint, args.mat, args.shadows, args.felt_at_edge,
-                    args.felt, args.turned, args.thin_rims)
+                    args.felt, args.turned, args.thin_rims, args.pale_tops)
     if args.easy > 0:
         easy_report(args.easy, args.seed + 1)
 

@@ -24,7 +24,7 @@ more or less than the plain look: the plain look's found figures are the ones sc
 markdown; asserts nothing.
 
 Run: python benchmarks/rim_misses.py [--photos 60] [--seeds 0,7] [--res 1080p,1080p,2160p] [--only 1080p]
-     [--mat kitchen]  (kitchen tables: each miss then names its table) [--thin-rims]
+     [--mat kitchen]  (kitchen tables: each miss then names its table) [--thin-rims] [--pale-tops]
 """
 from __future__ import annotations
 
@@ -126,11 +126,11 @@ def _nearest(cands, side: int, xy) -> str | None:
     return min(near)[1] if near else None
 
 
-def photo_misses(seed: int, k: int, resolutions, mat: str = "set",
-                 thin_rims: bool = False) -> tuple[int, list[dict], list[float]]:
+def photo_misses(seed: int, k: int, resolutions, mat: str = "set", thin_rims: bool = False,
+                 pale_tops: bool = False) -> tuple[int, list[dict], list[float]]:
     """(visible colour figures, the misses, each visible figure's frame pixels per inch) of hard photo
-    `k` of `seed` (0-based, as accuracy_vision names it; `mat` and `thin_rims` as hard_photo takes them)."""
-    photo = hard_photo(seed, k, resolutions=resolutions, mat=mat, thin_rims=thin_rims)
+    `k` of `seed` (0-based, as accuracy_vision names it; `mat`, `thin_rims` and `pale_tops` as hard_photo takes them)."""
+    photo = hard_photo(seed, k, resolutions=resolutions, mat=mat, thin_rims=thin_rims, pale_tops=pale_tops)
     profile = photo.profile
     with _Looks() as looks:
         try:
@@ -225,6 +225,8 @@ def main() -> None:
                         help="the tables: the set's mats, or kitchen tables (as accuracy_vision's --mat)")
     parser.add_argument("--thin-rims", action="store_true", help="bands at the bases' edges 0.06-0.10 of their "
                         "diameter wide (as accuracy_vision's --thin-rims)")
+    parser.add_argument("--pale-tops", action="store_true", help="the tops inside those bands sand, cream or snow "
+                        "(as accuracy_vision's --pale-tops)")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]
     resolutions = tuple(args.res.split(","))
@@ -234,7 +236,7 @@ def main() -> None:
             res = level(seed, "resolution", k, resolutions)       # (hard_photo's own draw of it)
             if args.only and res != args.only:
                 continue
-            n, lost, ppi = photo_misses(seed, k, resolutions, args.mat, args.thin_rims)
+            n, lost, ppi = photo_misses(seed, k, resolutions, args.mat, args.thin_rims, args.pale_tops)
             visible[res] += n
             misses += lost
             seen_ppi += ppi

@@ -523,12 +523,14 @@ def test_a_turned_camera_shows_the_same_table_finer_its_long_side_along_the_pict
     assert np.array_equal(hard_photo(0, 3, resolutions=("1080p",), turned=True).image, plain.image)
 
 
-def test_thin_rims_narrow_only_the_bands_painted_at_the_bases_edges():
+@pytest.mark.parametrize("option", ["thin_rims", "pale_tops"])
+def test_thin_rims_and_pale_tops_change_only_the_bases_painted_in_a_band_at_their_edge(option):
     """`thin_rims`: a base painted in a band at its edge has a band THIN_BAND of its diameter wide;
-    a base painted over its whole top, and everything else in the photo, as before."""
+    `pale_tops`: the top inside that band is sand, cream or snow. A base painted over its whole top,
+    and everything else in the photo, as before."""
     plain = hard_photo(4, 1, resolutions=("1080p",))
-    photo = hard_photo(4, 1, resolutions=("1080p",), thin_rims=True)
-    assert photo.conditions.thin_rims and not plain.conditions.thin_rims
+    photo = hard_photo(4, 1, resolutions=("1080p",), **{option: True})
+    assert getattr(photo.conditions, option) and not getattr(plain.conditions, option)
     assert photo.truth == plain.truth and photo.profile == plain.profile
     assert photo.rim_visible == plain.rim_visible and photo.painted_top == plain.painted_top
     assert not all(plain.painted_top.values()) and any(plain.painted_top.values())

@@ -39,6 +39,7 @@ CAST_K = {"tungsten": (2600.0, 3200.0), "warm": (3600.0, 4800.0), "daylight": (5
 TILT_DEG = {"0-12": (0.0, 12.0), "12-24": (12.0, 24.0), "24-35": (24.0, 35.0)}
 MAT_RGB = {"grass": (92, 124, 60), "gravel": (150, 140, 122), "wood": (168, 122, 80), "plain": (176, 160, 128)}
 FIGURE_SHADOW = 0.35       # how much a figure's shadow darkens the table and its base (hard_photo's shadows)
+PALE_TOPS = ((205, 185, 145), (225, 210, 175), (235, 235, 230))   # hard_photo's pale_tops: sand, cream, snow
 THIN_BAND = (0.06, 0.10)   # hard_photo's thin_rims: a band painted at the base's edge, this share of its diameter
                            # (1.5-2.5 mm on a 25 mm base: the edge alone, or its bevel)
 # Tables a family plays on where the set's mats are not (hard_photo's mat="kitchen"): name -> (texture,
@@ -84,6 +85,7 @@ class Conditions:
     felt_at_edge: bool = False      # each felt laid across a table edge (hard_photo's felt_at_edge)
     turned: bool = False            # the camera turned a quarter turn, the table's long side along the picture's
     thin_rims: bool = False         # bands at the bases' edges THIN_BAND wide (hard_photo's thin_rims)
+    pale_tops: bool = False         # the tops inside those bands PALE_TOPS (hard_photo's pale_tops)
     clean: bool = False             # light, cast, blur, noise and JPEG left out (a test of the truth)
 
     def groups(self) -> dict[str, str]:
@@ -144,7 +146,8 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
                force: Mapping[str, str] | None = None, clean: bool = False,
                absent_kinds: Collection[str] = (), full_colour_jpeg: bool = False, base_in: float = 1.0,
                paint: str = "set", mat: str = "set", shadows: bool = False, felt_at_edge: bool = False,
-               felt: str = "set", turned: bool = False, thin_rims: bool = False) -> HardPhoto:
+               felt: str = "set", turned: bool = False, thin_rims: bool = False,
+               pale_tops: bool = False) -> HardPhoto:
     """Photo `index` of the set `seed`; `force` pins factors to levels (e.g. {"hand": "yes"}) for a
     test; `clean` draws the same table with even light and no cast, blur, noise or JPEG;
     `absent_kinds`: felt of these kinds is cut (its random draws taken, so all else is the same photo)
@@ -171,7 +174,9 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
     `long_side_on_short_axis` and say `turned`; `thin_rims`: each base painted in a band at its edge
     (not over its whole top) has a band THIN_BAND of its diameter wide instead of the set's 0.12-0.2,
     as a player who paints the edge alone (its own random draws, none taken from the photo's, so all
-    else is the same photo; each rim's share in view is measured on the set's band as before)."""
+    else is the same photo; each rim's share in view is measured on the set's band as before);
+    `pale_tops`: the top inside each such band is one of PALE_TOPS (sand, cream or snow) instead of
+    the set's brown, green or grey (its own draws too)."""
     if paint not in ("set", "hobby"):
         raise ValueError(f"paint: {paint!r} is neither 'set' nor 'hobby'")
     if felt not in ("set", "shop"):
@@ -234,6 +239,10 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
         bands = np.random.default_rng([seed, index, 11]).uniform(*THIN_BAND, len(colour_figs))
         colour_figs = [f if f.body.painted_top(f) else replace(f, body=replace(f.body, rim_band_in=float(b) * f.base_in))
                        for f, b in zip(colour_figs, bands)]
+    if pale_tops:
+        tops = np.random.default_rng([seed, index, 13]).integers(len(PALE_TOPS), size=len(colour_figs))
+        colour_figs = [f if f.body.painted_top(f) else replace(f, body=replace(f.body, base_top=PALE_TOPS[t]))
+                       for f, t in zip(colour_figs, tops)]
 
     hand, cover = None, {}
     if lv["hand"] == "yes":
@@ -294,7 +303,7 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
         table_in=(round(width, 2), round(depth, 2)), marker_size_in=marker_in, jpeg_quality=spec.jpeg_quality,
         vignette=round(spec.vignette, 3), clean=clean, jpeg_full_colour=spec.jpeg_full_colour,
         paints=tuple(hobby.items()), felts=tuple(shop.items()), mat=kitchen, figure_shadows=shadows, felt_at_edge=felt_at_edge,
-        turned=turn, thin_rims=thin_rims)
+        turned=turn, thin_rims=thin_rims, pale_tops=pale_tops)
     profile = _profile(f"Hard photo {seed}/{index}", table, cuts, marker_figs, rng)
     return HardPhoto(index=index, image=photo.image, truth=truth, profile=profile, conditions=conditions,
                      camera=photo.camera, marker_corners_px=photo.marker_corners_px, rim_visible=rim_visible,
