@@ -235,6 +235,7 @@ BRIGHT_BIAS_PX = 0.3           # the steepest point of the step lies this far ou
                                # the rings showing a long arc measure it (0-0.6 px)
 BRIGHT_MIN_STEP = 6.0          # grey levels: a ray whose levels differ less either side has no step
 BRIGHT_MIN_RAYS = 6            # rays with a step that a ring needs for its steps to count
+STEP_WAY_PX = (0.5, 1.5)       # the levels this far either side of the colour's edge say which way a ray steps
 BRIGHT_NEAR_PX = 1.0           # a ray's steepest point is taken this near the circle that gathers most
 BRIGHT_EVEN_SLOPE = 20.0       # grey levels a pixel: the mean slope at which the step's centre and the
                                # colour's are trusted alike (steeper: the step's more)
@@ -298,13 +299,18 @@ def brightness_centres(view_bgr: np.ndarray, centres: np.ndarray, shift: np.ndar
     s = luma_rays(view_bgr, c, units, rad)
     so = offs[1:-1]                                                      # where the slope is known
     inner, outer = s[..., :3].mean(2), s[..., -3:].mean(2)
-    g = np.maximum((s[..., 2:] - s[..., :-2]) * (np.sign(outer - inner) / (2 * BRIGHT_STEP_PX))[..., None], 0.0)
+    # Which way a ray's step goes is read right at the colour's edge: a few pixels either side, a
+    # pale top (sand, snow) inside a dark band lies brighter than the mat, though the band's own
+    # step up to the mat goes the other way (the steepest step was then the top's edge).
+    lo, hi = STEP_WAY_PX
+    way = np.sign(s[..., (offs >= lo) & (offs <= hi)].mean(2) - s[..., (offs >= -hi) & (offs <= -lo)].mean(2))
+    g = np.maximum((s[..., 2:] - s[..., :-2]) * (way / (2 * BRIGHT_STEP_PX))[..., None], 0.0)
     # The rim is one paint and the mat round it one level: the step goes the same way on every ray
     # of a ring (the way most of its steps go, by their height). A ray whose levels go the other way
     # meets something else there (the body, the mat's texture).
     use = agree & finite[:, None] & (np.abs(outer - inner) >= BRIGHT_MIN_STEP)
-    ring_sign = np.sign(np.where(use, outer - inner, 0.0).sum(1))
-    use &= np.sign(outer - inner) == ring_sign[:, None]
+    ring_sign = np.sign(np.where(use, way * np.abs(outer - inner), 0.0).sum(1))
+    use &= way == ring_sign[:, None]
     # the centres tried (offsets d within reach_px; ray k's step then lies d . u_k further out),
     # each gathering the slope at its circle on every ray: one product with a fixed weight matrix
     d, along, weights = _gather_weights(reach_px, units, len(so))

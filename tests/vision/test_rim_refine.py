@@ -136,10 +136,12 @@ def test_round_a_ring_in_felt_the_rims_colour_is_one_the_felts_none_and_a_body_n
     assert share[:, int(40 + FELT_BAND[1] * R_PX) + 5:].max() == 0.0
 
 
-def _view(truths, *, rim_bgr, mat_bgr, shift=(0.0, 0.0), wall_bgr=None, cloak=None, ss=8, blur=0.6):
+def _view(truths, *, rim_bgr, mat_bgr, shift=(0.0, 0.0), wall_bgr=None, cloak=None, ss=8, blur=0.6,
+          top_bgr=None, band_px=3.0):
     """A uint8 view 40 px deep with a base's top (radius R_PX) at each of `truths` in `rim_bgr` on
     the mat, its side wall's foot `shift` from it (in `wall_bgr`), and a cloak disc ((x, y, r), in
-    the rim's colour) hanging over the first; drawn `ss` times finer, averaged, blurred a little."""
+    the rim's colour) hanging over the first; drawn `ss` times finer, averaged, blurred a little.
+    `top_bgr`: the top inside a band `band_px` wide at its edge is that colour (None: all rim)."""
     w, h = 40 * len(truths), 40
     big = np.empty((h * ss, w * ss, 3), np.float32)
     big[:] = mat_bgr
@@ -154,6 +156,8 @@ def _view(truths, *, rim_bgr, mat_bgr, shift=(0.0, 0.0), wall_bgr=None, cloak=No
             for t in np.linspace(0, 1, 9):
                 disc(truth[0] + t * shift[0], truth[1] + t * shift[1], R_PX, wall_bgr)
         disc(truth[0], truth[1], R_PX, rim_bgr)
+        if top_bgr is not None:
+            disc(truth[0], truth[1], R_PX - band_px, top_bgr)
     if cloak is not None:
         disc(*cloak, rim_bgr)
     small = cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
@@ -208,6 +212,20 @@ def test_a_cloak_of_the_rims_colour_on_rays_the_colour_left_out_does_not_pull():
     off_cloak = np.abs(((angles + np.pi) % (2 * np.pi)) - np.pi) > np.radians(70)
     error, _ = _placed(view, truth, np.array([21.0, 20.8]), off_cloak & _visible(90, 0.6))
     assert error < 0.3
+
+
+@pytest.mark.parametrize("truth, start_deg", [((20.3, 19.6), 0), ((19.8, 20.45), 120), ((20.0, 20.2), 250)])
+def test_a_pale_top_inside_a_dark_band_does_not_turn_the_step_round(truth, start_deg):
+    # A dark blue band 2 px wide (a tenth of an inch) round a cream top on a mid-grey mat, half of
+    # it showing, the colour's circle half a pixel off (as it strays at 1080p): a few pixels either
+    # side of the edge the top is brighter than the mat, yet the rim's own step, right at its edge,
+    # goes up from the band to the mat. Read a few pixels either side, the steepest step was the
+    # top's edge inside the band, and the centre went 2.6 px off. (From a pixel or more off, the
+    # edge's two sides are the band's two: that is still so.)
+    view = _view([truth], rim_bgr=(110, 50, 30), mat_bgr=(120, 120, 120), top_bgr=(175, 210, 225), band_px=2.0)
+    start = np.array([truth[0] + 0.4, truth[1] - 0.3])
+    moved = brightness_centres(view, start[None], np.zeros((1, 2)), ray_units(), _visible(start_deg, 0.5)[None], R_PX)
+    assert np.hypot(*(moved[0] - truth)) < 0.3
 
 
 def test_a_rim_as_bright_as_the_mat_keeps_the_colours_centre():
