@@ -129,7 +129,8 @@ def _nearest(cands, side: int, xy) -> str | None:
 def photo_misses(seed: int, k: int, resolutions, mat: str = "set", thin_rims: bool = False,
                  pale_tops: bool = False) -> tuple[int, list[dict], list[float]]:
     """(visible colour figures, the misses, each visible figure's frame pixels per inch) of hard photo
-    `k` of `seed` (0-based, as accuracy_vision names it; `mat`, `thin_rims` and `pale_tops` as hard_photo takes them)."""
+    `k` of `seed` (0-based, as accuracy_vision names it; `mat`, `thin_rims` and `pale_tops` as
+    hard_photo takes them)."""
     photo = hard_photo(seed, k, resolutions=resolutions, mat=mat, thin_rims=thin_rims, pale_tops=pale_tops)
     profile = photo.profile
     with _Looks() as looks:

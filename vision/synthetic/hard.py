@@ -237,7 +237,8 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
         colour_figs = [replace(f, body=replace(f.body, shadow=FIGURE_SHADOW)) for f in colour_figs]
     if thin_rims:
         bands = np.random.default_rng([seed, index, 11]).uniform(*THIN_BAND, len(colour_figs))
-        colour_figs = [f if f.body.painted_top(f) else replace(f, body=replace(f.body, rim_band_in=float(b) * f.base_in))
+        colour_figs = [f if f.body.painted_top(f) else
+                       replace(f, body=replace(f.body, rim_band_in=float(b) * f.base_in))
                        for f, b in zip(colour_figs, bands)]
     if pale_tops:
         tops = np.random.default_rng([seed, index, 13]).integers(len(PALE_TOPS), size=len(colour_figs))
