@@ -235,7 +235,7 @@ BRIGHT_BIAS_PX = 0.3           # the steepest point of the step lies this far ou
                                # the rings showing a long arc measure it (0-0.6 px)
 BRIGHT_MIN_STEP = 6.0          # grey levels: a ray whose levels differ less either side has no step
 BRIGHT_MIN_RAYS = 6            # rays with a step that a ring needs for its steps to count
-STEP_WAY_PX = (0.5, 1.5)       # the levels this far either side of the colour's edge say which way a ray steps
+STEP_WAY_PX = (0.25, 1.0)      # the levels this far either side of the colour's edge say which way a ray steps
 BRIGHT_NEAR_PX = 1.0           # a ray's steepest point is taken this near the circle that gathers most
 BRIGHT_EVEN_SLOPE = 20.0       # grey levels a pixel: the mean slope at which the step's centre and the
                                # colour's are trusted alike (steeper: the step's more)

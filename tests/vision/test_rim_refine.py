@@ -220,7 +220,7 @@ def test_a_pale_top_inside_a_dark_band_does_not_turn_the_step_round(truth, start
     # it showing, the colour's circle half a pixel off (as it strays at 1080p): a few pixels either
     # side of the edge the top is brighter than the mat, yet the rim's own step, right at its edge,
     # goes up from the band to the mat. Read a few pixels either side, the steepest step was the
-    # top's edge inside the band, and the centre went 2.6 px off. (From a pixel or more off, the
+    # top's edge inside the band, and the centre went 2.6 px off. (From a pixel and a quarter off, the
     # edge's two sides are the band's two: that is still so.)
     view = _view([truth], rim_bgr=(110, 50, 30), mat_bgr=(120, 120, 120), top_bgr=(175, 210, 225), band_px=2.0)
     start = np.array([truth[0] + 0.4, truth[1] - 0.3])
