@@ -22,7 +22,7 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
-from vision.colour import rgb_chroma
+from vision.colour import chromaticity, rgb_chroma
 
 PIP_KERNEL_IN = 0.25        # the top-hat's disc: a pip (0.1" across on a 16 mm die) with its blur fits in it
 PIP_LEVELS = 25.0           # grey levels a pip stands above the opening
@@ -74,8 +74,7 @@ def pip_counts(view_bgr: np.ndarray, centres: np.ndarray, sides: Sequence[int], 
             continue
         px = np.clip(xs[:, None] + ring[None, :, 0], 0, x1 - x0 - 1)
         py = np.clip(ys[:, None] + ring[None, :, 1], 0, y1 - y0 - 1)
-        round_it = bgr[py, px].astype(np.float32)                           # (P, 8, 3)
-        chroma = round_it / np.maximum(round_it.sum(2, keepdims=True), 1.0)
+        chroma, _ = chromaticity(bgr[py, px])                               # (P, 8, 3)
         paint = np.linalg.norm(chroma - paints[int(sides[i])], axis=2) <= PIP_PAINT_CHROMA
         pips = np.column_stack([xs, ys])[paint.mean(1) >= PIP_ENCLOSED].astype(np.float64)
         # (one pip's flat top is several peaks: those nearer than a pip's spacing are one)
