@@ -78,12 +78,19 @@ width matters.
 instead of the set's brown, green or grey, as many players base their figures; nothing else in the
 photo changes. Not the issue's set.
 
+`--phone` puts each photo through what a phone's camera does between its sensor and the JPEG
+(vision.synthetic.lighting.PhoneProcessing, its strengths vision.synthetic.hard.PHONE): the sensor's
+Bayer mosaic interpolated, the colour smoothed against noise and made 1.1-1.3 times as vivid (after
+the camera's white balance, so a lamp's cast too), the edges sharpened; the scene is the same. Not
+the issue's set: the set's colours are the scene's times the cast, as no camera's are.
+
 `--save DIR` also writes each photo as a player would have it (PNG, table TOML, truth and conditions
 JSON), to run `tablesight analyze` on by hand.
 
 Run: python benchmarks/accuracy_vision.py [--photos 60] [--seed 0] [--res 1080p,1080p,2160p] [--easy N] [--save DIR]
      [--absent-kinds] [--full-colour-jpeg] [--base-in 1.26 [--profile-base 1.26]] [--paint hobby]
      [--felt shop] [--mat kitchen] [--shadows] [--felt-at-edge] [--turned] [--thin-rims] [--pale-tops]
+     [--phone]
 """
 from __future__ import annotations
 
@@ -239,7 +246,7 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
                 absent: bool = False, full_colour_jpeg: bool = False, base_in: float = 1.0,
                 profile_base_in: float | None = None, paint: str = "set", mat: str = "set",
                 shadows: bool = False, felt_at_edge: bool = False, felt: str = "set", turned: bool = False,
-                thin_rims: bool = False, pale_tops: bool = False) -> None:
+                thin_rims: bool = False, pale_tops: bool = False, phone: bool = False) -> None:
     scores, lines, hidden, paints, felts = [], [], defaultdict(int), [], []
     sized = Counter()           # (the size the colour bases were looked for at, where it came from) per photo
     render_s, analyse_s = [], []
@@ -249,7 +256,7 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
         gone = absent_kinds(seed, k) if absent else ()
         photo = hard_photo(seed, k, resolutions=resolutions, absent_kinds=gone, full_colour_jpeg=full_colour_jpeg,
                            base_in=base_in, paint=paint, mat=mat, shadows=shadows, felt_at_edge=felt_at_edge,
-                           felt=felt, turned=turned, thin_rims=thin_rims, pale_tops=pale_tops)
+                           felt=felt, turned=turned, thin_rims=thin_rims, pale_tops=pale_tops, phone=phone)
         paints.append(photo.conditions.paints)
         felts.append(photo.conditions.felts)
         if profile_base_in is not None:
@@ -329,6 +336,10 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
     if pale_tops:
         print("**Not the issue's set**: the top inside each band at a base's edge is sand, cream or snow "
               "(vision.synthetic.hard.PALE_TOPS).\n")
+    if phone:
+        print("**Not the issue's set**: each photo goes through a phone camera's processing before its JPEG "
+              "(vision.synthetic.lighting.PhoneProcessing: a Bayer mosaic interpolated, the colour smoothed and "
+              "made 1.1-1.3 times as vivid, the edges sharpened).\n")
     if turned:
         print("**Not the issue's set**: each photo whose table's long side runs along the picture's short side "
               "is taken with the camera turned a quarter turn, the table framed again (rows keep each photo's "
@@ -478,6 +489,9 @@ def main() -> None:
                         help="each base painted in a band at its edge has a band 0.06-0.10 of its diameter wide")
     parser.add_argument("--pale-tops", action="store_true",
                         help="the top inside each band at a base's edge is sand, cream or snow")
+    parser.add_argument("--phone", action="store_true",
+                        help="each photo goes through a phone camera's processing (demosaic, colour smoothed and "
+                             "made more vivid, sharpened) before its JPEG")
     args = parser.parse_args()
     resolutions = tuple(r.strip() for r in args.res.split(",") if r.strip())
     if any(r not in ("1080p", "2160p") for r in resolutions):
@@ -489,7 +503,7 @@ def main() -> None:
     if args.photos > 0:
         hard_report(args.photos, args.seed, resolutions, args.save, args.absent_kinds, args.full_colour_jpeg,
                     args.base_in, args.profile_base, args.paint, args.mat, args.shadows, args.felt_at_edge,
-                    args.felt, args.turned, args.thin_rims, args.pale_tops)
+                    args.felt, args.turned, args.thin_rims, args.pale_tops, args.phone)
     if args.easy > 0:
         easy_report(args.easy, args.seed + 1)
 

@@ -17,8 +17,8 @@ from vision.synthetic import ColourFigure, MarkerFigure, PhotoSpec, TableSpec, c
 from vision.synthetic.bodies import RIM_IN, random_body
 from vision.synthetic.felt import FeltCut, FeltLayer, mat_surface
 from vision.synthetic.hands import HIDDEN_SHARE, covered_share, hand_over
-from vision.synthetic.hard import FACTORS, hard_photo, level
-from vision.synthetic.lighting import Cast, cast_gains_bgr
+from vision.synthetic.hard import FACTORS, PHONE, hard_photo, level
+from vision.synthetic.lighting import Cast, PhoneProcessing, cast_gains_bgr
 from vision.synthetic.render import encode_jpeg
 from vision.synthetic.textures import TEXTURES, printed_page, texture_gray
 
@@ -542,3 +542,33 @@ def test_thin_rims_and_pale_tops_change_only_the_bases_painted_in_a_band_at_thei
             near |= _pixels_of(Point(*plain.camera.project(np.array([[f.x, f.y, 0.0]]))[0]).buffer(
                 1.5 * frame_ppi(plain.camera, f.x, f.y)), changed.shape)   # (and the JPEG's blocks round it)
     assert not (changed & ~near).any()
+
+
+def test_a_phone_keeps_a_flat_colour_but_smooths_a_thin_line_of_it_and_makes_it_more_vivid():
+    """lighting.PhoneProcessing: the sensor's mosaic interpolated keeps a flat patch's colour where
+    it is; the colour of a red line two pixels wide is spread past it (smoothed against noise); and
+    the colour stands further from grey (more vivid)."""
+    image = np.full((40, 60, 3), 128, np.uint8)
+    image[:, :20] = (40, 50, 190)                      # a red patch (BGR)
+    image[:, 39:41] = (40, 50, 190)                    # a red line 2 px wide
+    plain = PhoneProcessing(saturation=1.0, chroma_blur_px=0.7, sharpen=0.0)(image)
+    vivid = PhoneProcessing(saturation=1.25, chroma_blur_px=0.7, sharpen=0.0)(image)
+    cr = [cv2.cvtColor(x, cv2.COLOR_BGR2YCrCb)[20, :, 1].astype(int) - 128 for x in (image, plain, vivid)]
+    assert abs(plain[20, 8].astype(int) - image[20, 8]).max() <= 3        # the flat red kept, red channel red
+    assert cr[1][40] < 0.8 * cr[0][40] and cr[1][38] > 0.15 * cr[0][40] and cr[0][38] == 0
+    assert cr[2][8] == pytest.approx(1.25 * cr[1][8], abs=2)
+
+
+def test_phone_processing_changes_the_photo_not_the_scene():
+    """hard_photo(phone=True): the same table, truth and profile; the strengths drawn from PHONE by
+    draws of their own; a clean photo has none."""
+    plain = hard_photo(4, 1, resolutions=("1080p",))
+    photo = hard_photo(4, 1, resolutions=("1080p",), phone=True)
+    assert photo.truth == plain.truth and photo.profile == plain.profile and photo.rim_visible == plain.rim_visible
+    assert plain.conditions.phone == () and len(photo.conditions.phone) == len(PHONE)
+    for value, (lo, hi) in zip(photo.conditions.phone, PHONE.values()):
+        assert lo <= value <= hi
+    assert hard_photo(4, 1, resolutions=("1080p",), phone=True, clean=True).conditions.phone == ()
+    chroma = [np.abs(cv2.cvtColor(p.image, cv2.COLOR_BGR2YCrCb)[..., 1:].astype(int) - 128).mean()
+              for p in (plain, photo)]
+    assert chroma[1] > 1.05 * chroma[0]

@@ -1,5 +1,6 @@
 """What the room's light and the phone do to a photo: a white-balance cast, a lamp's hot spot and
-a little motion blur. Each is an effect for render_photo: (lit float32 BGR image, rng) -> image.
+a little motion blur, each an effect for render_photo ((lit float32 BGR image, rng) -> image); and
+a phone camera's own processing of what its sensor saw (`PhoneProcessing`, render_photo's `finish`).
 """
 from __future__ import annotations
 
@@ -75,3 +76,32 @@ class MotionBlur:
                  1.0, 1, cv2.LINE_AA, 4)
         kernel /= kernel.sum()
         return cv2.filter2D(image, -1, kernel, borderType=cv2.BORDER_REFLECT)
+
+
+@dataclass(frozen=True)
+class PhoneProcessing:
+    """What a phone's camera does between its sensor and the JPEG, on the noisy uint8 BGR image:
+    the sensor sees one colour a pixel (a Bayer mosaic, RGGB) and the others are interpolated
+    (`cv2.demosaicing`); the colour is smoothed against noise (a Gaussian of `chroma_blur_px` on
+    Cr and Cb, brightness kept); the colour is made more vivid (Cr and Cb times `saturation`,
+    after the white balance the camera chose: the room's cast is made more vivid too); and edges
+    are sharpened (an unsharp mask of `sharpen` at 1.2 px). The colour's share of the picture's
+    resolution drops below the JPEG's half before the JPEG halves it."""
+    saturation: float
+    chroma_blur_px: float
+    sharpen: float
+
+    def __call__(self, image: np.ndarray) -> np.ndarray:
+        h, w = image.shape[:2]
+        mosaic = np.empty((h, w), np.uint8)
+        mosaic[0::2, 0::2] = image[0::2, 0::2, 2]
+        mosaic[0::2, 1::2] = image[0::2, 1::2, 1]
+        mosaic[1::2, 0::2] = image[1::2, 0::2, 1]
+        mosaic[1::2, 1::2] = image[1::2, 1::2, 0]
+        out = cv2.demosaicing(mosaic, cv2.COLOR_BayerRGGB2BGR)
+        ycc = cv2.cvtColor(out, cv2.COLOR_BGR2YCrCb).astype(np.float32)
+        for c in (1, 2):
+            ycc[..., c] = 128.0 + self.saturation * (cv2.GaussianBlur(ycc[..., c], (0, 0), self.chroma_blur_px) - 128.0)
+        out = cv2.cvtColor(np.clip(ycc, 0, 255).astype(np.uint8), cv2.COLOR_YCrCb2BGR).astype(np.float32)
+        out += self.sharpen * (out - cv2.GaussianBlur(out, (0, 0), 1.2))
+        return np.clip(out, 0, 255).astype(np.uint8)

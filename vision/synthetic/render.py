@@ -263,10 +263,12 @@ Effect = Callable[[np.ndarray, np.random.Generator], np.ndarray]
 
 def render_photo(table: TableSpec, photo: PhotoSpec, rng: np.random.Generator | int = 0, *,
                  surface: SurfaceImage | None = None, under: Sequence[Layer] = (), over: Sequence[Layer] = (),
-                 effects: Sequence[Effect] = ()) -> SyntheticPhoto:
+                 effects: Sequence[Effect] = (),
+                 finish: Callable[[np.ndarray], np.ndarray] | None = None) -> SyntheticPhoto:
     """The photo. Hooks for harder photos: `surface` replaces the mottled mat, `under` layers are
     drawn after the grid and before the felt and figures, `over` layers after the figures (dice,
-    clutter, a hand), and `effects` change the lit float32 image before blur, noise and JPEG."""
+    clutter, a hand), `effects` change the lit float32 image before blur, noise and JPEG, and
+    `finish` the noisy uint8 image before the JPEG (a camera's own processing)."""
     rng = np.random.default_rng(rng)
     camera = camera_over_table(table.width_in, table.depth_in, photo.image_size, tilt_deg=photo.tilt_deg,
                                azimuth_deg=photo.azimuth_deg, roll_deg=photo.roll_deg,
@@ -333,6 +335,8 @@ def render_photo(table: TableSpec, photo: PhotoSpec, rng: np.random.Generator | 
     cv2.randn(noise, 0.0, float(photo.noise_sigma))
     image += noise
     image = np.clip(image, 0, 255).astype(np.uint8)
+    if finish is not None:
+        image = finish(image)
     if photo.jpeg_quality:
         image = cv2.imdecode(encode_jpeg(image, photo.jpeg_quality, photo.jpeg_full_colour), cv2.IMREAD_COLOR)
     truth = Scene(table=Table(table.width_in, table.depth_in), figures=tuple(figures),
