@@ -78,11 +78,13 @@ width matters.
 instead of the set's brown, green or grey, as many players base their figures; nothing else in the
 photo changes. Not the issue's set.
 
-`--phone` puts each photo through what a phone's camera does between its sensor and the JPEG
+`--phone auto` puts each photo through what a phone's camera does between its sensor and the JPEG
 (vision.synthetic.lighting.PhoneProcessing, its strengths vision.synthetic.hard.PHONE): the sensor's
-Bayer mosaic interpolated, the colour smoothed against noise and made 1.1-1.3 times as vivid (after
-the camera's white balance, so a lamp's cast too), the edges sharpened; the scene is the same. Not
-the issue's set: the set's colours are the scene's times the cast, as no camera's are.
+Bayer mosaic interpolated, 70-90% of the lamp's cast taken out by the camera's own white balance,
+the colour smoothed against noise and made 1.1-1.3 times as vivid (what is left of the cast too),
+the edges sharpened; the scene is the same. `--phone locked`: the same with the camera's white
+balance set to daylight, so that the whole cast is made more vivid. Not the issue's set: the set's
+colours are the scene's times the cast, as no camera's are.
 
 `--save DIR` also writes each photo as a player would have it (PNG, table TOML, truth and conditions
 JSON), to run `tablesight analyze` on by hand.
@@ -90,7 +92,7 @@ JSON), to run `tablesight analyze` on by hand.
 Run: python benchmarks/accuracy_vision.py [--photos 60] [--seed 0] [--res 1080p,1080p,2160p] [--easy N] [--save DIR]
      [--absent-kinds] [--full-colour-jpeg] [--base-in 1.26 [--profile-base 1.26]] [--paint hobby]
      [--felt shop] [--mat kitchen] [--shadows] [--felt-at-edge] [--turned] [--thin-rims] [--pale-tops]
-     [--phone]
+     [--phone auto|locked]
 """
 from __future__ import annotations
 
@@ -246,7 +248,7 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
                 absent: bool = False, full_colour_jpeg: bool = False, base_in: float = 1.0,
                 profile_base_in: float | None = None, paint: str = "set", mat: str = "set",
                 shadows: bool = False, felt_at_edge: bool = False, felt: str = "set", turned: bool = False,
-                thin_rims: bool = False, pale_tops: bool = False, phone: bool = False) -> None:
+                thin_rims: bool = False, pale_tops: bool = False, phone: str = "") -> None:
     scores, lines, hidden, paints, felts = [], [], defaultdict(int), [], []
     sized = Counter()           # (the size the colour bases were looked for at, where it came from) per photo
     render_s, analyse_s = [], []
@@ -338,8 +340,10 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
               "(vision.synthetic.hard.PALE_TOPS).\n")
     if phone:
         print("**Not the issue's set**: each photo goes through a phone camera's processing before its JPEG "
-              "(vision.synthetic.lighting.PhoneProcessing: a Bayer mosaic interpolated, the colour smoothed and "
-              "made 1.1-1.3 times as vivid, the edges sharpened).\n")
+              "(vision.synthetic.lighting.PhoneProcessing: a Bayer mosaic interpolated, "
+              + ("most of the lamp's cast taken out by the camera's own white balance, " if phone == "auto" else
+                 "the camera's white balance locked at daylight, ")
+              + "the colour smoothed and made 1.1-1.3 times as vivid, the edges sharpened).\n")
     if turned:
         print("**Not the issue's set**: each photo whose table's long side runs along the picture's short side "
               "is taken with the camera turned a quarter turn, the table framed again (rows keep each photo's "
@@ -489,9 +493,9 @@ def main() -> None:
                         help="each base painted in a band at its edge has a band 0.06-0.10 of its diameter wide")
     parser.add_argument("--pale-tops", action="store_true",
                         help="the top inside each band at a base's edge is sand, cream or snow")
-    parser.add_argument("--phone", action="store_true",
-                        help="each photo goes through a phone camera's processing (demosaic, colour smoothed and "
-                             "made more vivid, sharpened) before its JPEG")
+    parser.add_argument("--phone", choices=("auto", "locked"), default="",
+                        help="each photo goes through a phone camera's processing (demosaic, its own white balance "
+                             "(auto) or none (locked), colour smoothed and made more vivid, sharpened) before its JPEG")
     args = parser.parse_args()
     resolutions = tuple(r.strip() for r in args.res.split(",") if r.strip())
     if any(r not in ("1080p", "2160p") for r in resolutions):

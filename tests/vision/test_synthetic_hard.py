@@ -560,15 +560,22 @@ def test_a_phone_keeps_a_flat_colour_but_smooths_a_thin_line_of_it_and_makes_it_
 
 
 def test_phone_processing_changes_the_photo_not_the_scene():
-    """hard_photo(phone=True): the same table, truth and profile; the strengths drawn from PHONE by
-    draws of their own; a clean photo has none."""
-    plain = hard_photo(4, 1, resolutions=("1080p",))
-    photo = hard_photo(4, 1, resolutions=("1080p",), phone=True)
-    assert photo.truth == plain.truth and photo.profile == plain.profile and photo.rim_visible == plain.rim_visible
-    assert plain.conditions.phone == () and len(photo.conditions.phone) == len(PHONE)
-    for value, (lo, hi) in zip(photo.conditions.phone, PHONE.values()):
-        assert lo <= value <= hi
-    assert hard_photo(4, 1, resolutions=("1080p",), phone=True, clean=True).conditions.phone == ()
-    chroma = [np.abs(cv2.cvtColor(p.image, cv2.COLOR_BGR2YCrCb)[..., 1:].astype(int) - 128).mean()
-              for p in (plain, photo)]
-    assert chroma[1] > 1.05 * chroma[0]
+    """hard_photo(phone="auto" or "locked"): the same table, truth and profile; the strengths drawn
+    from PHONE by draws of their own; "auto" takes most of the lamp's cast out (the photo's colour
+    nearer grey than "locked" under a warm light); a clean photo has none."""
+    plain = hard_photo(4, 1, resolutions=("1080p",), force={"cast": "tungsten"})
+    chroma = {}
+    for kind in ("auto", "locked"):
+        photo = hard_photo(4, 1, resolutions=("1080p",), force={"cast": "tungsten"}, phone=kind)
+        assert photo.truth == plain.truth and photo.profile == plain.profile
+        assert photo.rim_visible == plain.rim_visible
+        assert plain.conditions.phone == () and len(photo.conditions.phone) == len(PHONE)
+        for value, (lo, hi), name in zip(photo.conditions.phone, PHONE.values(), PHONE):
+            assert lo <= value <= hi or (name == "balanced" and kind == "locked" and value == 0)
+        ycc = cv2.cvtColor(photo.image, cv2.COLOR_BGR2YCrCb).astype(float)
+        chroma[kind] = np.abs(ycc[..., 1:] - 128).mean()
+    ycc = cv2.cvtColor(plain.image, cv2.COLOR_BGR2YCrCb).astype(float)
+    assert chroma["locked"] > 1.05 * np.abs(ycc[..., 1:] - 128).mean() > 1.05 * chroma["auto"]
+    assert hard_photo(4, 1, resolutions=("1080p",), force={"cast": "tungsten"}, phone="auto", clean=True).conditions.phone == ()
+    with pytest.raises(ValueError, match="phone"):
+        hard_photo(4, 1, phone="vivid")

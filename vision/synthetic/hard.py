@@ -31,7 +31,7 @@ from vision.synthetic.clutter import Die
 from vision.synthetic.felt import FeltCut, FeltLayer, mat_surface
 from vision.synthetic.hands import HIDDEN_SHARE, Hand
 from vision.synthetic.layout import FELT, RESOLUTIONS  # noqa: F401  (RESOLUTIONS: part of this module's vocabulary)
-from vision.synthetic.lighting import Cast, HotSpot, MotionBlur, PhoneProcessing
+from vision.synthetic.lighting import Cast, HotSpot, MotionBlur, PhoneProcessing, cast_gains_bgr
 from vision.synthetic.render import GridDrawing, TableSpec, render_photo
 from vision.synthetic.scenes import SIDE_COLOURS
 
@@ -41,8 +41,10 @@ MAT_RGB = {"grass": (92, 124, 60), "gravel": (150, 140, 122), "wood": (168, 122,
 FIGURE_SHADOW = 0.35       # how much a figure's shadow darkens the table and its base (hard_photo's shadows)
 PALE_TOPS = ((205, 185, 145), (225, 210, 175), (235, 235, 230))   # hard_photo's pale_tops: sand, cream, snow
 THIN_BAND = (0.06, 0.10)   # hard_photo's thin_rims: a band painted at the base's edge, this share of its diameter
-# hard_photo's phone: lighting.PhoneProcessing's saturation, chroma blur (px) and sharpening, each drawn from its range
-PHONE = {"saturation": (1.1, 1.3), "chroma_blur_px": (0.7, 1.2), "sharpen": (0.4, 0.8)}
+# hard_photo's phone: lighting.PhoneProcessing's saturation, chroma blur (px) and sharpening, each drawn from its
+# range, and (phone="auto") the share of the lamp's cast the camera's own white balance takes out
+PHONE = {"saturation": (1.1, 1.3), "chroma_blur_px": (0.7, 1.2), "sharpen": (0.4, 0.8), "balanced": (0.7, 0.9)}
+PHONE_KINDS = ("", "auto", "locked")
                            # (1.5-2.5 mm on a 25 mm base: the edge alone, or its bevel)
 # Tables a family plays on where the set's mats are not (hard_photo's mat="kitchen"): name -> (texture,
 # colour). A cherry table is nearly the red side's hue, a blue cloth the blue side's.
@@ -88,7 +90,8 @@ class Conditions:
     turned: bool = False            # the camera turned a quarter turn, the table's long side along the picture's
     thin_rims: bool = False         # bands at the bases' edges THIN_BAND wide (hard_photo's thin_rims)
     pale_tops: bool = False         # the tops inside those bands PALE_TOPS (hard_photo's pale_tops)
-    phone: tuple[float, ...] = ()   # a phone's processing (hard_photo's phone): saturation, chroma blur, sharpening
+    phone: tuple[float, ...] = ()   # a phone's processing (hard_photo's phone): saturation, chroma blur, sharpening,
+                                    # share of the cast its white balance took out (0: locked at daylight)
     clean: bool = False             # light, cast, blur, noise and JPEG left out (a test of the truth)
 
     def groups(self) -> dict[str, str]:
@@ -150,7 +153,7 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
                absent_kinds: Collection[str] = (), full_colour_jpeg: bool = False, base_in: float = 1.0,
                paint: str = "set", mat: str = "set", shadows: bool = False, felt_at_edge: bool = False,
                felt: str = "set", turned: bool = False, thin_rims: bool = False,
-               pale_tops: bool = False, phone: bool = False) -> HardPhoto:
+               pale_tops: bool = False, phone: str = "") -> HardPhoto:
     """Photo `index` of the set `seed`; `force` pins factors to levels (e.g. {"hand": "yes"}) for a
     test; `clean` draws the same table with even light and no cast, blur, noise or JPEG;
     `absent_kinds`: felt of these kinds is cut (its random draws taken, so all else is the same photo)
@@ -179,14 +182,19 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
     as a player who paints the edge alone (its own random draws, none taken from the photo's, so all
     else is the same photo; each rim's share in view is measured on the set's band as before);
     `pale_tops`: the top inside each such band is one of PALE_TOPS (sand, cream or snow) instead of
-    the set's brown, green or grey (its own draws too); `phone`: the camera's own processing
-    between its sensor and the JPEG (lighting.PhoneProcessing: a Bayer mosaic interpolated, the colour
-    smoothed against noise and made more vivid, the edges sharpened; its strengths drawn from PHONE
-    by its own draws, so all else is the same photo), as a phone's camera does and the set's does not."""
+    the set's brown, green or grey (its own draws too); `phone`: "auto" or "locked", the camera's
+    own processing between its sensor and the JPEG (lighting.PhoneProcessing: a Bayer mosaic
+    interpolated, the colour smoothed against noise and made more vivid, the edges sharpened; its
+    strengths drawn from PHONE by its own draws, so all else is the same photo), as a phone's camera
+    does and the set's does not: "auto", its own white balance first takes out most of the lamp's
+    cast (PHONE's "balanced" share of it), as a phone does by itself; "locked", none (a camera whose
+    white balance is set to daylight: the whole cast is made more vivid)."""
     if paint not in ("set", "hobby"):
         raise ValueError(f"paint: {paint!r} is neither 'set' nor 'hobby'")
     if felt not in ("set", "shop"):
         raise ValueError(f"felt: {felt!r} is neither 'set' nor 'shop'")
+    if phone not in PHONE_KINDS:
+        raise ValueError(f"phone: {phone!r} is none of 'auto', 'locked'")
     if mat not in ("set", "kitchen"):
         raise ValueError(f"mat: {mat!r} is neither 'set' nor 'kitchen'")
     if set(absent_kinds) - set(FELT):
@@ -294,8 +302,12 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
 
     finish = None
     if phone and not clean:
-        draws = np.random.default_rng([seed, index, 17]).uniform(*np.transpose(list(PHONE.values())))
-        finish = PhoneProcessing(*(round(float(v), 3) for v in draws))
+        saturation, blur, sharpen, balanced = (round(float(v), 3) for v in np.random.default_rng(
+            [seed, index, 17]).uniform(*np.transpose(list(PHONE.values()))))
+        balanced = balanced if phone == "auto" else 0.0
+        finish = PhoneProcessing(saturation, blur, sharpen,
+                                 tuple(float(g) for g in cast_gains_bgr(cast_k) ** -balanced))
+        finish_conditions = (saturation, blur, sharpen, balanced)
 
     def draw(with_hand: bool):
         layers = over + ([hand.draw] if with_hand and hand is not None else [])
@@ -317,7 +329,7 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
         vignette=round(spec.vignette, 3), clean=clean, jpeg_full_colour=spec.jpeg_full_colour,
         paints=tuple(hobby.items()), felts=tuple(shop.items()), mat=kitchen, figure_shadows=shadows, felt_at_edge=felt_at_edge,
         turned=turn, thin_rims=thin_rims, pale_tops=pale_tops,
-        phone=(finish.saturation, finish.chroma_blur_px, finish.sharpen) if finish else ())
+        phone=finish_conditions if finish else ())
     profile = _profile(f"Hard photo {seed}/{index}", table, cuts, marker_figs, rng)
     return HardPhoto(index=index, image=photo.image, truth=truth, profile=profile, conditions=conditions,
                      camera=photo.camera, marker_corners_px=photo.marker_corners_px, rim_visible=rim_visible,

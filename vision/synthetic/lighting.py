@@ -82,14 +82,16 @@ class MotionBlur:
 class PhoneProcessing:
     """What a phone's camera does between its sensor and the JPEG, on the noisy uint8 BGR image:
     the sensor sees one colour a pixel (a Bayer mosaic, RGGB) and the others are interpolated
-    (`cv2.demosaicing`); the colour is smoothed against noise (a Gaussian of `chroma_blur_px` on
-    Cr and Cb, brightness kept); the colour is made more vivid (Cr and Cb times `saturation`,
-    after the white balance the camera chose: the room's cast is made more vivid too); and edges
-    are sharpened (an unsharp mask of `sharpen` at 1.2 px). The colour's share of the picture's
-    resolution drops below the JPEG's half before the JPEG halves it."""
+    (`cv2.demosaicing`); its own white balance takes the channels times `white_gains_bgr` (the
+    room's cast, or part of it, taken out; all ones: a camera left at daylight); the colour is
+    smoothed against noise (a Gaussian of `chroma_blur_px` on Cr and Cb, brightness kept) and made
+    more vivid (Cr and Cb times `saturation`: what is left of the cast too); and edges are sharpened
+    (an unsharp mask of `sharpen` at 1.2 px). The colour's share of the picture's resolution drops
+    below the JPEG's half before the JPEG halves it."""
     saturation: float
     chroma_blur_px: float
     sharpen: float
+    white_gains_bgr: tuple[float, float, float] = (1.0, 1.0, 1.0)
 
     def __call__(self, image: np.ndarray) -> np.ndarray:
         h, w = image.shape[:2]
@@ -99,6 +101,8 @@ class PhoneProcessing:
         mosaic[1::2, 0::2] = image[1::2, 0::2, 1]
         mosaic[1::2, 1::2] = image[1::2, 1::2, 0]
         out = cv2.demosaicing(mosaic, cv2.COLOR_BayerRGGB2BGR)
+        if self.white_gains_bgr != (1.0, 1.0, 1.0):
+            out = np.clip(out * np.float32(self.white_gains_bgr), 0, 255).astype(np.uint8)
         ycc = cv2.cvtColor(out, cv2.COLOR_BGR2YCrCb).astype(np.float32)
         for c in (1, 2):
             ycc[..., c] = 128.0 + self.saturation * (cv2.GaussianBlur(ycc[..., c], (0, 0), self.chroma_blur_px) - 128.0)
