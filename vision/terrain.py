@@ -104,6 +104,11 @@ MAX_LEARN_SIGMA = 4.5        # a seed patch further than this from the kind's pr
 SECOND_PRIOR_SCALE = 1.5     # a kind looked for again is less sure of its colour: its spread this many times,
 SECOND_MIN_SQIN = 12.0       # and its piece is this big at least (a 4" disc; a mug's coffee is 9 sq in)
 CAST_SURE_SIGMA = 3.0        # felts seeded this near their profile colours tell the cast left by the white balance
+STRETCH_KINDS = 3            # felts off the mat's chromaticity that may tell a stretch of the colours (a phone's
+STRETCH_SPAN = 4.0           # vivid colour over a cast), their profile colours this many spreads apart on each axis,
+STRETCH_GAIN = (0.6, 3.0)    # the stretch within this, and at least this far from none,
+STRETCH_LEAST = 0.15
+STRETCH_LEFT = 0.6           # leaving this share of what a shift of the colours leaves at most
 RELABELLED_SHARE = 0.5       # a seed patch this much of which the second look gives another kind is that kind's
 SAME_KIND_SIGMA = 1.5        # a patch this near the kind's chosen patch is the same felt
 CLIP_GAP_SQIN = 1.0          # clipped specks up to this beside a seed patch are part of it (half their rim held) ...
@@ -571,12 +576,13 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
         mean, sd = _mean_std(xs)
         return (cseed, seed), box, mean, np.maximum(sd, FLOOR)
 
-    shift = np.zeros(3, np.float32)
+    kind_shift = np.zeros_like(prior_mu)        # (each kind's colour, and each other colour's, as moved)
+    extra_shift = np.zeros_like(extra_mu)
     sure: list[int] = []                   # the kinds, and their seeds, that told the cast (first look)
     first: tuple[dict, dict] = ({}, {})
     for _ in range(2):
-        kind_mu = prior_mu + shift
-        extra_mu_now = extra_mu + shift
+        kind_mu = prior_mu + kind_shift
+        extra_mu_now = extra_mu + extra_shift
         cand_mu = [*kind_mu, *extra_mu_now[others], [0.0, 0.0, SHADE_L[0]]]
         rival_mu = np.asarray(extra_mu_now[rivals], np.float32).reshape(-1, 3)
         mu = np.asarray(cand_mu, np.float64)
@@ -608,7 +614,7 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
             # (A kind's other groups are read only when tried: most never are.)
             learnt[k] = learn(*groups[0])
             alternatives[k] = list(groups[1:])
-        if shift.any():
+        if kind_shift.any():
             # The felts that told the cast keep their seeds unless the second look found a patch that
             # stands further from the mat: a patch of the mat a kind's moved colour now comes near is
             # not taken over a felt.
@@ -635,13 +641,23 @@ def find_terrain(view_bgr: np.ndarray, ppi: float, kinds: Sequence[tuple[str, Se
                 else:
                     del learnt[k], alternatives[k]
             break
+        # A phone that makes colours more vivid after a white balance that left a lamp's cast moves
+        # each felt by its own colour, not all alike: when three felts or more fit a stretch of the
+        # colours and not a shift, they tell the stretch.
+        stretch = _colour_stretch(learnt, kind_mu, prior_sd, mat_sigma, mat_ref)
+        if stretch is not None:
+            kind_shift, extra_shift = (_stretched(mu, mat_ref, *stretch) for mu in (prior_mu, extra_mu))
+            sure = list(learnt)
+            first = (dict(learnt), dict(alternatives))
+            continue
         sure = [k for k in learnt if _tells_cast(learnt[k][2], kind_mu[k], prior_sd[k], mat_sigma)]
         if len(sure) < 2:
             break
         cast = median_rows(np.asarray([learnt[k][2][:2] - kind_mu[k][:2] for k in sure], np.float32).T)
         if _mahal(cast, np.hypot(prior_sd[:, :2], mat_sigma[:2]).mean(axis=0)) < 1.0:
             break
-        shift = np.array([cast[0], cast[1], 0.0], np.float32)
+        kind_shift[:, :2] = cast
+        extra_shift[:, :2] = cast
         first = (dict(learnt), dict(alternatives))
     firsts = dict(learnt)                  # (with their coarse seeds)
     learnt = {k: (g[0][1], *g[1:]) for k, g in learnt.items()}
@@ -845,6 +861,44 @@ def _beside_a_thing(seed: np.ndarray, label: np.ndarray, n_kinds: int, shade_lab
     around = label[ring]
     thing = ((around >= n_kinds) & (around != shade_label)) | hand[ring]
     return bool(thing.sum() > MAX_THING_RING * max(int(ring.sum()), 1))
+
+
+def _stretched(mu: np.ndarray, mat_ref: np.ndarray, gain: np.ndarray, offset: np.ndarray) -> np.ndarray:
+    """(N, 3): how far colours `mu` (N, 3; over the mat `mat_ref`) move when each chromaticity,
+    as read, is `gain` times the colour's plus `offset` (per axis); brightness stays."""
+    moved = np.zeros_like(mu)
+    moved[:, :2] = (mu[:, :2] + mat_ref[:2]) * (gain - 1.0) + offset
+    return moved
+
+
+def _colour_stretch(learnt: dict, kind_mu: np.ndarray, prior_sd: np.ndarray, mat_sigma: np.ndarray,
+                    mat_ref: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """(gain (2,), offset (2,)): each chromaticity the seeded felts off the mat's own (`learnt`:
+    kind -> (seeds, box, mean over the mat, spread)) show is gain times their profile colour's
+    (`kind_mu`, over the mat `mat_ref`) plus offset, fitted per axis, where three felts or more
+    tell it: a felt lies further than CAST_SURE_SIGMA from its colour moved by their common shift
+    (or a kind has no seed), the stretch brings every one within it, leaving under STRETCH_LEFT of
+    what the shift left, and it stretches by STRETCH_LEAST or more. Else None: a shift, or nothing."""
+    told = [k for k in learnt if _mahal(learnt[k][2][:2], mat_sigma[:2]) > MAT_LIKE_SIGMA]
+    if len(told) < STRETCH_KINDS:
+        return None
+    seen = np.asarray([learnt[k][2][:2] for k in told], np.float64) + mat_ref[:2]
+    named = np.asarray([kind_mu[k][:2] for k in told], np.float64) + mat_ref[:2]
+    sd = np.asarray([np.hypot(prior_sd[k][:2], mat_sigma[:2]) for k in told], np.float64)
+    shifted = np.sqrt(((((seen - named) - np.median(seen - named, axis=0)) / sd) ** 2).sum(axis=1))
+    if shifted.max() <= CAST_SURE_SIGMA and len(learnt) == len(kind_mu):
+        return None
+    gain, offset = np.ones(2), np.zeros(2)
+    for c in range(2):
+        if np.ptp(named[:, c]) < STRETCH_SPAN * sd[:, c].mean():       # (too near one another to tell)
+            return None
+        gain[c] = np.clip(np.polyfit(named[:, c], seen[:, c], 1)[0], *STRETCH_GAIN)
+        offset[c] = np.mean(seen[:, c] - gain[c] * named[:, c])
+    stretched = np.sqrt((((seen - (named * gain + offset)) / sd) ** 2).sum(axis=1))
+    if (stretched.max() > CAST_SURE_SIGMA or np.abs(gain - 1.0).max() < STRETCH_LEAST
+            or stretched.sum() > STRETCH_LEFT * shifted.sum()):
+        return None
+    return gain.astype(np.float32), offset.astype(np.float32)
 
 
 def _tells_cast(mean, kind_mu, kind_sd, mat_sigma) -> bool:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from shapely.geometry import Point
 
+from vision import terrain
 from vision.pipeline import FramePipeline
 from vision.synthetic.hard import hard_photo
 
@@ -209,6 +211,43 @@ def test_a_cast_the_white_balance_leaves_on_every_felt_is_taken_out():
     photo, scene, truth = _scene_and_truth(7, 45)
     assert photo.conditions.cast == "tungsten"
     _assert_every_kind_once(scene, truth, 0.9)
+
+
+@pytest.mark.parametrize("seed, index", [(3, 52), (11, 47)])
+def test_felts_a_phone_made_more_vivid_tell_the_stretch_and_are_found(seed, index):
+    """A phone's processing (`phone="locked"`: its white balance set to daylight, so that under
+    seed 3's tungsten lamp the cast is made more vivid with the colours; seed 11 in daylight, the
+    colours alone) moves each felt by its own colour, not all alike: a shift of every kind's colour
+    left some felt (the woods and hill on seed 3, the water on seed 11) with no piece. Three felts
+    or more fit a stretch of the colours: moved by it, every kind is found."""
+    photo, scene, truth = _scene_and_truth(seed, index, phone="locked")
+    assert photo.conditions.phone
+    _assert_every_kind_once(scene, truth, 0.9)
+
+
+def test_a_stretch_is_told_only_where_a_shift_leaves_a_felt_off_and_the_stretch_does_not():
+    """terrain._colour_stretch: felts moved by one shift tell no stretch; felts stretched from the
+    profile's colours (the chromaticities 1.4 times as far from grey) tell it back; a felt off by
+    itself, the others where they should be, tells none (no stretch fits it)."""
+    mat_ref = np.array([0.1, -0.2, 4.8], np.float32)
+    named = np.array([[-0.6, 0.2, -0.4], [0.2, 0.8, 0.1], [0.4, 0.5, 0.1], [-0.9, 1.4, -0.3]], np.float32)
+    sd = np.full((4, 3), 0.08, np.float32)
+    mat_sigma = np.full(4, 0.03, np.float32)
+
+    def told(means):
+        return {k: (None, None, np.append(m, 0.0).astype(np.float32), None) for k, m in enumerate(means)}
+
+    assert terrain._colour_stretch(told(named + [0.1, -0.05, 0.0]), named, sd, mat_sigma, mat_ref) is None
+    absolute = named[:, :2] + mat_ref[:2]
+    stretched = named.copy()
+    stretched[:, :2] = 1.4 * absolute - mat_ref[:2]
+    gain, offset = terrain._colour_stretch(told(stretched), named, sd, mat_sigma, mat_ref)
+    assert gain == pytest.approx([1.4, 1.4], abs=1e-3) and offset == pytest.approx([0, 0], abs=1e-3)
+    moved = terrain._stretched(named, mat_ref, gain, offset)
+    assert moved[:, :2] == pytest.approx(stretched[:, :2] - named[:, :2], abs=1e-3) and not moved[:, 2].any()
+    one_off = named.copy()
+    one_off[1, :2] += [0.4, -0.4]
+    assert terrain._colour_stretch(told(one_off), named, sd, mat_sigma, mat_ref) is None
 
 
 def test_the_second_look_for_a_cast_keeps_a_felt_that_told_it():
