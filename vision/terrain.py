@@ -26,8 +26,11 @@ own spread (as the rims relearn a side's colour). When the felts seeded surely (
 own chromaticity: a patch of the mat's hue, only darker or lighter, may be the mat in shade or under
 a lamp) all lie off their profile colours the same way (a cast the anchors' white balance left), the
 kinds' colours are moved by it and the seeds looked for again (a felt that told the cast keeps its
-seeds unless the second look finds a patch standing further from the mat). Then, in a window round
-its seeds, a kind wins where it is likelier than the mat, the mat in shade and the other kinds; its
+seeds unless the second look finds a patch standing further from the mat); where three felts or
+more fit a stretch of the colours and not a shift (each chromaticity a gain times the profile's plus
+an offset: a phone that makes colours more vivid over what is left of a cast), they are stretched
+instead. Then, in a window round its seeds, a kind wins where it is likelier than the mat, the mat
+in shade and the other kinds; its
 edge near there is where the colour is half the felt's, half the mat's just around the piece (linear
 unmixing of the colour as a share of the mat's, weighted by how the mat's colour varies), so a soft
 ragged edge falls where the felt covers half. A felt of the mat's own colour (rocks on a grey table)
