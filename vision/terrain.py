@@ -109,7 +109,7 @@ SECOND_MIN_SQIN = 12.0       # and its piece is this big at least (a 4" disc; a 
 CAST_SURE_SIGMA = 3.0        # felts seeded this near their profile colours tell the cast left by the white balance
 STRETCH_KINDS = 3            # felts off the mat's chromaticity that may tell a stretch of the colours (a phone's
 STRETCH_SPAN = 4.0           # vivid colour over a cast), their profile colours this many spreads apart on each axis,
-STRETCH_GAIN = (0.6, 3.0)    # the stretch within this, and at least this far from none,
+STRETCH_GAIN = (0.8, 3.0)    # the stretch within this, and at least this far from none,
 STRETCH_LEAST = 0.15
 STRETCH_LEFT = 0.6           # leaving this share of what a shift of the colours leaves at most
 RELABELLED_SHARE = 0.5       # a seed patch this much of which the second look gives another kind is that kind's
@@ -881,7 +881,9 @@ def _colour_stretch(learnt: dict, kind_mu: np.ndarray, prior_sd: np.ndarray, mat
     (`kind_mu`, over the mat `mat_ref`) plus offset, fitted per axis, where three felts or more
     tell it: a felt lies further than CAST_SURE_SIGMA from its colour moved by their common shift
     (or a kind has no seed), the stretch brings every one within it, leaving under STRETCH_LEFT of
-    what the shift left, and it stretches by STRETCH_LEAST or more. Else None: a shift, or nothing."""
+    what the shift left, and it stretches by STRETCH_LEAST or more, within STRETCH_GAIN on each axis
+    (a camera's colour made a little duller or more vivid; a fit outside it is felts misread, or a
+    felt off the table). Else None: a shift, or nothing."""
     told = [k for k in learnt if _mahal(learnt[k][2][:2], mat_sigma[:2]) > MAT_LIKE_SIGMA]
     if len(told) < STRETCH_KINDS:
         return None
@@ -895,7 +897,9 @@ def _colour_stretch(learnt: dict, kind_mu: np.ndarray, prior_sd: np.ndarray, mat
     for c in range(2):
         if np.ptp(named[:, c]) < STRETCH_SPAN * sd[:, c].mean():       # (too near one another to tell)
             return None
-        gain[c] = np.clip(np.polyfit(named[:, c], seen[:, c], 1)[0], *STRETCH_GAIN)
+        gain[c] = np.polyfit(named[:, c], seen[:, c], 1)[0]
+        if not STRETCH_GAIN[0] <= gain[c] <= STRETCH_GAIN[1]:      # (no camera's colour: felts misread)
+            return None
         offset[c] = np.mean(seen[:, c] - gain[c] * named[:, c])
     stretched = np.sqrt((((seen - (named * gain + offset)) / sd) ** 2).sum(axis=1))
     if (stretched.max() > CAST_SURE_SIGMA or np.abs(gain - 1.0).max() < STRETCH_LEAST
