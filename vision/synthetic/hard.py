@@ -41,11 +41,11 @@ MAT_RGB = {"grass": (92, 124, 60), "gravel": (150, 140, 122), "wood": (168, 122,
 FIGURE_SHADOW = 0.35       # how much a figure's shadow darkens the table and its base (hard_photo's shadows)
 PALE_TOPS = ((205, 185, 145), (225, 210, 175), (235, 235, 230))   # hard_photo's pale_tops: sand, cream, snow
 THIN_BAND = (0.06, 0.10)   # hard_photo's thin_rims: a band painted at the base's edge, this share of its diameter
+                           # (1.5-2.5 mm on a 25 mm base: the edge alone, or its bevel)
 # hard_photo's phone: lighting.PhoneProcessing's saturation, chroma blur (px) and sharpening, each drawn from its
 # range, and (phone="auto") the share of the lamp's cast the camera's own white balance takes out
 PHONE = {"saturation": (1.1, 1.3), "chroma_blur_px": (0.7, 1.2), "sharpen": (0.4, 0.8), "balanced": (0.7, 0.9)}
 PHONE_KINDS = ("", "auto", "locked")
-                           # (1.5-2.5 mm on a 25 mm base: the edge alone, or its bevel)
 # Tables a family plays on where the set's mats are not (hard_photo's mat="kitchen"): name -> (texture,
 # colour). A cherry table is nearly the red side's hue, a blue cloth the blue side's.
 KITCHEN_MATS = {"cherry wood": ("wood", (130, 62, 40)), "walnut": ("wood", (92, 64, 44)),
@@ -300,7 +300,7 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
         felt_layer.pieces = [p for p in felt_layer.pieces if p[0].kind not in absent_kinds]
         felt_layer.truth = [t for t in felt_layer.truth if t[0].kind not in absent_kinds]
 
-    finish = None
+    finish, finish_conditions = None, ()
     if phone and not clean:
         saturation, blur, sharpen, balanced = (round(float(v), 3) for v in np.random.default_rng(
             [seed, index, 17]).uniform(*np.transpose(list(PHONE.values()))))
@@ -329,7 +329,7 @@ def hard_photo(seed: int, index: int, *, resolutions: Sequence[str] = ("1080p", 
         vignette=round(spec.vignette, 3), clean=clean, jpeg_full_colour=spec.jpeg_full_colour,
         paints=tuple(hobby.items()), felts=tuple(shop.items()), mat=kitchen, figure_shadows=shadows, felt_at_edge=felt_at_edge,
         turned=turn, thin_rims=thin_rims, pale_tops=pale_tops,
-        phone=finish_conditions if finish else ())
+        phone=finish_conditions)
     profile = _profile(f"Hard photo {seed}/{index}", table, cuts, marker_figs, rng)
     return HardPhoto(index=index, image=photo.image, truth=truth, profile=profile, conditions=conditions,
                      camera=photo.camera, marker_corners_px=photo.marker_corners_px, rim_visible=rim_visible,
