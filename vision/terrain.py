@@ -884,7 +884,7 @@ def _colour_stretch(learnt: dict, kind_mu: np.ndarray, prior_sd: np.ndarray, mat
     what the shift left, and it stretches by STRETCH_LEAST or more, within STRETCH_GAIN on each axis
     (a camera's colour made a little duller or more vivid; a fit outside it is felts misread, or a
     felt off the table). Else None: a shift, or nothing."""
-    told = [k for k in learnt if _mahal(learnt[k][2][:2], mat_sigma[:2]) > MAT_LIKE_SIGMA]
+    told = [k for k in learnt if _off_the_mats_hue(learnt[k][2], mat_sigma)]
     if len(told) < STRETCH_KINDS:
         return None
     seen = np.asarray([learnt[k][2][:2] for k in told], np.float64) + mat_ref[:2]
@@ -915,7 +915,14 @@ def _tells_cast(mean, kind_mu, kind_sd, mat_sigma) -> bool:
     likely the mat in shade or under a lamp as a felt of the mat's hue: it still seeds its kind,
     but it says nothing of how the light moved the felts' colours."""
     near_kind = _mahal(mean[:2] - kind_mu[:2], np.hypot(kind_sd[:2], mat_sigma[:2])) <= CAST_SURE_SIGMA
-    return near_kind and _mahal(mean[:2], mat_sigma[:2]) > MAT_LIKE_SIGMA
+    return near_kind and _off_the_mats_hue(mean, mat_sigma)
+
+
+def _off_the_mats_hue(mean, mat_sigma) -> bool:
+    """Whether a seed patch's mean colour over the mat (`mean`) lies off the mat's own chromaticity
+    (in its spread `mat_sigma`): not the mat in shade or under a lamp, which tells nothing of how the
+    light moved the felts' colours."""
+    return _mahal(mean[:2], mat_sigma[:2]) > MAT_LIKE_SIGMA
 
 
 def _one_felt(pieces: list, names: list, rel: np.ndarray, unseen: np.ndarray, ppi: float, origin_in,

@@ -576,6 +576,7 @@ def test_phone_processing_changes_the_photo_not_the_scene():
         chroma[kind] = np.abs(ycc[..., 1:] - 128).mean()
     ycc = cv2.cvtColor(plain.image, cv2.COLOR_BGR2YCrCb).astype(float)
     assert chroma["locked"] > 1.05 * np.abs(ycc[..., 1:] - 128).mean() > 1.05 * chroma["auto"]
-    assert hard_photo(4, 1, resolutions=("1080p",), force={"cast": "tungsten"}, phone="auto", clean=True).conditions.phone == ()
+    clean = hard_photo(4, 1, resolutions=("1080p",), force={"cast": "tungsten"}, phone="auto", clean=True)
+    assert clean.conditions.phone == ()
     with pytest.raises(ValueError, match="phone"):
         hard_photo(4, 1, phone="vivid")
