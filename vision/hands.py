@@ -48,6 +48,8 @@ FELT_HAND_IN2 = 20.0         # a hand and forearm reaching in that reads nearer 
 SKIN_CENTRE_UV = (0.30, -0.25)
 SKIN_AXIS_UV = (0.902, -0.432)
 SKIN_HALF_LENGTH, SKIN_HALF_WIDTH = 0.42, 0.15
+SKIN_MOST_VIVID = 1.35         # skin is also skin made up to this many times as vivid (its chromaticity
+                               # so much further from grey): a phone's saturation
 MIN_LOG_BRIGHTNESS = 4.1     # log of the mean channel (~60 of 255): coffee and a dark book are darker
 MAT_CELL_IN = 3.0            # the mat's local median: cells this size, median over 5 x 5 of them
 MIN_SPREAD = (0.05, 0.02, 0.02)  # floor of the mat's spread in (log brightness, u, v)
@@ -140,6 +142,7 @@ class Hands:
 class _Layers:
     """Per-pixel evidence at HAND_PPI."""
     skin: np.ndarray              # bool: skin-coloured, bright enough
+    vivid_only: np.ndarray        # bool: of those, skin only made more vivid (SKIN_MOST_VIVID)
     smooth: np.ndarray            # bool
     not_mat: np.ndarray           # bool: far from the mat around it, or smooth on a rough mat
     from_mat2: np.ndarray         # squared distance from the mat around it, in the mat's spreads
@@ -183,9 +186,24 @@ def _to_features() -> np.ndarray:
 
 _TO_FEATURES = _to_features()
 _MEAN = np.full((1, 3), 1 / 3, np.float32)
-_SKIN_RADIUS2 = np.array([[0, 1, 1]], np.float32)
 # The floors of the mat's spread, in the features' units.
 _MIN_SPREAD = np.array([MIN_SPREAD[0], MIN_SPREAD[1] / SKIN_HALF_LENGTH, MIN_SPREAD[2] / SKIN_HALF_WIDTH])
+
+
+# Grey's (along, across), at (u, v) = (0, 0): the features are affine in (u, v), so a colour made
+# s times as vivid lies s times as far from this point.
+_GREY = _TO_FEATURES[1:, 3].copy()
+
+
+def _skin_radius2(feats: np.ndarray, most_vivid: float = SKIN_MOST_VIVID) -> np.ndarray:
+    """The squared distance from the skin ellipse's centre in its half-axes (under 1 is skin) of
+    features `feats` (_TO_FEATURES'), or of the same colour made 1 to 1/`most_vivid` times as vivid,
+    whichever is nearest: the nearest point to the centre on the segment towards grey."""
+    off = feats[..., 1:] - _GREY
+    reach2 = np.maximum(np.square(off).sum(axis=-1), np.float32(1e-12))
+    # the share of the way from grey, t * off + grey nearest the centre, within [1 / most vivid, 1]
+    t = np.clip(-(off @ _GREY) / reach2, np.float32(1 / most_vivid), np.float32(1))
+    return np.square(_GREY + t[..., None] * off).sum(axis=-1)
 
 
 def _median(x: np.ndarray) -> float:
@@ -215,12 +233,14 @@ def _layers(img: np.ndarray, ppi: float) -> _Layers:
     sd_mat = _local_median(sd, ppi)
     smooth = sd < cv2.max(SMOOTH_REL * sd_mat, SMOOTH_ABS)
     lum = feats[..., 0]
-    skin = (cv2.transform(cv2.multiply(feats, feats), _SKIN_RADIUS2) < 1) & (lum > MIN_LOG_BRIGHTNESS)
+    skin = (_skin_radius2(feats) < 1) & (lum > MIN_LOG_BRIGHTNESS)
+    vivid_only = skin & (_skin_radius2(feats, 1.0) >= 1)
     # Smooth on a rough mat, over more than a streak (wood grain has smooth lines along it).
     smooth_on_rough = cv2.morphologyEx((smooth & (sd_mat > ROUGH_MAT)).astype(np.uint8), cv2.MORPH_OPEN,
                                        np.ones((3, 3), np.uint8)) > 0
     not_mat = (dist2 > MIN_FROM_MAT ** 2) | smooth_on_rough
-    return _Layers(skin, smooth, not_mat, dist2, sd / cv2.max(sd_mat, 1e-4), feats, table_mat, table_spread)
+    return _Layers(skin, vivid_only, smooth, not_mat, dist2, sd / cv2.max(sd_mat, 1e-4), feats, table_mat,
+                   table_spread)
 
 
 def _is_felt(chroma_mean: np.ndarray, other_rgbs) -> bool:
@@ -479,6 +499,11 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
         x, y, bw, bh = (int(stats[i, c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
                                                   cv2.CC_STAT_HEIGHT))
         inside = labels[y:y + bh, x:x + bw] == i
+        # Mostly skin only as a phone makes it (a pale hand's yellow-green), it is a hand only where
+        # an arm reaches in to it, as an off-skin colour is (a cloth or a toy lies anywhere).
+        if (2 * np.count_nonzero(layers.vivid_only[y:y + bh, x:x + bw][inside]) > np.count_nonzero(inside)
+                and not _touches_edge(x, y, bw, bh, (h, w)) and not _joins_sleeve(inside, x, y, sleeves, grow)):
+            continue
         verdict = _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs,
                          lambda: _joins_sleeve(inside, x, y, sleeves, grow))
         if verdict == HAND:

@@ -17,7 +17,7 @@ import shapely.affinity
 from shapely.geometry import Polygon, box
 
 from measure.scene import Figure, Scene, Table
-from vision.hands import FELT_HAND_IN2, carry_hidden, find_hands
+from vision.hands import FELT_HAND_IN2, SKIN_AXIS_UV, SKIN_CENTRE_UV, SKIN_TONES, carry_hidden, find_hands
 from vision.synthetic.felt import mat_surface
 from vision.synthetic.hands import Hand
 from vision.synthetic.layout import FELT
@@ -649,3 +649,43 @@ def test_a_wooden_ruler_is_no_hand(mat, texture, yaw_deg, x_in, width_in, length
     for kelvin in (2800.0, 4500.0):
         img, wb = _photo(canvas, kelvin=kelvin, seed=12)
         assert find_hands(img, VIEW_PPI, wb=wb).polygons == ()
+
+
+def _skin_radius2_of(rgb, vivid: float = 1.0) -> float:
+    """The skin region's squared radius (under 1 is skin) of a balanced colour `rgb`, its chromaticity
+    made `vivid` times as far from grey (a phone's saturation)."""
+    from vision.hands import _TO_FEATURES, _skin_radius2
+
+    r, g, b = (float(c) for c in rgb)
+    u, v = math.log(r / g) * vivid, math.log(b / g) * vivid
+    px = np.log(np.array([[[100 * math.exp(v), 100.0, 100 * math.exp(u)]]], np.float32))
+    return float(_skin_radius2(cv2.transform(px, _TO_FEATURES))[0, 0])
+
+
+@pytest.mark.parametrize("vivid", [1.0, 1.15, 1.3])
+@pytest.mark.parametrize("tone", SKIN_TONES)
+def test_skin_made_more_vivid_by_a_phone_is_still_skin(tone, vivid):
+    """A phone makes colours 1.1-1.3 times as vivid (the hard set's `phone`): every skin tone, so
+    moved away from grey, is still skin."""
+    assert _skin_radius2_of(tone, vivid) < 1
+
+
+@pytest.mark.parametrize("toward_grey, skin", [(False, True), (True, False)])
+def test_skin_made_more_vivid_reaches_across_the_axis_only_away_from_grey(toward_grey, skin):
+    """Skin made more vivid moves away from grey: 0.2 across the skin axis from its centre is skin on
+    the side away from grey, and not on the side grey lies on (a greyish brown book, a dull tan mat)."""
+    (cu, cv), (au, av) = SKIN_CENTRE_UV, SKIN_AXIS_UV
+    sign = 1.0 if toward_grey else -1.0          # grey, (0, 0), lies on the (-av, au) side of the axis
+    assert -av * (0 - cu) + au * (0 - cv) > 0
+    u, v = cu + sign * 0.2 * -av, cv + sign * 0.2 * au
+    rgb = (100 * math.exp(u), 100.0, 100 * math.exp(v))
+    assert (_skin_radius2_of(rgb) < 1) is skin
+
+
+@pytest.mark.parametrize("seed, index", [(5, 0), (23, 24)])
+def test_a_hand_through_a_phones_vivid_colour_is_found(seed, index):
+    """Hard-set photos through a phone that balances its own white (`phone="auto"`): the hand's skin,
+    made more vivid, lies off the skin axis away from grey. It is found where it is drawn."""
+    photo, _scene, found, drawn = _hard_photo_hands(seed, index, phone="auto")
+    assert found.buffer(0.4).intersection(drawn).area > 0.5 * drawn.area
+    assert found.difference(drawn.buffer(1.5)).area < 2.0
