@@ -48,8 +48,8 @@ FELT_HAND_IN2 = 20.0         # a hand and forearm reaching in that reads nearer 
 SKIN_CENTRE_UV = (0.30, -0.25)
 SKIN_AXIS_UV = (0.902, -0.432)
 SKIN_HALF_LENGTH, SKIN_HALF_WIDTH = 0.42, 0.15
-SKIN_MOST_VIVID = 1.35         # skin is also skin made up to this many times as vivid (its chromaticity
-                               # so much further from grey): a phone's saturation
+SKIN_MOST_VIVID = 1.35       # skin is also skin made up to this many times as vivid (its chromaticity
+                             # so much further from grey): a phone's saturation
 MIN_LOG_BRIGHTNESS = 4.1     # log of the mean channel (~60 of 255): coffee and a dark book are darker
 MAT_CELL_IN = 3.0            # the mat's local median: cells this size, median over 5 x 5 of them
 MIN_SPREAD = (0.05, 0.02, 0.02)  # floor of the mat's spread in (log brightness, u, v)
@@ -199,11 +199,16 @@ def _skin_radius2(feats: np.ndarray, most_vivid: float = SKIN_MOST_VIVID) -> np.
     """The squared distance from the skin ellipse's centre in its half-axes (under 1 is skin) of
     features `feats` (_TO_FEATURES'), or of the same colour made 1 to 1/`most_vivid` times as vivid,
     whichever is nearest: the nearest point to the centre on the segment towards grey."""
-    off = feats[..., 1:] - _GREY
-    reach2 = np.maximum(np.square(off).sum(axis=-1), np.float32(1e-12))
-    # the share of the way from grey, t * off + grey nearest the centre, within [1 / most vivid, 1]
-    t = np.clip(-(off @ _GREY) / reach2, np.float32(1 / most_vivid), np.float32(1))
-    return np.square(_GREY + t[..., None] * off).sum(axis=-1)
+    _, along, across = cv2.split(feats)
+    if most_vivid == 1.0:
+        return along * along + across * across
+    g_along, g_across = (np.float32(g) for g in _GREY)
+    a, b = along - g_along, across - g_across          # from grey
+    # the share of the way from grey, t * (a, b) + grey nearest the centre, within [1 / most vivid, 1]
+    t = cv2.divide(a * g_along + b * g_across, cv2.max(a * a + b * b, 1e-12), scale=-1.0)
+    t = cv2.min(cv2.max(t, 1 / most_vivid), 1.0)
+    a, b = g_along + t * a, g_across + t * b
+    return a * a + b * b
 
 
 def _median(x: np.ndarray) -> float:
