@@ -195,20 +195,20 @@ _MIN_SPREAD = np.array([MIN_SPREAD[0], MIN_SPREAD[1] / SKIN_HALF_LENGTH, MIN_SPR
 _GREY = _TO_FEATURES[1:, 3].copy()
 
 
-def _skin_radius2(feats: np.ndarray, most_vivid: float = SKIN_MOST_VIVID) -> np.ndarray:
-    """The squared distance from the skin ellipse's centre in its half-axes (under 1 is skin) of
-    features `feats` (_TO_FEATURES'), or of the same colour made 1 to 1/`most_vivid` times as vivid,
-    whichever is nearest: the nearest point to the centre on the segment towards grey."""
+def _skin_radii2(feats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The squared distances from the skin ellipse's centre in its half-axes (under 1 is skin) of
+    features `feats` (_TO_FEATURES'): of the colour as it is, and of the same colour made 1 to
+    1/SKIN_MOST_VIVID times as vivid, whichever is nearest (the nearest point to the centre on the
+    segment towards grey)."""
     _, along, across = cv2.split(feats)
-    if most_vivid == 1.0:
-        return along * along + across * across
-    g_along, g_across = (np.float32(g) for g in _GREY)
+    as_is = along * along + across * across
+    g_along, g_across = _GREY
     a, b = along - g_along, across - g_across          # from grey
     # the share of the way from grey, t * (a, b) + grey nearest the centre, within [1 / most vivid, 1]
     t = cv2.divide(a * g_along + b * g_across, cv2.max(a * a + b * b, 1e-12), scale=-1.0)
-    t = cv2.min(cv2.max(t, 1 / most_vivid), 1.0)
+    t = cv2.min(cv2.max(t, 1 / SKIN_MOST_VIVID), 1.0)
     a, b = g_along + t * a, g_across + t * b
-    return a * a + b * b
+    return as_is, a * a + b * b
 
 
 def _median(x: np.ndarray) -> float:
@@ -238,8 +238,9 @@ def _layers(img: np.ndarray, ppi: float) -> _Layers:
     sd_mat = _local_median(sd, ppi)
     smooth = sd < cv2.max(SMOOTH_REL * sd_mat, SMOOTH_ABS)
     lum = feats[..., 0]
-    skin = (_skin_radius2(feats) < 1) & (lum > MIN_LOG_BRIGHTNESS)
-    vivid_only = skin & (_skin_radius2(feats, 1.0) >= 1)
+    as_is, made_vivid = _skin_radii2(feats)
+    skin = (made_vivid < 1) & (lum > MIN_LOG_BRIGHTNESS)
+    vivid_only = skin & (as_is >= 1)
     # Smooth on a rough mat, over more than a streak (wood grain has smooth lines along it).
     smooth_on_rough = cv2.morphologyEx((smooth & (sd_mat > ROUGH_MAT)).astype(np.uint8), cv2.MORPH_OPEN,
                                        np.ones((3, 3), np.uint8)) > 0

@@ -654,12 +654,12 @@ def test_a_wooden_ruler_is_no_hand(mat, texture, yaw_deg, x_in, width_in, length
 def _skin_radius2_of(rgb, vivid: float = 1.0) -> float:
     """The skin region's squared radius (under 1 is skin) of a balanced colour `rgb`, its chromaticity
     made `vivid` times as far from grey (a phone's saturation)."""
-    from vision.hands import _TO_FEATURES, _skin_radius2
+    from vision.hands import _TO_FEATURES, _skin_radii2
 
     r, g, b = (float(c) for c in rgb)
     u, v = math.log(r / g) * vivid, math.log(b / g) * vivid
     px = np.log(np.array([[[100 * math.exp(v), 100.0, 100 * math.exp(u)]]], np.float32))
-    return float(_skin_radius2(cv2.transform(px, _TO_FEATURES))[0, 0])
+    return float(_skin_radii2(cv2.transform(px, _TO_FEATURES))[1][0, 0])
 
 
 @pytest.mark.parametrize("vivid", [1.0, 1.15, 1.3])
