@@ -16,7 +16,12 @@ Each photo is analysed as `tablesight analyze` does (FramePipeline(profile).proc
 path found a base is read from the hits vision.pipeline's rims_in_view hands back (wrapped here,
 unchanged). Prints markdown; asserts nothing.
 
+With --shadows each colour figure casts a shadow (as accuracy_vision's --shadows), and a last table
+splits the errors along the way the shadows fall (vision.synthetic.paint.SHADOW_SLANT) instead: a
+mean there is a bias the shadow gives.
+
 Run: python benchmarks/rim_error_vectors.py [--photos 60] [--seeds 0,7,3] [--res 1080p,1080p,2160p] [--list]
+     [--shadows]
 """
 from __future__ import annotations
 
@@ -35,10 +40,12 @@ from tests.vision.hard_scoring import GOALS, colour_pairs, in_water  # noqa: E40
 
 try:
     from vision.synthetic.hard import hard_photo  # noqa: E402
+    from vision.synthetic.paint import SHADOW_SLANT  # noqa: E402
 except ImportError as exc:      # scikit-image ships the photographed textures
     sys.exit(f"rim_error_vectors: {exc}")
 
 GOAL_IN = GOALS["colour_p95_in"]
+LIGHT = np.asarray(SHADOW_SLANT, np.float64) / np.hypot(*SHADOW_SLANT)   # the way the figures' shadows fall
 
 
 def path_of(hit) -> str:
@@ -56,8 +63,8 @@ def matched_colour(found, truth):
     return [(truth_c[i], found_c[j], d) for i, (j, d) in matched.items()]
 
 
-def photo_rows(seed: int, k: int, resolutions) -> list[dict]:
-    photo = hard_photo(seed, k, resolutions=resolutions)
+def photo_rows(seed: int, k: int, resolutions, shadows: bool = False) -> list[dict]:
+    photo = hard_photo(seed, k, resolutions=resolutions, shadows=shadows)
     seen = []
     look = pipeline.rims_in_view
 
@@ -86,6 +93,7 @@ def photo_rows(seed: int, k: int, resolutions) -> list[dict]:
         e = np.array([f.x - t.x, f.y - t.y])
         rows.append({"seed": seed, "photo": k, "id": t.id, "err": d, "along": float(e @ away),
                      "across": float(e[1] * away[0] - e[0] * away[1]),
+                     "with light": float(e @ LIGHT), "across light": float(e[1] * LIGHT[0] - e[0] * LIGHT[1]),
                      "resolution": c.resolution, "felt": "in water" if wet(t.x, t.y) else "dry",
                      "top": "whole top painted" if photo.painted_top.get(t.id) else "band",
                      "side": t.side, "cloak": f"{photo.cloaks[t.id]} cloak" if t.id in photo.cloaks else "no cloak",
@@ -94,9 +102,9 @@ def photo_rows(seed: int, k: int, resolutions) -> list[dict]:
     return rows
 
 
-def line(name: str, rows: list[dict]) -> str:
-    a = np.array([r["along"] for r in rows])
-    x = np.array([r["across"] for r in rows])
+def line(name: str, rows: list[dict], along: str = "along", across: str = "across") -> str:
+    a = np.array([r[along] for r in rows])
+    x = np.array([r[across] for r in rows])
     e = np.array([r["err"] for r in rows])
     return (f"| {name} | {len(rows)} | {a.mean():+.4f} | {x.mean():+.4f} | {np.sqrt((a * a).mean()):.4f} | "
             f"{np.sqrt((x * x).mean()):.4f} | {np.percentile(e, 95):.3f} | {int((e > GOAL_IN).sum())} |")
@@ -105,6 +113,17 @@ def line(name: str, rows: list[dict]) -> str:
 HEADER = ("| group | rims | mean along in | mean across in | rms along in | rms across in | p95 in | "
           f"> {GOAL_IN} in |\n|---|---|---|---|---|---|---|---|")
 FACTORS = ("resolution", "felt", "path", "top", "side", "cloak", "blur", "tilt")
+
+
+def light_report(rows: list[dict]) -> None:
+    """The same errors split along the way the figures' shadows fall (+) and across it."""
+    print("\n### Along the shadows' slant\n")
+    print("along: + the way the figures' shadows fall; across: + a quarter turn clockwise from it.\n")
+    print(HEADER)
+    print(line("all", rows, "with light", "across light"))
+    for factor in ("resolution", "felt", "top", "side"):
+        for value in sorted({r[factor] for r in rows}):
+            print(line(f"{factor}: {value}", [r for r in rows if r[factor] == value], "with light", "across light"))
 
 
 def report(rows: list[dict], seeds) -> None:
@@ -155,11 +174,15 @@ def main() -> None:
     parser.add_argument("--seeds", default="0,7,3")
     parser.add_argument("--res", default="1080p,1080p,2160p", help="resolutions cycled like a factor")
     parser.add_argument("--list", action="store_true", help="also list each rim past the goal, worst first")
+    parser.add_argument("--shadows", action="store_true", help="each colour figure casts a shadow (as "
+                        "accuracy_vision's --shadows), and the errors are split along the shadows' slant too")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]
     resolutions = tuple(args.res.split(","))
-    rows = [r for seed in seeds for k in range(args.photos) for r in photo_rows(seed, k, resolutions)]
+    rows = [r for seed in seeds for k in range(args.photos) for r in photo_rows(seed, k, resolutions, args.shadows)]
     report(rows, seeds)
+    if args.shadows:
+        light_report(rows)
     if args.list:
         listing(rows)
 

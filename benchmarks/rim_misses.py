@@ -25,6 +25,7 @@ markdown; asserts nothing.
 
 Run: python benchmarks/rim_misses.py [--photos 60] [--seeds 0,7] [--res 1080p,1080p,2160p] [--only 1080p]
      [--mat kitchen]  (kitchen tables: each miss then names its table) [--thin-rims] [--pale-tops]
+     [--paint hobby] [--shadows]
 """
 from __future__ import annotations
 
@@ -127,11 +128,13 @@ def _nearest(cands, side: int, xy) -> str | None:
 
 
 def photo_misses(seed: int, k: int, resolutions, mat: str = "set", thin_rims: bool = False,
-                 pale_tops: bool = False) -> tuple[int, list[dict], list[float]]:
+                 pale_tops: bool = False, paint: str = "set",
+                 shadows: bool = False) -> tuple[int, list[dict], list[float]]:
     """(visible colour figures, the misses, each visible figure's frame pixels per inch) of hard photo
-    `k` of `seed` (0-based, as accuracy_vision names it; `mat`, `thin_rims` and `pale_tops` as
-    hard_photo takes them)."""
-    photo = hard_photo(seed, k, resolutions=resolutions, mat=mat, thin_rims=thin_rims, pale_tops=pale_tops)
+    `k` of `seed` (0-based, as accuracy_vision names it; `mat`, `thin_rims`, `pale_tops`, `paint` and
+    `shadows` as hard_photo takes them)."""
+    photo = hard_photo(seed, k, resolutions=resolutions, mat=mat, thin_rims=thin_rims, pale_tops=pale_tops,
+                       paint=paint, shadows=shadows)
     profile = photo.profile
     with _Looks() as looks:
         try:
@@ -162,6 +165,7 @@ def photo_misses(seed: int, k: int, resolutions, mat: str = "set", thin_rims: bo
         water = _nearest(looks.water, side, (t.x, t.y)) if felt else None
         misses.append({"seed": seed, "photo": k, "id": t.id, "side": t.side,
                        "resolution": photo.conditions.resolution, "table": photo.conditions.mat,
+                       "paint": dict(photo.conditions.paints).get(t.side, ""),
                        "felt": f"in or beside {felt[0]}" if felt else "dry",
                        "cloak": "no cloak" if cloak is None else "own colour cloak" if cloak == t.side
                        else "other side's cloak", "stage": stage,
@@ -211,6 +215,7 @@ def report(misses: list[dict], visible: Counter, seeds) -> None:
     print("### Each miss\n")
     for m in misses:
         table = f"{m['table']}, " if m["table"] else ""
+        table += f"{m['paint']}, " if m["paint"] else ""
         print(f"- seed {m['seed']} photo {m['photo']} {m['id']} ({m['side']}, {table}{m['resolution']}, {m['ppi']:.0f} px/in, {m['seen']:.0%} "
               f"of rim in view{', whole top painted' if m['painted'] else ''}, {m['felt']}, {m['cloak']}): {m['stage']}"
               + (f"; water search: {m['water']}" if m["water"] else ""))
@@ -228,6 +233,10 @@ def main() -> None:
                         "diameter wide (as accuracy_vision's --thin-rims)")
     parser.add_argument("--pale-tops", action="store_true", help="the tops inside those bands sand, cream or snow "
                         "(as accuracy_vision's --pale-tops)")
+    parser.add_argument("--paint", choices=("set", "hobby"), default="set",
+                        help="the rims' paint: the set's, or shop paints (as accuracy_vision's --paint)")
+    parser.add_argument("--shadows", action="store_true", help="each colour figure casts a shadow (as "
+                        "accuracy_vision's --shadows)")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]
     resolutions = tuple(args.res.split(","))
@@ -237,7 +246,8 @@ def main() -> None:
             res = level(seed, "resolution", k, resolutions)       # (hard_photo's own draw of it)
             if args.only and res != args.only:
                 continue
-            n, lost, ppi = photo_misses(seed, k, resolutions, args.mat, args.thin_rims, args.pale_tops)
+            n, lost, ppi = photo_misses(seed, k, resolutions, args.mat, args.thin_rims, args.pale_tops,
+                                          args.paint, args.shadows)
             visible[res] += n
             misses += lost
             seen_ppi += ppi
