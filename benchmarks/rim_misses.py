@@ -214,9 +214,8 @@ def report(misses: list[dict], visible: Counter, seeds) -> None:
         print()
     print("### Each miss\n")
     for m in misses:
-        table = f"{m['table']}, " if m["table"] else ""
-        table += f"{m['paint']}, " if m["paint"] else ""
-        print(f"- seed {m['seed']} photo {m['photo']} {m['id']} ({m['side']}, {table}{m['resolution']}, {m['ppi']:.0f} px/in, {m['seen']:.0%} "
+        named = (f"{m['table']}, " if m["table"] else "") + (f"{m['paint']}, " if m["paint"] else "")
+        print(f"- seed {m['seed']} photo {m['photo']} {m['id']} ({m['side']}, {named}{m['resolution']}, {m['ppi']:.0f} px/in, {m['seen']:.0%} "
               f"of rim in view{', whole top painted' if m['painted'] else ''}, {m['felt']}, {m['cloak']}): {m['stage']}"
               + (f"; water search: {m['water']}" if m["water"] else ""))
 
