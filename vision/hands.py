@@ -501,6 +501,11 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
     g = max(1, int(round(GROW_IN * ppi)))
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1))
     sleeves = _sleeves(layers)
+
+    def reaches_in(x, y, bw, bh, inside) -> bool:
+        # an arm reaches in to the blob: from beyond the table's edge, or out of a sleeve
+        return bool(_touches_edge(x, y, bw, bh, (h, w))) or _joins_sleeve(inside, x, y, sleeves, grow)
+
     for i in big:
         x, y, bw, bh = (int(stats[i, c]) for c in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP, cv2.CC_STAT_WIDTH,
                                                   cv2.CC_STAT_HEIGHT))
@@ -508,7 +513,7 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
         # Mostly skin only as a phone makes it (a pale hand's yellow-green), it is a hand only where
         # an arm reaches in to it, as an off-skin colour is (a cloth or a toy lies anywhere).
         if (2 * np.count_nonzero(layers.vivid_only[y:y + bh, x:x + bw][inside]) > np.count_nonzero(inside)
-                and not _touches_edge(x, y, bw, bh, (h, w)) and not _joins_sleeve(inside, x, y, sleeves, grow)):
+                and not reaches_in(x, y, bw, bh, inside)):
             continue
         verdict = _judge(inside, stats[i], (h, w), ppi, layers, img, other_rgbs,
                          lambda: _joins_sleeve(inside, x, y, sleeves, grow))
@@ -523,7 +528,7 @@ def find_hands(view_bgr: np.ndarray, ppi: float, origin_in: tuple[float, float] 
     for x, y, bw, bh, inside in felt_coloured:
         if (np.count_nonzero(inside) >= FELT_HAND_IN2 * ppi * ppi
                 and _far_from_table(layers, (slice(y, y + bh), slice(x, x + bw)), inside)
-                and (_touches_edge(x, y, bw, bh, (h, w)) or _joins_sleeve(inside, x, y, sleeves, grow))):
+                and reaches_in(x, y, bw, bh, inside)):
             found[y:y + bh, x:x + bw] |= inside
     if not found.any():
         found = _hands_at_sleeves(sleeves, layers, img, ppi, other_rgbs, grow,
