@@ -115,15 +115,20 @@ HEADER = ("| group | rims | mean along in | mean across in | rms along in | rms 
 FACTORS = ("resolution", "felt", "path", "top", "side", "cloak", "blur", "tilt")
 
 
+def factor_lines(rows: list[dict], factors, along: str = "along", across: str = "across") -> None:
+    """A line for each level of each factor in `factors`, the errors split by `along` and `across`."""
+    for factor in factors:
+        for value in sorted({r[factor] for r in rows}):
+            print(line(f"{factor}: {value}", [r for r in rows if r[factor] == value], along, across))
+
+
 def light_report(rows: list[dict]) -> None:
     """The same errors split along the way the figures' shadows fall (+) and across it."""
     print("\n### Along the shadows' slant\n")
     print("along: + the way the figures' shadows fall; across: + a quarter turn clockwise from it.\n")
     print(HEADER)
     print(line("all", rows, "with light", "across light"))
-    for factor in ("resolution", "felt", "top", "side"):
-        for value in sorted({r[factor] for r in rows}):
-            print(line(f"{factor}: {value}", [r for r in rows if r[factor] == value], "with light", "across light"))
+    factor_lines(rows, ("resolution", "felt", "top", "side"), "with light", "across light")
 
 
 def report(rows: list[dict], seeds) -> None:
@@ -134,9 +139,7 @@ def report(rows: list[dict], seeds) -> None:
     print(line("all", rows))
     for seed in seeds:
         print(line(f"seed {seed}", [r for r in rows if r["seed"] == seed]))
-    for factor in FACTORS:
-        for value in sorted({r[factor] for r in rows}):
-            print(line(f"{factor}: {value}", [r for r in rows if r[factor] == value]))
+    factor_lines(rows, FACTORS)
     for res in sorted({r["resolution"] for r in rows}):
         for felt in ("dry", "in water"):
             for path in sorted({r["path"] for r in rows}):
