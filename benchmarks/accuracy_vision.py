@@ -16,8 +16,9 @@ camera file), and scored on
 - figures under a hand: reported hidden at their last place when the previous picture (the same
   table without the hand) went first through a tracking pipeline (the camera's stream), and when
   the two were analysed each on its own and the second carried the first's hidden figures over
-  (vision.hands.carry_hidden: the tablet's photo after a photo); in the still photo alone, the
-  roster's markers reported hidden.
+  (vision.hands.carry_hidden: the tablet's photo after a photo), also out of those the previous
+  picture found (one it did not find could not be carried: colour rim recall, not the hand); in the
+  still photo alone, the roster's markers reported hidden.
 `--easy N` adds the older, kinder set's report (issue 4's figures).
 
 `--absent-kinds` takes two of the four felt kinds off each photo's table (drawn by their own random
@@ -286,21 +287,25 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
             hidden["still_total"] += n
             hidden["still_ok"] += ok
             tracker = FramePipeline(photo.profile, track=True)
+            nothing = dataclasses.replace(photo.truth, figures=())
             try:
-                tracker.process(photo.before())
+                tracked_before = tracker.process(photo.before()).scene
                 tracked = tracker.process(photo.image).scene
             except ValueError:           # refused (too few anchors): nothing reported hidden
-                tracked = dataclasses.replace(photo.truth, figures=())
-            n, ok, bad2 = hidden_reported(tracked, photo.truth)
+                tracked_before = tracked = nothing
+            n, ok, bad2 = hidden_reported(tracked, photo.truth, before=tracked_before)
             hidden["tracked_total"] += n
             hidden["tracked_ok"] += ok
+            hidden["tracked_unseen_before"] += sum("not found in the picture before" in b for b in bad2)
             try:
-                carried = carry_hidden(FramePipeline(photo.profile).process(photo.before()).scene, scene)
+                still_before = FramePipeline(photo.profile).process(photo.before()).scene
+                carried = carry_hidden(still_before, scene)
             except ValueError:
-                carried = dataclasses.replace(photo.truth, figures=())
-            n, ok, bad3 = hidden_reported(carried, photo.truth)
+                still_before = carried = nothing
+            n, ok, bad3 = hidden_reported(carried, photo.truth, before=still_before)
             hidden["carried_total"] += n
             hidden["carried_ok"] += ok
+            hidden["carried_unseen_before"] += sum("not found in the picture before" in b for b in bad3)
             s.misses += ([f"{b} (with the previous picture, tracked)" for b in bad2]
                          + [f"{b} (with the previous photo, carried over)" for b in bad3]
                          + [f"{b} (still photo)" for b in bad])
@@ -390,8 +395,10 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
           f"(on {sum(sc.hands_where_none > 0 for sc in scores)} of {len(scores)} photos).")
     print(f"Figures under a hand: {hidden['tracked_total']}; reported hidden at their last place after the previous "
           f"picture: tracked {pct(hidden['tracked_ok'], hidden['tracked_total'])}, a photo after a photo (the tablet) "
-          f"{pct(hidden['carried_ok'], hidden['carried_total'])}; roster markers under a hand reported "
-          f"hidden in the still photo: {pct(hidden['still_ok'], hidden['still_total'])}.")
+          f"{pct(hidden['carried_ok'], hidden['carried_total'])}; of those the previous picture found, tracked "
+          f"{pct(hidden['tracked_ok'], hidden['tracked_total'] - hidden['tracked_unseen_before'])}, the tablet "
+          f"{pct(hidden['carried_ok'], hidden['carried_total'] - hidden['carried_unseen_before'])}; roster markers "
+          f"under a hand reported hidden in the still photo: {pct(hidden['still_ok'], hidden['still_total'])}.")
     print(f"Time a photo: render median {np.median(render_s):.1f} s, analyse median {np.median(analyse_s):.2f} s "
           f"(max {max(analyse_s):.2f} s).\n")
     print("### Misses\n")

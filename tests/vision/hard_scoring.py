@@ -315,20 +315,35 @@ def suspect(photo, x: float, y: float) -> str:
     return "the mat"
 
 
-def hidden_reported(found: Scene, truth: Scene, *, markers_only: bool = False) -> tuple[int, int, list[str]]:
+def hidden_reported(found: Scene, truth: Scene, *, markers_only: bool = False,
+                    before: Scene | None = None) -> tuple[int, int, list[str]]:
     """(hidden truth figures, of them reported hidden, names of the others). With a previous
     picture (the default) each must be reported hidden at its last place (within the gate); a
-    still photo can only know the roster's markers, and no place for them: `markers_only`."""
+    still photo can only know the roster's markers, and no place for them: `markers_only`. Given
+    the previous picture's own scene (`before`), a figure it did not find is named so: nothing could
+    be carried (colour rim recall, not the hand)."""
     want = [t for t in truth.figures if t.hidden and (t.marker is not None or not markers_only)]
     ok, bad = 0, []
     for t in want:
-        hit = any(f.hidden and (f.marker == t.marker if t.marker is not None else f.side == t.side)
-                  and (markers_only or math.hypot(f.x - t.x, f.y - t.y) <= GATE_IN) for f in found.figures)
+        hit = any(f.hidden and _same_figure(f, t) and (markers_only or math.hypot(f.x - t.x, f.y - t.y) <= GATE_IN)
+                  for f in found.figures)
         ok += hit
-        if not hit:
-            gone = not any((f.marker == t.marker if t.marker is not None else False) for f in found.figures)
-            bad.append(f"{t.id} under the hand " + ("removed" if gone else "not reported hidden at its place"))
+        if hit:
+            continue
+        if before is not None and not any(_same_figure(f, t) and math.hypot(f.x - t.x, f.y - t.y) <= GATE_IN
+                                          for f in before.figures):
+            bad.append(f"{t.id} under the hand, not found in the picture before")
+            continue
+        # (a colour figure is gone when nothing of its side is reported within the gate of it)
+        gone = not any(_same_figure(f, t) and (t.marker is not None or math.hypot(f.x - t.x, f.y - t.y) <= GATE_IN)
+                       for f in found.figures)
+        bad.append(f"{t.id} under the hand " + ("removed" if gone else "not reported hidden at its place"))
     return len(want), ok, bad
+
+
+def _same_figure(found, truth) -> bool:
+    """The same roster marker, or for a colour figure the same side."""
+    return found.marker == truth.marker if truth.marker is not None else found.side == truth.side
 
 
 def p95(values) -> float:
