@@ -159,3 +159,25 @@ def test_figures_standing_in_water_are_counted_apart_and_named():
     assert [m for m in s.misses if "standing in water" in m] == [
         "colour c3 (blue, standing in water) at (22.0, 28.0) missed"]
     assert "colour c4 (blue) at (40.0, 30.0) missed" in s.misses
+
+
+def test_a_figure_under_the_hand_is_reported_hidden_removed_or_never_found_before():
+    """A figure under the hand counts when it is reported hidden at its place; one missing is named
+    'removed', one reported elsewhere 'not reported hidden at its place', and one the picture before
+    never found 'not found in the picture before' (nothing could be carried: rim recall, not the hand)."""
+    from tests.vision.hard_scoring import hidden_reported
+    truth = Scene(TABLE, (_colour("c1", 10, 10, "red", hidden=True), _colour("c2", 20, 20, "blue", hidden=True),
+                          _colour("c3", 30, 30, "red", hidden=True),
+                          Figure("m7", 5, 5, marker=7, side="red", hidden=True)))
+    before = Scene(TABLE, (_colour("f1", 10.1, 10, "red"), _colour("f2", 20, 20.1, "blue"),
+                           Figure("m7", 5, 5, marker=7, side="red")))
+    found = Scene(TABLE, (_colour("f1", 10.1, 10, "red", hidden=True), _colour("f2", 20, 20.1, "blue"),
+                          Figure("m7", 5.2, 5, marker=7, side="red", hidden=True)))
+    n, ok, bad = hidden_reported(found, truth, before=before)
+    assert (n, ok) == (4, 2)
+    assert bad == ["c2 under the hand not reported hidden at its place",
+                   "c3 under the hand, not found in the picture before"]
+    n, ok, bad = hidden_reported(Scene(TABLE, ()), truth)
+    assert (n, ok) == (4, 0)
+    assert bad == ["c1 under the hand removed", "c2 under the hand removed", "c3 under the hand removed",
+                   "m7 under the hand removed"]
