@@ -96,9 +96,9 @@ REACH_IN = 0.4               # a base this close to a hand's outline is under it
 MARKER_REACH_IN = 1.5        # a marker read before and not now is under a hand this close: a marker in view is
                              # read, and the outline found can fall short of the fingers (seed 31 photo 2 of
                              # the hard set: 1.0" short)
-CARRIED_REACH_IN = 1.0       # a colour base seen in the last picture and not now is under a hand this close:
-                             # the outline found falls short of the fingers, and a base partly under them is
-                             # not found (goal seeds 13, 11 and 7 of the hard set: 0.44-0.70" from the outline)
+CARRIED_REACH_IN = 1.0       # any other figure seen in the last picture and not now (a colour base) is under a
+                             # hand this close: the outline found falls short of the fingers, and a base partly
+                             # under them is not found (goal seeds 13, 11 and 7 of the hard set: 0.44-0.70")
 
 
 @dataclass(frozen=True)
