@@ -98,7 +98,7 @@ MARKER_REACH_IN = 1.5        # a marker read before and not now is under a hand 
                              # the hard set: 1.0" short)
 CARRIED_REACH_IN = 1.0       # any other figure seen in the last picture and not now (a colour base) is under a
                              # hand this close: the outline found falls short of the fingers, and a base partly
-                             # under them is not found (goal seeds 13, 11 and 7 of the hard set: 0.44-0.70")
+                             # under them is not found (six on the goal seeds of the hard set: 0.44-0.70")
 
 
 @dataclass(frozen=True)
