@@ -627,12 +627,22 @@ def carry_hidden(previous: Scene | None, current: Scene, hands_json: Sequence[di
         present = {f.id for f in out}
         under_unread = hand.buffer(MARKER_REACH_IN) if unread else None
         under_seen = hand.buffer(CARRIED_REACH_IN)
+        # (a base found now, new, near a figure only that far from the hand is that figure found again
+        # farther off than the ids' gate, not a second one beside it: that figure is not carried)
+        fresh = [f for f in out if f.detected_by == "colour" and f.id not in prev_ids]
         for p in previous.figures:
             if p.id in present or p.id in taken_ids:
                 continue
-            if (under_unread if p.id in unread else under_seen).contains(Point(p.x, p.y)):
-                out.append(replace(p, hidden=True))
-                hidden.append(p.id)
+            xy = Point(p.x, p.y)
+            if p.id in unread:
+                if not under_unread.contains(xy):
+                    continue
+            elif not under_seen.contains(xy) or (
+                    not under.contains(xy) and any(f.side == p.side and math.hypot(f.x - p.x, f.y - p.y) <= pull_gate_in
+                                                   for f in fresh)):
+                continue
+            out.append(replace(p, hidden=True))
+            hidden.append(p.id)
     extra = dict(current.extra)
     hidden += [f.id for f in out if f.hidden and f.extra.get("place_known", True) is False]
     if hidden:

@@ -713,3 +713,14 @@ def test_a_hand_through_a_phones_vivid_colour_is_found(seed, index):
     photo, _scene, found, drawn = _hard_photo_hands(seed, index, phone="auto")
     assert found.buffer(0.4).intersection(drawn).area > 0.5 * drawn.area
     assert found.difference(drawn.buffer(1.5)).area < 2.0
+
+
+def test_a_colour_base_found_again_off_its_place_beyond_the_outline_is_not_also_carried():
+    """A base last seen 0.7 in beyond the hand's outline and found now 0.6 in from there (farther
+    than the ids' gate) is that figure found again: one figure, not it and a hidden copy of it."""
+    table = Table(30, 20)
+    hand_json = {"polygon": [[3, 3], [12, 3], [12, 12], [3, 12]], "area_in2": 81}
+    previous = Scene(table, (_fig("c1", 12.7, 9.0, side="red", detected_by="colour"),))
+    current = Scene(table, (_fig("c1", 13.3, 9.0, side="red", detected_by="colour"),), extra={"hands": [hand_json]})
+    out = carry_hidden(previous, current).figures
+    assert [(f.xy, f.hidden) for f in out] == [((13.3, 9.0), False)]
