@@ -6,7 +6,9 @@ A hand is found at a few pixels per inch (it is inches wide) by what sets skin a
   white balance), from pale skin under a tungsten lamp to dark skin in daylight;
 - it differs from the mat around it: either in colour and brightness (measured against the mat's
   local median, in units of the mat's own spread) or, on a textured mat (grass, gravel, wood
-  grain), by being smooth where the mat is rough;
+  grain), by being smooth where the mat is rough; a hand and forearm on a plain mat of near its
+  colour, shaded as unevenly as the mat is mottled, by being both fairly smooth and apart from the
+  mat, and large;
 - it is large (a palm with its forearm: several square inches) and reaches in from the table's
   edge unless it is larger still; a palm fits in it (a ruler, a pencil does not); it is not
   square-cut or convex all round (a book, a phone, a page cut by the table's edge), not round
@@ -59,6 +61,9 @@ SMOOTH_REL = 0.35            # or below this share of the mat's own local contra
 ROUGH_MAT = 0.04             # a mat this rough (grass, gravel, grain) tells a smooth patch from itself
 BLOB_SMOOTH = 0.12           # a hand's median contrast over the mat's; else it must differ in colour:
 BLOB_FROM_MAT = 6.0          # its median distance from the mat, in the mat's spreads, and
+MOTTLED_SMOOTH = 0.2         # or, a hand and forearm's size (MOTTLED_MIN_IN2), this smooth and this far from the
+MOTTLED_FROM_MAT = 3.0       # mat (in its spreads): a hand on a plain mat near its colour, shaded as the mat is
+MOTTLED_MIN_IN2 = 12.0       # mottled (the mottle's own blobs are smaller or nearer the mat)
 BLOB_FROM_TABLE = 3.0        # from the whole table's mat (its median), in that mat's spreads: beside felt
                              # running off the table's edge the mat round a patch of it is mostly felt, and
                              # the plain mat there lies 6-9 local spreads from it (1 from the table's; a
@@ -283,9 +288,11 @@ def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], pp
     # the 3 x 3 contrast sees only the blob: at its outline that contrast is the step to the mat
     # (a pale hand a step lighter than a tan mat, fingers a pixel or two wide at HAND_PPI).
     core = _interior(inside)
-    if not (_median(layers.contrast_ratio[box][core if core.any() else inside]) < BLOB_SMOOTH
-            or (_median(layers.from_mat2[box][inside]) > BLOB_FROM_MAT ** 2
-                and _far_from_table(layers, box, inside))):
+    contrast = _median(layers.contrast_ratio[box][core if core.any() else inside])
+    from_mat2 = _median(layers.from_mat2[box][inside])
+    mottled = not (contrast < BLOB_SMOOTH or (from_mat2 > BLOB_FROM_MAT ** 2 and _far_from_table(layers, box, inside)))
+    if mottled and not (contrast < MOTTLED_SMOOTH and from_mat2 > MOTTLED_FROM_MAT ** 2
+                        and area_px >= MOTTLED_MIN_IN2 * ppi * ppi):
         return None
     if not _holds_a_palm(inside, ppi):
         return None              # a ruler, a pencil, a page's margin
@@ -304,7 +311,9 @@ def _judge(inside: np.ndarray, stats_row: np.ndarray, shape: tuple[int, int], pp
     if cv2.contourArea(outline) > MAX_SOLIDITY * max(cv2.contourArea(hull), 1.0):
         return None              # convex all round: a page or a book cut by the table's edge
     mean_bgr = img[box][inside].mean(axis=0)
-    return FELT_COLOURED if _is_felt(mean_bgr / max(float(mean_bgr.sum()), 1.0), other_rgbs) else HAND
+    if _is_felt(mean_bgr / max(float(mean_bgr.sum()), 1.0), other_rgbs):
+        return None if mottled else FELT_COLOURED    # (a mottled patch nearer a felt colour is no hand's)
+    return HAND
 
 
 def _far_from_table(layers: _Layers, box: tuple[slice, slice], inside: np.ndarray) -> bool:
