@@ -61,13 +61,13 @@ SMOOTH_REL = 0.35            # or below this share of the mat's own local contra
 ROUGH_MAT = 0.04             # a mat this rough (grass, gravel, grain) tells a smooth patch from itself
 BLOB_SMOOTH = 0.12           # a hand's median contrast over the mat's; else it must differ in colour:
 BLOB_FROM_MAT = 6.0          # its median distance from the mat, in the mat's spreads, and
-MOTTLED_SMOOTH = 0.2         # or, a hand and forearm's size (MOTTLED_MIN_IN2), this smooth and this far from the
-MOTTLED_FROM_MAT = 3.0       # mat (in its spreads): a hand on a plain mat near its colour, shaded as the mat is
-MOTTLED_MIN_IN2 = 12.0       # mottled (the mottle's own blobs are smaller or nearer the mat)
 BLOB_FROM_TABLE = 3.0        # from the whole table's mat (its median), in that mat's spreads: beside felt
                              # running off the table's edge the mat round a patch of it is mostly felt, and
                              # the plain mat there lies 6-9 local spreads from it (1 from the table's; a
                              # hand judged by its colour lies 7 or more from the table's)
+MOTTLED_SMOOTH = 0.2         # or, a hand and forearm's size (MOTTLED_MIN_IN2), this smooth and this far from the
+MOTTLED_FROM_MAT = 3.0       # mat (in its spreads): a hand on a plain mat near its colour, shaded as the mat is
+MOTTLED_MIN_IN2 = 12.0       # mottled (the mottle's own blobs are smaller or nearer the mat)
 MAX_RECT_FILL = 0.88         # of its smallest enclosing rectangle a hand fills less (a book, a phone),
 ARM_ASPECT = 3.0             # unless, clear of the table's edge, it is this many times as long as wide and
                              # joins a sleeve: a forearm and hand held straight, the palm and fingers lost in a
