@@ -120,7 +120,8 @@ try:
     texture_gray("grass")
 except ImportError as exc:      # scikit-image ships the photographed textures
     sys.exit(f"accuracy_vision: {exc}")
-from tests.vision.hard_scoring import GOALS, KINDS, PPI_BANDS, hidden_reported, p95, score_photo  # noqa: E402
+from tests.vision.hard_scoring import (GOALS, KINDS, PPI_BANDS, UNSEEN_BEFORE, hidden_reported, p95,  # noqa: E402
+                                        score_photo)
 
 
 def describe(c) -> str:
@@ -296,7 +297,7 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
             n, ok, bad2 = hidden_reported(tracked, photo.truth, before=tracked_before)
             hidden["tracked_total"] += n
             hidden["tracked_ok"] += ok
-            hidden["tracked_unseen_before"] += sum("not found in the picture before" in b for b in bad2)
+            hidden["tracked_unseen_before"] += sum(UNSEEN_BEFORE in b for b in bad2)
             try:
                 still_before = FramePipeline(photo.profile).process(photo.before()).scene
                 carried = carry_hidden(still_before, scene)
@@ -305,7 +306,7 @@ def hard_report(count: int, seed: int, resolutions: tuple[str, ...], save: Path 
             n, ok, bad3 = hidden_reported(carried, photo.truth, before=still_before)
             hidden["carried_total"] += n
             hidden["carried_ok"] += ok
-            hidden["carried_unseen_before"] += sum("not found in the picture before" in b for b in bad3)
+            hidden["carried_unseen_before"] += sum(UNSEEN_BEFORE in b for b in bad3)
             s.misses += ([f"{b} (with the previous picture, tracked)" for b in bad2]
                          + [f"{b} (with the previous photo, carried over)" for b in bad3]
                          + [f"{b} (still photo)" for b in bad])

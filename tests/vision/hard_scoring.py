@@ -24,6 +24,7 @@ GATE_IN = 0.5
 HAND_FOUND_SHARE = 0.3       # of the drawn hand and arm on the table that the hands found cover: found
 HAND_CLEAR_IN = 1.5          # a found hand's part this far clear of the drawn one
 HAND_NONE_IN2 = 2.0          # and this large is a hand where there is none
+UNSEEN_BEFORE = "not found in the picture before"   # how hidden_reported names a figure nothing could carry
 GOALS = {"marker_recall": 0.995, "marker_p95_in": 0.05, "colour_recall": 0.98, "colour_p95_in": 0.08,
          "terrain_iou": 0.9}
 KINDS = ("woods", "rocks", "hill", "water")
@@ -332,7 +333,7 @@ def hidden_reported(found: Scene, truth: Scene, *, markers_only: bool = False,
             continue
         if before is not None and not any(_same_figure(f, t) and math.hypot(f.x - t.x, f.y - t.y) <= GATE_IN
                                           for f in before.figures):
-            bad.append(f"{t.id} under the hand, not found in the picture before")
+            bad.append(f"{t.id} under the hand, {UNSEEN_BEFORE}")
             continue
         # (a colour figure is gone when nothing of its side is reported within the gate of it)
         gone = not any(_same_figure(f, t) and (t.marker is not None or math.hypot(f.x - t.x, f.y - t.y) <= GATE_IN)
