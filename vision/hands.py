@@ -643,12 +643,10 @@ def carry_hidden(previous: Scene | None, current: Scene, hands_json: Sequence[di
             if p.id in present or p.id in taken_ids:
                 continue
             xy = Point(p.x, p.y)
-            if p.id in unread:
-                if not under_unread.contains(xy):
-                    continue
-            elif not under_seen.contains(xy) or (
-                    not under.contains(xy) and any(f.side == p.side and math.hypot(f.x - p.x, f.y - p.y) <= pull_gate_in
-                                                   for f in fresh)):
+            if not (under_unread if p.id in unread else under_seen).contains(xy):
+                continue
+            if p.id not in unread and not under.contains(xy) and any(
+                    f.side == p.side and math.hypot(f.x - p.x, f.y - p.y) <= pull_gate_in for f in fresh):
                 continue
             out.append(replace(p, hidden=True))
             hidden.append(p.id)
